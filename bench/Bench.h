@@ -1,0 +1,49 @@
+//===- Bench.h - Timing a bundle against cuBLAS -----------------*- C++ -*-===//
+//
+// This file declares benchBundle(), the measurement behind `tcgen-gpu
+// bench`: the tcgen kernel, cublasGemmEx and cublasLtMatmul run on the same
+// buffers, alternating per iteration, each run timed with its own CUDA
+// events; medians are reported.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_BENCH_BENCH_H
+#define TCGEN_BENCH_BENCH_H
+
+#include "CudaUtil.h"
+
+#include <cstdint>
+#include <string>
+
+namespace tcgen::bench {
+
+struct BenchOptions {
+  int iters = 50;
+  int warmup = 10;
+  uint64_t seed = 1;
+  bool cublasLt = true; // also time cublasLtMatmul
+};
+
+/// One bundle's timings. Times are medians in milliseconds; NaN where a
+/// side could not run (its reason in `note`).
+struct BenchRow {
+  std::string entry, backend, aType, cType;
+  int64_t m = 0, n = 0, k = 0;
+  double tcgenMs = 0, cublasMs = 0, ltMs = 0;
+  int iters = 0;
+  int bufferSets = 1;
+  std::string note;
+
+  double flops() const { return 2.0 * double(m) * double(n) * double(k); }
+  /// TFLOP/s for a time in ms (NaN for NaN).
+  double tflops(double ms) const { return flops() / (ms * 1e9); }
+};
+
+/// Loads and times the bundle at `path` on the current device. Returns ""
+/// or why it could not be timed (load error, unsupported op, CUDA error).
+std::string benchBundle(const std::string &path, const BenchOptions &options,
+                        const DeviceProps &device, BenchRow &row);
+
+} // namespace tcgen::bench
+
+#endif // TCGEN_BENCH_BENCH_H

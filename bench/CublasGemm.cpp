@@ -1,0 +1,184 @@
+//===- CublasGemm.cpp - cuBLAS and cuBLASLt on strided operands -----------===//
+//
+// This file implements the layout planning and the cublasGemmEx and
+// cublasLtMatmul calls of CublasGemm.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CublasGemm.h"
+
+#include "CudaUtil.h"
+
+#include <algorithm>
+#include <climits>
+
+using namespace tcgen;
+using namespace tcgen::bench;
+
+namespace {
+constexpr size_t kLtWorkspaceBytes = 32u << 20; // cuBLASLt's advice for Hopper
+
+/// Maps a logical matrix to a column-major cuBLAS operand: op N with
+/// ld = stride1 when stride0 is 1, op T with ld = stride0 when stride1 is 1.
+bool mapOperand(const MatrixLayout &l, cublasOperation_t &op, int64_t &ld) {
+  if (l.stride0 == 1 && (l.stride1 >= l.rows || l.cols == 1)) {
+    op = CUBLAS_OP_N;
+    ld = std::max(l.stride1, l.rows);
+    return true;
+  }
+  if (l.stride1 == 1 && (l.stride0 >= l.cols || l.rows == 1)) {
+    op = CUBLAS_OP_T;
+    ld = std::max(l.stride0, l.cols);
+    return true;
+  }
+  return false;
+}
+
+MatrixLayout transpose(const MatrixLayout &l) {
+  return {l.cols, l.rows, l.stride1, l.stride0};
+}
+
+} // namespace
+
+std::string tcgen::bench::planCublas(const MatrixLayout &a,
+                                     const MatrixLayout &b,
+                                     const MatrixLayout &c, CublasPlan &plan) {
+  MatrixLayout x = a, y = b, z = c;
+  plan.swapped = false;
+  // C must be column-major for cuBLAS; a row-major C is a column-major C^T.
+  if (!(c.stride0 == 1 && (c.stride1 >= c.rows || c.cols == 1))) {
+    x = transpose(b);
+    y = transpose(a);
+    z = transpose(c);
+    plan.swapped = true;
+  }
+  cublasOperation_t opC;
+  if (!mapOperand(z, opC, plan.ldc) || opC != CUBLAS_OP_N)
+    return "cuBLAS cannot write C with strides [" + std::to_string(c.stride0) +
+           ", " + std::to_string(c.stride1) + "] (one stride must be 1)";
+  if (!mapOperand(x, plan.opA, plan.lda) || !mapOperand(y, plan.opB, plan.ldb))
+    return "cuBLAS cannot read an operand with neither stride 1";
+  plan.m = static_cast<int>(z.rows);
+  plan.n = static_cast<int>(z.cols);
+  plan.k = static_cast<int>(x.cols);
+  for (int64_t v : {z.rows, z.cols, x.cols, plan.lda, plan.ldb, plan.ldc})
+    if (v > INT_MAX)
+      return "matrix too large for cuBLAS's 32-bit sizes";
+  return "";
+}
+
+cudaDataType_t tcgen::bench::cudaTypeOf(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return CUDA_R_16F;
+  case DType::BF16:
+    return CUDA_R_16BF;
+  default:
+    return CUDA_R_32F;
+  }
+}
+
+std::string tcgen::bench::runGemmEx(cublasHandle_t handle,
+                                    const CublasPlan &plan, const void *a,
+                                    const void *b, void *c, DType abType,
+                                    DType cType, float beta,
+                                    cublasComputeType_t compute) {
+  float alpha = 1.0f;
+  const void *first = plan.swapped ? b : a;
+  const void *second = plan.swapped ? a : b;
+  cudaDataType_t ab = cudaTypeOf(abType);
+  return cublasError(
+      "cublasGemmEx",
+      cublasGemmEx(handle, plan.opA, plan.opB, plan.m, plan.n, plan.k, &alpha,
+                   first, ab, static_cast<int>(plan.lda), second, ab,
+                   static_cast<int>(plan.ldb), &beta, c, cudaTypeOf(cType),
+                   static_cast<int>(plan.ldc), compute, CUBLAS_GEMM_DEFAULT));
+}
+
+LtGemm::~LtGemm() {
+  if (layoutA)
+    cublasLtMatrixLayoutDestroy(layoutA);
+  if (layoutB)
+    cublasLtMatrixLayoutDestroy(layoutB);
+  if (layoutC)
+    cublasLtMatrixLayoutDestroy(layoutC);
+  if (desc)
+    cublasLtMatmulDescDestroy(desc);
+  if (handle)
+    cublasLtDestroy(handle);
+  if (workspace)
+    cudaFree(workspace);
+}
+
+std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
+                         float beta) {
+  swapped = plan.swapped;
+  betaValue = beta;
+  std::string e = cublasError("cublasLtCreate", cublasLtCreate(&handle));
+  if (!e.empty())
+    return e;
+  e = cublasError("cublasLtMatmulDescCreate",
+                  cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  if (!e.empty())
+    return e;
+  cublasOperation_t opA = plan.opA, opB = plan.opB;
+  cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &opA,
+                                 sizeof(opA));
+  cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &opB,
+                                 sizeof(opB));
+  // Stored (column-major) shapes: op T stores the transpose.
+  uint64_t aRows = opA == CUBLAS_OP_N ? plan.m : plan.k;
+  uint64_t aCols = opA == CUBLAS_OP_N ? plan.k : plan.m;
+  uint64_t bRows = opB == CUBLAS_OP_N ? plan.k : plan.n;
+  uint64_t bCols = opB == CUBLAS_OP_N ? plan.n : plan.k;
+  cudaDataType_t ab = cudaTypeOf(abType);
+  if (!(e = cublasError("cublasLtMatrixLayoutCreate(A)",
+                        cublasLtMatrixLayoutCreate(&layoutA, ab, aRows, aCols,
+                                                   plan.lda)))
+           .empty() ||
+      !(e = cublasError("cublasLtMatrixLayoutCreate(B)",
+                        cublasLtMatrixLayoutCreate(&layoutB, ab, bRows, bCols,
+                                                   plan.ldb)))
+           .empty() ||
+      !(e = cublasError("cublasLtMatrixLayoutCreate(C)",
+                        cublasLtMatrixLayoutCreate(&layoutC, cudaTypeOf(cType),
+                                                   plan.m, plan.n, plan.ldc)))
+           .empty())
+    return e;
+  e = cudaError("cudaMalloc", cudaMalloc(&workspace, kLtWorkspaceBytes));
+  if (!e.empty())
+    return e;
+  workspaceBytes = kLtWorkspaceBytes;
+  cublasLtMatmulPreference_t pref = nullptr;
+  e = cublasError("cublasLtMatmulPreferenceCreate",
+                  cublasLtMatmulPreferenceCreate(&pref));
+  if (!e.empty())
+    return e;
+  cublasLtMatmulPreferenceSetAttribute(
+      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
+      sizeof(workspaceBytes));
+  cublasLtMatmulHeuristicResult_t result = {};
+  int found = 0;
+  e = cublasError("cublasLtMatmulAlgoGetHeuristic",
+                  cublasLtMatmulAlgoGetHeuristic(handle, desc, layoutA,
+                                                 layoutB, layoutC, layoutC,
+                                                 pref, 1, &result, &found));
+  cublasLtMatmulPreferenceDestroy(pref);
+  if (!e.empty())
+    return e;
+  if (found == 0)
+    return "cublasLtMatmulAlgoGetHeuristic: no algorithm for this problem";
+  algo = result.algo;
+  return "";
+}
+
+std::string LtGemm::run(const void *a, const void *b, void *c,
+                        cudaStream_t stream) {
+  const void *first = swapped ? b : a;
+  const void *second = swapped ? a : b;
+  return cublasError("cublasLtMatmul",
+                     cublasLtMatmul(handle, desc, &alpha, first, layoutA,
+                                    second, layoutB, &betaValue, c, layoutC, c,
+                                    layoutC, &algo, workspace, workspaceBytes,
+                                    stream));
+}

@@ -1,0 +1,93 @@
+//===- Gemm.cpp - A bundle's matmul, on the host and the device -----------===//
+//
+// This file implements describeGemm(), makeHostOperands() and
+// DeviceOperands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Gemm.h"
+
+using namespace tcgen;
+using namespace tcgen::bench;
+
+std::string tcgen::bench::describeGemm(const Manifest &manifest,
+                                       GemmSpec &spec) {
+  if (manifest.op.kind != "matmul")
+    return "op kind '" + manifest.op.kind +
+           "' is not supported by tcgen-gpu (matmul only)";
+  if (manifest.op.batch != 1)
+    return "batched matmul (batch " + std::to_string(manifest.op.batch) +
+           ") is not supported by tcgen-gpu yet";
+  if (manifest.operands.size() != 3)
+    return "a matmul with " + std::to_string(manifest.operands.size()) +
+           " operands is not supported by tcgen-gpu (expected A, B, C)";
+  spec.m = manifest.op.m;
+  spec.n = manifest.op.n;
+  spec.k = manifest.op.k;
+  spec.accumulate = manifest.op.accumulate;
+  bool haveA = false, haveB = false, haveC = false;
+  for (size_t i = 0; i < manifest.operands.size(); ++i) {
+    const Operand &o = manifest.operands[i];
+    if (o.shape.size() != 2)
+      return "operand '" + o.name + "' has rank " +
+             std::to_string(o.shape.size()) + "; tcgen-gpu needs rank 2";
+    std::string error = checkFloatDType(o.dtype, "operand '" + o.name + "'");
+    if (!error.empty())
+      return error;
+    MatrixLayout layout{o.shape[0], o.shape[1], o.strides[0], o.strides[1]};
+    switch (o.role) {
+    case OperandRole::Lhs:
+      spec.aIndex = i, spec.aType = o.dtype, spec.a = layout, haveA = true;
+      break;
+    case OperandRole::Rhs:
+      spec.bIndex = i, spec.bType = o.dtype, spec.b = layout, haveB = true;
+      break;
+    case OperandRole::Out:
+    case OperandRole::InOut:
+      spec.cIndex = i, spec.cType = o.dtype, spec.c = layout, haveC = true;
+      break;
+    }
+  }
+  if (!haveA || !haveB || !haveC) // parseManifest checks this for matmul.
+    return "matmul operands need roles lhs, rhs and out or inout";
+  return "";
+}
+
+std::vector<HostMatrix> tcgen::bench::makeHostOperands(const Manifest &manifest,
+                                                       const GemmSpec &spec,
+                                                       uint64_t seed) {
+  std::vector<HostMatrix> host(manifest.operands.size());
+  for (size_t i = 0; i < host.size(); ++i) {
+    const Operand &o = manifest.operands[i];
+    host[i].allocate(o.dtype, o.shape[0], o.shape[1], o.strides[0],
+                     o.strides[1]);
+    if (i == spec.cIndex && !spec.accumulate)
+      host[i].poisonNaN();
+    else
+      host[i].fillRandom(seed, /*stream=*/i);
+  }
+  return host;
+}
+
+std::string DeviceOperands::create(const Manifest &manifest,
+                                   const std::vector<HostMatrix> &host) {
+  buffers.clear();
+  args.clear();
+  buffers.resize(host.size());
+  for (size_t i = 0; i < host.size(); ++i) {
+    const Operand &o = manifest.operands[i];
+    std::string error = buffers[i].allocate(host[i].bytes.size());
+    if (error.empty())
+      error = buffers[i].upload(host[i].bytes.data(), host[i].bytes.size());
+    if (!error.empty())
+      return "operand '" + o.name + "': " + error;
+    args.push_back({o.name, o.dtype, o.shape, o.strides,
+                    reinterpret_cast<uintptr_t>(buffers[i].get())});
+  }
+  return "";
+}
+
+std::string tcgen::bench::dtypeLabel(const GemmSpec &spec) {
+  return std::string(dtypeName(spec.aType)) + "x" + dtypeName(spec.bType) +
+         "->" + dtypeName(spec.cType);
+}

@@ -1,0 +1,56 @@
+//===- Gemm.h - A bundle's matmul, on the host and the device ---*- C++ -*-===//
+//
+// This file declares GemmSpec (which operands of a manifest are A, B and C,
+// and their layouts) and the helpers that create random host operands and
+// upload them into device buffers described by runtime TensorArgs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_BENCH_GEMM_H
+#define TCGEN_BENCH_GEMM_H
+
+#include "CublasGemm.h"
+#include "CudaUtil.h"
+#include "HostTensor.h"
+#include "tcgen/Runtime/Manifest.h"
+#include "tcgen/Runtime/Validate.h"
+
+#include <string>
+#include <vector>
+
+namespace tcgen::bench {
+
+/// A manifest's matmul: C[m,n] (+)= A[m,k] B[k,n].
+struct GemmSpec {
+  size_t aIndex = 0, bIndex = 0, cIndex = 0; // into manifest.operands
+  int64_t m = 0, n = 0, k = 0;
+  bool accumulate = false;
+  DType aType = DType::F16, bType = DType::F16, cType = DType::F32;
+  MatrixLayout a, b, c;
+};
+
+/// Fills `spec` from a manifest. Returns "" or why tcgen-gpu cannot drive
+/// the kernel (not a matmul, batch != 1, rank != 2, extra operands, dtype).
+std::string describeGemm(const Manifest &manifest, GemmSpec &spec);
+
+/// Creates host operands in manifest order: A and B uniform in [-1, 1),
+/// C random for an inout C, NaN-poisoned for an out C.
+std::vector<HostMatrix> makeHostOperands(const Manifest &manifest,
+                                         const GemmSpec &spec, uint64_t seed);
+
+/// Device copies of every operand plus the matching runtime arguments.
+struct DeviceOperands {
+  std::vector<DeviceBuffer> buffers;
+  std::vector<TensorArg> args;
+
+  /// Allocates and uploads `host` (manifest order). Returns "" or the error.
+  std::string create(const Manifest &manifest,
+                     const std::vector<HostMatrix> &host);
+};
+
+/// Returns a "dtype(A)xdtype(B)->dtype(C)" label, e.g. "f16xf16->f32".
+std::string dtypeLabel(const GemmSpec &spec);
+
+} // namespace tcgen::bench
+
+#endif // TCGEN_BENCH_GEMM_H

@@ -1,0 +1,229 @@
+//===- HostTensor.cpp - Host copies of matrix operands --------------------===//
+//
+// This file implements HostMatrix and the f16/bf16 conversions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HostTensor.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <thread>
+
+using namespace tcgen;
+using namespace tcgen::bench;
+
+uint16_t tcgen::bench::floatToHalf(float value) {
+  uint32_t x;
+  std::memcpy(&x, &value, 4);
+  uint32_t sign = (x >> 16) & 0x8000;
+  uint32_t absx = x & 0x7fffffff;
+  if (absx >= 0x7f800000) // Inf or NaN
+    return sign | (absx > 0x7f800000 ? 0x7e00 : 0x7c00);
+  if (absx >= 0x477ff000) // Rounds to >= 65520: overflow to Inf.
+    return sign | 0x7c00;
+  if (absx < 0x38800000) { // Below the smallest normal half (2^-14).
+    // Denormal half: value = mant * 2^-24, round to nearest even.
+    float f;
+    std::memcpy(&f, &absx, 4);
+    float scaled = f * 16777216.0f; // 2^24, exact
+    float r = std::nearbyint(scaled); // FE_TONEAREST: ties to even
+    return sign | static_cast<uint16_t>(r);
+  }
+  uint32_t mant = absx & 0x7fffff;
+  uint32_t exp = (absx >> 23) - 127 + 15;
+  uint32_t h = (exp << 10) | (mant >> 13);
+  uint32_t rest = mant & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+    ++h; // May carry into the exponent, which is still correct.
+  return sign | h;
+}
+
+float tcgen::bench::halfToFloat(uint16_t h) {
+  uint32_t sign = (h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1f;
+  uint32_t mant = h & 0x3ff;
+  float f;
+  if (exp == 0) {
+    f = std::ldexp(static_cast<float>(mant), -24);
+    uint32_t x;
+    std::memcpy(&x, &f, 4);
+    x |= sign;
+    std::memcpy(&f, &x, 4);
+    return f;
+  }
+  uint32_t x;
+  if (exp == 31)
+    x = sign | 0x7f800000 | (mant << 13);
+  else
+    x = sign | ((exp - 15 + 127) << 23) | (mant << 13);
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+uint16_t tcgen::bench::floatToBF16(float value) {
+  uint32_t x;
+  std::memcpy(&x, &value, 4);
+  if ((x & 0x7fffffff) > 0x7f800000)
+    return static_cast<uint16_t>((x >> 16) | 0x40); // quiet NaN
+  uint32_t rounding = 0x7fff + ((x >> 16) & 1);
+  return static_cast<uint16_t>((x + rounding) >> 16);
+}
+
+float tcgen::bench::bf16ToFloat(uint16_t bits) {
+  uint32_t x = static_cast<uint32_t>(bits) << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+std::string tcgen::bench::checkFloatDType(DType dtype, const std::string &what) {
+  if (dtype == DType::F16 || dtype == DType::BF16 || dtype == DType::F32)
+    return "";
+  return what + " has dtype " + dtypeName(dtype) +
+         ", which tcgen-gpu does not support yet (f16, bf16, f32)";
+}
+
+uint64_t tcgen::bench::mix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+void tcgen::bench::parallelFor(int64_t count,
+                               void (*body)(void *, int64_t, int64_t),
+                               void *context) {
+  int64_t threads = std::max<int64_t>(1, std::thread::hardware_concurrency());
+  threads = std::min<int64_t>(threads, std::max<int64_t>(1, count / 16));
+  if (threads <= 1) {
+    body(context, 0, count);
+    return;
+  }
+  std::vector<std::thread> pool;
+  int64_t chunk = (count + threads - 1) / threads;
+  for (int64_t t = 0; t < threads; ++t) {
+    int64_t begin = t * chunk, end = std::min(count, begin + chunk);
+    if (begin < end)
+      pool.emplace_back(body, context, begin, end);
+  }
+  for (std::thread &t : pool)
+    t.join();
+}
+
+void HostMatrix::allocate(DType type, int64_t r, int64_t c, int64_t s0,
+                          int64_t s1) {
+  dtype = type;
+  rows = r;
+  cols = c;
+  stride0 = s0;
+  stride1 = s1;
+  bytes.assign(spanElements() * dtypeSize(dtype), 0);
+}
+
+int64_t HostMatrix::spanElements() const {
+  if (rows == 0 || cols == 0)
+    return 0;
+  return (rows - 1) * stride0 + (cols - 1) * stride1 + 1;
+}
+
+double HostMatrix::get(int64_t i, int64_t j) const {
+  int64_t o = offset(i, j);
+  switch (dtype) {
+  case DType::F16: {
+    uint16_t h;
+    std::memcpy(&h, &bytes[o * 2], 2);
+    return halfToFloat(h);
+  }
+  case DType::BF16: {
+    uint16_t h;
+    std::memcpy(&h, &bytes[o * 2], 2);
+    return bf16ToFloat(h);
+  }
+  case DType::F32: {
+    float f;
+    std::memcpy(&f, &bytes[o * 4], 4);
+    return f;
+  }
+  default:
+    return std::nan("");
+  }
+}
+
+void HostMatrix::set(int64_t i, int64_t j, double value) {
+  int64_t o = offset(i, j);
+  float f = static_cast<float>(value);
+  switch (dtype) {
+  case DType::F16: {
+    uint16_t h = floatToHalf(f);
+    std::memcpy(&bytes[o * 2], &h, 2);
+    return;
+  }
+  case DType::BF16: {
+    uint16_t h = floatToBF16(f);
+    std::memcpy(&bytes[o * 2], &h, 2);
+    return;
+  }
+  case DType::F32:
+    std::memcpy(&bytes[o * 4], &f, 4);
+    return;
+  default:
+    return;
+  }
+}
+
+namespace {
+struct FillContext {
+  HostMatrix *matrix;
+  uint64_t key;
+};
+
+void fillRows(void *context, int64_t begin, int64_t end) {
+  auto *c = static_cast<FillContext *>(context);
+  HostMatrix &m = *c->matrix;
+  for (int64_t i = begin; i < end; ++i) {
+    for (int64_t j = 0; j < m.cols; ++j) {
+      uint64_t bits = mix64(c->key ^ mix64(static_cast<uint64_t>(i * m.cols + j)));
+      // 24 random bits -> [0, 1) exactly in float, then [-1, 1).
+      double u = static_cast<double>(bits >> 40) * (1.0 / 16777216.0);
+      m.set(i, j, 2.0 * u - 1.0);
+    }
+  }
+}
+} // namespace
+
+void HostMatrix::fillRandom(uint64_t seed, uint64_t stream) {
+  FillContext context{this, mix64(seed * 0x100000001b3ull + stream)};
+  parallelFor(rows, fillRows, &context);
+}
+
+void HostMatrix::poisonNaN() {
+  int64_t n = spanElements();
+  if (dtype == DType::F32) {
+    uint32_t nan = 0x7fc00000;
+    for (int64_t i = 0; i < n; ++i)
+      std::memcpy(&bytes[i * 4], &nan, 4);
+    return;
+  }
+  uint16_t nan = dtype == DType::F16 ? 0x7e00 : 0x7fc0;
+  for (int64_t i = 0; i < n; ++i)
+    std::memcpy(&bytes[i * 2], &nan, 2);
+}
+
+HostMatrix HostMatrix::absolute() const {
+  HostMatrix copy = *this;
+  int64_t size = dtypeSize(dtype);
+  // The sign is the top bit of each little-endian element.
+  for (size_t i = size - 1; i < copy.bytes.size(); i += size)
+    copy.bytes[i] &= 0x7f;
+  return copy;
+}
+
+std::vector<float> HostMatrix::toDenseFloat() const {
+  std::vector<float> dense(static_cast<size_t>(rows * cols));
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      dense[i * cols + j] = static_cast<float>(get(i, j));
+  return dense;
+}

@@ -1,0 +1,74 @@
+//===- HostTensor.h - Host copies of matrix operands ------------*- C++ -*-===//
+//
+// This file declares HostMatrix, a host-side 2-D operand stored exactly as
+// the kernel sees it (dtype, strides), with f16/bf16 conversions, seeded
+// random filling and NaN poisoning. It is used by the checker (tcgen-gpu run
+// --check, tcgen-gpu-tests) and the benchmark. No CUDA.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_BENCH_HOSTTENSOR_H
+#define TCGEN_BENCH_HOSTTENSOR_H
+
+#include "tcgen/Runtime/Manifest.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tcgen::bench {
+
+/// IEEE half <-> float, round to nearest even.
+uint16_t floatToHalf(float value);
+float halfToFloat(uint16_t bits);
+/// bfloat16 <-> float, round to nearest even.
+uint16_t floatToBF16(float value);
+float bf16ToFloat(uint16_t bits);
+
+/// Returns "" if the checker and benchmark can store `dtype` (f16, bf16,
+/// f32), else a message naming `what`.
+std::string checkFloatDType(DType dtype, const std::string &what);
+
+/// Runs body(begin, end) over [0, count) split across hardware threads.
+void parallelFor(int64_t count, void (*body)(void *, int64_t, int64_t),
+                 void *context);
+
+/// A rows x cols matrix; element (i, j) lives at i*stride0 + j*stride1
+/// (in elements) of `bytes`.
+struct HostMatrix {
+  DType dtype = DType::F32;
+  int64_t rows = 0, cols = 0;
+  int64_t stride0 = 0, stride1 = 0;
+  std::vector<uint8_t> bytes;
+
+  /// Allocates zeroed storage covering every addressed element. Requires a
+  /// float dtype (checkFloatDType) and non-negative strides.
+  void allocate(DType dtype, int64_t rows, int64_t cols, int64_t stride0,
+                int64_t stride1);
+  /// Number of elements the storage spans.
+  int64_t spanElements() const;
+  int64_t offset(int64_t i, int64_t j) const { return i * stride0 + j * stride1; }
+
+  /// Reads element (i, j) as a double.
+  double get(int64_t i, int64_t j) const;
+  /// Stores `value` rounded to the dtype.
+  void set(int64_t i, int64_t j, double value);
+
+  /// Fills every element with a uniform value in [-1, 1) rounded to the
+  /// dtype, deterministic in (seed, stream, i, j).
+  void fillRandom(uint64_t seed, uint64_t stream);
+  /// Fills the whole storage with quiet NaNs (0x7e00 f16, 0x7fc0 bf16,
+  /// 0x7fc00000 f32).
+  void poisonNaN();
+  /// Returns a copy with every element's sign cleared (|x|).
+  HostMatrix absolute() const;
+  /// Copies the elements into a dense row-major float array.
+  std::vector<float> toDenseFloat() const;
+};
+
+/// splitmix64: a fast, well-mixed 64-bit hash.
+uint64_t mix64(uint64_t x);
+
+} // namespace tcgen::bench
+
+#endif // TCGEN_BENCH_HOSTTENSOR_H

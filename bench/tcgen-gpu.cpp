@@ -1,0 +1,373 @@
+//===- tcgen-gpu.cpp - Run, check and benchmark kernel bundles ------------===//
+//
+// This file implements the tcgen-gpu command line: `run` launches a bundle
+// on random inputs (optionally checking it against a float64 reference) and
+// `bench` times bundles against cuBLAS. See usage() for the options.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bench.h"
+#include "Check.h"
+#include "CudaUtil.h"
+#include "tcgen/Runtime/Manifest.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+using namespace tcgen;
+using namespace tcgen::bench;
+
+namespace {
+constexpr int kExitFail = 1;  // a check failed or an error occurred
+constexpr int kExitUsage = 2; // bad command line
+
+const char *kUsage =
+    "tcgen-gpu: run, check and benchmark tcgen kernel bundles on the GPU\n"
+    "\n"
+    "usage:\n"
+    "  tcgen-gpu run BUNDLE [--check] [--seed N]\n"
+    "  tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
+    "                  [--seed N] [--no-cublaslt] [--device-name]\n"
+    "  tcgen-gpu --help | tcgen-gpu run --help | tcgen-gpu bench --help\n"
+    "\n"
+    "BUNDLE is a bundle directory holding exactly one manifest (*.json) or\n"
+    "the manifest itself (docs/BUNDLE.md).\n";
+
+const char *kRunHelp =
+    "tcgen-gpu run BUNDLE [--check] [--seed N]\n"
+    "\n"
+    "Allocates the bundle's operands, fills A and B (and an inout C) with\n"
+    "uniform random values in [-1, 1) stored in the operand dtype, poisons an\n"
+    "out C with NaN, and launches the kernel once through libtcgen_rt.\n"
+    "Prints `RUN <entry> m n k OK|FAIL ms=... nonfinite=...`.\n"
+    "\n"
+    "  --check   compare with a float64 reference computed from the rounded\n"
+    "            inputs: on the host when m*n*k <= 2^30, otherwise cuBLAS\n"
+    "            (CUBLAS_COMPUTE_32F_PEDANTIC) for every element plus 4096\n"
+    "            sampled elements in float64. Prints\n"
+    "            `CHECK <entry> m n k PASS|FAIL maxnorm=... frob=...\n"
+    "            nonfinite=... ref=...`; maxnorm is max |out-ref| / (sum_k\n"
+    "            |a*b| + |c0|), frob is ||out-ref|| / ||ref||. PASS needs\n"
+    "            nonfinite=0 and maxnorm <= 1e-2 (f16/bf16 out; f32 out from f32\n"
+    "            in) or 1e-4 (f32 out from f16/bf16 in), frob <= 5e-3 (f16\n"
+    "            out), 1e-2 (bf16 out), 1e-5 (f32 out from f16/bf16 in).\n"
+    "  --seed N  random seed (default 1)\n"
+    "\n"
+    "Exit status: 0 pass, 1 fail or error, 2 usage.\n";
+
+const char *kBenchHelp =
+    "tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
+    "                [--seed N] [--no-cublaslt] [--device-name]\n"
+    "\n"
+    "Times each bundle's kernel against cublasGemmEx (same dtypes, default\n"
+    "algorithm, CUBLAS_COMPUTE_32F: f32 accumulation also for f16 outputs)\n"
+    "and cublasLtMatmul (heuristic's top algorithm, 32 MiB workspace) on the\n"
+    "same buffers. Runs alternate tcgen / cuBLAS / cuBLASLt every iteration\n"
+    "and each run is timed with its own CUDA events; medians are reported.\n"
+    "Inputs rotate over several buffer sets when they are smaller than twice\n"
+    "the L2 cache. FLOPs are 2*m*n*k.\n"
+    "\n"
+    "  --iters N       timed iterations (default 50)\n"
+    "  --warmup N      untimed iterations first (default 10)\n"
+    "  --csv FILE      append rows to FILE (header written when FILE is new):\n"
+    "                  date,device,entry,backend,m,n,k,a_dtype,c_dtype,\n"
+    "                  tcgen_ms,tcgen_tflops,cublas_ms,cublas_tflops,ratio,\n"
+    "                  iters,cublaslt_ms,cublaslt_tflops\n"
+    "                  (ratio = cuBLAS time / tcgen time: >1 is tcgen faster)\n"
+    "  --seed N        random seed (default 1)\n"
+    "  --no-cublaslt   skip cublasLtMatmul\n"
+    "  --device-name   print `DEVICE <name> cc=X.Y sms=N l2=MB` first; with no\n"
+    "                  BUNDLE, print it and exit\n";
+
+int usageError(const std::string &message) {
+  std::fprintf(stderr, "tcgen-gpu: %s\n(run 'tcgen-gpu --help' for usage)\n",
+               message.c_str());
+  return kExitUsage;
+}
+
+bool isHelp(const std::string &arg) { return arg == "--help" || arg == "-h"; }
+
+/// Parses a non-negative integer option value.
+bool parseCount(const char *text, int64_t max, int64_t &out) {
+  if (!text || !*text)
+    return false;
+  errno = 0;
+  char *end = nullptr;
+  long long v = std::strtoll(text, &end, 10);
+  if (errno || *end || v < 0 || v > max)
+    return false;
+  out = v;
+  return true;
+}
+
+/// Checks bundle paths and manifests before touching the GPU, so that these
+/// errors read the same on machines without one.
+bool checkBundles(const std::vector<std::string> &bundles) {
+  bool ok = true;
+  for (const std::string &b : bundles) {
+    std::string path;
+    std::string error = findManifest(b, path);
+    Manifest m;
+    if (error.empty())
+      error = loadManifest(path, m);
+    if (!error.empty()) {
+      std::fprintf(stderr, "tcgen-gpu: %s\n", error.c_str());
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+bool initDeviceOrReport() {
+  std::string error = initDevice();
+  if (error.empty())
+    return true;
+  std::fprintf(stderr, "tcgen-gpu: %s\n", error.c_str());
+  return false;
+}
+
+int runCommand(const std::vector<std::string> &args) {
+  std::string bundle;
+  CheckOptions options;
+  options.compare = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    if (isHelp(a)) {
+      std::fputs(kRunHelp, stdout);
+      return 0;
+    }
+    int64_t v;
+    if (a == "--check") {
+      options.compare = true;
+    } else if (a == "--seed") {
+      if (i + 1 >= args.size() ||
+          !parseCount(args[++i].c_str(), INT64_MAX, v))
+        return usageError("--seed needs a non-negative integer");
+      options.seed = static_cast<uint64_t>(v);
+    } else if (!a.empty() && a[0] == '-') {
+      return usageError("run: unknown option '" + a + "'");
+    } else if (bundle.empty()) {
+      bundle = a;
+    } else {
+      return usageError("run takes one BUNDLE, got '" + bundle + "' and '" +
+                        a + "'");
+    }
+  }
+  if (bundle.empty())
+    return usageError("run needs a BUNDLE");
+  if (!checkBundles({bundle}))
+    return kExitFail;
+  if (!initDeviceOrReport())
+    return kExitFail;
+  CheckResult r = checkBundle(bundle, options);
+  if (!r.error.empty()) {
+    std::fprintf(stderr, "tcgen-gpu: %s: %s\n", bundle.c_str(),
+                 r.error.c_str());
+    return kExitFail;
+  }
+  std::printf("%s\n", r.line(options.compare).c_str());
+  return r.pass ? 0 : kExitFail;
+}
+
+std::string utcNow() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm;
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string csvField(const std::string &s) {
+  if (s.find_first_of(",\"\n") == std::string::npos)
+    return s;
+  std::string q = "\"";
+  for (char c : s)
+    q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string fmt(const char *format, double v) {
+  if (std::isnan(v))
+    return "nan";
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), format, v);
+  return buf;
+}
+
+bool appendCsv(const std::string &path, const std::string &device,
+               const std::vector<BenchRow> &rows, int iters) {
+  FILE *probe = std::fopen(path.c_str(), "rb");
+  bool fresh = true;
+  if (probe) {
+    fresh = std::fgetc(probe) == EOF;
+    std::fclose(probe);
+  }
+  FILE *f = std::fopen(path.c_str(), "ab");
+  if (!f) {
+    std::fprintf(stderr, "tcgen-gpu: %s: cannot write CSV: %s\n", path.c_str(),
+                 std::strerror(errno));
+    return false;
+  }
+  if (fresh)
+    std::fputs("date,device,entry,backend,m,n,k,a_dtype,c_dtype,tcgen_ms,"
+               "tcgen_tflops,cublas_ms,cublas_tflops,ratio,iters,cublaslt_ms,"
+               "cublaslt_tflops\n",
+               f);
+  std::string date = utcNow();
+  for (const BenchRow &r : rows) {
+    std::fprintf(
+        f, "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s\n",
+        date.c_str(), csvField(device).c_str(), csvField(r.entry).c_str(),
+        csvField(r.backend).c_str(), (long long)r.m, (long long)r.n,
+        (long long)r.k, r.aType.c_str(), r.cType.c_str(),
+        fmt("%.6f", r.tcgenMs).c_str(), fmt("%.3f", r.tflops(r.tcgenMs)).c_str(),
+        fmt("%.6f", r.cublasMs).c_str(),
+        fmt("%.3f", r.tflops(r.cublasMs)).c_str(),
+        fmt("%.4f", r.cublasMs / r.tcgenMs).c_str(), iters,
+        fmt("%.6f", r.ltMs).c_str(), fmt("%.3f", r.tflops(r.ltMs)).c_str());
+  }
+  bool ok = std::fclose(f) == 0;
+  if (!ok)
+    std::fprintf(stderr, "tcgen-gpu: %s: cannot write CSV\n", path.c_str());
+  return ok;
+}
+
+void printTable(const std::vector<BenchRow> &rows) {
+  std::printf("%-32s %6s %6s %6s %-14s %10s %8s %10s %8s %6s %11s %8s\n",
+              "entry", "m", "n", "k", "dtypes", "tcgen ms", "TFLOP/s",
+              "cuBLAS ms", "TFLOP/s", "ratio", "cuBLASLt ms", "TFLOP/s");
+  for (const BenchRow &r : rows) {
+    std::string dtypes = r.aType + "->" + r.cType;
+    std::printf("%-32s %6lld %6lld %6lld %-14s %10s %8s %10s %8s %6s %11s %8s\n",
+                r.entry.c_str(), (long long)r.m, (long long)r.n,
+                (long long)r.k, dtypes.c_str(), fmt("%.4f", r.tcgenMs).c_str(),
+                fmt("%.1f", r.tflops(r.tcgenMs)).c_str(),
+                fmt("%.4f", r.cublasMs).c_str(),
+                fmt("%.1f", r.tflops(r.cublasMs)).c_str(),
+                fmt("%.3f", r.cublasMs / r.tcgenMs).c_str(),
+                fmt("%.4f", r.ltMs).c_str(),
+                fmt("%.1f", r.tflops(r.ltMs)).c_str());
+  }
+  for (const BenchRow &r : rows)
+    if (!r.note.empty())
+      std::printf("note: %s: %s\n", r.entry.c_str(), r.note.c_str());
+  for (const BenchRow &r : rows)
+    if (r.cType == "f16" || r.cType == "bf16") {
+      std::printf("note: cuBLAS runs with CUBLAS_COMPUTE_32F (f32 "
+                  "accumulation) for %s outputs too, like tcgen's kernels\n",
+                  r.cType.c_str());
+      break;
+    }
+  std::printf("ratio = cuBLAS ms / tcgen ms (> 1: tcgen is faster); medians, "
+              "runs alternated tcgen/cuBLAS/cuBLASLt\n");
+}
+
+int benchCommand(const std::vector<std::string> &args) {
+  std::vector<std::string> bundles;
+  BenchOptions options;
+  std::string csv;
+  bool printDevice = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    if (isHelp(a)) {
+      std::fputs(kBenchHelp, stdout);
+      return 0;
+    }
+    int64_t v;
+    // Consumes the option's value into v; false if absent or out of range.
+    auto next = [&](int64_t min, int64_t max) {
+      return i + 1 < args.size() && parseCount(args[++i].c_str(), max, v) &&
+             v >= min;
+    };
+    if (a == "--iters") {
+      if (!next(1, 1000000))
+        return usageError("--iters needs an integer in [1, 1000000]");
+      options.iters = int(v);
+    } else if (a == "--warmup") {
+      if (!next(0, 1000000))
+        return usageError("--warmup needs an integer in [0, 1000000]");
+      options.warmup = int(v);
+    } else if (a == "--seed") {
+      if (!next(0, INT64_MAX))
+        return usageError("--seed needs a non-negative integer");
+      options.seed = uint64_t(v);
+    } else if (a == "--csv") {
+      if (i + 1 >= args.size())
+        return usageError("--csv needs a FILE");
+      csv = args[++i];
+    } else if (a == "--no-cublaslt") {
+      options.cublasLt = false;
+    } else if (a == "--device-name") {
+      printDevice = true;
+    } else if (!a.empty() && a[0] == '-') {
+      return usageError("bench: unknown option '" + a + "'");
+    } else {
+      bundles.push_back(a);
+    }
+  }
+  if (bundles.empty() && !printDevice)
+    return usageError("bench needs at least one BUNDLE");
+  if (!checkBundles(bundles))
+    return kExitFail;
+  if (!initDeviceOrReport())
+    return kExitFail;
+  DeviceProps device;
+  std::string error = getDeviceProps(device);
+  if (!error.empty()) {
+    std::fprintf(stderr, "tcgen-gpu: %s\n", error.c_str());
+    return kExitFail;
+  }
+  if (printDevice)
+    std::printf("DEVICE %s cc=%d.%d sms=%d l2=%.0fMB\n", device.name.c_str(),
+                device.ccMajor, device.ccMinor, device.smCount,
+                double(device.l2Bytes) / 1e6);
+  if (bundles.empty())
+    return 0;
+
+  std::vector<BenchRow> rows;
+  bool failed = false;
+  for (const std::string &b : bundles) {
+    BenchRow row;
+    error = benchBundle(b, options, device, row);
+    if (!error.empty()) {
+      std::fprintf(stderr, "tcgen-gpu: %s: %s\n", b.c_str(), error.c_str());
+      failed = true;
+      continue;
+    }
+    std::fprintf(stderr, "tcgen-gpu: timed %s (%d buffer set%s)\n",
+                 row.entry.c_str(), row.bufferSets,
+                 row.bufferSets == 1 ? "" : "s");
+    rows.push_back(row);
+  }
+  if (!rows.empty())
+    printTable(rows);
+  if (!csv.empty() && !rows.empty() &&
+      !appendCsv(csv, device.name, rows, options.iters))
+    failed = true;
+  return failed ? kExitFail : 0;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty())
+    return usageError("missing command (run or bench)");
+  if (isHelp(args[0])) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  std::string command = args[0];
+  args.erase(args.begin());
+  if (command == "run")
+    return runCommand(args);
+  if (command == "bench")
+    return benchCommand(args);
+  return usageError("unknown command '" + command + "' (run or bench)");
+}

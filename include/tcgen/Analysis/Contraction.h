@@ -1,0 +1,35 @@
+//===- Contraction.h - Recognize matmul-like contractions ------*- C++ -*-===//
+//
+// Target-neutral analysis: classifies the iteration dimensions of a linalg
+// contraction into M, N and K, reads the operand layouts and element types,
+// and says in a diagnostic why an op cannot be handled.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_ANALYSIS_CONTRACTION_H
+#define TCGEN_ANALYSIS_CONTRACTION_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::tcgen {
+
+/// What tcgen needs to know about one contraction C[m,n] += A[m,k] * B[k,n].
+struct ContractionInfo {
+  linalg::LinalgOp op;
+  int64_t m = 0, n = 0, k = 0;
+  Type aType, bType, cType; ///< element types
+  Value a, b, c;            ///< the operands (memrefs or tensors)
+};
+
+/// True if `op` is a contraction tcgen tries to compile (linalg.matmul, or a
+/// linalg op implementing the contraction interface).
+bool isContractionCandidate(Operation *op);
+
+/// Analyzes `op`. On failure emits an error at `op` naming the problem
+/// (dynamic sizes, unsupported element types, transposed or batched forms not
+/// supported yet) and returns failure.
+FailureOr<ContractionInfo> analyzeContraction(linalg::LinalgOp op);
+
+} // namespace mlir::tcgen
+
+#endif // TCGEN_ANALYSIS_CONTRACTION_H

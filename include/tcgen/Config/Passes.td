@@ -1,0 +1,50 @@
+//===- Passes.td - tcgen configuration passes --------------*- tablegen -*-===//
+
+#ifndef TCGEN_CONFIG_PASSES_TD
+#define TCGEN_CONFIG_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
+  let summary = "Recognize contractions and attach a #tcgen.config to each";
+  let description = [{
+    For every contraction (`linalg.matmul`), checks that tcgen can compile it
+    (static sizes, f16 inputs, f16/f32 output, row-major operands), chooses a
+    configuration (the target's default, overridden field by field by the
+    options) and checks that the configuration fits the problem and the
+    target's shared memory. The target is the module's `tcgen.target`
+    attribute (default `sm_90a`).
+
+    Before: `linalg.matmul ins(%a, %b : ...) outs(%c : ...)`
+    After:  `linalg.matmul {tcgen.config = #tcgen.config<...>} ins(...) outs(...)`
+
+    An op that already carries a config keeps it (it is still checked).
+  }];
+  let options = [
+    ListOption<"blockTile", "block-tile", "int64_t",
+               "Thread-block tile [m, n, k] (default: the target's)">,
+    ListOption<"warpTile", "warp-tile", "int64_t",
+               "Warp tile [m, n, k] (default: the target's)">,
+    Option<"padding", "padding", "int64_t", /*default=*/"-1",
+           "Shared-memory row padding in elements (-1: default)">,
+    Option<"vector", "vector", "int64_t", /*default=*/"-1",
+           "Elements per global->shared copy (-1: default)">,
+  ];
+  let dependentDialects = ["::mlir::tcgen::TCGenDialect"];
+}
+
+def TCGenAttachTargetPass : Pass<"tcgen-attach-target", "ModuleOp"> {
+  let summary = "Attach #tcgen.target to the module";
+  let description = [{
+    Sets the module's `tcgen.target` attribute, which every later choice
+    reads: `--tcgen-attach-target=arch=sm_80` makes lit cover any
+    architecture on a machine without a GPU.
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+           "Target architecture (sm_80, sm_90a, ...)">,
+  ];
+  let dependentDialects = ["::mlir::tcgen::TCGenDialect"];
+}
+
+#endif // TCGEN_CONFIG_PASSES_TD

@@ -1,0 +1,90 @@
+//===- TCGenAttrs.td - tcgen dialect and attributes --------*- tablegen -*-===//
+//
+// The tcgen dialect holds attributes only: the target a module is compiled
+// for and the configuration (tile sizes, stages, shared-memory layout) every
+// transformation reads. Every heuristic choice lives in #tcgen.config so that
+// lit can test the choice apart from the mechanics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_IR_TCGENATTRS_TD
+#define TCGEN_IR_TCGENATTRS_TD
+
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/DialectBase.td"
+
+def TCGen_Dialect : Dialect {
+  let name = "tcgen";
+  let cppNamespace = "::mlir::tcgen";
+  let summary = "Attributes of the tcgen tensor-core kernel generator";
+  let description = [{
+    `#tcgen.target<"sm_90a">` names the GPU a module is compiled for;
+    `#tcgen.config<...>` carries every choice the generator makes for one
+    contraction (block and warp tiles, MMA shape, pipeline stages, padding).
+  }];
+  let useDefaultAttributePrinterParser = 1;
+}
+
+class TCGen_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<TCGen_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+def TCGen_TargetAttr : TCGen_Attr<"Target", "target"> {
+  let summary = "The GPU architecture a module is compiled for";
+  let description = [{
+    `#tcgen.target<"sm_80">`, `#tcgen.target<"sm_90a">`. The architecture
+    string is the one ptxas takes. Helpers derive the compute capability and
+    the shared-memory budget of one thread block.
+  }];
+  let parameters = (ins StringRefParameter<"architecture, e.g. sm_90a">:$arch);
+  let assemblyFormat = "`<` $arch `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Compute capability as major*10+minor (sm_90a -> 90).
+    int getComputeCapability() const;
+    /// True for architecture-specific targets (`sm_90a`) whose cubins run
+    /// only on that exact capability.
+    bool isArchSpecific() const;
+    /// Shared memory one thread block may use, in bytes (opt-in maximum).
+    int64_t getMaxSharedMemoryPerBlock() const;
+  }];
+}
+
+def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
+  let summary = "Kernel configuration of one contraction";
+  let description = [{
+    Every choice the generator makes for one contraction:
+
+    ```mlir
+    #tcgen.config<backend = "wmma", block = [128, 128, 32], warp = [64, 64, 32],
+                  mma = [16, 16, 16], stages = 1, padding = 8, vector = 8>
+    ```
+
+    - `block`: thread-block tile [m, n, k]; `warp`: warp tile [m, n, k]; the
+      block tile is a multiple of the warp tile, which is a multiple of `mma`.
+    - `stages`: shared-memory buffers per operand (1 = single buffer).
+    - `padding`: elements added to each shared-memory row (a multiple of 8
+      f16 elements keeps 16-byte row alignment for WMMA loads).
+    - `vector`: elements per global->shared copy (8 f16 = 16 bytes).
+    Omitted fields take the defaults shown above.
+  }];
+  let parameters = (ins
+    StringRefParameter<"backend">:$backend,
+    ArrayRefParameter<"int64_t", "block tile [m, n, k]">:$blockTile,
+    ArrayRefParameter<"int64_t", "warp tile [m, n, k]">:$warpTile,
+    ArrayRefParameter<"int64_t", "MMA instruction shape [m, n, k]">:$mmaShape,
+    "int64_t":$stages,
+    "int64_t":$padding,
+    "int64_t":$vector);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Warps per thread block: (block_m / warp_m) * (block_n / warp_n).
+    int64_t getNumWarps() const;
+    /// Threads per thread block.
+    int64_t getNumThreads() const { return getNumWarps() * 32; }
+  }];
+}
+
+#endif // TCGEN_IR_TCGENATTRS_TD

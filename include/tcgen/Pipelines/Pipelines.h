@@ -1,0 +1,73 @@
+//===- Pipelines.h - tcgen pass pipelines -----------------------*- C++ -*-===//
+//
+// The two halves of compilation: `tcgen-pipeline` turns configured linalg
+// into an outlined gpu.module plus the host-side gpu.launch_func, and
+// `tcgen-lower-to-nvvm` lowers the gpu.module to the LLVM/NVVM dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_PIPELINES_PIPELINES_H
+#define TCGEN_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::tcgen {
+
+/// Options of the kernel-formation pipeline. Each optimization can be turned
+/// off for the ablation study.
+struct TCGenPipelineOptions
+    : public PassPipelineOptions<TCGenPipelineOptions> {
+  ListOption<int64_t> blockTile{*this, "block-tile",
+                                llvm::cl::desc("Thread-block tile [m, n, k]")};
+  ListOption<int64_t> warpTile{*this, "warp-tile",
+                               llvm::cl::desc("Warp tile [m, n, k]")};
+  Option<int64_t> padding{*this, "padding",
+                          llvm::cl::desc("Shared-memory row padding (-1: default)"),
+                          llvm::cl::init(-1)};
+  Option<int64_t> vector{*this, "vector",
+                         llvm::cl::desc("Copy vector width (-1: default)"),
+                         llvm::cl::init(-1)};
+  Option<bool> bufferize{*this, "bufferize",
+                         llvm::cl::desc("Bufferize tensor inputs first"),
+                         llvm::cl::init(true)};
+  Option<bool> promote{*this, "promote",
+                       llvm::cl::desc("Copy A/B tiles to shared memory"),
+                       llvm::cl::init(true)};
+  Option<bool> hoist{*this, "hoist",
+                     llvm::cl::desc("Permute loops and hoist accumulators"),
+                     llvm::cl::init(true)};
+  Option<bool> unroll{*this, "unroll",
+                      llvm::cl::desc("Unroll the warp tile (with hoist)"),
+                      llvm::cl::init(true)};
+  Option<bool> vectorize{*this, "vectorize",
+                         llvm::cl::desc("Vectorize global->shared copies"),
+                         llvm::cl::init(true)};
+};
+
+/// Options of the NVVM lowering.
+struct TCGenNVVMOptions : public PassPipelineOptions<TCGenNVVMOptions> {
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("Target chip"),
+                           llvm::cl::init("sm_90a")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("PTX features"),
+                               llvm::cl::init("+ptx83")};
+  Option<int> optLevel{*this, "opt-level", llvm::cl::desc("LLVM opt level"),
+                       llvm::cl::init(3)};
+};
+
+/// linalg (tensors or memrefs) -> gpu.launch_func + outlined gpu.module.
+void buildTCGenPipeline(OpPassManager &pm, const TCGenPipelineOptions &options);
+
+/// gpu.module of tcgen kernels -> LLVM dialect with NVVM ops and a target.
+void buildTCGenLowerToNVVM(OpPassManager &pm, const TCGenNVVMOptions &options);
+
+/// Registers both pipelines (`tcgen-pipeline`, `tcgen-lower-to-nvvm`).
+void registerTCGenPipelines();
+
+/// Registers every tcgen pass and pipeline.
+void registerAllTCGenPasses();
+
+} // namespace mlir::tcgen
+
+#endif // TCGEN_PIPELINES_PIPELINES_H

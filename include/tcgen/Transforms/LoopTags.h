@@ -1,0 +1,41 @@
+//===- LoopTags.h - Roles of the loops of a tcgen nest ----------*- C++ -*-===//
+//
+// tcgen passes communicate through attributes: each loop of a contraction's
+// nest is tagged with its role (`tcgen.loop = "block_m"`), the outermost loop
+// carries the #tcgen.config, and buffers carry the operand they hold. These
+// helpers read and write the tags.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_TRANSFORMS_LOOPTAGS_H
+#define TCGEN_TRANSFORMS_LOOPTAGS_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "tcgen/IR/TCGenDialect.h"
+
+namespace mlir::tcgen {
+
+constexpr llvm::StringLiteral kLoopAttrName = "tcgen.loop";
+constexpr llvm::StringLiteral kOperandAttrName = "tcgen.operand";
+constexpr llvm::StringLiteral kCopyAttrName = "tcgen.copy";
+constexpr llvm::StringLiteral kOverwriteAttrName = "tcgen.overwrite";
+
+/// Returns the role tag of `op` ("" when untagged).
+StringRef getLoopRole(Operation *op);
+/// Sets the role tag of `op`.
+void setLoopRole(Operation *op, StringRef role);
+/// Returns the first loop tagged `role` nested in `root` (root included).
+affine::AffineForOp findLoop(Operation *root, StringRef role);
+/// Returns the outermost configured loops (those carrying #tcgen.config).
+SmallVector<affine::AffineForOp> getConfiguredNests(Operation *root);
+/// Returns the config of the nest enclosing `op`, or null.
+ConfigAttr getEnclosingConfig(Operation *op);
+
+/// Returns the operand ("A", "B", "C") a memref value holds: a function
+/// argument tagged `tcgen.operand`, or a `memref.get_global` of a global
+/// tagged `tcgen.operand`. Returns "" otherwise.
+StringRef getOperandRole(Value memref);
+
+} // namespace mlir::tcgen
+
+#endif // TCGEN_TRANSFORMS_LOOPTAGS_H

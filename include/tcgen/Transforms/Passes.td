@@ -1,0 +1,114 @@
+//===- Passes.td - tcgen target-neutral transformations ----*- tablegen -*-===//
+//
+// The paper pipeline's target-neutral steps, in pipeline order. Each pass
+// works on the loop nest of one contraction, whose loops carry a
+// `tcgen.loop` tag naming their role (block_m, warp_n, point_k, copy, ...).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_TRANSFORMS_PASSES_TD
+#define TCGEN_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TCGenLowerContractionPass : Pass<"tcgen-lower-contraction", "func::FuncOp"> {
+  let summary = "Lower configured contractions to a tagged affine loop nest";
+  let description = [{
+    Lowers each `linalg.matmul` carrying a `#tcgen.config` to the canonical
+    3-d affine nest (m, n, k) of scalar loads, multiply-adds and stores. The
+    outermost loop keeps the config; each loop gets `tcgen.loop = "m" | "n" |
+    "k"`. A zero `linalg.fill` of the output directly before the matmul is
+    folded in: the nest is marked `tcgen.overwrite` (C = A*B; the kernel never
+    reads C). The operands must be function arguments; they are tagged
+    `tcgen.operand = "A" | "B" | "C"` for the kernel ABI.
+
+    Before: `linalg.matmul {tcgen.config = ...} ins(%A, %B) outs(%C)`
+    After:
+    ```mlir
+    affine.for %i = 0 to 128 {
+      affine.for %j = 0 to 128 {
+        affine.for %k = 0 to 64 {
+          %a = affine.load %A[%i, %k]  ...  affine.store %s, %C[%i, %j]
+        } {tcgen.loop = "k"}
+      } {tcgen.loop = "n"}
+    } {tcgen.config = #tcgen.config<...>, tcgen.loop = "m"}
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TCGenTilePass : Pass<"tcgen-tile", "func::FuncOp"> {
+  let summary = "Two-level tiling: thread-block tiles, then warp tiles";
+  let description = [{
+    Tiles the (m, n, k) nest of each configured contraction twice, with the
+    block tile and then the warp tile of its `#tcgen.config` (paper §3.2):
+    `(m, n, k)` becomes `(block_m, block_n, block_k, warp_m, warp_n, warp_k,
+    point_m, point_n, point_k)`, each loop tagged with its role.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
+def TCGenPromoteOperandsPass : Pass<"tcgen-promote-operands", "func::FuncOp"> {
+  let summary = "Copy the A and B tiles into padded shared memory";
+  let description = [{
+    At the top of each `block_k` iteration, copies the block's A tile
+    (block_m x block_k) and B tile (block_k x block_n) into workgroup-memory
+    buffers (`memref.global` in address space 3) whose rows are padded by the
+    config's `padding` elements, and redirects the compute loads to them.
+    Barriers go before the copies (the previous iteration's readers are done)
+    and after them (the tile is complete). Copy nests are tagged
+    `tcgen.loop = "copy_row" / "copy_col"` and `tcgen.copy = "A" | "B"`.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
+def TCGenHoistAccumulatorsPass : Pass<"tcgen-hoist-accumulators", "func::FuncOp"> {
+  let summary = "Permute loops, unroll the warp tile, carry accumulators in registers";
+  let description = [{
+    The paper's §3.3 restructuring, after the MMA mapping:
+    1. sinks `block_k` below `warp_m`/`warp_n` ((k, ii, jj) -> (ii, jj, k));
+       legal because the copies at the top of `block_k` depend on k only;
+    2. permutes the point loops (m, n, k) -> (k, m, n) and unrolls them fully;
+    3. hoists the accumulator loads and stores out of `warp_k` and `block_k`:
+       accumulators become `iter_args`, loaded (or zero-initialized for
+       `tcgen.overwrite`) before the k loops and stored once after them;
+    4. removes redundant A/B fragment loads (CSE: the unroll-jam effect).
+  }];
+  let options = [
+    Option<"unroll", "unroll", "bool", /*default=*/"true",
+           "Fully unroll the point loops (steps 2 and 4)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
+def TCGenVectorizeCopiesPass : Pass<"tcgen-vectorize-copies", "func::FuncOp"> {
+  let summary = "Vectorize global->shared copy loops (128-bit accesses)";
+  let description = [{
+    Rewrites the inner loop of each copy nest to move `vector` elements (the
+    config's field, 8 f16 = 16 bytes) per iteration with
+    `affine.vector_load` / `affine.vector_store` (paper §3.5).
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def TCGenMapToGPUPass : Pass<"tcgen-map-to-gpu", "func::FuncOp"> {
+  let summary = "Map the tiled nest to blocks, warps and threads in a gpu.launch";
+  let description = [{
+    Replaces each configured nest with a `gpu.launch` (paper §3.6): the
+    `block_m`/`block_n` loops become the grid (y, x), the `warp_m`/`warp_n`
+    loops become the warp index within the block, and every copy nest is
+    collapsed and distributed over all threads of the block. The launch
+    sizes follow from the tile sizes: grid = (N / block_n, M / block_m),
+    block = 32 x warps threads.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
+#endif // TCGEN_TRANSFORMS_PASSES_TD

@@ -1,0 +1,89 @@
+//===- Contraction.cpp - Recognize matmul-like contractions ----*- C++ -*-===//
+//
+// This file implements the recognition of contractions: M/N/K dimensions,
+// static sizes, layouts and element types.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Analysis/Contraction.h"
+
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::tcgen;
+
+bool mlir::tcgen::isContractionCandidate(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalg::isaContractionOpInterface(linalgOp);
+}
+
+/// Returns a printable name of an element type ("f16", "bf16", ...).
+static std::string typeName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+FailureOr<ContractionInfo> mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return op.emitOpError("is not a contraction of two inputs into one output");
+  if (!dims->batch.empty())
+    return op.emitOpError("batched contractions are not supported yet");
+  if (dims->m.size() != 1 || dims->n.size() != 1 || dims->k.size() != 1)
+    return op.emitOpError("contractions with several M, N or K dimensions are "
+                          "not supported yet");
+
+  // Only the canonical row-major form for now: A[m,k], B[k,n], C[m,n].
+  MLIRContext *ctx = op.getContext();
+  AffineExpr m = getAffineDimExpr(dims->m[0], ctx);
+  AffineExpr n = getAffineDimExpr(dims->n[0], ctx);
+  AffineExpr k = getAffineDimExpr(dims->k[0], ctx);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto is = [&](AffineMap map, AffineExpr r0, AffineExpr r1) {
+    return map.getNumResults() == 2 && map.getResult(0) == r0 &&
+           map.getResult(1) == r1;
+  };
+  if (!is(maps[0], m, k) || !is(maps[1], k, n) || !is(maps[2], m, n))
+    return op.emitOpError("only row-major A[m,k] * B[k,n] -> C[m,n] is "
+                          "supported yet (transposed operands are not)");
+
+  ContractionInfo info;
+  info.op = op;
+  info.a = op.getDpsInputOperand(0)->get();
+  info.b = op.getDpsInputOperand(1)->get();
+  info.c = op.getDpsInitOperand(0)->get();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  info.m = ranges[dims->m[0]];
+  info.n = ranges[dims->n[0]];
+  info.k = ranges[dims->k[0]];
+  if (ShapedType::isDynamic(info.m) || ShapedType::isDynamic(info.n) ||
+      ShapedType::isDynamic(info.k))
+    return op.emitOpError("dynamic sizes are not supported yet (M, N and K "
+                          "must be static)");
+  info.aType = getElementTypeOrSelf(info.a.getType());
+  info.bType = getElementTypeOrSelf(info.b.getType());
+  info.cType = getElementTypeOrSelf(info.c.getType());
+
+  bool inputsOk = info.aType.isF16() && info.bType.isF16();
+  bool outputOk = info.cType.isF16() || info.cType.isF32();
+  if (!inputsOk || !outputOk)
+    return op.emitOpError("unsupported element types ")
+           << typeName(info.aType) << " x " << typeName(info.bType) << " -> "
+           << typeName(info.cType) << " (supported: f16 x f16 -> f16 or f32)";
+
+  // Memref operands must be plain row-major buffers (identity layout).
+  for (auto [name, v] : {std::pair<const char *, Value>{"A", info.a},
+                         {"B", info.b},
+                         {"C", info.c}}) {
+    auto memref = dyn_cast<MemRefType>(v.getType());
+    if (memref && !memref.getLayout().isIdentity())
+      return op.emitOpError("operand ")
+             << name << " has a non-identity layout " << memref.getLayout()
+             << " (only contiguous row-major buffers are supported yet)";
+  }
+  return info;
+}

@@ -1,0 +1,69 @@
+//===- Config.cpp - Choosing and checking #tcgen.config ---------*- C++ -*-===//
+//
+// This file implements the default configurations and the fit checks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Config/Config.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace mlir::tcgen;
+
+TargetAttr mlir::tcgen::getTargetOrDefault(Operation *op) {
+  for (Operation *p = op; p; p = p->getParentOp())
+    if (auto target = p->getAttrOfType<TargetAttr>(kTargetAttrName))
+      return target;
+  return TargetAttr::get(op->getContext(), "sm_90a");
+}
+
+ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
+                                         TargetAttr target) {
+  // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
+  // fragments per warp, 19 KiB of padded shared memory, two blocks per SM on
+  // every tensor-core GPU. The tile-size model replaces this table later.
+  (void)target;
+  return ConfigAttr::get(info.op->getContext(), "wmma", {128, 128, 32},
+                         {64, 64, 32}, {16, 16, 16}, /*stages=*/1,
+                         /*padding=*/8, /*vector=*/8);
+}
+
+int64_t mlir::tcgen::getSharedMemoryBytes(const ContractionInfo &info,
+                                          ConfigAttr config) {
+  ArrayRef<int64_t> bt = config.getBlockTile();
+  int64_t pad = config.getPadding();
+  int64_t aBytes = bt[0] * (bt[2] + pad) * info.aType.getIntOrFloatBitWidth() / 8;
+  int64_t bBytes = bt[2] * (bt[1] + pad) * info.bType.getIntOrFloatBitWidth() / 8;
+  return (aBytes + bBytes) * config.getStages();
+}
+
+LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
+                                            ConfigAttr config,
+                                            TargetAttr target) {
+  ArrayRef<int64_t> bt = config.getBlockTile();
+  int64_t sizes[3] = {info.m, info.n, info.k};
+  const char *names[3] = {"M", "N", "K"};
+  for (int d = 0; d < 3; ++d)
+    if (sizes[d] % bt[d] != 0)
+      return info.op->emitOpError()
+             << names[d] << "=" << sizes[d]
+             << " is not a multiple of the block tile " << bt[d]
+             << " (sizes must be multiples of the block tile until boundary "
+                "handling lands)";
+  int64_t smem = getSharedMemoryBytes(info, config);
+  // Static shared memory is limited to 48 KiB per block.
+  int64_t limit = std::min<int64_t>(48 * 1024, target.getMaxSharedMemoryPerBlock());
+  if (smem > limit)
+    return info.op->emitOpError()
+           << "configuration needs " << smem
+           << " bytes of shared memory, more than the " << limit
+           << " bytes available to one block on " << target.getArch();
+  int64_t vecBytes = config.getVector() * info.aType.getIntOrFloatBitWidth() / 8;
+  if (bt[2] % config.getVector() != 0 || bt[1] % config.getVector() != 0 ||
+      vecBytes > 16)
+    return info.op->emitOpError()
+           << "copy vector width " << config.getVector()
+           << " does not divide the tile rows or exceeds 16 bytes";
+  return success();
+}

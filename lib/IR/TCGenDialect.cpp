@@ -1,0 +1,207 @@
+//===- TCGenDialect.cpp - tcgen dialect and attributes ----------*- C++ -*-===//
+//
+// This file implements the tcgen dialect: #tcgen.target and #tcgen.config,
+// their verifiers and the config's key = value syntax with defaults.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/IR/TCGenDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tcgen;
+
+#include "tcgen/IR/TCGenDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tcgen/IR/TCGenAttrs.cpp.inc"
+
+void TCGenDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tcgen/IR/TCGenAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// TargetAttr
+//===----------------------------------------------------------------------===//
+
+/// Parses "sm_XY" or "sm_XYa" into XY; returns -1 when malformed.
+static int parseComputeCapability(StringRef arch) {
+  if (!arch.consume_front("sm_"))
+    return -1;
+  arch.consume_back("a");
+  int cc = 0;
+  if (arch.size() < 2 || arch.getAsInteger(10, cc))
+    return -1;
+  return cc;
+}
+
+LogicalResult
+TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                   StringRef arch) {
+  int cc = parseComputeCapability(arch);
+  if (cc < 0)
+    return emitError() << "malformed target architecture '" << arch
+                       << "' (expected sm_XY or sm_XYa, e.g. sm_90a)";
+  if (cc < 70)
+    return emitError() << "target '" << arch
+                       << "' has no tensor cores usable by tcgen (need sm_70 "
+                          "or later)";
+  return success();
+}
+
+int TargetAttr::getComputeCapability() const {
+  return parseComputeCapability(getArch());
+}
+
+bool TargetAttr::isArchSpecific() const { return getArch().ends_with("a"); }
+
+int64_t TargetAttr::getMaxSharedMemoryPerBlock() const {
+  // Opt-in maxima from the CUDA programming guide's compute capability table.
+  switch (getComputeCapability()) {
+  case 70:
+    return 96 * 1024;
+  case 75:
+    return 64 * 1024;
+  case 80:
+    return 163 * 1024;
+  case 86:
+  case 89:
+    return 99 * 1024;
+  default:
+    return 227 * 1024; // sm_90 and later
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// ConfigAttr
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Defaults of every #tcgen.config field (the syntax lets any be omitted).
+struct ConfigFields {
+  std::string backend = "wmma";
+  SmallVector<int64_t> block = {128, 128, 32};
+  SmallVector<int64_t> warp = {64, 64, 32};
+  SmallVector<int64_t> mma = {16, 16, 16};
+  int64_t stages = 1;
+  int64_t padding = 8;
+  int64_t vector = 8;
+};
+} // namespace
+
+static ParseResult parseTriple(AsmParser &parser, SmallVector<int64_t> &out) {
+  out.clear();
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&]() {
+    int64_t v;
+    if (parser.parseInteger(v))
+      return failure();
+    out.push_back(v);
+    return success();
+  });
+}
+
+Attribute ConfigAttr::parse(AsmParser &parser, Type) {
+  ConfigFields f;
+  llvm::StringSet<llvm::MallocAllocator> seen;
+  auto parseField = [&]() -> ParseResult {
+    std::string key;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeywordOrString(&key) || parser.parseEqual())
+      return failure();
+    if (!seen.insert(key).second)
+      return parser.emitError(loc) << "duplicate #tcgen.config field '" << key
+                                   << "'";
+    if (key == "backend")
+      return parser.parseString(&f.backend);
+    if (key == "block")
+      return parseTriple(parser, f.block);
+    if (key == "warp")
+      return parseTriple(parser, f.warp);
+    if (key == "mma")
+      return parseTriple(parser, f.mma);
+    if (key == "stages")
+      return parser.parseInteger(f.stages);
+    if (key == "padding")
+      return parser.parseInteger(f.padding);
+    if (key == "vector")
+      return parser.parseInteger(f.vector);
+    return parser.emitError(loc)
+           << "unknown #tcgen.config field '" << key
+           << "' (expected backend, block, warp, mma, stages, padding, vector)";
+  };
+  if (parser.parseLess())
+    return {};
+  if (failed(parser.parseOptionalGreater())) {
+    if (parser.parseCommaSeparatedList(parseField) || parser.parseGreater())
+      return {};
+  }
+  return ConfigAttr::getChecked(
+      [&] { return parser.emitError(parser.getNameLoc()); },
+      parser.getContext(), StringRef(f.backend), ArrayRef<int64_t>(f.block),
+      ArrayRef<int64_t>(f.warp), ArrayRef<int64_t>(f.mma), f.stages,
+      f.padding, f.vector);
+}
+
+void ConfigAttr::print(AsmPrinter &printer) const {
+  auto triple = [&](ArrayRef<int64_t> v) {
+    printer << "[";
+    llvm::interleaveComma(v, printer);
+    printer << "]";
+  };
+  printer << "<backend = \"" << getBackend() << "\", block = ";
+  triple(getBlockTile());
+  printer << ", warp = ";
+  triple(getWarpTile());
+  printer << ", mma = ";
+  triple(getMmaShape());
+  printer << ", stages = " << getStages() << ", padding = " << getPadding()
+          << ", vector = " << getVector() << ">";
+}
+
+LogicalResult
+ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                   StringRef backend, ArrayRef<int64_t> block,
+                   ArrayRef<int64_t> warp, ArrayRef<int64_t> mma,
+                   int64_t stages, int64_t padding, int64_t vector) {
+  if (backend != "wmma")
+    return emitError() << "unknown backend '" << backend
+                       << "' (available: wmma)";
+  if (block.size() != 3 || warp.size() != 3 || mma.size() != 3)
+    return emitError() << "block, warp and mma tiles need 3 sizes [m, n, k]";
+  static const char *dims[] = {"m", "n", "k"};
+  for (int d = 0; d < 3; ++d) {
+    if (block[d] <= 0 || warp[d] <= 0 || mma[d] <= 0)
+      return emitError() << "tile sizes must be positive";
+    if (block[d] % warp[d] != 0)
+      return emitError() << "block tile " << dims[d] << "=" << block[d]
+                         << " is not a multiple of warp tile " << warp[d];
+    if (warp[d] % mma[d] != 0)
+      return emitError() << "warp tile " << dims[d] << "=" << warp[d]
+                         << " is not a multiple of the mma shape " << mma[d];
+  }
+  int64_t warps = (block[0] / warp[0]) * (block[1] / warp[1]);
+  if (warps * 32 > 1024)
+    return emitError() << warps << " warps exceed 1024 threads per block";
+  if (stages < 1)
+    return emitError() << "stages must be at least 1";
+  if (padding < 0 || padding % 8 != 0)
+    return emitError() << "padding " << padding
+                       << " must be a non-negative multiple of 8 elements "
+                          "(16-byte rows for WMMA loads)";
+  if (vector != 1 && vector != 2 && vector != 4 && vector != 8)
+    return emitError() << "vector width " << vector
+                       << " must be 1, 2, 4 or 8 elements";
+  return success();
+}
+
+int64_t ConfigAttr::getNumWarps() const {
+  return (getBlockTile()[0] / getWarpTile()[0]) *
+         (getBlockTile()[1] / getWarpTile()[1]);
+}

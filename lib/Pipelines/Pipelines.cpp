@@ -1,0 +1,86 @@
+//===- Pipelines.cpp - tcgen pass pipelines ---------------------*- C++ -*-===//
+//
+// This file implements the kernel-formation pipeline (the paper's pass order)
+// and the NVVM lowering of the outlined kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Pipelines/Pipelines.h"
+
+#include "tcgen/Config/Passes.h"
+#include "tcgen/Targets/WMMA/Passes.h"
+#include "tcgen/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tcgen;
+
+/// Appends an upstream pipeline given in textual form; these strings are
+/// fixed, so a parse failure is a bug in this file.
+static void addTextual(OpPassManager &pm, StringRef pipeline) {
+  if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
+    llvm::report_fatal_error("tcgen: malformed built-in pipeline");
+}
+
+void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
+                                     const TCGenPipelineOptions &options) {
+  if (options.bufferize)
+    addTextual(pm, "one-shot-bufferize{bufferize-function-boundaries "
+                   "function-boundary-type-conversion=identity-layout-map},"
+                   "buffer-results-to-out-params{hoist-static-allocs=true "
+                   "modify-public-functions=true},canonicalize");
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
+  TCGenConfigurePassOptions configure;
+  configure.blockTile.assign(options.blockTile.begin(), options.blockTile.end());
+  configure.warpTile.assign(options.warpTile.begin(), options.warpTile.end());
+  configure.padding = options.padding;
+  configure.vector = options.vector;
+  fpm.addPass(createTCGenConfigurePass(configure));
+  fpm.addPass(createTCGenLowerContractionPass());
+  fpm.addPass(createTCGenTilePass());
+  if (options.promote)
+    fpm.addPass(createTCGenPromoteOperandsPass());
+  fpm.addPass(createTCGenWMMAMapMMAPass());
+  if (options.hoist) {
+    TCGenHoistAccumulatorsPassOptions hoist;
+    hoist.unroll = options.unroll;
+    fpm.addPass(createTCGenHoistAccumulatorsPass(hoist));
+  }
+  if (options.vectorize)
+    fpm.addPass(createTCGenVectorizeCopiesPass());
+  fpm.addPass(createTCGenMapToGPUPass());
+  addTextual(pm, "lower-affine,canonicalize,cse,gpu-launch-sink-index-computations,"
+                 "gpu-kernel-outlining,canonicalize");
+}
+
+void mlir::tcgen::buildTCGenLowerToNVVM(OpPassManager &pm,
+                                        const TCGenNVVMOptions &options) {
+  std::string pipeline;
+  llvm::raw_string_ostream os(pipeline);
+  os << "nvvm-attach-target{chip=" << options.chip
+     << " features=" << options.features << " O=" << options.optLevel << "},"
+     << "gpu.module(convert-scf-to-cf,"
+        "convert-vector-to-llvm{use-vector-alignment=true},"
+        "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
+        "canonicalize,cse,reconcile-unrealized-casts)";
+  addTextual(pm, pipeline);
+}
+
+void mlir::tcgen::registerTCGenPipelines() {
+  PassPipelineRegistration<TCGenPipelineOptions>(
+      "tcgen-pipeline",
+      "Compile configured linalg contractions to outlined GPU kernels",
+      buildTCGenPipeline);
+  PassPipelineRegistration<TCGenNVVMOptions>(
+      "tcgen-lower-to-nvvm", "Lower tcgen's gpu.module to LLVM/NVVM",
+      buildTCGenLowerToNVVM);
+}
+
+void mlir::tcgen::registerAllTCGenPasses() {
+  registerTCGenConfigPasses();
+  registerTCGenTransformsPasses();
+  registerTCGenWMMAPasses();
+  registerTCGenPipelines();
+}

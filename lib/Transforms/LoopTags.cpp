@@ -1,0 +1,75 @@
+//===- LoopTags.cpp - Roles of the loops of a tcgen nest --------*- C++ -*-===//
+//
+// This file implements the helpers that read and write tcgen's tags.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Transforms/LoopTags.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::tcgen;
+
+StringRef mlir::tcgen::getLoopRole(Operation *op) {
+  if (auto role = op->getAttrOfType<StringAttr>(kLoopAttrName))
+    return role.getValue();
+  return "";
+}
+
+void mlir::tcgen::setLoopRole(Operation *op, StringRef role) {
+  op->setAttr(kLoopAttrName, StringAttr::get(op->getContext(), role));
+}
+
+affine::AffineForOp mlir::tcgen::findLoop(Operation *root, StringRef role) {
+  affine::AffineForOp found;
+  root->walk<WalkOrder::PreOrder>([&](affine::AffineForOp loop) {
+    if (getLoopRole(loop) != role)
+      return WalkResult::advance();
+    found = loop;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+SmallVector<affine::AffineForOp> mlir::tcgen::getConfiguredNests(Operation *root) {
+  SmallVector<affine::AffineForOp> nests;
+  root->walk<WalkOrder::PreOrder>([&](affine::AffineForOp loop) {
+    if (!loop->hasAttr(kConfigAttrName))
+      return WalkResult::advance();
+    nests.push_back(loop);
+    return WalkResult::skip();
+  });
+  return nests;
+}
+
+ConfigAttr mlir::tcgen::getEnclosingConfig(Operation *op) {
+  for (Operation *p = op; p; p = p->getParentOp())
+    if (auto config = p->getAttrOfType<ConfigAttr>(kConfigAttrName))
+      return config;
+  return {};
+}
+
+StringRef mlir::tcgen::getOperandRole(Value memref) {
+  if (auto arg = dyn_cast<BlockArgument>(memref)) {
+    auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    if (!func)
+      return "";
+    if (auto role = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                      kOperandAttrName))
+      return role.getValue();
+    return "";
+  }
+  auto getGlobal = memref.getDefiningOp<memref::GetGlobalOp>();
+  if (!getGlobal)
+    return "";
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      getGlobal, getGlobal.getNameAttr());
+  if (!global)
+    return "";
+  if (auto role = global->getAttrOfType<StringAttr>(kOperandAttrName))
+    return role.getValue();
+  return "";
+}

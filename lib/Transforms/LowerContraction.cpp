@@ -1,0 +1,122 @@
+//===- LowerContraction.cpp - Contraction to tagged affine nest -*- C++ -*-===//
+//
+// This file implements tcgen-lower-contraction: a configured linalg.matmul
+// becomes the canonical (m, n, k) affine nest, its operands become tagged
+// kernel arguments, and a zero fill of the output folds into the nest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Transforms/Passes.h"
+
+#include "tcgen/Analysis/Contraction.h"
+#include "tcgen/Transforms/LoopTags.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::tcgen {
+#define GEN_PASS_DEF_TCGENLOWERCONTRACTIONPASS
+#include "tcgen/Transforms/Passes.h.inc"
+
+namespace {
+
+/// Tags the function argument behind `value` with the operand name `role`.
+/// Fails when the value is not an argument of `func` or already plays
+/// another role.
+static LogicalResult tagOperand(func::FuncOp func, Operation *op, Value value,
+                                StringRef role) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != &func.getBody().front())
+    return op->emitOpError("operand ")
+           << role
+           << " must be a function argument (tcgen kernels take their operands "
+              "as arguments)";
+  if (!isa<MemRefType>(arg.getType()))
+    return op->emitOpError("operand ")
+           << role << " is a tensor: bufferize before lowering";
+  unsigned idx = arg.getArgNumber();
+  if (auto old = func.getArgAttrOfType<StringAttr>(idx, kOperandAttrName))
+    if (old.getValue() != role)
+      return op->emitOpError("function argument #")
+             << idx << " is used as both " << old.getValue() << " and " << role;
+  func.setArgAttr(idx, kOperandAttrName,
+                  StringAttr::get(func.getContext(), role));
+  return success();
+}
+
+struct LowerContractionPass final
+    : impl::TCGenLowerContractionPassBase<LowerContractionPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    SmallVector<linalg::LinalgOp> ops;
+    func.walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kConfigAttrName))
+        ops.push_back(op);
+    });
+    if (ops.size() > 1) {
+      ops[1]->emitOpError("is the second contraction in function '")
+          << func.getSymName()
+          << "': tcgen compiles one contraction per function";
+      return signalPassFailure();
+    }
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : ops)
+      if (failed(lower(func, op, rewriter)))
+        return signalPassFailure();
+    // Fold the index computations the lowering emits into the accesses.
+    RewritePatternSet patterns(&getContext());
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, &getContext());
+    affine::AffineLoadOp::getCanonicalizationPatterns(patterns, &getContext());
+    affine::AffineStoreOp::getCanonicalizationPatterns(patterns, &getContext());
+    (void)applyPatternsGreedily(func, std::move(patterns));
+  }
+
+  LogicalResult lower(func::FuncOp func, linalg::LinalgOp op,
+                      IRRewriter &rewriter) {
+    FailureOr<ContractionInfo> info = analyzeContraction(op);
+    if (failed(info))
+      return failure();
+    if (failed(tagOperand(func, op, info->a, "A")) ||
+        failed(tagOperand(func, op, info->b, "B")) ||
+        failed(tagOperand(func, op, info->c, "C")))
+      return failure();
+
+    // linalg.fill(0) into C right before the matmul: C = A*B, C never read.
+    bool overwrite = false;
+    if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode())) {
+      if (fill.getDpsInitOperand(0)->get() == info->c &&
+          (matchPattern(fill.value(), m_AnyZeroFloat()) ||
+           matchPattern(fill.value(), m_Zero()))) {
+        rewriter.eraseOp(fill);
+        overwrite = true;
+      }
+    }
+
+    Attribute config = op->getAttr(kConfigAttrName);
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::LinalgLoops> loops =
+        linalg::linalgOpToAffineLoops(rewriter, op);
+    if (failed(loops) || loops->size() != 3)
+      return op.emitOpError("could not be lowered to an affine loop nest");
+    for (auto [d, loop] : llvm::enumerate(*loops)) {
+      StringRef role = d == dims->m[0]   ? "m"
+                       : d == dims->n[0] ? "n"
+                                         : "k";
+      setLoopRole(loop, role);
+    }
+    Operation *outer = loops->front();
+    outer->setAttr(kConfigAttrName, config);
+    if (overwrite)
+      outer->setAttr(kOverwriteAttrName, rewriter.getUnitAttr());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+} // namespace mlir::tcgen

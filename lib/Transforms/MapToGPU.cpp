@@ -1,0 +1,197 @@
+//===- MapToGPU.cpp - Tiled nest to gpu.launch ------------------*- C++ -*-===//
+//
+// This file implements tcgen-map-to-gpu: block loops become the grid, warp
+// loops the warp index, copy nests are spread over all threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Transforms/Passes.h"
+
+#include "tcgen/Transforms/LoopTags.h"
+
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+
+namespace mlir::tcgen {
+#define GEN_PASS_DEF_TCGENMAPTOGPUPASS
+#include "tcgen/Transforms/Passes.h.inc"
+
+namespace {
+using affine::AffineForOp;
+
+constexpr int64_t kWarpSize = 32;
+
+/// Replaces `loop`'s induction variable with `lb(loop) + index * step` and
+/// inlines its body in place of the loop.
+static void inlineLoopAt(AffineForOp loop, Value index, OpBuilder &b) {
+  b.setInsertionPoint(loop);
+  AffineMap lb = loop.getLowerBoundMap();
+  unsigned ns = lb.getNumSymbols();
+  AffineMap map = AffineMap::get(
+      lb.getNumDims(), ns + 1,
+      lb.getResult(0) + getAffineSymbolExpr(ns, b.getContext()) *
+                            loop.getStepAsInt());
+  SmallVector<Value> operands(loop.getLowerBoundOperands());
+  operands.push_back(index);
+  Value iv = affine::AffineApplyOp::create(b, loop.getLoc(), map, operands);
+  loop.getInductionVar().replaceAllUsesWith(iv);
+  Block *body = loop.getBody();
+  for (Operation &op : llvm::make_early_inc_range(body->without_terminator()))
+    op.moveBefore(loop);
+  loop.erase();
+}
+
+struct MapToGPUPass final : impl::TCGenMapToGPUPassBase<MapToGPUPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    for (AffineForOp root : getConfiguredNests(getOperation()))
+      if (failed(map(root)))
+        return signalPassFailure();
+  }
+
+  /// Spreads one copy nest over `numThreads` threads starting at `tid`:
+  /// for (l = tid; l < rows * cols; l += numThreads) copy(l / cols, l % cols)
+  LogicalResult distributeCopy(AffineForOp row, Value tid, int64_t numThreads,
+                               OpBuilder &b) {
+    auto col = dyn_cast<AffineForOp>(&row.getBody()->front());
+    std::optional<uint64_t> rows = affine::getConstantTripCount(row);
+    std::optional<uint64_t> cols =
+        col ? affine::getConstantTripCount(col) : std::nullopt;
+    if (!col || getLoopRole(col) != "copy_col" || !rows || !cols ||
+        !row.hasConstantLowerBound() || row.getConstantLowerBound() != 0 ||
+        !col.hasConstantLowerBound() || col.getConstantLowerBound() != 0 ||
+        row.getStepAsInt() != 1)
+      return row.emitOpError("expected a (copy_row, copy_col) nest from 0");
+    MLIRContext *ctx = b.getContext();
+    b.setInsertionPoint(row);
+    int64_t total = *rows * *cols;
+    AffineExpr s0 = getAffineSymbolExpr(0, ctx);
+    auto loop = AffineForOp::create(b, row.getLoc(), ValueRange{tid},
+                                    AffineMap::get(0, 1, s0), ValueRange{},
+                                    AffineMap::getConstantMap(total, ctx),
+                                    numThreads);
+    setLoopRole(loop, "copy");
+    loop->setAttr(kCopyAttrName, row->getAttr(kCopyAttrName));
+    OpBuilder ib = OpBuilder::atBlockBegin(loop.getBody());
+    AffineExpr d0 = getAffineDimExpr(0, ctx);
+    Value l = loop.getInductionVar();
+    Value r = affine::AffineApplyOp::create(
+        ib, row.getLoc(), AffineMap::get(1, 0, d0.floorDiv(int64_t(*cols))), l);
+    Value c = affine::AffineApplyOp::create(
+        ib, row.getLoc(),
+        AffineMap::get(1, 0, (d0 % int64_t(*cols)) * col.getStepAsInt()), l);
+    row.getInductionVar().replaceAllUsesWith(r);
+    col.getInductionVar().replaceAllUsesWith(c);
+    for (Operation &op :
+         llvm::make_early_inc_range(col.getBody()->without_terminator()))
+      op.moveBefore(loop.getBody()->getTerminator());
+    row.erase();
+    return success();
+  }
+
+  LogicalResult map(AffineForOp root) {
+    auto config = root->getAttrOfType<ConfigAttr>(kConfigAttrName);
+    AffineForOp blockM = root;
+    auto blockN = dyn_cast<AffineForOp>(&blockM.getBody()->front());
+    if (getLoopRole(blockM) != "block_m" || !blockN ||
+        getLoopRole(blockN) != "block_n" ||
+        blockM.getBody()->getOperations().size() != 2)
+      return root.emitOpError("expected a tiled nest block_m { block_n { ... } } "
+                              "(run tcgen-tile first)");
+    bool overwrite = root->hasAttr(kOverwriteAttrName);
+    if (overwrite) {
+      WalkResult readsC = root.walk([](Operation *op) {
+        auto load = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op);
+        if (load && getOperandRole(load.getSrcMemref()) == "C")
+          return WalkResult::interrupt();
+        if (auto aload = dyn_cast<affine::AffineLoadOp>(op))
+          if (getOperandRole(aload.getMemRef()) == "C")
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (readsC.wasInterrupted())
+        return root.emitOpError(
+            "computes C = A*B but still reads C: this needs the accumulators "
+            "hoisted (tcgen-hoist-accumulators)");
+    }
+    std::optional<uint64_t> gridY = affine::getConstantTripCount(blockM);
+    std::optional<uint64_t> gridX = affine::getConstantTripCount(blockN);
+    if (!gridX || !gridY || !blockM.hasConstantLowerBound() ||
+        !blockN.hasConstantLowerBound())
+      return root.emitOpError("block loops need constant bounds");
+
+    ArrayRef<int64_t> bt = config.getBlockTile();
+    ArrayRef<int64_t> wt = config.getWarpTile();
+    int64_t warpsM = bt[0] / wt[0], warpsN = bt[1] / wt[1];
+    int64_t numThreads = config.getNumThreads();
+
+    Location loc = root.getLoc();
+    OpBuilder b(root);
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    Value gx = cst(*gridX), gy = cst(*gridY), one = cst(1),
+          threads = cst(numThreads);
+    auto launch = gpu::LaunchOp::create(b, loc, gx, gy, one, threads, one, one);
+    Block &body = launch.getBody().front();
+    b.setInsertionPointToStart(&body);
+    gpu::TerminatorOp::create(b, loc);
+    b.setInsertionPointToStart(&body);
+
+    // Grid: block_n -> x, block_m -> y.
+    auto scaled = [&](Value id, int64_t lb, int64_t step) -> Value {
+      Value v = arith::MulIOp::create(b, loc, id, cst(step));
+      return arith::AddIOp::create(b, loc, v, cst(lb));
+    };
+    Value i = scaled(launch.getBlockIds().y, blockM.getConstantLowerBound(),
+                     blockM.getStepAsInt());
+    Value j = scaled(launch.getBlockIds().x, blockN.getConstantLowerBound(),
+                     blockN.getStepAsInt());
+    Value tid = launch.getThreadIds().x;
+    Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarpSize));
+    Value warpRow = arith::DivUIOp::create(b, loc, warp, cst(warpsN));
+    Value warpCol = arith::RemUIOp::create(b, loc, warp, cst(warpsN));
+
+    blockM.getInductionVar().replaceAllUsesWith(i);
+    blockN.getInductionVar().replaceAllUsesWith(j);
+    Operation *terminator = body.getTerminator();
+    for (Operation &op :
+         llvm::make_early_inc_range(blockN.getBody()->without_terminator()))
+      op.moveBefore(terminator);
+    root.erase();
+
+    // Warps: warp_m -> warp / warpsN, warp_n -> warp % warpsN.
+    for (auto [role, index, count] :
+         {std::tuple<StringRef, Value, int64_t>{"warp_m", warpRow, warpsM},
+          {"warp_n", warpCol, warpsN}}) {
+      AffineForOp loop = findLoop(launch, role);
+      if (!loop)
+        return launch.emitOpError("missing ") << role << " loop";
+      std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
+      if (!trip || int64_t(*trip) != count)
+        return loop.emitOpError("has ")
+               << (trip ? int64_t(*trip) : -1) << " iterations for " << count
+               << " warps";
+      inlineLoopAt(loop, index, b);
+    }
+
+    // Copies: every thread of the block takes part.
+    SmallVector<AffineForOp> copies;
+    launch.walk([&](AffineForOp loop) {
+      if (getLoopRole(loop) == "copy_row")
+        copies.push_back(loop);
+    });
+    for (AffineForOp row : copies)
+      if (failed(distributeCopy(row, tid, numThreads, b)))
+        return failure();
+
+    // The kernel ABI reads these off the function after outlining.
+    auto func = launch->getParentOfType<func::FuncOp>();
+    func->setAttr(kConfigAttrName, config);
+    if (overwrite)
+      func->setAttr(kOverwriteAttrName, UnitAttr::get(func.getContext()));
+    return success();
+  }
+};
+} // namespace
+} // namespace mlir::tcgen

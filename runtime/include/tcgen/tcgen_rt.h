@@ -1,0 +1,141 @@
+/*===- tcgen_rt.h - tcgen kernel runtime, C ABI -------------------*- C -*-===//
+ *
+ * This file declares the C ABI of libtcgen_rt: load a kernel bundle
+ * (docs/BUNDLE.md), validate tensor arguments against its manifest and launch
+ * it through the CUDA driver API. libcuda is opened at run time, so programs
+ * linking this library start on machines without a driver and get
+ * TCGEN_ERROR_NO_DRIVER instead.
+ *
+ * Threading: calls may come from any thread; a kernel handle must not be
+ * unloaded while another thread uses it. Error messages are per thread.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TCGEN_TCGEN_RT_H
+#define TCGEN_TCGEN_RT_H
+
+#include <cuda.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A loaded kernel: its manifest, CUDA module and function. */
+typedef struct tcgen_kernel tcgen_kernel;
+
+typedef enum tcgen_status {
+  TCGEN_OK = 0,
+  TCGEN_ERROR_INVALID_ARGUMENT = 1, /* null handle or pointer, bad index */
+  TCGEN_ERROR_NOT_FOUND = 2,        /* bundle, manifest or binary missing */
+  TCGEN_ERROR_MANIFEST = 3,         /* manifest malformed or inconsistent */
+  TCGEN_ERROR_NO_DRIVER = 4,        /* libcuda could not be loaded */
+  TCGEN_ERROR_NO_DEVICE = 5,        /* cuInit failed or no device present */
+  TCGEN_ERROR_UNSUPPORTED_DEVICE = 6, /* compute capability or smem too low */
+  TCGEN_ERROR_VALIDATION = 7,       /* arguments do not match the manifest */
+  TCGEN_ERROR_UNSUPPORTED = 8,      /* manifest feature this runtime lacks */
+  TCGEN_ERROR_CUDA = 9              /* a CUDA driver call failed */
+} tcgen_status;
+
+/** Element types; the values match tcgen::DType. */
+typedef enum tcgen_dtype {
+  TCGEN_DTYPE_F16 = 0,
+  TCGEN_DTYPE_BF16 = 1,
+  TCGEN_DTYPE_F32 = 2,
+  TCGEN_DTYPE_F64 = 3,
+  TCGEN_DTYPE_I8 = 4,
+  TCGEN_DTYPE_I32 = 5
+} tcgen_dtype;
+
+/** One tensor argument, passed in the manifest's operand order. */
+typedef struct tcgen_tensor_arg {
+  const char *name;       /* must equal the operand's name */
+  tcgen_dtype dtype;
+  int rank;
+  const int64_t *shape;   /* rank elements, outermost first */
+  const int64_t *strides; /* rank elements, in elements */
+  CUdeviceptr data;       /* device address of element 0 */
+} tcgen_tensor_arg;
+
+/** An operand as the manifest describes it; pointers live as long as the
+ *  kernel handle. */
+typedef struct tcgen_operand_info {
+  const char *name;
+  const char *role; /* "lhs", "rhs", "out", "inout" */
+  tcgen_dtype dtype;
+  int rank;
+  const int64_t *shape;
+  const int64_t *strides;
+  int64_t align_bytes;
+} tcgen_operand_info;
+
+/** The manifest's `op`. */
+typedef struct tcgen_op_info {
+  const char *kind; /* "matmul" */
+  int64_t batch, m, n, k;
+  int accumulate;
+} tcgen_op_info;
+
+/** The manifest's `launch` and `resources`. */
+typedef struct tcgen_launch_info {
+  int64_t grid[3], block[3], cluster[3];
+  int64_t dynamic_smem_bytes;
+  int64_t registers, spill_bytes, static_smem_bytes;
+} tcgen_launch_info;
+
+/** Returns a short name for a status ("TCGEN_ERROR_CUDA"). */
+const char *tcgen_rt_status_name(tcgen_status status);
+
+/** Returns the calling thread's message for the last failed call (empty
+ *  after a successful one). Valid until the thread's next runtime call. */
+const char *tcgen_rt_last_error(void);
+
+/** Loads libcuda, calls cuInit and counts devices. On success stores the
+ *  count (possibly 0) in *count. */
+tcgen_status tcgen_rt_device_count(int *count);
+
+/** Loads the bundle at `path` (a directory holding exactly one .json
+ *  manifest, or the .json itself) on the current CUDA context (the primary
+ *  context of device 0 is made current if there is none). Loads the cubin,
+ *  or JIT-compiles the PTX if there is no cubin (or the cubin does not fit
+ *  the device), looks up the entry and raises its dynamic shared memory
+ *  limit when the manifest asks for more than 48 KiB. Refuses a device the
+ *  manifest's target excludes. On success stores a handle in *out. */
+tcgen_status tcgen_rt_load(const char *path, tcgen_kernel **out);
+
+/** Validates `args` against the manifest and the kernel's device, builds
+ *  the kernel parameters from the manifest's `params` and launches on
+ *  `stream` (0 = the legacy default stream). Nothing is launched when
+ *  validation fails. Asynchronous: errors of the kernel itself surface at
+ *  the next synchronizing call. */
+tcgen_status tcgen_rt_launch(tcgen_kernel *kernel, const tcgen_tensor_arg *args,
+                             int nargs, CUstream stream);
+
+/** Unloads the module and frees the handle; null is a no-op. */
+void tcgen_rt_unload(tcgen_kernel *kernel);
+
+/* Accessors; strings and arrays live as long as the handle. Null handles
+ * give null / 0 / TCGEN_ERROR_INVALID_ARGUMENT. */
+const char *tcgen_rt_entry(const tcgen_kernel *kernel);
+const char *tcgen_rt_manifest_path(const tcgen_kernel *kernel);
+const char *tcgen_rt_arch(const tcgen_kernel *kernel);
+const char *tcgen_rt_backend(const tcgen_kernel *kernel);
+/** Returns "cubin" or "ptx": what the module was loaded from. */
+const char *tcgen_rt_binary_kind(const tcgen_kernel *kernel);
+/** Returns the name of the device the kernel was loaded on. */
+const char *tcgen_rt_device_name(const tcgen_kernel *kernel);
+int tcgen_rt_num_operands(const tcgen_kernel *kernel);
+tcgen_status tcgen_rt_operand(const tcgen_kernel *kernel, int index,
+                              tcgen_operand_info *out);
+tcgen_status tcgen_rt_op(const tcgen_kernel *kernel, tcgen_op_info *out);
+tcgen_status tcgen_rt_launch_info(const tcgen_kernel *kernel,
+                                  tcgen_launch_info *out);
+
+/** Returns the manifest spelling of a dtype ("f16"), or "?". */
+const char *tcgen_rt_dtype_name(tcgen_dtype dtype);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TCGEN_TCGEN_RT_H */

@@ -1,0 +1,617 @@
+//===- Manifest.cpp - The kernel-bundle manifest --------------------------===//
+//
+// This file implements the manifest parser, writer and bundle-path lookup
+// declared in tcgen/Runtime/Manifest.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Runtime/Manifest.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace tcgen;
+using json::Value;
+
+//===----------------------------------------------------------------------===//
+// Enumerations
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct DTypeEntry {
+  DType dtype;
+  const char *name;
+  int64_t size;
+};
+constexpr DTypeEntry kDTypes[] = {
+    {DType::F16, "f16", 2}, {DType::BF16, "bf16", 2}, {DType::F32, "f32", 4},
+    {DType::F64, "f64", 8}, {DType::I8, "i8", 1},     {DType::I32, "i32", 4}};
+
+struct RoleEntry {
+  OperandRole role;
+  const char *name;
+};
+constexpr RoleEntry kRoles[] = {{OperandRole::Lhs, "lhs"},
+                                {OperandRole::Rhs, "rhs"},
+                                {OperandRole::Out, "out"},
+                                {OperandRole::InOut, "inout"}};
+} // namespace
+
+const char *tcgen::dtypeName(DType dtype) {
+  for (const DTypeEntry &e : kDTypes)
+    if (e.dtype == dtype)
+      return e.name;
+  return "?";
+}
+
+std::optional<DType> tcgen::parseDType(std::string_view name) {
+  for (const DTypeEntry &e : kDTypes)
+    if (name == e.name)
+      return e.dtype;
+  return std::nullopt;
+}
+
+int64_t tcgen::dtypeSize(DType dtype) {
+  for (const DTypeEntry &e : kDTypes)
+    if (e.dtype == dtype)
+      return e.size;
+  return 0;
+}
+
+const char *tcgen::roleName(OperandRole role) {
+  for (const RoleEntry &e : kRoles)
+    if (e.role == role)
+      return e.name;
+  return "?";
+}
+
+std::optional<OperandRole> tcgen::parseRole(std::string_view name) {
+  for (const RoleEntry &e : kRoles)
+    if (name == e.name)
+      return e.role;
+  return std::nullopt;
+}
+
+const Operand *Manifest::findOperand(std::string_view name) const {
+  for (const Operand &o : operands)
+    if (o.name == name)
+      return &o;
+  return nullptr;
+}
+
+const Operand *Manifest::findRole(OperandRole role) const {
+  for (const Operand &o : operands)
+    if (o.role == role)
+      return &o;
+  return nullptr;
+}
+
+bool tcgen::operator==(const Operand &a, const Operand &b) {
+  return a.name == b.name && a.role == b.role && a.dtype == b.dtype &&
+         a.shape == b.shape && a.strides == b.strides &&
+         a.alignBytes == b.alignBytes;
+}
+
+bool tcgen::operator==(const Param &a, const Param &b) {
+  return a.kind == b.kind && a.operand == b.operand && a.value == b.value;
+}
+
+bool tcgen::operator==(const Manifest &a, const Manifest &b) {
+  return a.format == b.format && a.version == b.version &&
+         a.entry == b.entry && a.cubin == b.cubin && a.ptx == b.ptx &&
+         a.target.arch == b.target.arch &&
+         a.target.backend == b.target.backend &&
+         a.target.minCC == b.target.minCC && a.op.kind == b.op.kind &&
+         a.op.batch == b.op.batch && a.op.m == b.op.m && a.op.n == b.op.n &&
+         a.op.k == b.op.k && a.op.accumulate == b.op.accumulate &&
+         a.operands == b.operands && a.params == b.params &&
+         a.launch.grid == b.launch.grid && a.launch.block == b.launch.block &&
+         a.launch.cluster == b.launch.cluster &&
+         a.launch.dynamicSmemBytes == b.launch.dynamicSmemBytes &&
+         a.launch.gridFormula == b.launch.gridFormula &&
+         a.resources.registers == b.resources.registers &&
+         a.resources.spillBytes == b.resources.spillBytes &&
+         a.resources.staticSmemBytes == b.resources.staticSmemBytes &&
+         a.config == b.config;
+}
+
+//===----------------------------------------------------------------------===//
+// Parser
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::string join(const std::string &path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
+std::string index(const std::string &path, size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
+
+std::string formatDims(const std::vector<int64_t> &dims) {
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(dims[i]);
+  return s + "]";
+}
+
+/// Reads typed fields out of JSON objects, recording the first error with
+/// the field's full path. Every getter returns false once an error is set.
+class FieldReader {
+public:
+  std::string error;
+
+  bool fail(const std::string &message) {
+    if (error.empty())
+      error = message;
+    return false;
+  }
+
+  bool wrongType(const std::string &field, const char *expected,
+                 const Value &v) {
+    return fail("field '" + field + "' must be " + expected + ", got " +
+                json::kindName(v.getKind()));
+  }
+
+  /// Returns the member `key` of `obj`, or nullptr. A missing required
+  /// member records an error.
+  const Value *member(const Value &obj, const std::string &path,
+                      std::string_view key, bool required) {
+    if (!error.empty())
+      return nullptr;
+    const Value *v = obj.get(key);
+    if (!v && required)
+      fail("missing required field '" + join(path, key) + "'");
+    return v;
+  }
+
+  bool object(const Value &obj, const std::string &path, std::string_view key,
+              const Value *&out, bool required) {
+    out = member(obj, path, key, required);
+    if (!out)
+      return error.empty();
+    if (!out->isObject())
+      return wrongType(join(path, key), "an object", *out);
+    return true;
+  }
+
+  bool string(const Value &obj, const std::string &path, std::string_view key,
+              std::string &out, bool required) {
+    const Value *v = member(obj, path, key, required);
+    if (!v)
+      return error.empty();
+    if (!v->isString())
+      return wrongType(join(path, key), "a string", *v);
+    out = v->getString();
+    return true;
+  }
+
+  bool integer(const Value &obj, const std::string &path,
+               std::string_view key, int64_t &out, bool required,
+               int64_t min = INT64_MIN) {
+    const Value *v = member(obj, path, key, required);
+    if (!v)
+      return error.empty();
+    if (!v->isInteger())
+      return wrongType(join(path, key), "an integer",
+                       *v); // "got number" for 1.5 is still clear
+    out = v->getInt();
+    if (out < min)
+      return fail("field '" + join(path, key) + "' must be >= " +
+                  std::to_string(min) + ", got " + std::to_string(out));
+    return true;
+  }
+
+  bool boolean(const Value &obj, const std::string &path,
+               std::string_view key, bool &out, bool required) {
+    const Value *v = member(obj, path, key, required);
+    if (!v)
+      return error.empty();
+    if (!v->isBool())
+      return wrongType(join(path, key), "a bool", *v);
+    out = v->getBool();
+    return true;
+  }
+
+  bool intArray(const Value &obj, const std::string &path,
+                std::string_view key, std::vector<int64_t> &out,
+                bool required, int64_t min) {
+    const Value *v = member(obj, path, key, required);
+    if (!v)
+      return error.empty();
+    std::string field = join(path, key);
+    if (!v->isArray())
+      return wrongType(field, "an array of integers", *v);
+    out.clear();
+    for (size_t i = 0; i < v->getElements().size(); ++i) {
+      const Value &e = v->getElements()[i];
+      if (!e.isInteger())
+        return wrongType(index(field, i), "an integer", e);
+      if (e.getInt() < min)
+        return fail("field '" + index(field, i) + "' must be >= " +
+                    std::to_string(min) + ", got " +
+                    std::to_string(e.getInt()));
+      out.push_back(e.getInt());
+    }
+    return true;
+  }
+
+  bool dim3(const Value &obj, const std::string &path, std::string_view key,
+            std::array<int64_t, 3> &out, bool required) {
+    std::vector<int64_t> dims;
+    const Value *v = member(obj, path, key, required);
+    if (!v)
+      return error.empty();
+    if (!intArray(obj, path, key, dims, required, 1))
+      return false;
+    if (dims.size() != 3)
+      return fail("field '" + join(path, key) + "' must have 3 elements, got " +
+                  std::to_string(dims.size()));
+    for (int i = 0; i < 3; ++i)
+      out[i] = dims[i];
+    return true;
+  }
+};
+
+bool parseTarget(FieldReader &r, const Value &root, Target &target) {
+  const Value *t;
+  if (!r.object(root, "", "target", t, true))
+    return false;
+  int64_t minCC = 0;
+  if (!r.string(*t, "target", "arch", target.arch, true) ||
+      !r.string(*t, "target", "backend", target.backend, false) ||
+      !r.integer(*t, "target", "min_cc", minCC, true, 0))
+    return false;
+  target.minCC = static_cast<int>(minCC);
+  return true;
+}
+
+bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
+  const Value *o;
+  if (!r.object(root, "", "op", o, true))
+    return false;
+  return r.string(*o, "op", "kind", op.kind, true) &&
+         r.integer(*o, "op", "batch", op.batch, false, 1) &&
+         r.integer(*o, "op", "m", op.m, true, 1) &&
+         r.integer(*o, "op", "n", op.n, true, 1) &&
+         r.integer(*o, "op", "k", op.k, true, 1) &&
+         r.boolean(*o, "op", "accumulate", op.accumulate, false);
+}
+
+bool parseOperand(FieldReader &r, const Value &v, const std::string &path,
+                  Operand &operand) {
+  if (!v.isObject())
+    return r.wrongType(path, "an object", v);
+  std::string role, dtype;
+  if (!r.string(v, path, "name", operand.name, true) ||
+      !r.string(v, path, "role", role, true) ||
+      !r.string(v, path, "dtype", dtype, true) ||
+      !r.intArray(v, path, "shape", operand.shape, true, 1) ||
+      !r.intArray(v, path, "strides", operand.strides, true, 0) ||
+      !r.integer(v, path, "align_bytes", operand.alignBytes, true, 1))
+    return false;
+  if (operand.name.empty())
+    return r.fail("field '" + path + ".name' must not be empty");
+  std::optional<OperandRole> parsedRole = parseRole(role);
+  if (!parsedRole)
+    return r.fail("field '" + path + ".role': unknown role '" + role +
+                  "' (expected lhs, rhs, out or inout)");
+  operand.role = *parsedRole;
+  std::optional<DType> parsedType = parseDType(dtype);
+  if (!parsedType)
+    return r.fail("field '" + path + ".dtype': unknown dtype '" + dtype +
+                  "' (expected f16, bf16, f32, f64, i8 or i32)");
+  operand.dtype = *parsedType;
+  if (operand.shape.empty())
+    return r.fail("field '" + path + ".shape' must not be empty");
+  if (operand.shape.size() != operand.strides.size())
+    return r.fail("field '" + path + ".strides' has " +
+                  std::to_string(operand.strides.size()) +
+                  " elements but shape has " +
+                  std::to_string(operand.shape.size()));
+  if (operand.alignBytes & (operand.alignBytes - 1))
+    return r.fail("field '" + path + ".align_bytes' must be a power of 2, got " +
+                  std::to_string(operand.alignBytes));
+  return true;
+}
+
+bool parseOperands(FieldReader &r, const Value &root, Manifest &m) {
+  const Value *ops = r.member(root, "", "operands", true);
+  if (!ops)
+    return false;
+  if (!ops->isArray())
+    return r.wrongType("operands", "an array", *ops);
+  if (ops->getElements().empty())
+    return r.fail("field 'operands' must not be empty");
+  for (size_t i = 0; i < ops->getElements().size(); ++i) {
+    Operand operand;
+    if (!parseOperand(r, ops->getElements()[i], index("operands", i), operand))
+      return false;
+    if (m.findOperand(operand.name))
+      return r.fail("field '" + index("operands", i) +
+                    ".name': duplicate operand name '" + operand.name + "'");
+    m.operands.push_back(std::move(operand));
+  }
+  return true;
+}
+
+bool parseParams(FieldReader &r, const Value &root, Manifest &m) {
+  const Value *params = r.member(root, "", "params", true);
+  if (!params)
+    return false;
+  if (!params->isArray())
+    return r.wrongType("params", "an array", *params);
+  for (size_t i = 0; i < params->getElements().size(); ++i) {
+    const Value &v = params->getElements()[i];
+    std::string path = index("params", i);
+    if (!v.isObject())
+      return r.wrongType(path, "an object", v);
+    Param p;
+    if (!r.string(v, path, "kind", p.kind, true) ||
+        !r.string(v, path, "operand", p.operand, p.kind == "ptr"))
+      return false;
+    // `value` is a string naming a size in later versions; keep it verbatim.
+    if (const Value *value = v.get("value"))
+      p.value = value->isString() ? value->getString() : json::print(*value,
+                                                                     false);
+    if (!p.operand.empty() && !m.findOperand(p.operand))
+      return r.fail("field '" + path + ".operand': no operand named '" +
+                    p.operand + "'");
+    m.params.push_back(std::move(p));
+  }
+  return true;
+}
+
+bool parseLaunch(FieldReader &r, const Value &root, Launch &launch) {
+  const Value *l;
+  if (!r.object(root, "", "launch", l, true))
+    return false;
+  if (!r.dim3(*l, "launch", "grid", launch.grid, true) ||
+      !r.dim3(*l, "launch", "block", launch.block, true) ||
+      !r.dim3(*l, "launch", "cluster", launch.cluster, false) ||
+      !r.integer(*l, "launch", "dynamic_smem_bytes", launch.dynamicSmemBytes,
+                 true, 0))
+    return false;
+  if (const Value *f = l->get("grid_formula")) {
+    if (!f->isArray())
+      return r.wrongType("launch.grid_formula", "an array of strings", *f);
+    for (size_t i = 0; i < f->getElements().size(); ++i) {
+      const Value &e = f->getElements()[i];
+      if (!e.isString())
+        return r.wrongType(index("launch.grid_formula", i), "a string", e);
+      launch.gridFormula.push_back(e.getString());
+    }
+  }
+  int64_t threads = launch.block[0] * launch.block[1] * launch.block[2];
+  if (threads > 1024) // CUDA's limit on threads per block.
+    return r.fail("field 'launch.block': " + std::to_string(threads) +
+                  " threads per block exceeds 1024");
+  for (int i = 0; i < 3; ++i)
+    if (launch.grid[i] % launch.cluster[i] != 0)
+      return r.fail("field 'launch.cluster': grid " +
+                    formatDims({launch.grid.begin(), launch.grid.end()}) +
+                    " is not a multiple of cluster " +
+                    formatDims({launch.cluster.begin(), launch.cluster.end()}));
+  return true;
+}
+
+bool parseResources(FieldReader &r, const Value &root, Resources &res) {
+  const Value *v;
+  if (!r.object(root, "", "resources", v, false))
+    return false;
+  if (!v)
+    return true;
+  return r.integer(*v, "resources", "registers", res.registers, false, 0) &&
+         r.integer(*v, "resources", "spill_bytes", res.spillBytes, false, 0) &&
+         r.integer(*v, "resources", "static_smem_bytes", res.staticSmemBytes,
+                   false, 0);
+}
+
+/// Checks that a matmul's operands agree with op.{m,n,k,accumulate}.
+bool checkMatmul(FieldReader &r, const Manifest &m) {
+  const Operand *a = m.findRole(OperandRole::Lhs);
+  const Operand *b = m.findRole(OperandRole::Rhs);
+  const Operand *c = m.findRole(OperandRole::Out);
+  const Operand *cInOut = m.findRole(OperandRole::InOut);
+  if (!a || !b || (!c && !cInOut))
+    return r.fail("field 'operands': a matmul needs an lhs, an rhs and an "
+                  "out or inout operand");
+  if (c && cInOut)
+    return r.fail("field 'operands': a matmul has one result operand, got "
+                  "both out '" + c->name + "' and inout '" + cInOut->name +
+                  "'");
+  if (!c)
+    c = cInOut;
+  if (m.op.accumulate != (c->role == OperandRole::InOut))
+    return r.fail(std::string("field 'operands': op.accumulate is ") +
+                  (m.op.accumulate ? "true" : "false") + " but operand '" +
+                  c->name + "' has role '" + roleName(c->role) + "' (expected '" +
+                  (m.op.accumulate ? "inout" : "out") + "')");
+  struct {
+    const Operand *operand;
+    std::vector<int64_t> shape;
+    const char *sizes;
+  } expected[] = {{a, {m.op.m, m.op.k}, "[m, k]"},
+                  {b, {m.op.k, m.op.n}, "[k, n]"},
+                  {c, {m.op.m, m.op.n}, "[m, n]"}};
+  for (const auto &e : expected)
+    if (e.operand->shape != e.shape)
+      return r.fail("operand '" + e.operand->name + "' (" +
+                    roleName(e.operand->role) + "): shape " +
+                    formatDims(e.operand->shape) + " does not match op " +
+                    e.sizes + " = " + formatDims(e.shape));
+  return true;
+}
+} // namespace
+
+std::string tcgen::parseManifest(std::string_view text, Manifest &out) {
+  Value root;
+  std::string jsonError = json::parse(text, root);
+  if (!jsonError.empty())
+    return jsonError;
+  if (!root.isObject())
+    return std::string("manifest must be a JSON object, got ") +
+           json::kindName(root.getKind());
+
+  Manifest m;
+  m.format.clear();
+  FieldReader r;
+  if (!r.string(root, "", "format", m.format, true))
+    return r.error;
+  if (m.format != "tcgen.bundle")
+    return "field 'format': expected \"tcgen.bundle\", got \"" + m.format +
+           "\"";
+  if (!r.integer(root, "", "version", m.version, true))
+    return r.error;
+  if (m.version != 1)
+    return "field 'version': unsupported manifest version " +
+           std::to_string(m.version) + " (this runtime reads version 1)";
+  if (!r.string(root, "", "entry", m.entry, true) ||
+      !r.string(root, "", "cubin", m.cubin, false) ||
+      !r.string(root, "", "ptx", m.ptx, false))
+    return r.error;
+  if (m.entry.empty())
+    return "field 'entry' must not be empty";
+  if (m.cubin.empty() && m.ptx.empty())
+    return "missing required field 'cubin' or 'ptx'";
+  if (!parseTarget(r, root, m.target) || !parseOp(r, root, m.op) ||
+      !parseOperands(r, root, m) || !parseParams(r, root, m) ||
+      !parseLaunch(r, root, m.launch) || !parseResources(r, root, m.resources))
+    return r.error;
+  if (const Value *config = root.get("config")) {
+    if (!config->isObject())
+      return "field 'config' must be an object, got " +
+             std::string(json::kindName(config->getKind()));
+    m.config = *config;
+  }
+  if (m.op.kind == "matmul" && !checkMatmul(r, m))
+    return r.error;
+  out = std::move(m);
+  return "";
+}
+
+std::string tcgen::loadManifest(const std::string &path, Manifest &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return path + ": cannot open manifest";
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad())
+    return path + ": cannot read manifest";
+  std::string error = parseManifest(buffer.str(), out);
+  return error.empty() ? "" : path + ": " + error;
+}
+
+std::string tcgen::findManifest(const std::string &path,
+                                std::string &manifestPath) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::file_status status = fs::status(path, ec);
+  if (ec || !fs::exists(status))
+    return path + ": bundle not found";
+  if (fs::is_regular_file(status)) {
+    manifestPath = path;
+    return "";
+  }
+  if (!fs::is_directory(status))
+    return path + ": not a bundle directory or manifest file";
+  std::vector<std::string> found;
+  for (fs::directory_iterator it(path, ec), end; !ec && it != end;
+       it.increment(ec))
+    if (it->path().extension() == ".json")
+      found.push_back(it->path().string());
+  if (ec)
+    return path + ": cannot list directory: " + ec.message();
+  if (found.empty())
+    return path + ": no manifest (*.json) in bundle directory";
+  if (found.size() > 1)
+    return path + ": " + std::to_string(found.size()) +
+           " manifests (*.json) in bundle directory; pass one of them";
+  manifestPath = found.front();
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Writer
+//===----------------------------------------------------------------------===//
+
+static Value dim3ToJson(const std::array<int64_t, 3> &d) {
+  return Value::intArray({d[0], d[1], d[2]});
+}
+
+Value tcgen::manifestToJson(const Manifest &m) {
+  Value root = Value::object();
+  root.set("format", m.format);
+  root.set("version", m.version);
+  root.set("entry", m.entry);
+  if (!m.cubin.empty())
+    root.set("cubin", m.cubin);
+  if (!m.ptx.empty())
+    root.set("ptx", m.ptx);
+
+  Value target = Value::object();
+  target.set("arch", m.target.arch);
+  target.set("backend", m.target.backend);
+  target.set("min_cc", m.target.minCC);
+  root.set("target", std::move(target));
+
+  Value op = Value::object();
+  op.set("kind", m.op.kind);
+  op.set("batch", m.op.batch);
+  op.set("m", m.op.m);
+  op.set("n", m.op.n);
+  op.set("k", m.op.k);
+  op.set("accumulate", m.op.accumulate);
+  root.set("op", std::move(op));
+
+  Value operands = Value::array();
+  for (const Operand &o : m.operands) {
+    Value v = Value::object();
+    v.set("name", o.name);
+    v.set("role", roleName(o.role));
+    v.set("dtype", dtypeName(o.dtype));
+    v.set("shape", Value::intArray(o.shape));
+    v.set("strides", Value::intArray(o.strides));
+    v.set("align_bytes", o.alignBytes);
+    operands.push(std::move(v));
+  }
+  root.set("operands", std::move(operands));
+
+  Value params = Value::array();
+  for (const Param &p : m.params) {
+    Value v = Value::object();
+    v.set("kind", p.kind);
+    if (!p.operand.empty())
+      v.set("operand", p.operand);
+    if (!p.value.empty())
+      v.set("value", p.value);
+    params.push(std::move(v));
+  }
+  root.set("params", std::move(params));
+
+  Value launch = Value::object();
+  launch.set("grid", dim3ToJson(m.launch.grid));
+  launch.set("block", dim3ToJson(m.launch.block));
+  launch.set("cluster", dim3ToJson(m.launch.cluster));
+  launch.set("dynamic_smem_bytes", m.launch.dynamicSmemBytes);
+  Value formula = Value::array();
+  for (const std::string &f : m.launch.gridFormula)
+    formula.push(f);
+  launch.set("grid_formula", std::move(formula));
+  root.set("launch", std::move(launch));
+
+  Value resources = Value::object();
+  resources.set("registers", m.resources.registers);
+  resources.set("spill_bytes", m.resources.spillBytes);
+  resources.set("static_smem_bytes", m.resources.staticSmemBytes);
+  root.set("resources", std::move(resources));
+
+  root.set("config", m.config.isObject() ? m.config : Value::object());
+  return root;
+}
+
+std::string tcgen::writeManifest(const Manifest &manifest) {
+  return json::print(manifestToJson(manifest), /*pretty=*/true);
+}

@@ -1,0 +1,543 @@
+//===- TcgenRt.cpp - tcgen kernel runtime, C ABI --------------------------===//
+//
+// This file implements the C ABI of tcgen_rt.h over the CUDA driver API:
+// bundle loading (manifest, cubin or PTX, entry lookup), launch validation
+// with validateLaunch() and kernel launch, with per-thread error messages.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/tcgen_rt.h"
+
+#include "CudaDriver.h"
+#include "tcgen/Runtime/Manifest.h"
+#include "tcgen/Runtime/Runtime.h"
+#include "tcgen/Runtime/Validate.h"
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+using namespace tcgen;
+using tcgen::rt::Driver;
+
+namespace {
+constexpr int64_t kDefaultDynamicSmemLimit = 48 * 1024; // Without opt-in.
+constexpr int64_t kPortableClusterSize = 8; // Larger needs opt-in.
+constexpr int kMaxRank = 16;                // Sanity bound on user input.
+constexpr size_t kJitLogBytes = 16 * 1024;
+
+thread_local std::string lastError;
+
+tcgen_status fail(tcgen_status status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+tcgen_status succeed() {
+  lastError.clear();
+  return TCGEN_OK;
+}
+
+/// Returns the driver, or records why there is none.
+const Driver *driverOrFail(tcgen_status &status) {
+  std::string error;
+  bool noDriver = false;
+  const Driver *driver = rt::getDriver(error, noDriver);
+  if (!driver)
+    status = fail(noDriver ? TCGEN_ERROR_NO_DRIVER : TCGEN_ERROR_NO_DEVICE,
+                  std::move(error));
+  return driver;
+}
+
+bool readFile(const std::string &path, std::string &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  out = buffer.str();
+  return !in.bad();
+}
+} // namespace
+
+struct tcgen_kernel {
+  const Driver *driver = nullptr;
+  Manifest manifest;
+  std::string manifestPath;
+  std::string binaryKind;
+  DeviceInfo device;
+  CUcontext context = nullptr;
+  CUdevice cuDevice = 0;
+  bool retainedPrimary = false;
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+  std::vector<size_t> paramOperands; // operand index of each param
+
+  ~tcgen_kernel() {
+    if (module)
+      driver->cuModuleUnloadFn(module);
+    if (retainedPrimary)
+      driver->cuDevicePrimaryCtxReleaseFn(cuDevice);
+  }
+};
+
+namespace {
+/// Makes a context current (the primary context of device 0 if none is)
+/// and records it and its device in `k`.
+tcgen_status bindContext(tcgen_kernel &k) {
+  const Driver &d = *k.driver;
+  CUresult r = d.cuCtxGetCurrentFn(&k.context);
+  if (r != CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_CUDA, rt::formatCudaError(d, "cuCtxGetCurrent", r));
+  if (k.context) {
+    r = d.cuCtxGetDeviceFn(&k.cuDevice);
+    if (r != CUDA_SUCCESS)
+      return fail(TCGEN_ERROR_CUDA, rt::formatCudaError(d, "cuCtxGetDevice", r));
+    return TCGEN_OK;
+  }
+  int count = 0;
+  r = d.cuDeviceGetCountFn(&count);
+  if (r != CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_NO_DEVICE,
+                rt::formatCudaError(d, "cuDeviceGetCount", r));
+  if (count == 0)
+    return fail(TCGEN_ERROR_NO_DEVICE, "no CUDA device found");
+  if ((r = d.cuDeviceGetFn(&k.cuDevice, 0)) != CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_CUDA, rt::formatCudaError(d, "cuDeviceGet", r));
+  if ((r = d.cuDevicePrimaryCtxRetainFn(&k.context, k.cuDevice)) !=
+      CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_CUDA,
+                rt::formatCudaError(d, "cuDevicePrimaryCtxRetain", r));
+  k.retainedPrimary = true;
+  if ((r = d.cuCtxSetCurrentFn(k.context)) != CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_CUDA, rt::formatCudaError(d, "cuCtxSetCurrent", r));
+  return TCGEN_OK;
+}
+
+tcgen_status queryDevice(tcgen_kernel &k) {
+  const Driver &d = *k.driver;
+  struct {
+    CUdevice_attribute attribute;
+    const char *name;
+    int value;
+  } attrs[] = {
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, "cc major", 0},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "cc minor", 0},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "smem optin", 0}};
+  for (auto &a : attrs) {
+    CUresult r = d.cuDeviceGetAttributeFn(&a.value, a.attribute, k.cuDevice);
+    if (r != CUDA_SUCCESS)
+      return fail(TCGEN_ERROR_CUDA,
+                  rt::formatCudaError(d, "cuDeviceGetAttribute", r) + " (" +
+                      a.name + ")");
+  }
+  char name[256] = {0};
+  CUresult r = d.cuDeviceGetNameFn(name, sizeof(name) - 1, k.cuDevice);
+  if (r != CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_CUDA, rt::formatCudaError(d, "cuDeviceGetName", r));
+  k.device.ccMajor = attrs[0].value;
+  k.device.ccMinor = attrs[1].value;
+  k.device.maxDynamicSmemBytes = attrs[2].value;
+  k.device.name = name;
+  return TCGEN_OK;
+}
+
+/// Loads a PTX image with the JIT's error log in the message.
+CUresult loadPtx(const Driver &d, const std::string &ptx, CUmodule &module,
+                 std::string &log) {
+  std::string buffer(kJitLogBytes, '\0');
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {buffer.data(),
+                    reinterpret_cast<void *>(static_cast<uintptr_t>(
+                        buffer.size() - 1))};
+  CUresult r = d.cuModuleLoadDataExFn(&module, ptx.c_str(), 2, options, values);
+  log = buffer.c_str();
+  return r;
+}
+
+/// Loads the cubin, or the PTX if there is no cubin or the cubin does not
+/// fit this device.
+tcgen_status loadModule(tcgen_kernel &k) {
+  const Driver &d = *k.driver;
+  std::filesystem::path dir =
+      std::filesystem::path(k.manifestPath).parent_path();
+  std::string cubinError;
+  if (!k.manifest.cubin.empty()) {
+    std::string path = (dir / k.manifest.cubin).string();
+    std::string image;
+    if (!readFile(path, image)) {
+      cubinError = path + ": cannot read cubin";
+    } else {
+      CUresult r = d.cuModuleLoadDataFn(&k.module, image.data());
+      if (r == CUDA_SUCCESS) {
+        k.binaryKind = "cubin";
+        return TCGEN_OK;
+      }
+      k.module = nullptr;
+      cubinError = path + ": " + rt::formatCudaError(d, "cuModuleLoadData", r);
+    }
+  }
+  if (k.manifest.ptx.empty())
+    return fail(cubinError.find("cannot read") != std::string::npos
+                    ? TCGEN_ERROR_NOT_FOUND
+                    : TCGEN_ERROR_CUDA,
+                cubinError + " (and the manifest names no PTX)");
+  std::string path = (dir / k.manifest.ptx).string();
+  std::string ptx, log;
+  std::string prefix = cubinError.empty() ? "" : cubinError + "; ";
+  if (!readFile(path, ptx))
+    return fail(TCGEN_ERROR_NOT_FOUND, prefix + path + ": cannot read PTX");
+  CUresult r = loadPtx(d, ptx, k.module, log);
+  if (r != CUDA_SUCCESS) {
+    k.module = nullptr;
+    return fail(TCGEN_ERROR_CUDA,
+                prefix + path + ": " +
+                    rt::formatCudaError(d, "cuModuleLoadDataEx", r) +
+                    (log.empty() ? "" : "\n" + log));
+  }
+  k.binaryKind = "ptx";
+  return TCGEN_OK;
+}
+
+/// Looks up the entry and raises the limits the launch geometry needs.
+tcgen_status prepareFunction(tcgen_kernel &k) {
+  const Driver &d = *k.driver;
+  const Launch &launch = k.manifest.launch;
+  CUresult r = d.cuModuleGetFunctionFn(&k.function, k.module,
+                                       k.manifest.entry.c_str());
+  if (r != CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_CUDA,
+                rt::formatCudaError(d, "cuModuleGetFunction", r) +
+                    ": entry '" + k.manifest.entry + "' not found in the " +
+                    k.binaryKind);
+  if (launch.dynamicSmemBytes > kDefaultDynamicSmemLimit) {
+    r = d.cuFuncSetAttributeFn(k.function,
+                               CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                               static_cast<int>(launch.dynamicSmemBytes));
+    if (r != CUDA_SUCCESS)
+      return fail(TCGEN_ERROR_CUDA,
+                  rt::formatCudaError(d, "cuFuncSetAttribute", r) +
+                      " (max dynamic shared memory " +
+                      std::to_string(launch.dynamicSmemBytes) + " B)");
+  }
+  int64_t clusterSize =
+      launch.cluster[0] * launch.cluster[1] * launch.cluster[2];
+  if (clusterSize > kPortableClusterSize) {
+    r = d.cuFuncSetAttributeFn(
+        k.function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+    if (r != CUDA_SUCCESS)
+      return fail(TCGEN_ERROR_CUDA,
+                  rt::formatCudaError(d, "cuFuncSetAttribute", r) +
+                      " (non-portable cluster size " +
+                      std::to_string(clusterSize) + ")");
+  }
+  return TCGEN_OK;
+}
+
+/// Maps each param to its operand; only "ptr" params exist in version 1.
+tcgen_status planParams(tcgen_kernel &k) {
+  for (size_t i = 0; i < k.manifest.params.size(); ++i) {
+    const Param &p = k.manifest.params[i];
+    if (p.kind != "ptr")
+      return fail(TCGEN_ERROR_UNSUPPORTED,
+                  k.manifestPath + ": params[" + std::to_string(i) +
+                      "]: kind '" + p.kind +
+                      "' is not supported by this runtime (supported: ptr)");
+    for (size_t j = 0; j < k.manifest.operands.size(); ++j)
+      if (k.manifest.operands[j].name == p.operand)
+        k.paramOperands.push_back(j);
+  }
+  return TCGEN_OK;
+}
+
+tcgen_status loadImpl(const char *path, tcgen_kernel **out) {
+  if (!out)
+    return fail(TCGEN_ERROR_INVALID_ARGUMENT, "tcgen_rt_load: out is null");
+  *out = nullptr;
+  if (!path)
+    return fail(TCGEN_ERROR_INVALID_ARGUMENT, "tcgen_rt_load: path is null");
+  auto k = std::make_unique<tcgen_kernel>();
+  std::string error = findManifest(path, k->manifestPath);
+  if (!error.empty())
+    return fail(TCGEN_ERROR_NOT_FOUND, error);
+  error = loadManifest(k->manifestPath, k->manifest);
+  if (!error.empty())
+    return fail(TCGEN_ERROR_MANIFEST, error);
+  tcgen_status status = planParams(*k);
+  if (status != TCGEN_OK)
+    return status;
+  k->driver = driverOrFail(status);
+  if (!k->driver)
+    return status;
+  if ((status = bindContext(*k)) != TCGEN_OK ||
+      (status = queryDevice(*k)) != TCGEN_OK)
+    return status;
+  error = validateDevice(k->manifest, k->device);
+  int64_t smem = k->manifest.launch.dynamicSmemBytes +
+                 k->manifest.resources.staticSmemBytes;
+  if (error.empty() && smem > k->device.maxDynamicSmemBytes)
+    error = "kernel needs " + std::to_string(smem) +
+            " B of shared memory per block; device '" + k->device.name +
+            "' allows " + std::to_string(k->device.maxDynamicSmemBytes);
+  if (!error.empty())
+    return fail(TCGEN_ERROR_UNSUPPORTED_DEVICE,
+                k->manifestPath + ": " + error);
+  if ((status = loadModule(*k)) != TCGEN_OK ||
+      (status = prepareFunction(*k)) != TCGEN_OK)
+    return status;
+  *out = k.release();
+  return succeed();
+}
+
+/// Converts the C arguments; reports malformed ones.
+tcgen_status convertArgs(const tcgen_tensor_arg *args, int nargs,
+                         std::vector<TensorArg> &out) {
+  if (nargs < 0 || (nargs > 0 && !args))
+    return fail(TCGEN_ERROR_INVALID_ARGUMENT,
+                "tcgen_rt_launch: args is null or nargs is negative");
+  out.resize(nargs);
+  for (int i = 0; i < nargs; ++i) {
+    const tcgen_tensor_arg &a = args[i];
+    std::string prefix = "argument " + std::to_string(i) + ": ";
+    if (!a.name)
+      return fail(TCGEN_ERROR_VALIDATION, prefix + "name is null");
+    if (a.rank < 0 || a.rank > kMaxRank)
+      return fail(TCGEN_ERROR_VALIDATION,
+                  prefix + "invalid rank " + std::to_string(a.rank));
+    if (a.rank > 0 && (!a.shape || !a.strides))
+      return fail(TCGEN_ERROR_VALIDATION, prefix + "shape or strides is null");
+    if (a.dtype < TCGEN_DTYPE_F16 || a.dtype > TCGEN_DTYPE_I32)
+      return fail(TCGEN_ERROR_VALIDATION,
+                  prefix + "unknown dtype value " +
+                      std::to_string(static_cast<int>(a.dtype)));
+    out[i].name = a.name;
+    out[i].dtype = static_cast<DType>(a.dtype);
+    out[i].shape.assign(a.shape, a.shape + a.rank);
+    out[i].strides.assign(a.strides, a.strides + a.rank);
+    out[i].address = static_cast<uintptr_t>(a.data);
+  }
+  return TCGEN_OK;
+}
+
+CUresult launchKernel(tcgen_kernel &k, CUstream stream, void **params) {
+  const Driver &d = *k.driver;
+  const Launch &l = k.manifest.launch;
+  auto u = [](int64_t v) { return static_cast<unsigned>(v); };
+  if (l.cluster[0] * l.cluster[1] * l.cluster[2] == 1)
+    return d.cuLaunchKernelFn(k.function, u(l.grid[0]), u(l.grid[1]),
+                              u(l.grid[2]), u(l.block[0]), u(l.block[1]),
+                              u(l.block[2]), u(l.dynamicSmemBytes), stream,
+                              params, nullptr);
+  CUlaunchAttribute attribute = {};
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = u(l.cluster[0]);
+  attribute.value.clusterDim.y = u(l.cluster[1]);
+  attribute.value.clusterDim.z = u(l.cluster[2]);
+  CUlaunchConfig config = {};
+  config.gridDimX = u(l.grid[0]);
+  config.gridDimY = u(l.grid[1]);
+  config.gridDimZ = u(l.grid[2]);
+  config.blockDimX = u(l.block[0]);
+  config.blockDimY = u(l.block[1]);
+  config.blockDimZ = u(l.block[2]);
+  config.sharedMemBytes = u(l.dynamicSmemBytes);
+  config.hStream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return d.cuLaunchKernelExFn(&config, k.function, params, nullptr);
+}
+
+tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
+                        int nargs, CUstream stream) {
+  if (!k)
+    return fail(TCGEN_ERROR_INVALID_ARGUMENT, "tcgen_rt_launch: kernel is null");
+  std::vector<TensorArg> tensors;
+  tcgen_status status = convertArgs(args, nargs, tensors);
+  if (status != TCGEN_OK)
+    return status;
+  std::string error = validateLaunch(k->manifest, tensors, k->device);
+  if (!error.empty())
+    return fail(TCGEN_ERROR_VALIDATION,
+                "kernel '" + k->manifest.entry + "': " + error);
+
+  std::vector<CUdeviceptr> values(k->paramOperands.size());
+  std::vector<void *> params(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = static_cast<CUdeviceptr>(tensors[k->paramOperands[i]].address);
+    params[i] = &values[i];
+  }
+
+  const Driver &d = *k->driver;
+  CUcontext current = nullptr;
+  CUresult r = d.cuCtxGetCurrentFn(&current);
+  if (r != CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_CUDA, rt::formatCudaError(d, "cuCtxGetCurrent", r));
+  bool pushed = current != k->context;
+  if (pushed && (r = d.cuCtxPushCurrentFn(k->context)) != CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_CUDA,
+                rt::formatCudaError(d, "cuCtxPushCurrent", r));
+  r = launchKernel(*k, stream, params.empty() ? nullptr : params.data());
+  if (pushed) {
+    CUcontext popped;
+    d.cuCtxPopCurrentFn(&popped);
+  }
+  if (r != CUDA_SUCCESS) {
+    bool cluster = k->manifest.launch.cluster[0] *
+                       k->manifest.launch.cluster[1] *
+                       k->manifest.launch.cluster[2] !=
+                   1;
+    return fail(TCGEN_ERROR_CUDA,
+                "kernel '" + k->manifest.entry + "': " +
+                    rt::formatCudaError(d, cluster ? "cuLaunchKernelEx"
+                                                   : "cuLaunchKernel",
+                                        r));
+  }
+  return succeed();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// C ABI
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+
+const char *tcgen_rt_status_name(tcgen_status status) {
+  switch (status) {
+  case TCGEN_OK:
+    return "TCGEN_OK";
+  case TCGEN_ERROR_INVALID_ARGUMENT:
+    return "TCGEN_ERROR_INVALID_ARGUMENT";
+  case TCGEN_ERROR_NOT_FOUND:
+    return "TCGEN_ERROR_NOT_FOUND";
+  case TCGEN_ERROR_MANIFEST:
+    return "TCGEN_ERROR_MANIFEST";
+  case TCGEN_ERROR_NO_DRIVER:
+    return "TCGEN_ERROR_NO_DRIVER";
+  case TCGEN_ERROR_NO_DEVICE:
+    return "TCGEN_ERROR_NO_DEVICE";
+  case TCGEN_ERROR_UNSUPPORTED_DEVICE:
+    return "TCGEN_ERROR_UNSUPPORTED_DEVICE";
+  case TCGEN_ERROR_VALIDATION:
+    return "TCGEN_ERROR_VALIDATION";
+  case TCGEN_ERROR_UNSUPPORTED:
+    return "TCGEN_ERROR_UNSUPPORTED";
+  case TCGEN_ERROR_CUDA:
+    return "TCGEN_ERROR_CUDA";
+  }
+  return "TCGEN_ERROR_UNKNOWN";
+}
+
+const char *tcgen_rt_last_error(void) { return lastError.c_str(); }
+
+tcgen_status tcgen_rt_device_count(int *count) {
+  if (!count)
+    return fail(TCGEN_ERROR_INVALID_ARGUMENT,
+                "tcgen_rt_device_count: count is null");
+  *count = 0;
+  tcgen_status status = TCGEN_OK;
+  const Driver *d = driverOrFail(status);
+  if (!d)
+    return status;
+  CUresult r = d->cuDeviceGetCountFn(count);
+  if (r != CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_NO_DEVICE,
+                rt::formatCudaError(*d, "cuDeviceGetCount", r));
+  return succeed();
+}
+
+tcgen_status tcgen_rt_load(const char *path, tcgen_kernel **out) {
+  return loadImpl(path, out);
+}
+
+tcgen_status tcgen_rt_launch(tcgen_kernel *kernel, const tcgen_tensor_arg *args,
+                             int nargs, CUstream stream) {
+  return launchImpl(kernel, args, nargs, stream);
+}
+
+void tcgen_rt_unload(tcgen_kernel *kernel) { delete kernel; }
+
+const char *tcgen_rt_entry(const tcgen_kernel *k) {
+  return k ? k->manifest.entry.c_str() : nullptr;
+}
+
+const char *tcgen_rt_manifest_path(const tcgen_kernel *k) {
+  return k ? k->manifestPath.c_str() : nullptr;
+}
+
+const char *tcgen_rt_arch(const tcgen_kernel *k) {
+  return k ? k->manifest.target.arch.c_str() : nullptr;
+}
+
+const char *tcgen_rt_backend(const tcgen_kernel *k) {
+  return k ? k->manifest.target.backend.c_str() : nullptr;
+}
+
+const char *tcgen_rt_binary_kind(const tcgen_kernel *k) {
+  return k ? k->binaryKind.c_str() : nullptr;
+}
+
+const char *tcgen_rt_device_name(const tcgen_kernel *k) {
+  return k ? k->device.name.c_str() : nullptr;
+}
+
+int tcgen_rt_num_operands(const tcgen_kernel *k) {
+  return k ? static_cast<int>(k->manifest.operands.size()) : 0;
+}
+
+tcgen_status tcgen_rt_operand(const tcgen_kernel *k, int index,
+                              tcgen_operand_info *out) {
+  if (!k || !out || index < 0 ||
+      index >= static_cast<int>(k->manifest.operands.size()))
+    return fail(TCGEN_ERROR_INVALID_ARGUMENT,
+                "tcgen_rt_operand: null argument or index out of range");
+  const Operand &o = k->manifest.operands[index];
+  out->name = o.name.c_str();
+  out->role = roleName(o.role);
+  out->dtype = static_cast<tcgen_dtype>(o.dtype);
+  out->rank = static_cast<int>(o.shape.size());
+  out->shape = o.shape.data();
+  out->strides = o.strides.data();
+  out->align_bytes = o.alignBytes;
+  return succeed();
+}
+
+tcgen_status tcgen_rt_op(const tcgen_kernel *k, tcgen_op_info *out) {
+  if (!k || !out)
+    return fail(TCGEN_ERROR_INVALID_ARGUMENT, "tcgen_rt_op: null argument");
+  const OpInfo &op = k->manifest.op;
+  *out = {op.kind.c_str(), op.batch, op.m, op.n, op.k, op.accumulate ? 1 : 0};
+  return succeed();
+}
+
+tcgen_status tcgen_rt_launch_info(const tcgen_kernel *k,
+                                  tcgen_launch_info *out) {
+  if (!k || !out)
+    return fail(TCGEN_ERROR_INVALID_ARGUMENT,
+                "tcgen_rt_launch_info: null argument");
+  const Launch &l = k->manifest.launch;
+  for (int i = 0; i < 3; ++i) {
+    out->grid[i] = l.grid[i];
+    out->block[i] = l.block[i];
+    out->cluster[i] = l.cluster[i];
+  }
+  out->dynamic_smem_bytes = l.dynamicSmemBytes;
+  out->registers = k->manifest.resources.registers;
+  out->spill_bytes = k->manifest.resources.spillBytes;
+  out->static_smem_bytes = k->manifest.resources.staticSmemBytes;
+  return succeed();
+}
+
+const char *tcgen_rt_dtype_name(tcgen_dtype dtype) {
+  if (dtype < TCGEN_DTYPE_F16 || dtype > TCGEN_DTYPE_I32)
+    return "?";
+  return dtypeName(static_cast<DType>(dtype));
+}
+
+} // extern "C"
+
+const Manifest *tcgen::rt::getManifest(const tcgen_kernel *kernel) {
+  return kernel ? &kernel->manifest : nullptr;
+}

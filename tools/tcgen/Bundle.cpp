@@ -1,0 +1,153 @@
+//===- Bundle.cpp - Kernel bundles from compiled modules --------*- C++ -*-===//
+//
+// This file implements the extraction of kernel manifests from the host side
+// of a compiled module and of PTX from its gpu.binary ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Bundle.h"
+
+#include "tcgen/IR/TCGenDialect.h"
+#include "tcgen/Transforms/LoopTags.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::tcgen;
+
+/// Minimum base-pointer alignment of every operand: the copies move 16 bytes.
+constexpr int64_t kOperandAlignBytes = 16;
+
+static std::optional<::tcgen::DType> toDType(Type t) {
+  if (t.isF16())
+    return ::tcgen::DType::F16;
+  if (t.isBF16())
+    return ::tcgen::DType::BF16;
+  if (t.isF32())
+    return ::tcgen::DType::F32;
+  if (t.isF64())
+    return ::tcgen::DType::F64;
+  return std::nullopt;
+}
+
+static std::optional<int64_t> constantIndex(Value v) {
+  APInt value;
+  if (matchPattern(v, m_ConstantInt(&value)))
+    return value.getSExtValue();
+  return std::nullopt;
+}
+
+static ::tcgen::json::Value configToJson(ConfigAttr config) {
+  using ::tcgen::json::Value;
+  Value json = Value::object();
+  auto triple = [](ArrayRef<int64_t> v) {
+    return Value::intArray(std::vector<int64_t>(v.begin(), v.end()));
+  };
+  json.set("backend", Value(config.getBackend().str()));
+  json.set("block_tile", triple(config.getBlockTile()));
+  json.set("warp_tile", triple(config.getWarpTile()));
+  json.set("mma", triple(config.getMmaShape()));
+  json.set("stages", Value(config.getStages()));
+  json.set("padding", Value(config.getPadding()));
+  json.set("vector", Value(config.getVector()));
+  return json;
+}
+
+FailureOr<std::vector<KernelRecord>>
+mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
+  std::vector<KernelRecord> kernels;
+  auto target = TargetAttr::get(module.getContext(), arch);
+  WalkResult walk = module.walk([&](gpu::LaunchFuncOp launch) {
+    auto func = launch->getParentOfType<func::FuncOp>();
+    auto config = func ? func->getAttrOfType<ConfigAttr>(kConfigAttrName)
+                       : ConfigAttr();
+    if (!config) {
+      launch.emitError("launch is not a tcgen kernel (no #tcgen.config)");
+      return WalkResult::interrupt();
+    }
+    bool overwrite = func->hasAttr(kOverwriteAttrName);
+    ::tcgen::Manifest m;
+    m.entry = launch.getKernelName().str();
+    m.target = {arch.str(), config.getBackend().str(),
+                target.getComputeCapability()};
+    m.op.kind = "matmul";
+    m.op.accumulate = !overwrite;
+    for (Value operand : launch.getKernelOperands()) {
+      StringRef role = getOperandRole(operand);
+      auto type = dyn_cast<MemRefType>(operand.getType());
+      std::optional<::tcgen::DType> dtype =
+          type ? toDType(type.getElementType()) : std::nullopt;
+      if (role.empty() || !type || !type.hasStaticShape() || !dtype) {
+        launch.emitError("kernel operand is not a tagged, statically shaped "
+                         "function argument: ")
+            << operand.getType();
+        return WalkResult::interrupt();
+      }
+      ::tcgen::Operand op;
+      op.name = role.str();
+      op.role = role == "A"   ? ::tcgen::OperandRole::Lhs
+                : role == "B" ? ::tcgen::OperandRole::Rhs
+                : overwrite   ? ::tcgen::OperandRole::Out
+                              : ::tcgen::OperandRole::InOut;
+      op.dtype = *dtype;
+      op.shape.assign(type.getShape().begin(), type.getShape().end());
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      if (failed(type.getStridesAndOffset(strides, offset)) || offset != 0) {
+        launch.emitError("kernel operand ") << role << " has no static layout";
+        return WalkResult::interrupt();
+      }
+      op.strides.assign(strides.begin(), strides.end());
+      op.alignBytes = kOperandAlignBytes;
+      m.operands.push_back(op);
+      m.params.push_back({"ptr", role.str(), ""});
+    }
+    const ::tcgen::Operand *a = m.findOperand("A");
+    const ::tcgen::Operand *b = m.findOperand("B");
+    if (!a || !b || !m.findOperand("C")) {
+      launch.emitError("kernel does not take all of A, B and C");
+      return WalkResult::interrupt();
+    }
+    m.op.m = a->shape[0];
+    m.op.k = a->shape[1];
+    m.op.n = b->shape[1];
+
+    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+    gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+    Value dims[6] = {grid.x, grid.y, grid.z, block.x, block.y, block.z};
+    for (int d = 0; d < 6; ++d) {
+      std::optional<int64_t> v = constantIndex(dims[d]);
+      if (!v) {
+        launch.emitError("launch sizes must be constants");
+        return WalkResult::interrupt();
+      }
+      (d < 3 ? m.launch.grid[d] : m.launch.block[d - 3]) = *v;
+    }
+    ArrayRef<int64_t> bt = config.getBlockTile();
+    m.launch.gridFormula = {"ceildiv(n, " + std::to_string(bt[1]) + ")",
+                            "ceildiv(m, " + std::to_string(bt[0]) + ")",
+                            "batch"};
+    m.config = configToJson(config);
+    kernels.push_back({std::move(m), launch.getKernelModuleName().str()});
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return kernels;
+}
+
+FailureOr<std::map<std::string, std::string>>
+mlir::tcgen::collectPTX(ModuleOp module) {
+  std::map<std::string, std::string> ptx;
+  for (auto binary : module.getOps<gpu::BinaryOp>()) {
+    auto object = dyn_cast<gpu::ObjectAttr>(binary.getObjects()[0]);
+    if (!object || object.getFormat() != gpu::CompilationTarget::Assembly) {
+      binary.emitError("expected a PTX object");
+      return failure();
+    }
+    ptx[binary.getName().str()] = object.getObject().getValue().str();
+  }
+  return ptx;
+}

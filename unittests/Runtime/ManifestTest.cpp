@@ -1,0 +1,301 @@
+//===- ManifestTest.cpp - Tests of the bundle manifest --------------------===//
+//
+// This file implements unit tests of parseManifest(), writeManifest() and
+// findManifest(): the docs/BUNDLE.md example, round trips, and one test per
+// kind of manifest error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SampleManifest.h"
+#include "tcgen/Runtime/Manifest.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace tcgen;
+using tcgen::testing::replaceFirst;
+using tcgen::testing::sampleManifestText;
+
+namespace {
+
+Manifest parseOk(const std::string &text) {
+  Manifest m;
+  std::string error = parseManifest(text, m);
+  EXPECT_EQ(error, "");
+  return m;
+}
+
+std::string parseError(const std::string &text) {
+  Manifest m;
+  return parseManifest(text, m);
+}
+
+TEST(ManifestTest, ParsesTheBundleDocExample) {
+  Manifest m = parseOk(sampleManifestText());
+  EXPECT_EQ(m.entry, "matmul_kernel");
+  EXPECT_EQ(m.cubin, "matmul_kernel.cubin");
+  EXPECT_EQ(m.ptx, "matmul_kernel.ptx");
+  EXPECT_EQ(m.target.arch, "sm_90a");
+  EXPECT_EQ(m.target.backend, "wmma");
+  EXPECT_EQ(m.target.minCC, 80);
+  EXPECT_EQ(m.op.kind, "matmul");
+  EXPECT_EQ(m.op.m, 1024);
+  EXPECT_FALSE(m.op.accumulate);
+  ASSERT_EQ(m.operands.size(), 3u);
+  EXPECT_EQ(m.operands[2].name, "C");
+  EXPECT_EQ(m.operands[2].role, OperandRole::Out);
+  EXPECT_EQ(m.operands[2].dtype, DType::F32);
+  EXPECT_EQ(m.operands[0].strides, (std::vector<int64_t>{1024, 1}));
+  EXPECT_EQ(m.operands[0].alignBytes, 16);
+  ASSERT_EQ(m.params.size(), 3u);
+  EXPECT_EQ(m.params[1].kind, "ptr");
+  EXPECT_EQ(m.params[1].operand, "B");
+  EXPECT_EQ(m.launch.grid, (std::array<int64_t, 3>{8, 16, 1}));
+  EXPECT_EQ(m.launch.block, (std::array<int64_t, 3>{256, 1, 1}));
+  EXPECT_EQ(m.launch.gridFormula.size(), 3u);
+  EXPECT_EQ(m.resources.registers, 96);
+  EXPECT_EQ(m.resources.staticSmemBytes, 27648);
+  ASSERT_TRUE(m.config.isObject());
+  EXPECT_EQ(m.config.get("stages")->getInt(), 1);
+  EXPECT_EQ(m.findRole(OperandRole::Rhs)->name, "B");
+}
+
+TEST(ManifestTest, WriteParseRoundTrip) {
+  Manifest m = parseOk(sampleManifestText());
+  std::string text = writeManifest(m);
+  Manifest again = parseOk(text);
+  EXPECT_EQ(again, m);
+  // Writing is stable: the same manifest gives the same bytes.
+  EXPECT_EQ(writeManifest(again), text);
+}
+
+TEST(ManifestTest, WriterUsesTheDocFieldOrder) {
+  std::string text = writeManifest(parseOk(sampleManifestText()));
+  const char *order[] = {"\"format\"", "\"version\"", "\"entry\"",
+                         "\"cubin\"",  "\"ptx\"",     "\"target\"",
+                         "\"op\"",     "\"operands\"", "\"params\"",
+                         "\"launch\"", "\"resources\"", "\"config\""};
+  size_t last = 0;
+  for (const char *field : order) {
+    size_t pos = text.find(field);
+    ASSERT_NE(pos, std::string::npos) << field;
+    EXPECT_GT(pos, last) << field;
+    last = pos;
+  }
+  EXPECT_NE(text.find("\"shape\": [1024, 1024]"), std::string::npos) << text;
+}
+
+TEST(ManifestTest, RoundTripOfABuiltManifest) {
+  Manifest m;
+  m.entry = "k";
+  m.ptx = "k.ptx"; // no cubin: --emit=ptx
+  m.target = {"sm_80", "sm80", 80};
+  m.op = {"matmul", 1, 64, 32, 16, true};
+  m.operands = {{"A", OperandRole::Lhs, DType::BF16, {64, 16}, {1, 64}, 16},
+                {"B", OperandRole::Rhs, DType::BF16, {16, 32}, {32, 1}, 16},
+                {"C", OperandRole::InOut, DType::F32, {64, 32}, {32, 1}, 4}};
+  m.params = {{"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""}};
+  m.launch.grid = {2, 4, 1};
+  m.launch.block = {128, 1, 1};
+  m.launch.cluster = {2, 1, 1};
+  m.launch.dynamicSmemBytes = 65536;
+  m.config.set("stages", 3);
+  Manifest again = parseOk(writeManifest(m));
+  EXPECT_EQ(again, m);
+  EXPECT_EQ(again.cubin, "");
+}
+
+TEST(ManifestTest, OptionalFieldsDefault) {
+  std::string text = sampleManifestText();
+  text = replaceFirst(text, R"("backend": "wmma", )", "");
+  text = replaceFirst(text, R"("batch": 1, )", "");
+  text = replaceFirst(text, R"("cluster": [1, 1, 1],)", "");
+  text = replaceFirst(text, ",\n          \"accumulate\": false", "");
+  Manifest m = parseOk(text);
+  EXPECT_EQ(m.target.backend, "");
+  EXPECT_EQ(m.op.batch, 1);
+  EXPECT_FALSE(m.op.accumulate);
+  EXPECT_EQ(m.launch.cluster, (std::array<int64_t, 3>{1, 1, 1}));
+}
+
+TEST(ManifestTest, UnknownFieldsAreIgnored) {
+  std::string text = replaceFirst(sampleManifestText(), "\"version\": 1,",
+                                  "\"version\": 1, \"future\": [1, {}],");
+  parseOk(text);
+}
+
+TEST(ManifestTest, MalformedJsonGivesAPosition) {
+  EXPECT_EQ(parseError("{\n  \"format\": }"),
+            "2:13: expected a JSON value, got '}'");
+  EXPECT_EQ(parseError("[]"), "manifest must be a JSON object, got array");
+}
+
+struct ErrorCase {
+  const char *name; // test name suffix
+  const char *from;
+  const char *to;
+  const char *expected;
+};
+
+void PrintTo(const ErrorCase &c, std::ostream *os) { *os << c.name; }
+
+class ManifestErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(ManifestErrorTest, NamesTheField) {
+  const ErrorCase &c = GetParam();
+  std::string text = replaceFirst(sampleManifestText(), c.from, c.to);
+  ASSERT_NE(text, sampleManifestText()) << "edit did not apply: " << c.from;
+  EXPECT_EQ(parseError(text), c.expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, ManifestErrorTest,
+    ::testing::Values(
+        // Missing fields.
+        ErrorCase{"MissingEntry", "\"entry\": \"matmul_kernel\",", "",
+                  "missing required field 'entry'"},
+        ErrorCase{"MissingFormat", "\"format\": \"tcgen.bundle\",", "",
+                  "missing required field 'format'"},
+        ErrorCase{"MissingMinCC", "\"min_cc\": 80", "\"minimum_cc\": 80",
+                  "missing required field 'target.min_cc'"},
+        ErrorCase{"MissingK", "\"k\": 1024,", "", "missing required field 'op.k'"},
+        ErrorCase{"MissingDType", "\"dtype\": \"f32\", ", "",
+                  "missing required field 'operands[2].dtype'"},
+        ErrorCase{"MissingAlignBytes", "\"align_bytes\": 16 }", "\"align\": 16 }",
+                  "missing required field 'operands[0].align_bytes'"},
+        ErrorCase{"MissingParamOperand", "{ \"kind\": \"ptr\", \"operand\": \"B\" }",
+                  "{ \"kind\": \"ptr\" }",
+                  "missing required field 'params[1].operand'"},
+        ErrorCase{"MissingDynamicSmem", "\"dynamic_smem_bytes\": 0,", "",
+                  "missing required field 'launch.dynamic_smem_bytes'"},
+        ErrorCase{"MissingBinary", "\"cubin\": \"matmul_kernel.cubin\",\n  \"ptx\": "
+                  "\"matmul_kernel.ptx\",",
+                  "", "missing required field 'cubin' or 'ptx'"},
+        // Wrong types.
+        ErrorCase{"MIsString", "\"m\": 1024", "\"m\": \"1024\"",
+                  "field 'op.m' must be an integer, got string"},
+        ErrorCase{"MIsFractional", "\"m\": 1024", "\"m\": 10.5",
+                  "field 'op.m' must be an integer, got number"},
+        ErrorCase{"AccumulateIsNumber", "\"accumulate\": false", "\"accumulate\": 0",
+                  "field 'op.accumulate' must be a bool, got number"},
+        ErrorCase{"ShapeElementIsString", "\"shape\": [1024, 1024]", "\"shape\": [1024, \"x\"]",
+                  "field 'operands[0].shape[1]' must be an integer, got "
+                  "string"},
+        ErrorCase{"TargetIsNumber", "\"target\": {", "\"target\": 3, \"x\": {",
+                  "field 'target' must be an object, got number"},
+        ErrorCase{"ParamsIsObject", "\"params\": [", "\"params\": {}, \"p\": [",
+                  "field 'params' must be an array, got object"},
+        ErrorCase{"GridHasTwoDims", "\"grid\": [8, 16, 1]", "\"grid\": [8, 16]",
+                  "field 'launch.grid' must have 3 elements, got 2"},
+        ErrorCase{"ConfigIsArray", "\"config\": {", "\"config\": [], \"c\": {",
+                  "field 'config' must be an object, got array"},
+        // Bad values.
+        ErrorCase{"UnknownDType", "\"dtype\": \"f16\"", "\"dtype\": \"f8\"",
+                  "field 'operands[0].dtype': unknown dtype 'f8' (expected "
+                  "f16, bf16, f32, f64, i8 or i32)"},
+        ErrorCase{"UnknownRole", "\"role\": \"rhs\"", "\"role\": \"weights\"",
+                  "field 'operands[1].role': unknown role 'weights' "
+                  "(expected lhs, rhs, out or inout)"},
+        ErrorCase{"WrongFormat", "\"tcgen.bundle\"", "\"other\"",
+                  "field 'format': expected \"tcgen.bundle\", got \"other\""},
+        ErrorCase{"WrongVersion", "\"version\": 1", "\"version\": 2",
+                  "field 'version': unsupported manifest version 2 (this "
+                  "runtime reads version 1)"},
+        ErrorCase{"ZeroExtent", "\"shape\": [1024, 1024]", "\"shape\": [1024, 0]",
+                  "field 'operands[0].shape[1]' must be >= 1, got 0"},
+        ErrorCase{"StridesRank", "\"strides\": [1024, 1]", "\"strides\": [1024]",
+                  "field 'operands[0].strides' has 1 elements but shape has "
+                  "2"},
+        ErrorCase{"AlignNotPowerOf2", "\"align_bytes\": 16", "\"align_bytes\": 12",
+                  "field 'operands[0].align_bytes' must be a power of 2, got "
+                  "12"},
+        ErrorCase{"DuplicateName", "\"name\": \"B\"", "\"name\": \"A\"",
+                  "field 'operands[1].name': duplicate operand name 'A'"},
+        ErrorCase{"ParamUnknownOperand", "\"operand\": \"C\"", "\"operand\": \"D\"",
+                  "field 'params[2].operand': no operand named 'D'"},
+        ErrorCase{"TooManyThreads", "\"block\": [256, 1, 1]", "\"block\": [256, 8, 1]",
+                  "field 'launch.block': 2048 threads per block exceeds "
+                  "1024"},
+        ErrorCase{"GridNotClusterMultiple", "\"cluster\": [1, 1, 1]", "\"cluster\": [1, 3, 1]",
+                  "field 'launch.cluster': grid [8, 16, 1] is not a multiple "
+                  "of cluster [1, 3, 1]"},
+        ErrorCase{"NegativeMinCC", "\"min_cc\": 80", "\"min_cc\": -1",
+                  "field 'target.min_cc' must be >= 0, got -1"},
+        // Matmul consistency.
+        ErrorCase{"LhsShapeMismatch", "\"shape\": [1024, 1024],\n      \"strides\": [1024, 1], "
+                  "\"align_bytes\": 16 },\n    { \"name\": \"B\"",
+                  "\"shape\": [1024, 512],\n      \"strides\": [512, 1], "
+                  "\"align_bytes\": 16 },\n    { \"name\": \"B\"",
+                  "operand 'A' (lhs): shape [1024, 512] does not match op "
+                  "[m, k] = [1024, 1024]"},
+        ErrorCase{"AccumulateNeedsInOut", "\"accumulate\": false", "\"accumulate\": true",
+                  "field 'operands': op.accumulate is true but operand 'C' "
+                  "has role 'out' (expected 'inout')"},
+        ErrorCase{"MissingRhs", "\"role\": \"rhs\"", "\"role\": \"lhs\"",
+                  "field 'operands': a matmul needs an lhs, an rhs and an "
+                  "out or inout operand"}),
+    [](const ::testing::TestParamInfo<ErrorCase> &info) {
+      return std::string(info.param.name);
+    });
+
+TEST(ManifestTest, NonMatmulOpsSkipTheMatmulChecks) {
+  std::string text = replaceFirst(sampleManifestText(), "\"kind\": \"matmul\"",
+                                  "\"kind\": \"custom\"");
+  text = replaceFirst(text, "\"role\": \"rhs\"", "\"role\": \"lhs\"");
+  parseOk(text);
+}
+
+class BundleDirTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir = std::filesystem::temp_directory_path() /
+          ("tcgen-manifest-test-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir); }
+  void write(const std::string &name, const std::string &text) {
+    std::ofstream(dir / name) << text;
+  }
+  std::filesystem::path dir;
+};
+
+TEST_F(BundleDirTest, FindsTheOneManifest) {
+  write("k.json", sampleManifestText());
+  write("k.ptx", "");
+  std::string path;
+  EXPECT_EQ(findManifest(dir.string(), path), "");
+  EXPECT_EQ(path, (dir / "k.json").string());
+  EXPECT_EQ(findManifest((dir / "k.json").string(), path), "");
+  Manifest m;
+  EXPECT_EQ(loadManifest(path, m), "");
+  EXPECT_EQ(m.entry, "matmul_kernel");
+}
+
+TEST_F(BundleDirTest, ReportsMissingAndAmbiguousBundles) {
+  std::string path;
+  EXPECT_EQ(findManifest(dir.string(), path),
+            dir.string() + ": no manifest (*.json) in bundle directory");
+  write("a.json", "{}");
+  write("b.json", "{}");
+  EXPECT_EQ(findManifest(dir.string(), path),
+            dir.string() +
+                ": 2 manifests (*.json) in bundle directory; pass one of them");
+  EXPECT_EQ(findManifest((dir / "nope").string(), path),
+            (dir / "nope").string() + ": bundle not found");
+}
+
+TEST_F(BundleDirTest, LoadErrorsNameThePath) {
+  write("bad.json", "{\"format\": \"tcgen.bundle\"}");
+  Manifest m;
+  std::string p = (dir / "bad.json").string();
+  EXPECT_EQ(loadManifest(p, m), p + ": missing required field 'version'");
+  EXPECT_EQ(loadManifest((dir / "none.json").string(), m),
+            (dir / "none.json").string() + ": cannot open manifest");
+}
+
+} // namespace

@@ -1,0 +1,58 @@
+//===- SampleManifest.h - The manifest of docs/BUNDLE.md ------*- C++ -*-===//
+//
+// This file implements a helper for the runtime unit tests: the example
+// manifest of docs/BUNDLE.md as text, and edits of it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_UNITTESTS_RUNTIME_SAMPLEMANIFEST_H
+#define TCGEN_UNITTESTS_RUNTIME_SAMPLEMANIFEST_H
+
+#include <string>
+
+namespace tcgen::testing {
+
+/// Returns the example manifest of docs/BUNDLE.md, verbatim.
+inline std::string sampleManifestText() {
+  return R"json({
+  "format": "tcgen.bundle",
+  "version": 1,
+  "entry": "matmul_kernel",
+  "cubin": "matmul_kernel.cubin",
+  "ptx": "matmul_kernel.ptx",
+  "target": { "arch": "sm_90a", "backend": "wmma", "min_cc": 80 },
+  "op": { "kind": "matmul", "batch": 1, "m": 1024, "n": 1024, "k": 1024,
+          "accumulate": false },
+  "operands": [
+    { "name": "A", "role": "lhs", "dtype": "f16", "shape": [1024, 1024],
+      "strides": [1024, 1], "align_bytes": 16 },
+    { "name": "B", "role": "rhs", "dtype": "f16", "shape": [1024, 1024],
+      "strides": [1024, 1], "align_bytes": 16 },
+    { "name": "C", "role": "out", "dtype": "f32", "shape": [1024, 1024],
+      "strides": [1024, 1], "align_bytes": 16 }
+  ],
+  "params": [ { "kind": "ptr", "operand": "A" },
+              { "kind": "ptr", "operand": "B" },
+              { "kind": "ptr", "operand": "C" } ],
+  "launch": { "grid": [8, 16, 1], "block": [256, 1, 1], "cluster": [1, 1, 1],
+              "dynamic_smem_bytes": 0,
+              "grid_formula": ["ceildiv(n, 128)", "ceildiv(m, 64)", "batch"] },
+  "resources": { "registers": 96, "spill_bytes": 0, "static_smem_bytes": 27648 },
+  "config": { "block_tile": [64, 128, 32], "warp_tile": [32, 64, 32], "mma": [16, 16, 16],
+              "stages": 1, "padding": 8 }
+}
+)json";
+}
+
+/// Returns `text` with the first occurrence of `from` replaced by `to`.
+inline std::string replaceFirst(std::string text, const std::string &from,
+                                const std::string &to) {
+  size_t pos = text.find(from);
+  if (pos != std::string::npos)
+    text.replace(pos, from.size(), to);
+  return text;
+}
+
+} // namespace tcgen::testing
+
+#endif // TCGEN_UNITTESTS_RUNTIME_SAMPLEMANIFEST_H
