@@ -136,18 +136,18 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
   for (int w = 0; w < options.warmup && e.empty(); ++w)
     e = queueIteration(s, w % numSets, stream, events.data());
   if (e.empty())
-    e = cudaError("warm-up (cudaStreamSynchronize)", cudaStreamSynchronize(stream));
+    e = formatCuda("warm-up (cudaStreamSynchronize)", cudaStreamSynchronize(stream));
 
   for (int begin = 0; begin < options.iters && e.empty(); begin += kBatch) {
     Gate gate;
-    e = cudaError("cudaLaunchHostFunc",
+    e = formatCuda("cudaLaunchHostFunc",
                   cudaLaunchHostFunc(stream, Gate::wait, &gate));
     int end = std::min(options.iters, begin + kBatch);
     for (int it = begin; it < end && e.empty(); ++it)
       e = queueIteration(s, it % numSets, stream, &events[6 * it]);
     gate.open.store(true, std::memory_order_release);
     // The gate lives on this stack frame: wait for the batch to drain.
-    std::string sync = cudaError("cudaStreamSynchronize",
+    std::string sync = formatCuda("cudaStreamSynchronize",
                                  cudaStreamSynchronize(stream));
     if (e.empty())
       e = sync;
@@ -158,7 +158,7 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
       if ((side == 1 && !s.haveCublas) || (side == 2 && !s.haveLt))
         continue;
       float ms = 0;
-      e = cudaError("cudaEventElapsedTime",
+      e = formatCuda("cudaEventElapsedTime",
                     cudaEventElapsedTime(&ms, events[6 * it + 2 * side],
                                          events[6 * it + 2 * side + 1]));
       t[side].push_back(ms);
@@ -211,7 +211,7 @@ std::string tcgen::bench::benchBundle(const std::string &path,
   s.sets = &sets;
 
   cudaStream_t stream;
-  if (!(e = cudaError("cudaStreamCreate",
+  if (!(e = formatCuda("cudaStreamCreate",
                       cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)))
            .empty())
     return e;
@@ -223,13 +223,13 @@ std::string tcgen::bench::benchBundle(const std::string &path,
     why = planCublas(spec.a, spec.b, spec.c, s.plan);
   if (why.empty()) {
     // Our own workspace: cuBLAS then never allocates inside the timed loop.
-    if ((why = cublasError("cublasCreate", cublasCreate(&s.cublas))).empty() &&
+    if ((why = formatCublas("cublasCreate", cublasCreate(&s.cublas))).empty() &&
         (why = workspace.allocate(kCublasWorkspace)).empty() &&
-        (why = cublasError("cublasSetWorkspace",
+        (why = formatCublas("cublasSetWorkspace",
                            cublasSetWorkspace(s.cublas, workspace.get(),
                                               kCublasWorkspace)))
             .empty())
-      why = cublasError("cublasSetStream", cublasSetStream(s.cublas, stream));
+      why = formatCublas("cublasSetStream", cublasSetStream(s.cublas, stream));
     s.haveCublas = why.empty();
     if (!s.haveCublas)
       addNote(row, "cuBLAS: " + why);

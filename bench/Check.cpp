@@ -172,7 +172,7 @@ std::string compareWithCublas(const GemmSpec &spec,
     return "cuBLAS reference needs equal A and B dtypes, got " +
            dtypeLabel(spec);
   cublasHandle_t handle;
-  std::string e = cublasError("cublasCreate", cublasCreate(&handle));
+  std::string e = formatCublas("cublasCreate", cublasCreate(&handle));
   if (!e.empty())
     return e;
   const HostMatrix *c0 = spec.accumulate ? &host[spec.cIndex] : nullptr;
@@ -241,10 +241,10 @@ void compareSamples(const GemmSpec &spec, const std::vector<HostMatrix> &host,
 
 std::string launchOnce(rt::Kernel &kernel, DeviceOperands &dev, double &ms) {
   cudaEvent_t start, stop;
-  std::string e = cudaError("cudaEventCreate", cudaEventCreate(&start));
+  std::string e = formatCuda("cudaEventCreate", cudaEventCreate(&start));
   if (!e.empty())
     return e;
-  if (!(e = cudaError("cudaEventCreate", cudaEventCreate(&stop))).empty()) {
+  if (!(e = formatCuda("cudaEventCreate", cudaEventCreate(&stop))).empty()) {
     cudaEventDestroy(start);
     return e;
   }
@@ -252,7 +252,7 @@ std::string launchOnce(rt::Kernel &kernel, DeviceOperands &dev, double &ms) {
   e = kernel.launch(dev.args, nullptr);
   cudaEventRecord(stop, nullptr);
   if (e.empty())
-    e = cudaError("kernel execution (cudaEventSynchronize)",
+    e = formatCuda("kernel execution (cudaEventSynchronize)",
                   cudaEventSynchronize(stop));
   float elapsed = 0;
   if (e.empty())

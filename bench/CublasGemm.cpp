@@ -87,7 +87,7 @@ std::string tcgen::bench::runGemmEx(cublasHandle_t handle,
   const void *first = plan.swapped ? b : a;
   const void *second = plan.swapped ? a : b;
   cudaDataType_t ab = cudaTypeOf(abType);
-  return cublasError(
+  return formatCublas(
       "cublasGemmEx",
       cublasGemmEx(handle, plan.opA, plan.opB, plan.m, plan.n, plan.k, &alpha,
                    first, ab, static_cast<int>(plan.lda), second, ab,
@@ -114,10 +114,10 @@ std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
                          float beta) {
   swapped = plan.swapped;
   betaValue = beta;
-  std::string e = cublasError("cublasLtCreate", cublasLtCreate(&handle));
+  std::string e = formatCublas("cublasLtCreate", cublasLtCreate(&handle));
   if (!e.empty())
     return e;
-  e = cublasError("cublasLtMatmulDescCreate",
+  e = formatCublas("cublasLtMatmulDescCreate",
                   cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
   if (!e.empty())
     return e;
@@ -132,25 +132,25 @@ std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
   uint64_t bRows = opB == CUBLAS_OP_N ? plan.k : plan.n;
   uint64_t bCols = opB == CUBLAS_OP_N ? plan.n : plan.k;
   cudaDataType_t ab = cudaTypeOf(abType);
-  if (!(e = cublasError("cublasLtMatrixLayoutCreate(A)",
+  if (!(e = formatCublas("cublasLtMatrixLayoutCreate(A)",
                         cublasLtMatrixLayoutCreate(&layoutA, ab, aRows, aCols,
                                                    plan.lda)))
            .empty() ||
-      !(e = cublasError("cublasLtMatrixLayoutCreate(B)",
+      !(e = formatCublas("cublasLtMatrixLayoutCreate(B)",
                         cublasLtMatrixLayoutCreate(&layoutB, ab, bRows, bCols,
                                                    plan.ldb)))
            .empty() ||
-      !(e = cublasError("cublasLtMatrixLayoutCreate(C)",
+      !(e = formatCublas("cublasLtMatrixLayoutCreate(C)",
                         cublasLtMatrixLayoutCreate(&layoutC, cudaTypeOf(cType),
                                                    plan.m, plan.n, plan.ldc)))
            .empty())
     return e;
-  e = cudaError("cudaMalloc", cudaMalloc(&workspace, kLtWorkspaceBytes));
+  e = formatCuda("cudaMalloc", cudaMalloc(&workspace, kLtWorkspaceBytes));
   if (!e.empty())
     return e;
   workspaceBytes = kLtWorkspaceBytes;
   cublasLtMatmulPreference_t pref = nullptr;
-  e = cublasError("cublasLtMatmulPreferenceCreate",
+  e = formatCublas("cublasLtMatmulPreferenceCreate",
                   cublasLtMatmulPreferenceCreate(&pref));
   if (!e.empty())
     return e;
@@ -159,7 +159,7 @@ std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
       sizeof(workspaceBytes));
   cublasLtMatmulHeuristicResult_t result = {};
   int found = 0;
-  e = cublasError("cublasLtMatmulAlgoGetHeuristic",
+  e = formatCublas("cublasLtMatmulAlgoGetHeuristic",
                   cublasLtMatmulAlgoGetHeuristic(handle, desc, layoutA,
                                                  layoutB, layoutC, layoutC,
                                                  pref, 1, &result, &found));
@@ -176,7 +176,7 @@ std::string LtGemm::run(const void *a, const void *b, void *c,
                         cudaStream_t stream) {
   const void *first = swapped ? b : a;
   const void *second = swapped ? a : b;
-  return cublasError("cublasLtMatmul",
+  return formatCublas("cublasLtMatmul",
                      cublasLtMatmul(handle, desc, &alpha, first, layoutA,
                                     second, layoutB, &betaValue, c, layoutC, c,
                                     layoutC, &algo, workspace, workspaceBytes,

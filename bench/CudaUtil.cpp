@@ -9,14 +9,14 @@
 
 using namespace tcgen::bench;
 
-std::string tcgen::bench::cudaError(const char *call, cudaError_t result) {
+std::string tcgen::bench::formatCuda(const char *call, cudaError_t result) {
   if (result == cudaSuccess)
     return "";
   return std::string(call) + ": " + cudaGetErrorName(result) + " (" +
          cudaGetErrorString(result) + ")";
 }
 
-std::string tcgen::bench::cublasError(const char *call,
+std::string tcgen::bench::formatCublas(const char *call,
                                       cublasStatus_t result) {
   if (result == CUBLAS_STATUS_SUCCESS)
     return "";
@@ -32,19 +32,19 @@ std::string tcgen::bench::initDevice() {
            cudaGetErrorString(r) + ")";
   if (count == 0)
     return "no CUDA device found";
-  std::string error = cudaError("cudaSetDevice", cudaSetDevice(0));
+  std::string error = formatCuda("cudaSetDevice", cudaSetDevice(0));
   if (error.empty()) // Makes the primary context current for the runtime.
-    error = cudaError("cudaFree", cudaFree(nullptr));
+    error = formatCuda("cudaFree", cudaFree(nullptr));
   return error;
 }
 
 std::string tcgen::bench::getDeviceProps(DeviceProps &props) {
   int device = 0;
-  std::string error = cudaError("cudaGetDevice", cudaGetDevice(&device));
+  std::string error = formatCuda("cudaGetDevice", cudaGetDevice(&device));
   if (!error.empty())
     return error;
   cudaDeviceProp p;
-  error = cudaError("cudaGetDeviceProperties", cudaGetDeviceProperties(&p, device));
+  error = formatCuda("cudaGetDeviceProperties", cudaGetDeviceProperties(&p, device));
   if (!error.empty())
     return error;
   props.name = p.name;
@@ -69,7 +69,7 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&o) noexcept {
 std::string DeviceBuffer::allocate(size_t bytes) {
   reset();
   size_t rounded = (bytes + 255) / 256 * 256;
-  std::string error = cudaError("cudaMalloc", cudaMalloc(&ptr, rounded ? rounded : 256));
+  std::string error = formatCuda("cudaMalloc", cudaMalloc(&ptr, rounded ? rounded : 256));
   if (!error.empty()) {
     ptr = nullptr;
     return error + " (" + std::to_string(rounded) + " bytes)";
@@ -79,12 +79,12 @@ std::string DeviceBuffer::allocate(size_t bytes) {
 }
 
 std::string DeviceBuffer::upload(const void *host, size_t bytes) {
-  return cudaError("cudaMemcpy(H2D)",
+  return formatCuda("cudaMemcpy(H2D)",
                    cudaMemcpy(ptr, host, bytes, cudaMemcpyHostToDevice));
 }
 
 std::string DeviceBuffer::download(void *host, size_t bytes) const {
-  return cudaError("cudaMemcpy(D2H)",
+  return formatCuda("cudaMemcpy(D2H)",
                    cudaMemcpy(host, ptr, bytes, cudaMemcpyDeviceToHost));
 }
 

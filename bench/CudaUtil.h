@@ -18,9 +18,9 @@
 namespace tcgen::bench {
 
 /// "call: cudaErrorX (description)", or "" for cudaSuccess.
-std::string cudaError(const char *call, cudaError_t result);
+std::string formatCuda(const char *call, cudaError_t result);
 /// "call: CUBLAS_STATUS_X (description)", or "" for success.
-std::string cublasError(const char *call, cublasStatus_t result);
+std::string formatCublas(const char *call, cublasStatus_t result);
 
 /// Returns "" and selects device 0 (creating its primary context) if a CUDA
 /// device is present; else "no CUDA device found (reason)".

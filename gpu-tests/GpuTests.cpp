@@ -1,0 +1,295 @@
+//===- GpuTests.cpp - Tests that launch kernel bundles --------------------===//
+//
+// This file implements tcgen-gpu-tests:
+//   GpuBundles.<dir>  checks every bundle under $TCGEN_GPU_BUNDLES like
+//                     `tcgen-gpu run --check` (one test per subdirectory);
+//   RefBundles.<dir>  the same for the hand-made reference bundles of
+//                     bench/refbundles ($TCGEN_REF_BUNDLES overrides where);
+//   GpuRuntime.*      rejected launches (misaligned pointer, wrong dtype)
+//                     return the runtime's error and launch nothing;
+//   RuntimeHost.*     runtime errors raised before the driver is touched.
+// Tests that need a device skip with the reason when there is none; the
+// program exits with 77 when every test it ran was skipped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Check.h"
+#include "CudaUtil.h"
+#include "Gemm.h"
+#include "tcgen/Runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace tcgen;
+using namespace tcgen::bench;
+namespace fs = std::filesystem;
+
+namespace {
+constexpr int kAllSkipped = 77; // ctest SKIP_RETURN_CODE
+
+/// "" when a CUDA device can be used, else why not. Computed once.
+const std::string &gpuUnavailable() {
+  static const std::string reason = [] {
+    int count = 0;
+    if (tcgen_rt_device_count(&count) != TCGEN_OK)
+      return std::string("no CUDA device: ") + tcgen_rt_last_error();
+    if (count == 0)
+      return std::string("no CUDA device found");
+    std::string error = initDevice();
+    return error.empty() ? error : "no CUDA device: " + error;
+  }();
+  return reason;
+}
+
+#define SKIP_WITHOUT_GPU()                                                     \
+  do {                                                                         \
+    if (!gpuUnavailable().empty())                                             \
+      GTEST_SKIP() << gpuUnavailable();                                        \
+  } while (0)
+
+std::string refBundlesDir() {
+  const char *env = std::getenv("TCGEN_REF_BUNDLES");
+  return env && *env ? env : TCGEN_REF_BUNDLES_DEFAULT;
+}
+
+/// Subdirectories of `dir`, sorted; empty if `dir` is not a directory.
+std::vector<fs::path> bundleDirs(const std::string &dir) {
+  std::vector<fs::path> dirs;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec))
+    if (it->is_directory(ec))
+      dirs.push_back(it->path());
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+/// Runs the `tcgen-gpu run --check` check on one bundle.
+class BundleCheckTest : public ::testing::Test {
+public:
+  explicit BundleCheckTest(fs::path bundle) : bundle(std::move(bundle)) {}
+  void TestBody() override {
+    SKIP_WITHOUT_GPU();
+    CheckResult r = checkBundle(bundle.string(), CheckOptions());
+    ASSERT_EQ(r.error, "") << bundle;
+    EXPECT_TRUE(r.pass) << r.line(true);
+    std::printf("%s\n", r.line(true).c_str());
+  }
+
+private:
+  fs::path bundle;
+};
+
+class SkipTest : public ::testing::Test {
+public:
+  explicit SkipTest(std::string reason) : reason(std::move(reason)) {}
+  void TestBody() override { GTEST_SKIP() << reason; }
+
+private:
+  std::string reason;
+};
+
+/// Registers one test per bundle directory under `dir`, or one skipping
+/// test saying why there are none.
+void registerBundleTests(const char *suite, const std::string &dir,
+                         const std::string &unsetReason) {
+  if (dir.empty()) {
+    ::testing::RegisterTest(suite, "NoBundles", nullptr, nullptr, __FILE__,
+                            __LINE__, [=]() -> ::testing::Test * {
+                              return new SkipTest(unsetReason);
+                            });
+    return;
+  }
+  std::vector<fs::path> dirs = bundleDirs(dir);
+  if (dirs.empty()) {
+    std::string why = dir + " holds no bundle directories";
+    ::testing::RegisterTest(suite, "NoBundles", nullptr, nullptr, __FILE__,
+                            __LINE__, [=]() -> ::testing::Test * {
+                              return new SkipTest(why);
+                            });
+    return;
+  }
+  for (const fs::path &d : dirs)
+    ::testing::RegisterTest(suite, d.filename().string().c_str(), nullptr,
+                            d.string().c_str(), __FILE__, __LINE__,
+                            [=]() -> ::testing::Test * {
+                              return new BundleCheckTest(d);
+                            });
+}
+
+//===----------------------------------------------------------------------===//
+// Rejected launches on a real device.
+//===----------------------------------------------------------------------===//
+
+class GpuRuntime : public ::testing::Test {
+protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    // PTX only and min_cc 80, so it loads on any tensor-core GPU.
+    std::string bundle = refBundlesDir() + "/ref_f32_f32_ragged";
+    if (!fs::exists(bundle))
+      GTEST_SKIP() << bundle << " not found (set TCGEN_REF_BUNDLES)";
+    ASSERT_EQ(kernel.load(bundle), "");
+    ASSERT_EQ(describeGemm(kernel.manifest(), spec), "");
+    host = makeHostOperands(kernel.manifest(), spec, /*seed=*/7);
+    ASSERT_EQ(dev.create(kernel.manifest(), host), "");
+  }
+
+  /// Counts C elements that are not NaN (C starts NaN-poisoned).
+  int64_t writtenElements() {
+    HostMatrix out = host[spec.cIndex];
+    EXPECT_EQ(formatCuda("cudaDeviceSynchronize", cudaDeviceSynchronize()), "");
+    EXPECT_EQ(dev.buffers[spec.cIndex].download(out.bytes.data(),
+                                                out.bytes.size()),
+              "");
+    int64_t written = 0;
+    for (int64_t i = 0; i < out.rows; ++i)
+      for (int64_t j = 0; j < out.cols; ++j)
+        written += !std::isnan(out.get(i, j));
+    return written;
+  }
+
+  rt::Kernel kernel;
+  GemmSpec spec;
+  std::vector<HostMatrix> host;
+  DeviceOperands dev;
+};
+
+TEST_F(GpuRuntime, MisalignedPointerIsRejectedAndNotLaunched) {
+  std::vector<TensorArg> args = dev.args;
+  args[0].address += 2; // base + 2 bytes; the manifest wants 16
+  std::string error = kernel.launch(args);
+  EXPECT_EQ(kernel.status(), TCGEN_ERROR_VALIDATION);
+  EXPECT_NE(error.find("operand 'A': misaligned pointer: kernel expects "
+                       "16-byte alignment"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(writtenElements(), 0);
+}
+
+TEST_F(GpuRuntime, WrongDTypeIsRejectedAndNotLaunched) {
+  std::vector<TensorArg> args = dev.args;
+  args[1].dtype = DType::F16;
+  std::string error = kernel.launch(args);
+  EXPECT_EQ(kernel.status(), TCGEN_ERROR_VALIDATION);
+  EXPECT_NE(error.find("operand 'B': dtype mismatch: kernel expects f32, got "
+                       "f16"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(writtenElements(), 0);
+}
+
+TEST_F(GpuRuntime, ValidLaunchWritesEveryElement) {
+  ASSERT_EQ(kernel.launch(dev.args), "");
+  EXPECT_EQ(writtenElements(), spec.m * spec.n);
+}
+
+TEST_F(GpuRuntime, MissingEntryNamesTheEntry) {
+  fs::path dir = fs::temp_directory_path() /
+                 ("tcgen-gpu-tests-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  Manifest m = kernel.manifest();
+  fs::copy_file(fs::path(tcgen_rt_manifest_path(kernel.get())).parent_path() /
+                    m.ptx,
+                dir / m.ptx);
+  m.entry = "no_such_kernel";
+  std::ofstream(dir / "k.json") << writeManifest(m);
+  rt::Kernel other;
+  std::string error = other.load(dir.string());
+  fs::remove_all(dir);
+  EXPECT_EQ(other.status(), TCGEN_ERROR_CUDA);
+  EXPECT_NE(error.find("CUDA_ERROR_NOT_FOUND"), std::string::npos) << error;
+  EXPECT_NE(error.find("entry 'no_such_kernel'"), std::string::npos) << error;
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime errors that need no driver.
+//===----------------------------------------------------------------------===//
+
+TEST(RuntimeHost, MissingBundle) {
+  tcgen_kernel *k = reinterpret_cast<tcgen_kernel *>(1);
+  EXPECT_EQ(tcgen_rt_load("/nonexistent/bundle", &k), TCGEN_ERROR_NOT_FOUND);
+  EXPECT_EQ(k, nullptr);
+  EXPECT_STREQ(tcgen_rt_last_error(), "/nonexistent/bundle: bundle not found");
+}
+
+TEST(RuntimeHost, BadManifest) {
+  tcgen_kernel *k = nullptr;
+  std::string dir = std::string(TCGEN_GPU_TESTS_INPUTS) + "/missing-entry";
+  EXPECT_EQ(tcgen_rt_load(dir.c_str(), &k), TCGEN_ERROR_MANIFEST);
+  EXPECT_EQ(std::string(tcgen_rt_last_error()),
+            dir + "/k.json: missing required field 'entry'");
+}
+
+TEST(RuntimeHost, UnsupportedParamKind) {
+  fs::path dir = fs::temp_directory_path() /
+                 ("tcgen-host-tests-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  Manifest m;
+  m.entry = "k";
+  m.ptx = "k.ptx";
+  m.target = {"sm_90a", "sm90", 90};
+  m.op = {"matmul", 1, 16, 16, 16, false};
+  m.operands = {{"A", OperandRole::Lhs, DType::F16, {16, 16}, {16, 1}, 16},
+                {"B", OperandRole::Rhs, DType::F16, {16, 16}, {16, 1}, 16},
+                {"C", OperandRole::Out, DType::F32, {16, 16}, {16, 1}, 16}};
+  m.params = {{"tensormap", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""}};
+  std::ofstream(dir / "k.json") << writeManifest(m);
+  tcgen_kernel *k = nullptr;
+  EXPECT_EQ(tcgen_rt_load(dir.c_str(), &k), TCGEN_ERROR_UNSUPPORTED);
+  EXPECT_NE(std::string(tcgen_rt_last_error())
+                .find("params[0]: kind 'tensormap' is not supported by this "
+                      "runtime (supported: ptr)"),
+            std::string::npos)
+      << tcgen_rt_last_error();
+  fs::remove_all(dir);
+}
+
+TEST(RuntimeHost, NullArguments) {
+  EXPECT_EQ(tcgen_rt_load(nullptr, nullptr), TCGEN_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgen_rt_launch(nullptr, nullptr, 0, nullptr),
+            TCGEN_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tcgen_rt_entry(nullptr), nullptr);
+  EXPECT_EQ(tcgen_rt_num_operands(nullptr), 0);
+  tcgen_rt_unload(nullptr);
+  EXPECT_STREQ(tcgen_rt_status_name(TCGEN_ERROR_VALIDATION),
+               "TCGEN_ERROR_VALIDATION");
+  EXPECT_STREQ(tcgen_rt_dtype_name(TCGEN_DTYPE_BF16), "bf16");
+}
+
+TEST(RuntimeHost, NoDeviceIsAnErrorNotACrash) {
+  if (gpuUnavailable().empty())
+    GTEST_SKIP() << "a CUDA device is present";
+  tcgen_kernel *k = nullptr;
+  std::string bundle = refBundlesDir() + "/ref_f32_f32_ragged";
+  if (!fs::exists(bundle))
+    GTEST_SKIP() << bundle << " not found";
+  tcgen_status s = tcgen_rt_load(bundle.c_str(), &k);
+  EXPECT_TRUE(s == TCGEN_ERROR_NO_DRIVER || s == TCGEN_ERROR_NO_DEVICE)
+      << tcgen_rt_status_name(s) << ": " << tcgen_rt_last_error();
+  EXPECT_EQ(k, nullptr);
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  const char *bundles = std::getenv("TCGEN_GPU_BUNDLES");
+  registerBundleTests("GpuBundles", bundles ? bundles : "",
+                      "TCGEN_GPU_BUNDLES is not set (a directory whose "
+                      "subdirectories are kernel bundles)");
+  registerBundleTests("RefBundles", refBundlesDir(), "");
+  int rc = RUN_ALL_TESTS();
+  const ::testing::UnitTest &unit = *::testing::UnitTest::GetInstance();
+  if (rc == 0 && unit.test_to_run_count() > 0 &&
+      unit.skipped_test_count() == unit.test_to_run_count())
+    return kAllSkipped;
+  return rc;
+}

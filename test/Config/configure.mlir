@@ -1,0 +1,80 @@
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(tcgen-configure))' | FileCheck %s
+
+// CHECK-LABEL: func @default_config
+// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 1, padding = 8, vector = 8>}
+func.func @default_config(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
+  linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+// A config written by hand is kept.
+// CHECK-LABEL: func @keep_config
+// CHECK: #tcgen.config<backend = "wmma", block = [64, 64, 64]
+func.func @keep_config(%a: memref<128x128xf16>, %b: memref<128x128xf16>, %c: memref<128x128xf16>) {
+  linalg.matmul {tcgen.config = #tcgen.config<block = [64, 64, 64], warp = [32, 32, 32]>}
+    ins(%a, %b : memref<128x128xf16>, memref<128x128xf16>) outs(%c : memref<128x128xf16>)
+  return
+}
+
+// -----
+
+func.func @dynamic(%a: memref<?x128xf16>, %b: memref<128x256xf16>, %c: memref<?x256xf32>) {
+  // expected-error @+1 {{dynamic sizes are not supported yet}}
+  linalg.matmul ins(%a, %b : memref<?x128xf16>, memref<128x256xf16>) outs(%c : memref<?x256xf32>)
+  return
+}
+
+// -----
+
+func.func @f32_inputs(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
+  // expected-error @+1 {{unsupported element types f32 x f32 -> f32 (supported: f16 x f16 -> f16 or f32)}}
+  linalg.matmul ins(%a, %b : memref<128x128xf32>, memref<128x128xf32>) outs(%c : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+func.func @not_multiple(%a: memref<200x128xf16>, %b: memref<128x256xf16>, %c: memref<200x256xf32>) {
+  // expected-error @+1 {{M=200 is not a multiple of the block tile 128}}
+  linalg.matmul ins(%a, %b : memref<200x128xf16>, memref<128x256xf16>) outs(%c : memref<200x256xf32>)
+  return
+}
+
+// -----
+
+func.func @transposed_b(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: memref<128x128xf32>) {
+  // expected-error @+1 {{only row-major A[m,k] * B[k,n] -> C[m,n] is supported yet}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<128x64xf16>, memref<128x64xf16>) outs(%c : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+func.func @batched(%a: memref<2x128x64xf16>, %b: memref<2x64x128xf16>, %c: memref<2x128x128xf32>) {
+  // expected-error @+1 {{batched contractions are not supported yet}}
+  linalg.batch_matmul ins(%a, %b : memref<2x128x64xf16>, memref<2x64x128xf16>) outs(%c : memref<2x128x128xf32>)
+  return
+}
+
+// -----
+
+func.func @strided(%a: memref<128x64xf16, strided<[128, 1]>>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
+  // expected-error @+1 {{operand A has a non-identity layout}}
+  linalg.matmul ins(%a, %b : memref<128x64xf16, strided<[128, 1]>>, memref<64x128xf16>) outs(%c : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+module attributes {tcgen.target = #tcgen.target<"sm_75">} {
+  func.func @smem_budget(%a: memref<512x768xf16>, %b: memref<768x512xf16>, %c: memref<512x512xf32>) {
+    // expected-error @+1 {{configuration needs 98304 bytes of shared memory, more than the 49152 bytes available to one block on sm_75}}
+    linalg.matmul {tcgen.config = #tcgen.config<block = [256, 256, 96], warp = [128, 64, 96], padding = 0>}
+      ins(%a, %b : memref<512x768xf16>, memref<768x512xf16>) outs(%c : memref<512x512xf32>)
+    return
+  }
+}

@@ -1,0 +1,21 @@
+// RUN: tcgen-opt %s | FileCheck %s
+// RUN: tcgen-opt %s | tcgen-opt | FileCheck %s
+
+// Omitted fields take their defaults; the printer writes every field.
+// CHECK-LABEL: func @defaults
+// CHECK-SAME: tcgen.config = #tcgen.config<backend = "wmma", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 1, padding = 8, vector = 8>
+func.func @defaults() attributes {tcgen.config = #tcgen.config<>} {
+  return
+}
+
+// CHECK-LABEL: func @explicit
+// CHECK-SAME: #tcgen.config<backend = "wmma", block = [64, 32, 64], warp = [32, 16, 16], mma = [16, 16, 16], stages = 2, padding = 0, vector = 4>
+func.func @explicit() attributes {tcgen.config = #tcgen.config<block = [64, 32, 64], warp = [32, 16, 16], stages = 2, padding = 0, vector = 4>} {
+  return
+}
+
+// CHECK-LABEL: func @target
+// CHECK-SAME: tcgen.target = #tcgen.target<"sm_80">
+func.func @target() attributes {tcgen.target = #tcgen.target<"sm_80">} {
+  return
+}

@@ -1,0 +1,54 @@
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{block tile m=100 is not a multiple of warp tile 64}}
+func.func @block_not_multiple_of_warp() attributes {tcgen.config = #tcgen.config<block = [100, 128, 32]>} { return }
+
+// -----
+
+// expected-error @+1 {{warp tile n=24 is not a multiple of the mma shape 16}}
+func.func @warp_not_multiple_of_mma() attributes {tcgen.config = #tcgen.config<block = [128, 48, 32], warp = [64, 24, 32]>} { return }
+
+// -----
+
+// expected-error @+1 {{padding 4 must be a non-negative multiple of 8 elements}}
+func.func @bad_padding() attributes {tcgen.config = #tcgen.config<padding = 4>} { return }
+
+// -----
+
+// expected-error @+1 {{unknown #tcgen.config field 'tile'}}
+func.func @unknown_field() attributes {tcgen.config = #tcgen.config<tile = [1, 2, 3]>} { return }
+
+// -----
+
+// expected-error @+1 {{duplicate #tcgen.config field 'stages'}}
+func.func @duplicate_field() attributes {tcgen.config = #tcgen.config<stages = 1, stages = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{unknown backend 'cuda' (available: wmma)}}
+func.func @unknown_backend() attributes {tcgen.config = #tcgen.config<backend = "cuda">} { return }
+
+// -----
+
+// expected-error @+1 {{block, warp and mma tiles need 3 sizes [m, n, k]}}
+func.func @two_sizes() attributes {tcgen.config = #tcgen.config<block = [128, 128]>} { return }
+
+// -----
+
+// expected-error @+1 {{64 warps exceed 1024 threads per block}}
+func.func @too_many_warps() attributes {tcgen.config = #tcgen.config<block = [256, 256, 32], warp = [32, 32, 32]>} { return }
+
+// -----
+
+// expected-error @+1 {{vector width 3 must be 1, 2, 4 or 8 elements}}
+func.func @bad_vector() attributes {tcgen.config = #tcgen.config<vector = 3>} { return }
+
+// -----
+
+// expected-error @+1 {{malformed target architecture 'gfx90a'}}
+func.func @bad_target() attributes {tcgen.target = #tcgen.target<"gfx90a">} { return }
+
+// -----
+
+// expected-error @+1 {{target 'sm_61' has no tensor cores usable by tcgen}}
+func.func @old_target() attributes {tcgen.target = #tcgen.target<"sm_61">} { return }
