@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Here (no GPU needed): compiles the bundles a device run checks and times,
+# into carry/bundles (correctness) and carry/bench-bundles (timing), and
+# copies the GPU tools into carry/bin (scripts/device-collect.sh).
+# Then on the GPU machine: scripts/device-run.sh
+#   TARGET=sm_90a scripts/device-prepare.sh [extra tcgen compile flags...]
+set -euo pipefail
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
+TARGET="${TARGET:-sm_90a}"
+CARRY="$SRC/carry"
+rm -rf "$CARRY/bundles" "$CARRY/bench-bundles"
+mkdir -p "$CARRY/bundles" "$CARRY/bench-bundles" "$CARRY/mlir"
+
+compile() { # dest m n k out [gen flags...]
+  local dest=$1 m=$2 n=$3 k=$4 out=$5; shift 5
+  local name="mm_${m}x${n}x${k}_${out}"
+  for f in "$@"; do [ "$f" = --accumulate ] && name="${name}_acc"; done
+  "$SRC/scripts/gen_matmul.py" "$m" "$n" "$k" --out "$out" "$@" > "$CARRY/mlir/$name.mlir"
+  "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$dest/$name" $EXTRA >/dev/null
+  echo "  $dest/$name"
+}
+EXTRA="$*"
+echo "correctness bundles:"
+for out in f32 f16; do
+  for s in 256 1024 4096; do compile "$CARRY/bundles" $s $s $s $out; done
+  compile "$CARRY/bundles" 1024 4096 512 $out
+  compile "$CARRY/bundles" 512 256 384 $out --accumulate
+done
+echo "benchmark bundles:"
+for out in f32 f16; do
+  for s in 1024 2048 4096 8192; do compile "$CARRY/bench-bundles" $s $s $s $out; done
+done
+"$SRC/scripts/device-collect.sh"
