@@ -26,9 +26,9 @@ using namespace tcgen;
 using namespace tcgen::bench;
 
 namespace {
-constexpr int kBatch = 8;               // Iterations queued per gate.
+constexpr int kBatch = 8; // Iterations queued per gate.
 constexpr int kMaxBufferSets = 64;
-constexpr double kGateTimeoutS = 2.0;   // Never deadlock on a closed gate.
+constexpr double kGateTimeoutS = 2.0; // Never deadlock on a closed gate.
 constexpr size_t kCublasWorkspace = 32u << 20;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -62,12 +62,13 @@ int bufferSets(size_t bytesPerSet, const DeviceProps &device) {
   double l2 = double(std::max<int64_t>(device.l2Bytes, 1));
   if (double(bytesPerSet) >= 2.0 * l2)
     return 1;
-  int sets = int(std::ceil(4.0 * l2 / double(std::max<size_t>(bytesPerSet, 1))));
+  int sets =
+      int(std::ceil(4.0 * l2 / double(std::max<size_t>(bytesPerSet, 1))));
   sets = std::clamp(sets, 2, kMaxBufferSets);
   size_t freeBytes = 0, totalBytes = 0;
   if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess)
-    sets = std::max<int>(1, std::min<int64_t>(sets, int64_t(0.5 * freeBytes /
-                                                            bytesPerSet)));
+    sets = std::max<int>(
+        1, std::min<int64_t>(sets, int64_t(0.5 * freeBytes / bytesPerSet)));
   return sets;
 }
 
@@ -136,19 +137,20 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
   for (int w = 0; w < options.warmup && e.empty(); ++w)
     e = queueIteration(s, w % numSets, stream, events.data());
   if (e.empty())
-    e = formatCuda("warm-up (cudaStreamSynchronize)", cudaStreamSynchronize(stream));
+    e = formatCuda("warm-up (cudaStreamSynchronize)",
+                   cudaStreamSynchronize(stream));
 
   for (int begin = 0; begin < options.iters && e.empty(); begin += kBatch) {
     Gate gate;
     e = formatCuda("cudaLaunchHostFunc",
-                  cudaLaunchHostFunc(stream, Gate::wait, &gate));
+                   cudaLaunchHostFunc(stream, Gate::wait, &gate));
     int end = std::min(options.iters, begin + kBatch);
     for (int it = begin; it < end && e.empty(); ++it)
       e = queueIteration(s, it % numSets, stream, &events[6 * it]);
     gate.open.store(true, std::memory_order_release);
     // The gate lives on this stack frame: wait for the batch to drain.
-    std::string sync = formatCuda("cudaStreamSynchronize",
-                                 cudaStreamSynchronize(stream));
+    std::string sync =
+        formatCuda("cudaStreamSynchronize", cudaStreamSynchronize(stream));
     if (e.empty())
       e = sync;
   }
@@ -159,8 +161,8 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
         continue;
       float ms = 0;
       e = formatCuda("cudaEventElapsedTime",
-                    cudaEventElapsedTime(&ms, events[6 * it + 2 * side],
-                                         events[6 * it + 2 * side + 1]));
+                     cudaEventElapsedTime(&ms, events[6 * it + 2 * side],
+                                          events[6 * it + 2 * side + 1]));
       t[side].push_back(ms);
     }
   }
@@ -211,8 +213,8 @@ std::string tcgen::bench::benchBundle(const std::string &path,
   s.sets = &sets;
 
   cudaStream_t stream;
-  if (!(e = formatCuda("cudaStreamCreate",
-                      cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)))
+  if (!(e = formatCuda("cudaStreamCreate", cudaStreamCreateWithFlags(
+                                               &stream, cudaStreamNonBlocking)))
            .empty())
     return e;
   DeviceBuffer workspace;
@@ -225,9 +227,9 @@ std::string tcgen::bench::benchBundle(const std::string &path,
     // Our own workspace: cuBLAS then never allocates inside the timed loop.
     if ((why = formatCublas("cublasCreate", cublasCreate(&s.cublas))).empty() &&
         (why = workspace.allocate(kCublasWorkspace)).empty() &&
-        (why = formatCublas("cublasSetWorkspace",
-                           cublasSetWorkspace(s.cublas, workspace.get(),
-                                              kCublasWorkspace)))
+        (why = formatCublas(
+             "cublasSetWorkspace",
+             cublasSetWorkspace(s.cublas, workspace.get(), kCublasWorkspace)))
             .empty())
       why = formatCublas("cublasSetStream", cublasSetStream(s.cublas, stream));
     s.haveCublas = why.empty();

@@ -140,8 +140,8 @@ struct CublasCompare {
 /// Runs C = A B (+ C0) with cuBLAS into a row-major f32 buffer and
 /// downloads it.
 std::string cublasReference(cublasHandle_t handle, const GemmSpec &spec,
-                            const void *a, const void *b,
-                            const HostMatrix *c0, std::vector<float> &result) {
+                            const void *a, const void *b, const HostMatrix *c0,
+                            std::vector<float> &result) {
   MatrixLayout rowMajor{spec.m, spec.n, spec.n, 1};
   CublasPlan plan;
   std::string e = planCublas(spec.a, spec.b, rowMajor, plan);
@@ -253,7 +253,7 @@ std::string launchOnce(rt::Kernel &kernel, DeviceOperands &dev, double &ms) {
   cudaEventRecord(stop, nullptr);
   if (e.empty())
     e = formatCuda("kernel execution (cudaEventSynchronize)",
-                  cudaEventSynchronize(stop));
+                   cudaEventSynchronize(stop));
   float elapsed = 0;
   if (e.empty())
     cudaEventElapsedTime(&elapsed, start, stop);
@@ -267,7 +267,8 @@ std::string launchOnce(rt::Kernel &kernel, DeviceOperands &dev, double &ms) {
 std::string CheckResult::line(bool compared) const {
   char buf[512];
   if (!compared) {
-    std::snprintf(buf, sizeof(buf), "RUN %s %lld %lld %lld %s ms=%.4f nonfinite=%lld",
+    std::snprintf(buf, sizeof(buf),
+                  "RUN %s %lld %lld %lld %s ms=%.4f nonfinite=%lld",
                   entry.c_str(), (long long)m, (long long)n, (long long)k,
                   pass ? "OK" : "FAIL", kernelMs, (long long)nonFinite);
     return buf;
@@ -300,8 +301,8 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
     r.error = launchOnce(kernel, dev, r.kernelMs);
   HostMatrix out = host[spec.cIndex];
   if (r.error.empty())
-    r.error = dev.buffers[spec.cIndex].download(out.bytes.data(),
-                                                out.bytes.size());
+    r.error =
+        dev.buffers[spec.cIndex].download(out.bytes.data(), out.bytes.size());
   if (!r.error.empty())
     return r;
 

@@ -20,8 +20,8 @@ namespace tcgen::bench {
 
 struct CheckOptions {
   uint64_t seed = 1;
-  bool compare = true;     // false: launch and scan for NaN/Inf only
-  int64_t samples = 4096;  // sampled elements for the cuBLAS path
+  bool compare = true;    // false: launch and scan for NaN/Inf only
+  int64_t samples = 4096; // sampled elements for the cuBLAS path
   int64_t hostLimit = int64_t(1) << 30; // m*n*k up to this: host reference
 };
 
@@ -30,8 +30,8 @@ struct CheckResult {
   bool pass = false;
   std::string entry;
   int64_t m = 0, n = 0, k = 0;
-  double maxNorm = 0;  // max |out - ref| / (sum_k |a b| + |c0|)
-  double frob = 0;     // ||out - ref|| / ||ref||
+  double maxNorm = 0; // max |out - ref| / (sum_k |a b| + |c0|)
+  double frob = 0;    // ||out - ref|| / ||ref||
   int64_t nonFinite = 0;
   double maxNormBound = 0, frobBound = 0;
   std::string reference; // "host-f64", "cublas+sampled-f64" or "none"

@@ -117,8 +117,9 @@ std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
   std::string e = formatCublas("cublasLtCreate", cublasLtCreate(&handle));
   if (!e.empty())
     return e;
-  e = formatCublas("cublasLtMatmulDescCreate",
-                  cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  e = formatCublas(
+      "cublasLtMatmulDescCreate",
+      cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
   if (!e.empty())
     return e;
   cublasOperation_t opA = plan.opA, opB = plan.opB;
@@ -132,17 +133,17 @@ std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
   uint64_t bRows = opB == CUBLAS_OP_N ? plan.k : plan.n;
   uint64_t bCols = opB == CUBLAS_OP_N ? plan.n : plan.k;
   cudaDataType_t ab = cudaTypeOf(abType);
-  if (!(e = formatCublas("cublasLtMatrixLayoutCreate(A)",
-                        cublasLtMatrixLayoutCreate(&layoutA, ab, aRows, aCols,
-                                                   plan.lda)))
+  if (!(e = formatCublas(
+            "cublasLtMatrixLayoutCreate(A)",
+            cublasLtMatrixLayoutCreate(&layoutA, ab, aRows, aCols, plan.lda)))
            .empty() ||
-      !(e = formatCublas("cublasLtMatrixLayoutCreate(B)",
-                        cublasLtMatrixLayoutCreate(&layoutB, ab, bRows, bCols,
-                                                   plan.ldb)))
+      !(e = formatCublas(
+            "cublasLtMatrixLayoutCreate(B)",
+            cublasLtMatrixLayoutCreate(&layoutB, ab, bRows, bCols, plan.ldb)))
            .empty() ||
       !(e = formatCublas("cublasLtMatrixLayoutCreate(C)",
-                        cublasLtMatrixLayoutCreate(&layoutC, cudaTypeOf(cType),
-                                                   plan.m, plan.n, plan.ldc)))
+                         cublasLtMatrixLayoutCreate(&layoutC, cudaTypeOf(cType),
+                                                    plan.m, plan.n, plan.ldc)))
            .empty())
     return e;
   e = formatCuda("cudaMalloc", cudaMalloc(&workspace, kLtWorkspaceBytes));
@@ -151,18 +152,18 @@ std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
   workspaceBytes = kLtWorkspaceBytes;
   cublasLtMatmulPreference_t pref = nullptr;
   e = formatCublas("cublasLtMatmulPreferenceCreate",
-                  cublasLtMatmulPreferenceCreate(&pref));
+                   cublasLtMatmulPreferenceCreate(&pref));
   if (!e.empty())
     return e;
-  cublasLtMatmulPreferenceSetAttribute(
-      pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes,
-      sizeof(workspaceBytes));
+  cublasLtMatmulPreferenceSetAttribute(pref,
+                                       CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                       &workspaceBytes, sizeof(workspaceBytes));
   cublasLtMatmulHeuristicResult_t result = {};
   int found = 0;
   e = formatCublas("cublasLtMatmulAlgoGetHeuristic",
-                  cublasLtMatmulAlgoGetHeuristic(handle, desc, layoutA,
-                                                 layoutB, layoutC, layoutC,
-                                                 pref, 1, &result, &found));
+                   cublasLtMatmulAlgoGetHeuristic(handle, desc, layoutA,
+                                                  layoutB, layoutC, layoutC,
+                                                  pref, 1, &result, &found));
   cublasLtMatmulPreferenceDestroy(pref);
   if (!e.empty())
     return e;
@@ -177,8 +178,8 @@ std::string LtGemm::run(const void *a, const void *b, void *c,
   const void *first = swapped ? b : a;
   const void *second = swapped ? a : b;
   return formatCublas("cublasLtMatmul",
-                     cublasLtMatmul(handle, desc, &alpha, first, layoutA,
-                                    second, layoutB, &betaValue, c, layoutC, c,
-                                    layoutC, &algo, workspace, workspaceBytes,
-                                    stream));
+                      cublasLtMatmul(handle, desc, &alpha, first, layoutA,
+                                     second, layoutB, &betaValue, c, layoutC, c,
+                                     layoutC, &algo, workspace, workspaceBytes,
+                                     stream));
 }

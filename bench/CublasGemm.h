@@ -57,8 +57,7 @@ public:
   std::string init(const CublasPlan &plan, DType abType, DType cType,
                    float beta);
   /// Runs D = C = A B + beta C on `stream`.
-  std::string run(const void *a, const void *b, void *c,
-                  cudaStream_t stream);
+  std::string run(const void *a, const void *b, void *c, cudaStream_t stream);
 
 private:
   cublasLtHandle_t handle = nullptr;

@@ -17,7 +17,7 @@ std::string tcgen::bench::formatCuda(const char *call, cudaError_t result) {
 }
 
 std::string tcgen::bench::formatCublas(const char *call,
-                                      cublasStatus_t result) {
+                                       cublasStatus_t result) {
   if (result == CUBLAS_STATUS_SUCCESS)
     return "";
   return std::string(call) + ": " + cublasGetStatusName(result) + " (" +
@@ -44,7 +44,8 @@ std::string tcgen::bench::getDeviceProps(DeviceProps &props) {
   if (!error.empty())
     return error;
   cudaDeviceProp p;
-  error = formatCuda("cudaGetDeviceProperties", cudaGetDeviceProperties(&p, device));
+  error = formatCuda("cudaGetDeviceProperties",
+                     cudaGetDeviceProperties(&p, device));
   if (!error.empty())
     return error;
   props.name = p.name;
@@ -69,7 +70,8 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&o) noexcept {
 std::string DeviceBuffer::allocate(size_t bytes) {
   reset();
   size_t rounded = (bytes + 255) / 256 * 256;
-  std::string error = formatCuda("cudaMalloc", cudaMalloc(&ptr, rounded ? rounded : 256));
+  std::string error =
+      formatCuda("cudaMalloc", cudaMalloc(&ptr, rounded ? rounded : 256));
   if (!error.empty()) {
     ptr = nullptr;
     return error + " (" + std::to_string(rounded) + " bytes)";
@@ -80,12 +82,12 @@ std::string DeviceBuffer::allocate(size_t bytes) {
 
 std::string DeviceBuffer::upload(const void *host, size_t bytes) {
   return formatCuda("cudaMemcpy(H2D)",
-                   cudaMemcpy(ptr, host, bytes, cudaMemcpyHostToDevice));
+                    cudaMemcpy(ptr, host, bytes, cudaMemcpyHostToDevice));
 }
 
 std::string DeviceBuffer::download(void *host, size_t bytes) const {
   return formatCuda("cudaMemcpy(D2H)",
-                   cudaMemcpy(host, ptr, bytes, cudaMemcpyDeviceToHost));
+                    cudaMemcpy(host, ptr, bytes, cudaMemcpyDeviceToHost));
 }
 
 void DeviceBuffer::reset() {

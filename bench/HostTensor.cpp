@@ -27,7 +27,7 @@ uint16_t tcgen::bench::floatToHalf(float value) {
     // Denormal half: value = mant * 2^-24, round to nearest even.
     float f;
     std::memcpy(&f, &absx, 4);
-    float scaled = f * 16777216.0f; // 2^24, exact
+    float scaled = f * 16777216.0f;   // 2^24, exact
     float r = std::nearbyint(scaled); // FE_TONEAREST: ties to even
     return sign | static_cast<uint16_t>(r);
   }
@@ -78,7 +78,8 @@ float tcgen::bench::bf16ToFloat(uint16_t bits) {
   return f;
 }
 
-std::string tcgen::bench::checkFloatDType(DType dtype, const std::string &what) {
+std::string tcgen::bench::checkFloatDType(DType dtype,
+                                          const std::string &what) {
   if (dtype == DType::F16 || dtype == DType::BF16 || dtype == DType::F32)
     return "";
   return what + " has dtype " + dtypeName(dtype) +
@@ -184,7 +185,8 @@ void fillRows(void *context, int64_t begin, int64_t end) {
   HostMatrix &m = *c->matrix;
   for (int64_t i = begin; i < end; ++i) {
     for (int64_t j = 0; j < m.cols; ++j) {
-      uint64_t bits = mix64(c->key ^ mix64(static_cast<uint64_t>(i * m.cols + j)));
+      uint64_t bits =
+          mix64(c->key ^ mix64(static_cast<uint64_t>(i * m.cols + j)));
       // 24 random bits -> [0, 1) exactly in float, then [-1, 1).
       double u = static_cast<double>(bits >> 40) * (1.0 / 16777216.0);
       m.set(i, j, 2.0 * u - 1.0);

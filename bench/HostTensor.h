@@ -47,7 +47,9 @@ struct HostMatrix {
                 int64_t stride1);
   /// Number of elements the storage spans.
   int64_t spanElements() const;
-  int64_t offset(int64_t i, int64_t j) const { return i * stride0 + j * stride1; }
+  int64_t offset(int64_t i, int64_t j) const {
+    return i * stride0 + j * stride1;
+  }
 
   /// Reads element (i, j) as a double.
   double get(int64_t i, int64_t j) const;

@@ -54,7 +54,8 @@ const char *kRunHelp =
     "            `CHECK <entry> m n k PASS|FAIL maxnorm=... frob=...\n"
     "            nonfinite=... ref=...`; maxnorm is max |out-ref| / (sum_k\n"
     "            |a*b| + |c0|), frob is ||out-ref|| / ||ref||. PASS needs\n"
-    "            nonfinite=0 and maxnorm <= 1e-2 (f16/bf16 out; f32 out from f32\n"
+    "            nonfinite=0 and maxnorm <= 1e-2 (f16/bf16 out; f32 out from "
+    "f32\n"
     "            in) or 1e-4 (f32 out from f16/bf16 in), frob <= 5e-3 (f16\n"
     "            out), 1e-2 (bf16 out), 1e-5 (f32 out from f16/bf16 in).\n"
     "  --seed N  random seed (default 1)\n"
@@ -82,7 +83,8 @@ const char *kBenchHelp =
     "                  (ratio = cuBLAS time / tcgen time: >1 is tcgen faster)\n"
     "  --seed N        random seed (default 1)\n"
     "  --no-cublaslt   skip cublasLtMatmul\n"
-    "  --device-name   print `DEVICE <name> cc=X.Y sms=N l2=MB` first; with no\n"
+    "  --device-name   print `DEVICE <name> cc=X.Y sms=N l2=MB` first; with "
+    "no\n"
     "                  BUNDLE, print it and exit\n";
 
 int usageError(const std::string &message) {
@@ -146,8 +148,7 @@ int runCommand(const std::vector<std::string> &args) {
     if (a == "--check") {
       options.compare = true;
     } else if (a == "--seed") {
-      if (i + 1 >= args.size() ||
-          !parseCount(args[++i].c_str(), INT64_MAX, v))
+      if (i + 1 >= args.size() || !parseCount(args[++i].c_str(), INT64_MAX, v))
         return usageError("--seed needs a non-negative integer");
       options.seed = static_cast<uint64_t>(v);
     } else if (!a.empty() && a[0] == '-') {
@@ -155,8 +156,8 @@ int runCommand(const std::vector<std::string> &args) {
     } else if (bundle.empty()) {
       bundle = a;
     } else {
-      return usageError("run takes one BUNDLE, got '" + bundle + "' and '" +
-                        a + "'");
+      return usageError("run takes one BUNDLE, got '" + bundle + "' and '" + a +
+                        "'");
     }
   }
   if (bundle.empty())
@@ -227,7 +228,8 @@ bool appendCsv(const std::string &path, const std::string &device,
         date.c_str(), csvField(device).c_str(), csvField(r.entry).c_str(),
         csvField(r.backend).c_str(), (long long)r.m, (long long)r.n,
         (long long)r.k, r.aType.c_str(), r.cType.c_str(),
-        fmt("%.6f", r.tcgenMs).c_str(), fmt("%.3f", r.tflops(r.tcgenMs)).c_str(),
+        fmt("%.6f", r.tcgenMs).c_str(),
+        fmt("%.3f", r.tflops(r.tcgenMs)).c_str(),
         fmt("%.6f", r.cublasMs).c_str(),
         fmt("%.3f", r.tflops(r.cublasMs)).c_str(),
         fmt("%.4f", r.cublasMs / r.tcgenMs).c_str(), iters,
@@ -245,15 +247,15 @@ void printTable(const std::vector<BenchRow> &rows) {
               "cuBLAS ms", "TFLOP/s", "ratio", "cuBLASLt ms", "TFLOP/s");
   for (const BenchRow &r : rows) {
     std::string dtypes = r.aType + "->" + r.cType;
-    std::printf("%-32s %6lld %6lld %6lld %-14s %10s %8s %10s %8s %6s %11s %8s\n",
-                r.entry.c_str(), (long long)r.m, (long long)r.n,
-                (long long)r.k, dtypes.c_str(), fmt("%.4f", r.tcgenMs).c_str(),
-                fmt("%.1f", r.tflops(r.tcgenMs)).c_str(),
-                fmt("%.4f", r.cublasMs).c_str(),
-                fmt("%.1f", r.tflops(r.cublasMs)).c_str(),
-                fmt("%.3f", r.cublasMs / r.tcgenMs).c_str(),
-                fmt("%.4f", r.ltMs).c_str(),
-                fmt("%.1f", r.tflops(r.ltMs)).c_str());
+    std::printf(
+        "%-32s %6lld %6lld %6lld %-14s %10s %8s %10s %8s %6s %11s %8s\n",
+        r.entry.c_str(), (long long)r.m, (long long)r.n, (long long)r.k,
+        dtypes.c_str(), fmt("%.4f", r.tcgenMs).c_str(),
+        fmt("%.1f", r.tflops(r.tcgenMs)).c_str(),
+        fmt("%.4f", r.cublasMs).c_str(),
+        fmt("%.1f", r.tflops(r.cublasMs)).c_str(),
+        fmt("%.3f", r.cublasMs / r.tcgenMs).c_str(),
+        fmt("%.4f", r.ltMs).c_str(), fmt("%.1f", r.tflops(r.ltMs)).c_str());
   }
   for (const BenchRow &r : rows)
     if (!r.note.empty())

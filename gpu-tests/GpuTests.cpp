@@ -101,27 +101,24 @@ private:
 void registerBundleTests(const char *suite, const std::string &dir,
                          const std::string &unsetReason) {
   if (dir.empty()) {
-    ::testing::RegisterTest(suite, "NoBundles", nullptr, nullptr, __FILE__,
-                            __LINE__, [=]() -> ::testing::Test * {
-                              return new SkipTest(unsetReason);
-                            });
+    ::testing::RegisterTest(
+        suite, "NoBundles", nullptr, nullptr, __FILE__, __LINE__,
+        [=]() -> ::testing::Test * { return new SkipTest(unsetReason); });
     return;
   }
   std::vector<fs::path> dirs = bundleDirs(dir);
   if (dirs.empty()) {
     std::string why = dir + " holds no bundle directories";
-    ::testing::RegisterTest(suite, "NoBundles", nullptr, nullptr, __FILE__,
-                            __LINE__, [=]() -> ::testing::Test * {
-                              return new SkipTest(why);
-                            });
+    ::testing::RegisterTest(
+        suite, "NoBundles", nullptr, nullptr, __FILE__, __LINE__,
+        [=]() -> ::testing::Test * { return new SkipTest(why); });
     return;
   }
   for (const fs::path &d : dirs)
-    ::testing::RegisterTest(suite, d.filename().string().c_str(), nullptr,
-                            d.string().c_str(), __FILE__, __LINE__,
-                            [=]() -> ::testing::Test * {
-                              return new BundleCheckTest(d);
-                            });
+    ::testing::RegisterTest(
+        suite, d.filename().string().c_str(), nullptr, d.string().c_str(),
+        __FILE__, __LINE__,
+        [=]() -> ::testing::Test * { return new BundleCheckTest(d); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -146,9 +143,9 @@ protected:
   int64_t writtenElements() {
     HostMatrix out = host[spec.cIndex];
     EXPECT_EQ(formatCuda("cudaDeviceSynchronize", cudaDeviceSynchronize()), "");
-    EXPECT_EQ(dev.buffers[spec.cIndex].download(out.bytes.data(),
-                                                out.bytes.size()),
-              "");
+    EXPECT_EQ(
+        dev.buffers[spec.cIndex].download(out.bytes.data(), out.bytes.size()),
+        "");
     int64_t written = 0;
     for (int64_t i = 0; i < out.rows; ++i)
       for (int64_t j = 0; j < out.cols; ++j)

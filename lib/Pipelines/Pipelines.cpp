@@ -51,6 +51,8 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   if (options.vectorize)
     fpm.addPass(createTCGenVectorizeCopiesPass());
   fpm.addPass(createTCGenMapToGPUPass());
+  if (options.prefetch && options.promote)
+    fpm.addPass(createTCGenPrefetchTilesPass());
   addTextual(pm, "lower-affine,canonicalize,cse,gpu-launch-sink-index-computations,"
                  "gpu-kernel-outlining,canonicalize");
 }

@@ -65,16 +65,26 @@ struct MapToGPUPass final : impl::TCGenMapToGPUPassBase<MapToGPUPass> {
     MLIRContext *ctx = b.getContext();
     b.setInsertionPoint(row);
     int64_t total = *rows * *cols;
+    AffineExpr d0 = getAffineDimExpr(0, ctx);
     AffineExpr s0 = getAffineSymbolExpr(0, ctx);
-    auto loop = AffineForOp::create(b, row.getLoc(), ValueRange{tid},
-                                    AffineMap::get(0, 1, s0), ValueRange{},
-                                    AffineMap::getConstantMap(total, ctx),
-                                    numThreads);
+    // When the threads divide the work evenly, each thread runs a constant
+    // number of steps (`for j in [0, total/threads): l = j*threads + tid`),
+    // which later passes can unroll; otherwise a strided loop from tid.
+    bool even = total % numThreads == 0;
+    AffineForOp loop =
+        even ? AffineForOp::create(b, row.getLoc(), 0, total / numThreads, 1)
+             : AffineForOp::create(b, row.getLoc(), ValueRange{tid},
+                                   AffineMap::get(0, 1, s0), ValueRange{},
+                                   AffineMap::getConstantMap(total, ctx),
+                                   numThreads);
     setLoopRole(loop, "copy");
     loop->setAttr(kCopyAttrName, row->getAttr(kCopyAttrName));
     OpBuilder ib = OpBuilder::atBlockBegin(loop.getBody());
-    AffineExpr d0 = getAffineDimExpr(0, ctx);
     Value l = loop.getInductionVar();
+    if (even)
+      l = affine::AffineApplyOp::create(
+          ib, row.getLoc(), AffineMap::get(1, 1, d0 * numThreads + s0),
+          ValueRange{l, tid});
     Value r = affine::AffineApplyOp::create(
         ib, row.getLoc(), AffineMap::get(1, 0, d0.floorDiv(int64_t(*cols))), l);
     Value c = affine::AffineApplyOp::create(

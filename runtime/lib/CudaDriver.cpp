@@ -1,7 +1,7 @@
 //===- CudaDriver.cpp - The CUDA driver API, opened at run time -----------===//
 //
 // This file implements getDriver(): dlopen libcuda.so.1, resolve every entry
-// point through cuGetProcAddress for the CUDA version of our headers, and
+// point through cuGetProcAddress at the CUDA version its prototype has, and
 // call cuInit once.
 //
 //===----------------------------------------------------------------------===//
@@ -43,18 +43,17 @@ void loadDriver(DriverState &state) {
     return;
   }
   Driver &d = state.driver;
-#define TCGEN_RESOLVE_FN(name)                                                 \
+#define TCGEN_RESOLVE_FN(name, version)                                        \
   {                                                                            \
     void *fn = nullptr;                                                        \
     CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SUCCESS;        \
-    if (getProc(#name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT,         \
-                &found) != CUDA_SUCCESS ||                                     \
+    if (getProc(#name, &fn, version, CU_GET_PROC_ADDRESS_DEFAULT, &found) !=   \
+            CUDA_SUCCESS ||                                                    \
         !fn) {                                                                 \
       state.noDriver = true;                                                   \
-      state.error = "the CUDA driver lacks " #name                             \
-                    " (is it older than the CUDA " +                           \
-                    std::to_string(CUDA_VERSION / 1000) +                      \
-                    " toolkit tcgen was built with?)";                         \
+      state.error = "the CUDA driver lacks " #name " (CUDA " +                 \
+                    std::to_string(version / 1000) + "." +                     \
+                    std::to_string(version % 1000 / 10) + " ABI)";             \
       return;                                                                  \
     }                                                                          \
     d.name##Fn = reinterpret_cast<decltype(d.name##Fn)>(fn);                   \

@@ -11,37 +11,40 @@
 #define TCGEN_RUNTIME_LIB_CUDADRIVER_H
 
 #include <cuda.h>
+#include <cudaTypedefs.h>
 
 #include <string>
 
 namespace tcgen::rt {
 
-/// Driver entry points. Types come from cuda.h's prototypes (including their
-/// _v2 remappings), so they match the ABI of the headers we compile against.
+/// Driver entry points. Each is resolved for the CUDA version given beside
+/// it, and typed with cudaTypedefs.h's PFN for that version, so the ABI we
+/// call matches the ABI we get (cuCtxGetDevice, say, changed in 13.0).
 struct Driver {
 #define TCGEN_DRIVER_FUNCTIONS(X)                                              \
-  X(cuInit)                                                                    \
-  X(cuGetErrorName)                                                            \
-  X(cuGetErrorString)                                                          \
-  X(cuDeviceGetCount)                                                          \
-  X(cuDeviceGet)                                                               \
-  X(cuDeviceGetAttribute)                                                      \
-  X(cuDeviceGetName)                                                           \
-  X(cuCtxGetCurrent)                                                           \
-  X(cuCtxSetCurrent)                                                           \
-  X(cuCtxGetDevice)                                                            \
-  X(cuCtxPushCurrent)                                                          \
-  X(cuCtxPopCurrent)                                                           \
-  X(cuDevicePrimaryCtxRetain)                                                  \
-  X(cuDevicePrimaryCtxRelease)                                                 \
-  X(cuModuleLoadData)                                                          \
-  X(cuModuleLoadDataEx)                                                        \
-  X(cuModuleUnload)                                                            \
-  X(cuModuleGetFunction)                                                       \
-  X(cuFuncSetAttribute)                                                        \
-  X(cuLaunchKernel)                                                            \
-  X(cuLaunchKernelEx)
-#define TCGEN_DECLARE_FN(name) decltype(&::name) name##Fn = nullptr;
+  X(cuInit, 2000)                                                              \
+  X(cuGetErrorName, 6000)                                                      \
+  X(cuGetErrorString, 6000)                                                    \
+  X(cuDeviceGetCount, 2000)                                                    \
+  X(cuDeviceGet, 2000)                                                         \
+  X(cuDeviceGetAttribute, 2000)                                                \
+  X(cuDeviceGetName, 2000)                                                     \
+  X(cuCtxGetCurrent, 4000)                                                     \
+  X(cuCtxSetCurrent, 4000)                                                     \
+  X(cuCtxGetDevice, 2000)                                                      \
+  X(cuCtxPushCurrent, 4000)                                                    \
+  X(cuCtxPopCurrent, 4000)                                                     \
+  X(cuDevicePrimaryCtxRetain, 7000)                                            \
+  X(cuDevicePrimaryCtxRelease, 11000)                                          \
+  X(cuModuleLoadData, 2000)                                                    \
+  X(cuModuleLoadDataEx, 2010)                                                  \
+  X(cuModuleUnload, 2000)                                                      \
+  X(cuModuleGetFunction, 2000)                                                 \
+  X(cuFuncSetAttribute, 9000)                                                  \
+  X(cuLaunchKernel, 4000)                                                      \
+  X(cuLaunchKernelEx, 11060)
+#define TCGEN_DECLARE_FN(name, version)                                        \
+  PFN_##name##_v##version name##Fn = nullptr;
   TCGEN_DRIVER_FUNCTIONS(TCGEN_DECLARE_FN)
 #undef TCGEN_DECLARE_FN
 };

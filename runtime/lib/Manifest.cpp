@@ -99,8 +99,8 @@ bool tcgen::operator==(const Param &a, const Param &b) {
 }
 
 bool tcgen::operator==(const Manifest &a, const Manifest &b) {
-  return a.format == b.format && a.version == b.version &&
-         a.entry == b.entry && a.cubin == b.cubin && a.ptx == b.ptx &&
+  return a.format == b.format && a.version == b.version && a.entry == b.entry &&
+         a.cubin == b.cubin && a.ptx == b.ptx &&
          a.target.arch == b.target.arch &&
          a.target.backend == b.target.backend &&
          a.target.minCC == b.target.minCC && a.op.kind == b.op.kind &&
@@ -188,9 +188,8 @@ public:
     return true;
   }
 
-  bool integer(const Value &obj, const std::string &path,
-               std::string_view key, int64_t &out, bool required,
-               int64_t min = INT64_MIN) {
+  bool integer(const Value &obj, const std::string &path, std::string_view key,
+               int64_t &out, bool required, int64_t min = INT64_MIN) {
     const Value *v = member(obj, path, key, required);
     if (!v)
       return error.empty();
@@ -204,8 +203,8 @@ public:
     return true;
   }
 
-  bool boolean(const Value &obj, const std::string &path,
-               std::string_view key, bool &out, bool required) {
+  bool boolean(const Value &obj, const std::string &path, std::string_view key,
+               bool &out, bool required) {
     const Value *v = member(obj, path, key, required);
     if (!v)
       return error.empty();
@@ -215,9 +214,8 @@ public:
     return true;
   }
 
-  bool intArray(const Value &obj, const std::string &path,
-                std::string_view key, std::vector<int64_t> &out,
-                bool required, int64_t min) {
+  bool intArray(const Value &obj, const std::string &path, std::string_view key,
+                std::vector<int64_t> &out, bool required, int64_t min) {
     const Value *v = member(obj, path, key, required);
     if (!v)
       return error.empty();
@@ -230,8 +228,8 @@ public:
       if (!e.isInteger())
         return wrongType(index(field, i), "an integer", e);
       if (e.getInt() < min)
-        return fail("field '" + index(field, i) + "' must be >= " +
-                    std::to_string(min) + ", got " +
+        return fail("field '" + index(field, i) +
+                    "' must be >= " + std::to_string(min) + ", got " +
                     std::to_string(e.getInt()));
       out.push_back(e.getInt());
     }
@@ -312,7 +310,8 @@ bool parseOperand(FieldReader &r, const Value &v, const std::string &path,
                   " elements but shape has " +
                   std::to_string(operand.shape.size()));
   if (operand.alignBytes & (operand.alignBytes - 1))
-    return r.fail("field '" + path + ".align_bytes' must be a power of 2, got " +
+    return r.fail("field '" + path +
+                  ".align_bytes' must be a power of 2, got " +
                   std::to_string(operand.alignBytes));
   return true;
 }
@@ -354,8 +353,8 @@ bool parseParams(FieldReader &r, const Value &root, Manifest &m) {
       return false;
     // `value` is a string naming a size in later versions; keep it verbatim.
     if (const Value *value = v.get("value"))
-      p.value = value->isString() ? value->getString() : json::print(*value,
-                                                                     false);
+      p.value =
+          value->isString() ? value->getString() : json::print(*value, false);
     if (!p.operand.empty() && !m.findOperand(p.operand))
       return r.fail("field '" + path + ".operand': no operand named '" +
                     p.operand + "'");
@@ -420,15 +419,15 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
                   "out or inout operand");
   if (c && cInOut)
     return r.fail("field 'operands': a matmul has one result operand, got "
-                  "both out '" + c->name + "' and inout '" + cInOut->name +
-                  "'");
+                  "both out '" +
+                  c->name + "' and inout '" + cInOut->name + "'");
   if (!c)
     c = cInOut;
   if (m.op.accumulate != (c->role == OperandRole::InOut))
     return r.fail(std::string("field 'operands': op.accumulate is ") +
                   (m.op.accumulate ? "true" : "false") + " but operand '" +
-                  c->name + "' has role '" + roleName(c->role) + "' (expected '" +
-                  (m.op.accumulate ? "inout" : "out") + "')");
+                  c->name + "' has role '" + roleName(c->role) +
+                  "' (expected '" + (m.op.accumulate ? "inout" : "out") + "')");
   struct {
     const Operand *operand;
     std::vector<int64_t> shape;

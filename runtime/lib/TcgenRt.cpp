@@ -23,8 +23,8 @@ using tcgen::rt::Driver;
 
 namespace {
 constexpr int64_t kDefaultDynamicSmemLimit = 48 * 1024; // Without opt-in.
-constexpr int64_t kPortableClusterSize = 8; // Larger needs opt-in.
-constexpr int kMaxRank = 16;                // Sanity bound on user input.
+constexpr int64_t kPortableClusterSize = 8;             // Larger needs opt-in.
+constexpr int kMaxRank = 16; // Sanity bound on user input.
 constexpr size_t kJitLogBytes = 16 * 1024;
 
 thread_local std::string lastError;
@@ -93,7 +93,8 @@ tcgen_status bindContext(tcgen_kernel &k) {
   if (k.context) {
     r = d.cuCtxGetDeviceFn(&k.cuDevice);
     if (r != CUDA_SUCCESS)
-      return fail(TCGEN_ERROR_CUDA, rt::formatCudaError(d, "cuCtxGetDevice", r));
+      return fail(TCGEN_ERROR_CUDA,
+                  rt::formatCudaError(d, "cuCtxGetDevice", r));
     return TCGEN_OK;
   }
   int count = 0;
@@ -149,9 +150,9 @@ CUresult loadPtx(const Driver &d, const std::string &ptx, CUmodule &module,
   std::string buffer(kJitLogBytes, '\0');
   CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {buffer.data(),
-                    reinterpret_cast<void *>(static_cast<uintptr_t>(
-                        buffer.size() - 1))};
+  void *values[] = {
+      buffer.data(),
+      reinterpret_cast<void *>(static_cast<uintptr_t>(buffer.size() - 1))};
   CUresult r = d.cuModuleLoadDataExFn(&module, ptx.c_str(), 2, options, values);
   log = buffer.c_str();
   return r;
@@ -205,13 +206,12 @@ tcgen_status loadModule(tcgen_kernel &k) {
 tcgen_status prepareFunction(tcgen_kernel &k) {
   const Driver &d = *k.driver;
   const Launch &launch = k.manifest.launch;
-  CUresult r = d.cuModuleGetFunctionFn(&k.function, k.module,
-                                       k.manifest.entry.c_str());
+  CUresult r =
+      d.cuModuleGetFunctionFn(&k.function, k.module, k.manifest.entry.c_str());
   if (r != CUDA_SUCCESS)
     return fail(TCGEN_ERROR_CUDA,
-                rt::formatCudaError(d, "cuModuleGetFunction", r) +
-                    ": entry '" + k.manifest.entry + "' not found in the " +
-                    k.binaryKind);
+                rt::formatCudaError(d, "cuModuleGetFunction", r) + ": entry '" +
+                    k.manifest.entry + "' not found in the " + k.binaryKind);
   if (launch.dynamicSmemBytes > kDefaultDynamicSmemLimit) {
     r = d.cuFuncSetAttributeFn(k.function,
                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -282,8 +282,7 @@ tcgen_status loadImpl(const char *path, tcgen_kernel **out) {
             " B of shared memory per block; device '" + k->device.name +
             "' allows " + std::to_string(k->device.maxDynamicSmemBytes);
   if (!error.empty())
-    return fail(TCGEN_ERROR_UNSUPPORTED_DEVICE,
-                k->manifestPath + ": " + error);
+    return fail(TCGEN_ERROR_UNSUPPORTED_DEVICE, k->manifestPath + ": " + error);
   if ((status = loadModule(*k)) != TCGEN_OK ||
       (status = prepareFunction(*k)) != TCGEN_OK)
     return status;
@@ -352,7 +351,8 @@ CUresult launchKernel(tcgen_kernel &k, CUstream stream, void **params) {
 tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
                         int nargs, CUstream stream) {
   if (!k)
-    return fail(TCGEN_ERROR_INVALID_ARGUMENT, "tcgen_rt_launch: kernel is null");
+    return fail(TCGEN_ERROR_INVALID_ARGUMENT,
+                "tcgen_rt_launch: kernel is null");
   std::vector<TensorArg> tensors;
   tcgen_status status = convertArgs(args, nargs, tensors);
   if (status != TCGEN_OK)
@@ -390,9 +390,8 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
                    1;
     return fail(TCGEN_ERROR_CUDA,
                 "kernel '" + k->manifest.entry + "': " +
-                    rt::formatCudaError(d, cluster ? "cuLaunchKernelEx"
-                                                   : "cuLaunchKernel",
-                                        r));
+                    rt::formatCudaError(
+                        d, cluster ? "cuLaunchKernelEx" : "cuLaunchKernel", r));
   }
   return succeed();
 }

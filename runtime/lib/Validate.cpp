@@ -27,8 +27,8 @@ std::string formatAddress(uintptr_t address) {
 
 std::string describeDevice(const DeviceInfo &device) {
   return "device '" + device.name + "' (compute capability " +
-         std::to_string(device.ccMajor) + "." +
-         std::to_string(device.ccMinor) + ")";
+         std::to_string(device.ccMajor) + "." + std::to_string(device.ccMinor) +
+         ")";
 }
 
 /// Returns XX for an arch "sm_XXa" (architecture-specific features), or -1.
@@ -100,8 +100,7 @@ std::string tcgen::validateLaunch(const Manifest &manifest,
       manifest.launch.dynamicSmemBytes + manifest.resources.staticSmemBytes;
   if (smem > device.maxDynamicSmemBytes)
     return "launch: shared memory " +
-           std::to_string(manifest.launch.dynamicSmemBytes) +
-           " B dynamic + " +
+           std::to_string(manifest.launch.dynamicSmemBytes) + " B dynamic + " +
            std::to_string(manifest.resources.staticSmemBytes) +
            " B static exceeds the limit of " +
            std::to_string(device.maxDynamicSmemBytes) + " B per block on " +
@@ -115,8 +114,8 @@ std::string tcgen::validateLaunch(const Manifest &manifest,
     if (args[i].name != operand.name)
       return "argument " + std::to_string(i) +
              ": name mismatch: kernel expects operand '" + operand.name +
-             "', got '" + args[i].name + "' (pass tensors in order: " +
-             listNames(manifest) + ")";
+             "', got '" + args[i].name +
+             "' (pass tensors in order: " + listNames(manifest) + ")";
     error = checkArg(operand, args[i]);
     if (!error.empty())
       return error;

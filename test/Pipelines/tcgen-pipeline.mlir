@@ -11,12 +11,16 @@
 // CHECK:        gpu.launch_func @mm_kernel::@mm_kernel blocks in (%c2, %c2, %c1) threads in (%c128, %c1, %c1) args(
 // CHECK:      gpu.module @mm_kernel
 // CHECK:        gpu.func @mm_kernel({{.*}}) kernel
+// CHECK:          vector.load
+// CHECK:          vector.store
+// CHECK:          gpu.barrier
 // CHECK:          scf.for
-// CHECK:            gpu.barrier
 // CHECK:            vector.load
+// CHECK:            gpu.subgroup_mma_compute
+// CHECK:            gpu.barrier
 // CHECK:            vector.store
 // CHECK:            gpu.barrier
-// CHECK:            gpu.subgroup_mma_compute
+// CHECK:          gpu.subgroup_mma_compute
 // CHECK:          gpu.subgroup_mma_store_matrix
 
 // Bare pointers for the statically shaped operands, WMMA intrinsics.

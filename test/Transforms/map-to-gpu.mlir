@@ -4,6 +4,7 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(tcgen-lower-contraction,tcgen-tile,tcgen-promote-operands,tcgen-wmma-map-mma,tcgen-map-to-gpu))'
 
 // Grid (N/64, M/64) = (2, 2); 4 warps = 128 threads.
+// CHECK-DAG:  #[[SPREAD:.*]] = affine_map<(d0)[s0] -> (d0 * 128 + s0)>
 // CHECK:      gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c2{{(_[0-9]+)?}}, %{{.*}} = %c2{{(_[0-9]+)?}}, %{{.*}} = %c1) threads(%[[TX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c128,
 // Warp index = tid / 32, split into (row, col) of the 2x2 warp grid.
 // CHECK:        %[[WARP:.*]] = arith.divui %[[TX]], %{{.*}} : index
@@ -11,11 +12,13 @@
 // CHECK:        arith.remui %[[WARP]]
 // CHECK-NOT:    tcgen.loop = "warp_m"
 // CHECK:        affine.for {{.*}} = 0 to 64 step 32 iter_args
-// Each copy is spread over the 128 threads: 64x32 f16 = 256 vectors of 8.
-// CHECK:          affine.for %[[L:.*]] = %[[TX]] to 256 step 128 {
+// Each copy is spread over the 128 threads: 64x32 f16 = 256 vectors of 8,
+// two per thread: vector l = j * 128 + tid.
+// CHECK:          affine.for %[[J:.*]] = 0 to 2 {
+// CHECK-NEXT:       %[[L:.*]] = affine.apply #[[SPREAD]](%[[J]])[%[[TX]]]
 // CHECK:            affine.vector_load %arg0
 // CHECK:          } {tcgen.copy = "A", tcgen.loop = "copy"}
-// CHECK:          affine.for %{{.*}} = %[[TX]] to 256 step 128 {
+// CHECK:          affine.for %{{.*}} = 0 to 2 {
 // CHECK:          } {tcgen.copy = "B", tcgen.loop = "copy"}
 // CHECK:        gpu.terminator
 // CHECK:      return

@@ -79,6 +79,9 @@ static cl::opt<bool> noUnroll("no-unroll", cl::desc("Do not unroll the warp tile
 static cl::opt<bool> noVectorize("no-vectorize",
                                  cl::desc("Skip copy vectorization"),
                                  cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<bool> noPrefetch("no-prefetch",
+                                cl::desc("Skip global-load latency hiding"),
+                                cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> printAfterAll("print-ir-after-all",
                                    cl::desc("Print the IR after every pass"),
                                    cl::sub(compileCmd), cl::sub(explainCmd));
@@ -117,6 +120,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.hoist = !noHoist;
   options.unroll = !noUnroll;
   options.vectorize = !noVectorize;
+  options.prefetch = !noPrefetch;
 }
 
 /// The PTX features for `arch`: PTX 8.3 (CUDA 12.3+) serves sm_70 .. sm_90a.

@@ -132,7 +132,8 @@ TEST(JsonTest, ErrorPositions) {
             "1:3: unexpected trailing characters after the JSON value");
   EXPECT_EQ(parseError("{\"a\": 1, \"a\": 2}"), "1:10: duplicate key \"a\"");
   EXPECT_EQ(parseError("-"), "1:2: invalid number: expected a digit");
-  EXPECT_EQ(parseError("1."), "1:3: invalid number: expected a digit after '.'");
+  EXPECT_EQ(parseError("1."),
+            "1:3: invalid number: expected a digit after '.'");
   EXPECT_EQ(parseError(R"("\q")"), "1:2: invalid escape sequence in string");
   EXPECT_EQ(parseError(R"("\ud800")"),
             "1:8: unpaired UTF-16 surrogate in \\u escape");

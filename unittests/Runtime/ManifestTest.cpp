@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SampleManifest.h"
 #include "tcgen/Runtime/Manifest.h"
+#include "SampleManifest.h"
 
 #include <gtest/gtest.h>
 
@@ -75,9 +75,9 @@ TEST(ManifestTest, WriteParseRoundTrip) {
 
 TEST(ManifestTest, WriterUsesTheDocFieldOrder) {
   std::string text = writeManifest(parseOk(sampleManifestText()));
-  const char *order[] = {"\"format\"", "\"version\"", "\"entry\"",
-                         "\"cubin\"",  "\"ptx\"",     "\"target\"",
-                         "\"op\"",     "\"operands\"", "\"params\"",
+  const char *order[] = {"\"format\"", "\"version\"",   "\"entry\"",
+                         "\"cubin\"",  "\"ptx\"",       "\"target\"",
+                         "\"op\"",     "\"operands\"",  "\"params\"",
                          "\"launch\"", "\"resources\"", "\"config\""};
   size_t last = 0;
   for (const char *field : order) {
@@ -162,17 +162,21 @@ INSTANTIATE_TEST_SUITE_P(
                   "missing required field 'format'"},
         ErrorCase{"MissingMinCC", "\"min_cc\": 80", "\"minimum_cc\": 80",
                   "missing required field 'target.min_cc'"},
-        ErrorCase{"MissingK", "\"k\": 1024,", "", "missing required field 'op.k'"},
+        ErrorCase{"MissingK", "\"k\": 1024,", "",
+                  "missing required field 'op.k'"},
         ErrorCase{"MissingDType", "\"dtype\": \"f32\", ", "",
                   "missing required field 'operands[2].dtype'"},
-        ErrorCase{"MissingAlignBytes", "\"align_bytes\": 16 }", "\"align\": 16 }",
+        ErrorCase{"MissingAlignBytes", "\"align_bytes\": 16 }",
+                  "\"align\": 16 }",
                   "missing required field 'operands[0].align_bytes'"},
-        ErrorCase{"MissingParamOperand", "{ \"kind\": \"ptr\", \"operand\": \"B\" }",
+        ErrorCase{"MissingParamOperand",
+                  "{ \"kind\": \"ptr\", \"operand\": \"B\" }",
                   "{ \"kind\": \"ptr\" }",
                   "missing required field 'params[1].operand'"},
         ErrorCase{"MissingDynamicSmem", "\"dynamic_smem_bytes\": 0,", "",
                   "missing required field 'launch.dynamic_smem_bytes'"},
-        ErrorCase{"MissingBinary", "\"cubin\": \"matmul_kernel.cubin\",\n  \"ptx\": "
+        ErrorCase{"MissingBinary",
+                  "\"cubin\": \"matmul_kernel.cubin\",\n  \"ptx\": "
                   "\"matmul_kernel.ptx\",",
                   "", "missing required field 'cubin' or 'ptx'"},
         // Wrong types.
@@ -180,9 +184,11 @@ INSTANTIATE_TEST_SUITE_P(
                   "field 'op.m' must be an integer, got string"},
         ErrorCase{"MIsFractional", "\"m\": 1024", "\"m\": 10.5",
                   "field 'op.m' must be an integer, got number"},
-        ErrorCase{"AccumulateIsNumber", "\"accumulate\": false", "\"accumulate\": 0",
+        ErrorCase{"AccumulateIsNumber", "\"accumulate\": false",
+                  "\"accumulate\": 0",
                   "field 'op.accumulate' must be a bool, got number"},
-        ErrorCase{"ShapeElementIsString", "\"shape\": [1024, 1024]", "\"shape\": [1024, \"x\"]",
+        ErrorCase{"ShapeElementIsString", "\"shape\": [1024, 1024]",
+                  "\"shape\": [1024, \"x\"]",
                   "field 'operands[0].shape[1]' must be an integer, got "
                   "string"},
         ErrorCase{"TargetIsNumber", "\"target\": {", "\"target\": 3, \"x\": {",
@@ -205,34 +211,42 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"WrongVersion", "\"version\": 1", "\"version\": 2",
                   "field 'version': unsupported manifest version 2 (this "
                   "runtime reads version 1)"},
-        ErrorCase{"ZeroExtent", "\"shape\": [1024, 1024]", "\"shape\": [1024, 0]",
+        ErrorCase{"ZeroExtent", "\"shape\": [1024, 1024]",
+                  "\"shape\": [1024, 0]",
                   "field 'operands[0].shape[1]' must be >= 1, got 0"},
-        ErrorCase{"StridesRank", "\"strides\": [1024, 1]", "\"strides\": [1024]",
+        ErrorCase{"StridesRank", "\"strides\": [1024, 1]",
+                  "\"strides\": [1024]",
                   "field 'operands[0].strides' has 1 elements but shape has "
                   "2"},
-        ErrorCase{"AlignNotPowerOf2", "\"align_bytes\": 16", "\"align_bytes\": 12",
+        ErrorCase{"AlignNotPowerOf2", "\"align_bytes\": 16",
+                  "\"align_bytes\": 12",
                   "field 'operands[0].align_bytes' must be a power of 2, got "
                   "12"},
         ErrorCase{"DuplicateName", "\"name\": \"B\"", "\"name\": \"A\"",
                   "field 'operands[1].name': duplicate operand name 'A'"},
-        ErrorCase{"ParamUnknownOperand", "\"operand\": \"C\"", "\"operand\": \"D\"",
+        ErrorCase{"ParamUnknownOperand", "\"operand\": \"C\"",
+                  "\"operand\": \"D\"",
                   "field 'params[2].operand': no operand named 'D'"},
-        ErrorCase{"TooManyThreads", "\"block\": [256, 1, 1]", "\"block\": [256, 8, 1]",
+        ErrorCase{"TooManyThreads", "\"block\": [256, 1, 1]",
+                  "\"block\": [256, 8, 1]",
                   "field 'launch.block': 2048 threads per block exceeds "
                   "1024"},
-        ErrorCase{"GridNotClusterMultiple", "\"cluster\": [1, 1, 1]", "\"cluster\": [1, 3, 1]",
+        ErrorCase{"GridNotClusterMultiple", "\"cluster\": [1, 1, 1]",
+                  "\"cluster\": [1, 3, 1]",
                   "field 'launch.cluster': grid [8, 16, 1] is not a multiple "
                   "of cluster [1, 3, 1]"},
         ErrorCase{"NegativeMinCC", "\"min_cc\": 80", "\"min_cc\": -1",
                   "field 'target.min_cc' must be >= 0, got -1"},
         // Matmul consistency.
-        ErrorCase{"LhsShapeMismatch", "\"shape\": [1024, 1024],\n      \"strides\": [1024, 1], "
+        ErrorCase{"LhsShapeMismatch",
+                  "\"shape\": [1024, 1024],\n      \"strides\": [1024, 1], "
                   "\"align_bytes\": 16 },\n    { \"name\": \"B\"",
                   "\"shape\": [1024, 512],\n      \"strides\": [512, 1], "
                   "\"align_bytes\": 16 },\n    { \"name\": \"B\"",
                   "operand 'A' (lhs): shape [1024, 512] does not match op "
                   "[m, k] = [1024, 1024]"},
-        ErrorCase{"AccumulateNeedsInOut", "\"accumulate\": false", "\"accumulate\": true",
+        ErrorCase{"AccumulateNeedsInOut", "\"accumulate\": false",
+                  "\"accumulate\": true",
                   "field 'operands': op.accumulate is true but operand 'C' "
                   "has role 'out' (expected 'inout')"},
         ErrorCase{"MissingRhs", "\"role\": \"rhs\"", "\"role\": \"lhs\"",

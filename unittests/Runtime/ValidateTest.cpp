@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SampleManifest.h"
 #include "tcgen/Runtime/Validate.h"
+#include "SampleManifest.h"
 
 #include <gtest/gtest.h>
 

@@ -40,6 +40,9 @@ struct TCGenPipelineOptions
   Option<bool> unroll{*this, "unroll",
                       llvm::cl::desc("Unroll the warp tile (with hoist)"),
                       llvm::cl::init(true)};
+  Option<bool> prefetch{*this, "prefetch",
+                        llvm::cl::desc("Hide global-load latency (register prefetch)"),
+                        llvm::cl::init(true)};
   Option<bool> vectorize{*this, "vectorize",
                          llvm::cl::desc("Vectorize global->shared copies"),
                          llvm::cl::init(true)};

@@ -111,4 +111,28 @@ def TCGenMapToGPUPass : Pass<"tcgen-map-to-gpu", "func::FuncOp"> {
                            "::mlir::gpu::GPUDialect"];
 }
 
+def TCGenPrefetchTilesPass : Pass<"tcgen-prefetch-tiles", "func::FuncOp"> {
+  let summary = "Hide global-load latency: load the next K tile into registers";
+  let description = [{
+    Software-pipelines the `block_k` loop of each mapped kernel (paper §3.4,
+    §3.7): the copy loops are unrolled, the first tile is copied before the
+    loop, and each iteration loads the *next* tile from global memory into
+    registers before computing on the current one, then stores the registers
+    to shared memory after the compute. The last tile's compute is peeled.
+
+    Before (one iteration):  barrier; copy(k); barrier; compute(k)
+    After:
+    ```
+    copy(lb); barrier
+    for k in [lb, ub - step): r = load(k + step); compute(k); barrier;
+                              store(r); barrier
+    compute(ub - step)
+    ```
+    Runs after tcgen-map-to-gpu, when each thread's share of a copy is a
+    constant number of vector moves. A loop of one iteration is left alone.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 #endif // TCGEN_TRANSFORMS_PASSES_TD

@@ -28,7 +28,8 @@ class Kernel {
 public:
   Kernel() = default;
   ~Kernel() { tcgen_rt_unload(handle); }
-  Kernel(Kernel &&other) noexcept : handle(std::exchange(other.handle, nullptr)) {}
+  Kernel(Kernel &&other) noexcept
+      : handle(std::exchange(other.handle, nullptr)) {}
   Kernel &operator=(Kernel &&other) noexcept {
     if (this != &other) {
       tcgen_rt_unload(handle);
@@ -54,9 +55,12 @@ public:
     std::vector<tcgen_tensor_arg> cArgs(args.size());
     for (size_t i = 0; i < args.size(); ++i) {
       const TensorArg &a = args[i];
-      cArgs[i] = {a.name.c_str(), static_cast<tcgen_dtype>(a.dtype),
-                  static_cast<int>(a.shape.size()), a.shape.data(),
-                  a.strides.data(), static_cast<CUdeviceptr>(a.address)};
+      cArgs[i] = {a.name.c_str(),
+                  static_cast<tcgen_dtype>(a.dtype),
+                  static_cast<int>(a.shape.size()),
+                  a.shape.data(),
+                  a.strides.data(),
+                  static_cast<CUdeviceptr>(a.address)};
     }
     lastStatus = tcgen_rt_launch(handle, cArgs.data(),
                                  static_cast<int>(cArgs.size()), stream);

@@ -1,0 +1,151 @@
+//===- PrefetchTiles.cpp - Register prefetch of the next K tile -*- C++ -*-===//
+//
+// This file implements tcgen-prefetch-tiles: the global->shared copies of
+// iteration k+1 are split into global->register loads issued before the
+// compute of iteration k and register->shared stores after it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Transforms/Passes.h"
+
+#include "tcgen/Transforms/LoopTags.h"
+
+#include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
+#include "mlir/Dialect/Affine/LoopUtils.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::tcgen {
+#define GEN_PASS_DEF_TCGENPREFETCHTILESPASS
+#include "tcgen/Transforms/Passes.h.inc"
+
+namespace {
+using affine::AffineForOp;
+
+/// True for the operations that write a tile into shared memory.
+static bool isTileStore(Operation *op) {
+  return isa<affine::AffineVectorStoreOp, affine::AffineStoreOp>(op);
+}
+
+struct PrefetchTilesPass final
+    : impl::TCGenPrefetchTilesPassBase<PrefetchTilesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<AffineForOp> loops;
+    getOperation().walk([&](AffineForOp loop) {
+      if (getLoopRole(loop) == "block_k")
+        loops.push_back(loop);
+    });
+    for (AffineForOp loop : loops)
+      if (failed(pipeline(loop)))
+        return signalPassFailure();
+  }
+
+  LogicalResult pipeline(AffineForOp loop) {
+    if (!loop->getParentOfType<gpu::LaunchOp>())
+      return loop.emitOpError("prefetching needs a mapped kernel (run "
+                              "tcgen-map-to-gpu first)");
+    std::optional<uint64_t> trip = affine::getConstantTripCount(loop);
+    if (!trip || *trip < 2 || !loop.hasConstantBounds())
+      return success(); // nothing to overlap
+
+    // The body must be: barrier; copy loops...; barrier; compute...; yield.
+    Block *body = loop.getBody();
+    auto first = dyn_cast<gpu::BarrierOp>(&body->front());
+    if (!first)
+      return loop.emitOpError("expected a barrier before the copies");
+    SmallVector<AffineForOp> copies;
+    Operation *op = first->getNextNode();
+    for (; op && getLoopRole(op) == "copy"; op = op->getNextNode())
+      copies.push_back(cast<AffineForOp>(op));
+    auto second = dyn_cast_or_null<gpu::BarrierOp>(op);
+    if (copies.empty() || !second)
+      return loop.emitOpError("expected barrier; copies; barrier at the top");
+    for (AffineForOp copy : copies)
+      if (failed(affine::loopUnrollFull(copy)))
+        return copy.emitOpError("copy loop could not be unrolled (its trip "
+                                "count must be constant per thread)");
+
+    SmallVector<Operation *> copyOps, computeOps;
+    for (Operation *o = first->getNextNode(); o != second; o = o->getNextNode())
+      copyOps.push_back(o);
+    for (Operation *o = second->getNextNode(); o != body->getTerminator();
+         o = o->getNextNode())
+      computeOps.push_back(o);
+    auto yield = cast<affine::AffineYieldOp>(body->getTerminator());
+
+    int64_t lb = loop.getConstantLowerBound(), ub = loop.getConstantUpperBound();
+    int64_t step = loop.getStepAsInt();
+    int64_t last = lb + (int64_t(*trip) - 1) * step;
+    Location loc = loop.getLoc();
+    OpBuilder b(loop);
+    Value iv = loop.getInductionVar();
+
+    // Prologue: the first tile, straight to shared memory.
+    {
+      IRMapping map;
+      map.map(iv, arith::ConstantIndexOp::create(b, loc, lb).getResult());
+      for (Operation *o : copyOps)
+        b.clone(*o, map);
+      gpu::BarrierOp::create(b, loc);
+    }
+
+    // Steady state over [lb, last): prefetch k + step, compute k.
+    auto steady = AffineForOp::create(b, loc, lb, last, step, loop.getInits());
+    for (NamedAttribute attr : loop->getDiscardableAttrs())
+      steady->setAttr(attr.getName(), attr.getValue());
+    {
+      OpBuilder sb = OpBuilder::atBlockBegin(steady.getBody());
+      if (!steady.getBody()->empty() &&
+          steady.getBody()->back().hasTrait<OpTrait::IsTerminator>())
+        steady.getBody()->back().erase();
+      sb.setInsertionPointToEnd(steady.getBody());
+      Value k = steady.getInductionVar();
+      IRMapping next, cur;
+      next.map(iv, affine::AffineApplyOp::create(
+                       sb, loc,
+                       AffineMap::get(1, 0, getAffineDimExpr(0, sb.getContext()) +
+                                                step),
+                       k)
+                       .getResult());
+      cur.map(iv, k);
+      for (auto [old, arg] :
+           llvm::zip(loop.getRegionIterArgs(), steady.getRegionIterArgs()))
+        cur.map(old, arg);
+      // Loads of the next tile: everything of the copies but the stores.
+      for (Operation *o : copyOps)
+        if (!isTileStore(o))
+          sb.clone(*o, next);
+      for (Operation *o : computeOps)
+        sb.clone(*o, cur);
+      gpu::BarrierOp::create(sb, loc); // everyone is done reading the tile
+      for (Operation *o : copyOps)
+        if (isTileStore(o))
+          sb.clone(*o, next);
+      gpu::BarrierOp::create(sb, loc); // the next tile is complete
+      SmallVector<Value> yields;
+      for (Value v : yield.getOperands())
+        yields.push_back(cur.lookupOrDefault(v));
+      affine::AffineYieldOp::create(sb, loc, yields);
+    }
+
+    // Epilogue: the last tile's compute.
+    b.setInsertionPointAfter(steady);
+    IRMapping tail;
+    tail.map(iv, arith::ConstantIndexOp::create(b, loc, last).getResult());
+    for (auto [old, result] :
+         llvm::zip(loop.getRegionIterArgs(), steady.getResults()))
+      tail.map(old, result);
+    for (Operation *o : computeOps)
+      b.clone(*o, tail);
+    SmallVector<Value> results;
+    for (Value v : yield.getOperands())
+      results.push_back(tail.lookupOrDefault(v));
+    loop->replaceAllUsesWith(results);
+    loop.erase();
+    (void)ub;
+    return success();
+  }
+};
+} // namespace
+} // namespace mlir::tcgen
