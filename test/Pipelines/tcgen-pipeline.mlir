@@ -14,7 +14,6 @@
 // CHECK:          vector.load
 // CHECK:          vector.store
 // CHECK:          gpu.barrier
-// CHECK:          scf.for
 // CHECK:            vector.load
 // CHECK:            gpu.subgroup_mma_compute
 // CHECK:            gpu.barrier
