@@ -330,6 +330,7 @@ int benchCommand(const std::vector<std::string> &args) {
     std::printf("DEVICE %s cc=%d.%d sms=%d l2=%.0fMB\n", device.name.c_str(),
                 device.ccMajor, device.ccMinor, device.smCount,
                 double(device.l2Bytes) / 1e6);
+  std::fflush(stdout); // Before the progress lines on stderr.
   if (bundles.empty())
     return 0;
 

@@ -282,7 +282,9 @@ int main(int argc, char **argv) {
   registerBundleTests("GpuBundles", bundles ? bundles : "",
                       "TCGEN_GPU_BUNDLES is not set (a directory whose "
                       "subdirectories are kernel bundles)");
-  registerBundleTests("RefBundles", refBundlesDir(), "");
+  registerBundleTests("RefBundles", refBundlesDir(),
+                      "no reference bundles (built with "
+                      "TCGEN_BUILD_REF_BUNDLES=OFF; set TCGEN_REF_BUNDLES)");
   int rc = RUN_ALL_TESTS();
   const ::testing::UnitTest &unit = *::testing::UnitTest::GetInstance();
   if (rc == 0 && unit.test_to_run_count() > 0 &&

@@ -20,7 +20,7 @@ cd "$ROOT" || exit 1
 OUT="${OUT:-$ROOT/out}"
 CARRY="${CARRY:-$ROOT/carry}"
 SANITIZE="${SANITIZE:-0}"
-SANITIZE_MAX_MNK=$((1 << 27)) # memcheck is slow: small bundles only
+SANITIZE_MAX_MNK=$((1 << 30)) # memcheck is slow: small bundles only
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/device-run.log") 2>&1
 
