@@ -20,6 +20,27 @@ compile() { # dest m n k out [gen flags...]
   "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$dest/$name" $EXTRA >/dev/null
   echo "  $dest/$name"
 }
+
+# The paper's Figure 8 staircase (C += A*B, f32 accumulate): each step adds
+# one optimization. ablate DEST SIZE
+ablate() {
+  local dest=$1 s=$2 i=0
+  local steps=(
+    "naive|--no-promote --no-hoist --no-vectorize --no-prefetch"
+    "smem|--no-hoist --no-vectorize --no-prefetch --padding=0"
+    "regtile|--no-vectorize --no-prefetch --padding=0"
+    "padding|--no-vectorize --no-prefetch"
+    "vector|--no-prefetch"
+    "prefetch|")
+  for step in "${steps[@]}"; do
+    i=$((i + 1))
+    local label=${step%%|*} flags=${step#*|}
+    local name="abl${i}_${label}_${s}"
+    "$SRC/scripts/gen_matmul.py" "$s" "$s" "$s" --out f32 --accumulate --name "$name" > "$CARRY/mlir/$name.mlir"
+    "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$dest/$name" $flags >/dev/null
+    echo "  $dest/$name"
+  done
+}
 EXTRA="$*"
 echo "correctness bundles:"
 for out in f32 f16; do
@@ -27,8 +48,13 @@ for out in f32 f16; do
   compile "$CARRY/bundles" 1024 4096 512 $out
   compile "$CARRY/bundles" 512 256 384 $out --accumulate
 done
+ablate "$CARRY/bundles" 1024
 echo "benchmark bundles:"
 for out in f32 f16; do
   for s in 1024 2048 4096 8192; do compile "$CARRY/bench-bundles" $s $s $s $out; done
 done
+if [ "${ABLATION:-0}" = 1 ]; then
+  echo "ablation bundles (8192^3):"
+  ablate "$CARRY/bench-bundles" 8192
+fi
 "$SRC/scripts/device-collect.sh"
