@@ -106,6 +106,7 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.target.minCC == b.target.minCC && a.op.kind == b.op.kind &&
          a.op.batch == b.op.batch && a.op.m == b.op.m && a.op.n == b.op.n &&
          a.op.k == b.op.k && a.op.accumulate == b.op.accumulate &&
+         a.op.accumulator == b.op.accumulator &&
          a.operands == b.operands && a.params == b.params &&
          a.launch.grid == b.launch.grid && a.launch.block == b.launch.block &&
          a.launch.cluster == b.launch.cluster &&
@@ -270,12 +271,21 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
   const Value *o;
   if (!r.object(root, "", "op", o, true))
     return false;
-  return r.string(*o, "op", "kind", op.kind, true) &&
-         r.integer(*o, "op", "batch", op.batch, false, 1) &&
-         r.integer(*o, "op", "m", op.m, true, 1) &&
-         r.integer(*o, "op", "n", op.n, true, 1) &&
-         r.integer(*o, "op", "k", op.k, true, 1) &&
-         r.boolean(*o, "op", "accumulate", op.accumulate, false);
+  std::string accumulator = dtypeName(op.accumulator);
+  if (!r.string(*o, "op", "kind", op.kind, true) ||
+      !r.integer(*o, "op", "batch", op.batch, false, 1) ||
+      !r.integer(*o, "op", "m", op.m, true, 1) ||
+      !r.integer(*o, "op", "n", op.n, true, 1) ||
+      !r.integer(*o, "op", "k", op.k, true, 1) ||
+      !r.boolean(*o, "op", "accumulate", op.accumulate, false) ||
+      !r.string(*o, "op", "accumulator", accumulator, false))
+    return false;
+  std::optional<DType> parsed = parseDType(accumulator);
+  if (!parsed)
+    return r.fail("field 'op.accumulator': unknown dtype '" + accumulator +
+                  "' (expected f16, bf16, f32, f64, i8 or i32)");
+  op.accumulator = *parsed;
+  return true;
 }
 
 bool parseOperand(FieldReader &r, const Value &v, const std::string &path,
@@ -563,6 +573,7 @@ Value tcgen::manifestToJson(const Manifest &m) {
   op.set("n", m.op.n);
   op.set("k", m.op.k);
   op.set("accumulate", m.op.accumulate);
+  op.set("accumulator", dtypeName(m.op.accumulator));
   root.set("op", std::move(op));
 
   Value operands = Value::array();

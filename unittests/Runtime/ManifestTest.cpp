@@ -45,6 +45,7 @@ TEST(ManifestTest, ParsesTheBundleDocExample) {
   EXPECT_EQ(m.op.kind, "matmul");
   EXPECT_EQ(m.op.m, 1024);
   EXPECT_FALSE(m.op.accumulate);
+  EXPECT_EQ(m.op.accumulator, DType::F32);
   ASSERT_EQ(m.operands.size(), 3u);
   EXPECT_EQ(m.operands[2].name, "C");
   EXPECT_EQ(m.operands[2].role, OperandRole::Out);
@@ -106,6 +107,7 @@ TEST(ManifestTest, RoundTripOfABuiltManifest) {
   m.config.set("stages", 3);
   Manifest again = parseOk(writeManifest(m));
   EXPECT_EQ(again, m);
+  EXPECT_EQ(again.op.accumulator, DType::F32);
   EXPECT_EQ(again.cubin, "");
 }
 
@@ -115,11 +117,44 @@ TEST(ManifestTest, OptionalFieldsDefault) {
   text = replaceFirst(text, R"("batch": 1, )", "");
   text = replaceFirst(text, R"("cluster": [1, 1, 1],)", "");
   text = replaceFirst(text, ",\n          \"accumulate\": false", "");
+  text = replaceFirst(text, R"(, "accumulator": "f32")", "");
+  ASSERT_EQ(text.find("accumulat"), std::string::npos) << text;
   Manifest m = parseOk(text);
   EXPECT_EQ(m.target.backend, "");
   EXPECT_EQ(m.op.batch, 1);
   EXPECT_FALSE(m.op.accumulate);
+  EXPECT_EQ(m.op.accumulator, DType::F32);
   EXPECT_EQ(m.launch.cluster, (std::array<int64_t, 3>{1, 1, 1}));
+}
+
+TEST(ManifestTest, AccumulatorDefaultsToF32WhenAbsent) {
+  std::string text =
+      replaceFirst(sampleManifestText(), R"(, "accumulator": "f32")", "");
+  ASSERT_EQ(text.find("\"accumulator\""), std::string::npos);
+  Manifest m = parseOk(text);
+  EXPECT_EQ(m.op.accumulator, DType::F32);
+  // The writer always writes it.
+  EXPECT_NE(writeManifest(m).find("\"accumulator\": \"f32\""),
+            std::string::npos);
+}
+
+TEST(ManifestTest, F16AccumulatorRoundTrip) {
+  std::string text = replaceFirst(sampleManifestText(),
+                                  R"("accumulator": "f32")",
+                                  R"("accumulator": "f16")");
+  text = replaceFirst(text, R"("dtype": "f32")", R"("dtype": "f16")");
+  Manifest m = parseOk(text);
+  EXPECT_EQ(m.op.accumulator, DType::F16);
+  std::string written = writeManifest(m);
+  EXPECT_NE(written.find("\"accumulator\": \"f16\""), std::string::npos)
+      << written;
+  Manifest again = parseOk(written);
+  EXPECT_EQ(again.op.accumulator, DType::F16);
+  EXPECT_EQ(again, m);
+  EXPECT_EQ(writeManifest(again), written);
+  // operator== looks at the accumulator.
+  again.op.accumulator = DType::F32;
+  EXPECT_NE(again, m);
 }
 
 TEST(ManifestTest, UnknownFieldsAreIgnored) {
@@ -187,6 +222,9 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"AccumulateIsNumber", "\"accumulate\": false",
                   "\"accumulate\": 0",
                   "field 'op.accumulate' must be a bool, got number"},
+        ErrorCase{"AccumulatorIsNumber", "\"accumulator\": \"f32\"",
+                  "\"accumulator\": 32",
+                  "field 'op.accumulator' must be a string, got number"},
         ErrorCase{"ShapeElementIsString", "\"shape\": [1024, 1024]",
                   "\"shape\": [1024, \"x\"]",
                   "field 'operands[0].shape[1]' must be an integer, got "
@@ -202,6 +240,10 @@ INSTANTIATE_TEST_SUITE_P(
         // Bad values.
         ErrorCase{"UnknownDType", "\"dtype\": \"f16\"", "\"dtype\": \"f8\"",
                   "field 'operands[0].dtype': unknown dtype 'f8' (expected "
+                  "f16, bf16, f32, f64, i8 or i32)"},
+        ErrorCase{"UnknownAccumulator", "\"accumulator\": \"f32\"",
+                  "\"accumulator\": \"fp16\"",
+                  "field 'op.accumulator': unknown dtype 'fp16' (expected "
                   "f16, bf16, f32, f64, i8 or i32)"},
         ErrorCase{"UnknownRole", "\"role\": \"rhs\"", "\"role\": \"weights\"",
                   "field 'operands[1].role': unknown role 'weights' "

@@ -22,7 +22,7 @@ inline std::string sampleManifestText() {
   "ptx": "matmul_kernel.ptx",
   "target": { "arch": "sm_90a", "backend": "wmma", "min_cc": 80 },
   "op": { "kind": "matmul", "batch": 1, "m": 1024, "n": 1024, "k": 1024,
-          "accumulate": false },
+          "accumulate": false, "accumulator": "f32" },
   "operands": [
     { "name": "A", "role": "lhs", "dtype": "f16", "shape": [1024, 1024],
       "strides": [1024, 1], "align_bytes": 16 },

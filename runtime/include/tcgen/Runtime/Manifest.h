@@ -52,6 +52,9 @@ struct OpInfo {
   int64_t batch = 1;
   int64_t m = 0, n = 0, k = 0;
   bool accumulate = false;
+  /// The type the kernel accumulates the k-sum in (`op.accumulator`): F32,
+  /// or F16 for the f16.f16 tensor-core MMA.
+  DType accumulator = DType::F32;
 };
 
 /// One entry of `operands`.
@@ -127,7 +130,8 @@ inline bool operator!=(const Manifest &a, const Manifest &b) {
 /// name, role, dtype, shape, strides, align_bytes), params (each with kind;
 /// a "ptr" also needs an existing operand), launch.{grid,block,
 /// dynamic_smem_bytes}. Defaults: target.backend "", op.batch 1,
-/// op.accumulate false, launch.cluster [1,1,1], resources 0, config {}.
+/// op.accumulate false, op.accumulator "f32", launch.cluster [1,1,1],
+/// resources 0, config {}. op.accumulator must be a dtype name.
 /// Unknown fields are ignored. For op.kind "matmul" the lhs/rhs/out shapes
 /// must be [m,k], [k,n], [m,n] and the C operand's role must be "inout" iff
 /// op.accumulate.

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs ON the GPU machine after scripts/prepare-study.sh (and
+# scripts/device-collect.sh) here: times carry/tiling-bundles and
+# carry/sweep-bundles against cuBLAS, then profiles the best, a middling and
+# the worst tiling with ncu (--clock-control none). Logs and CSVs in $OUT.
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT" || exit 1
+OUT="${OUT:-$ROOT/out}"
+CARRY="${CARRY:-$ROOT/carry}"
+GPU="$CARRY/bin/tcgen-gpu"
+ITERS="${ITERS:-20}"
+mkdir -p "$OUT"
+for d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do
+  [ -d "$d" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+done
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw,temperature.gpu --format=csv,noheader
+
+if [ -d "$CARRY/tiling-bundles" ]; then
+  echo "=== tiling study"
+  "$GPU" bench "$CARRY"/tiling-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
+    --csv "$OUT/tiling.csv" > "$OUT/tiling.log" 2>&1 || echo "tiling bench failed"
+  # best, median, worst by tcgen TFLOP/s (column 11)
+  picks=$(tail -n +2 "$OUT/tiling.csv" | sort -t, -k11,11 -g -r | awk -F, '
+    {n++; name[n]=$3} END {print name[1], name[int((n+1)/2)], name[n]}')
+  echo "profiling (best, middle, worst): $picks"
+  metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,l1tex__t_sector_hit_rate.pct,smsp__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum
+  for entry in $picks; do
+    b="$CARRY/tiling-bundles/${entry%_kernel}"
+    ncu --clock-control none -k "regex:${entry}" -c 1 --metrics "$metrics" --csv \
+      "$GPU" run "$b" > "$OUT/ncu_${entry%_kernel}.csv" 2> "$OUT/ncu_${entry%_kernel}.err" \
+      || { echo "ncu failed on $entry:"; tail -3 "$OUT/ncu_${entry%_kernel}.err"; }
+  done
+  echo "--- tiling (sorted)"
+  tail -n +2 "$OUT/tiling.csv" | sort -t, -k11,11 -g -r | awk -F, '{printf "%-34s %8.1f TFLOP/s  ratio %.3f\n", $3, $11, $14}'
+fi
+
+if [ -d "$CARRY/sweep-bundles" ]; then
+  echo "=== square sweep"
+  "$GPU" bench "$CARRY"/sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
+    --csv "$OUT/sweep.csv" > "$OUT/sweep.log" 2>&1 || echo "sweep bench failed"
+  echo "--- best config per size (size out entry tcgen cuBLAS ratio)"
+  tail -n +2 "$OUT/sweep.csv" | awk -F, '{key=$5"_"$9; if (!(key in best) || $11 > best[key]) {best[key]=$11; line[key]=$5" "$9" "$3" "$11" "$13" "$14}}
+    END {for (k in line) print line[k]}' | sort -n -k1,1 -k2,2
+fi

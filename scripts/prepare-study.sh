@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Here: compiles the WMMA tiling study and the per-size config sweep into
+# carry/tiling-bundles and carry/sweep-bundles (then scripts/device-study.sh
+# on the GPU machine times them against cuBLAS and profiles the best, a
+# middling and the worst tiling with ncu).
+#   scripts/prepare-study.sh [tiling] [sweep]
+set -euo pipefail
+SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
+TARGET="${TARGET:-sm_90a}"
+CARRY="$SRC/carry"
+mkdir -p "$CARRY/mlir"
+want() { [ $# -eq 0 ] && return 0; for w in "${ARGS[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
+ARGS=("$@")
+[ ${#ARGS[@]} -eq 0 ] && ARGS=(tiling sweep)
+
+# compile DEST NAME M N K OUT BLOCK WARP: one bundle, or a note when the
+# config does not fit (shared memory, registers) and is skipped.
+compile() {
+  local dest=$1 name=$2 m=$3 n=$4 k=$5 out=$6 block=$7 warp=$8
+  "$SRC/scripts/gen_matmul.py" "$m" "$n" "$k" --out "$out" --name "$name" > "$CARRY/mlir/$name.mlir"
+  if ! "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$dest/$name" \
+      --block-tile="$block" --warp-tile="$warp" > "$CARRY/mlir/$name.log" 2>&1; then
+    echo "  skipped $name: $(grep -m1 error "$CARRY/mlir/$name.log" | cut -c1-120)"
+    rm -rf "${dest:?}/$name"
+  elif grep -q "spills" "$CARRY/mlir/$name.log"; then
+    echo "  skipped $name: $(grep -m1 spills "$CARRY/mlir/$name.log")"
+    rm -rf "${dest:?}/$name"
+  fi
+}
+
+if want tiling; then
+  rm -rf "$CARRY/tiling-bundles"; mkdir -p "$CARRY/tiling-bundles"
+  echo "tiling study, 8192^3 f16 -> f32 (block x warp):"
+  for block in 64,64,32 64,64,64 128,64,32 64,128,32 128,64,64 64,128,64 \
+               128,128,32 128,128,64 256,128,32 128,256,32; do
+    for warp in 32,32 32,64 64,32 64,64; do
+      IFS=, read -r bm bn bk <<<"$block"; IFS=, read -r wm wn <<<"$warp"
+      (( bm % wm == 0 && bn % wn == 0 )) || continue
+      warps=$(( (bm / wm) * (bn / wn) ))
+      (( warps >= 2 && warps <= 8 )) || continue
+      compile "$CARRY/tiling-bundles" "t_${bm}x${bn}x${bk}_w${wm}x${wn}" 8192 8192 8192 f32 \
+        "$block" "$wm,$wn,$bk"
+    done
+  done
+  echo "  $(ls "$CARRY/tiling-bundles" | wc -l) configs"
+fi
+
+if want sweep; then
+  rm -rf "$CARRY/sweep-bundles"; mkdir -p "$CARRY/sweep-bundles"
+  echo "square sweep (candidate configs per size):"
+  for s in 256 512 1024 2048 4096 8192 16384; do
+    for out in f32 f16; do
+      for cfg in 64,64,32:32,32 128,64,32:64,32 64,128,32:32,64 128,128,32:64,64 \
+                 128,128,64:64,64 256,128,32:64,64 128,256,32:64,64; do
+        block=${cfg%%:*}; warp=${cfg#*:}
+        IFS=, read -r bm bn bk <<<"$block"; IFS=, read -r wm wn <<<"$warp"
+        (( s % bm == 0 && s % bn == 0 && s % bk == 0 )) || continue
+        compile "$CARRY/sweep-bundles" "s${s}_${out}_${bm}x${bn}x${bk}_w${wm}x${wn}" \
+          "$s" "$s" "$s" "$out" "$block" "$wm,$wn,$bk"
+      done
+    done
+  done
+  echo "  $(ls "$CARRY/sweep-bundles" | wc -l) bundles"
+fi
+du -sh "$CARRY"
