@@ -30,7 +30,9 @@ struct ConfigurePass final
     int64_t vec = vector >= 0 ? int64_t(vector) : config.getVector();
     auto emit = [&] { return op->emitOpError("invalid configuration: "); };
     ConfigAttr result = ConfigAttr::getChecked(
-        emit, op->getContext(), config.getBackend(), ArrayRef<int64_t>(block),
+        emit, op->getContext(),
+        backend.empty() ? config.getBackend() : StringRef(backend),
+        ArrayRef<int64_t>(block),
         ArrayRef<int64_t>(warp),
         config.getMmaShape(), config.getStages(), pad, vec);
     if (!result)

@@ -35,6 +35,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   TCGenConfigurePassOptions configure;
   configure.blockTile.assign(options.blockTile.begin(), options.blockTile.end());
   configure.warpTile.assign(options.warpTile.begin(), options.warpTile.end());
+  configure.backend = options.backend;
   configure.padding = options.padding;
   configure.vector = options.vector;
   fpm.addPass(createTCGenConfigurePass(configure));

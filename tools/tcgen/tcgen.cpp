@@ -54,6 +54,9 @@ static cl::opt<std::string> targetArch("target",
 static cl::opt<std::string> emitKind("emit",
                                      cl::desc("cubin (default) or ptx"),
                                      cl::init("cubin"), cl::sub(compileCmd));
+static cl::opt<std::string> backendName(
+    "backend", cl::desc("Code generation back end: wmma (sm_70 and later)"),
+    cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::list<int64_t> blockTile("block-tile", cl::desc("Block tile m,n,k"),
                                    cl::CommaSeparated, cl::sub(compileCmd),
                                    cl::sub(explainCmd));
@@ -114,6 +117,7 @@ static int forwardToGpuTool(const char *argv0, ArrayRef<const char *> args) {
 static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.blockTile = SmallVector<int64_t>(blockTile.begin(), blockTile.end());
   options.warpTile = SmallVector<int64_t>(warpTile.begin(), warpTile.end());
+  options.backend = backendName;
   options.padding = padding;
   options.vector = vectorWidth;
   options.promote = !noPromote;

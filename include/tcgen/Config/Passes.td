@@ -25,6 +25,8 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
                "Thread-block tile [m, n, k] (default: the target's)">,
     ListOption<"warpTile", "warp-tile", "int64_t",
                "Warp tile [m, n, k] (default: the target's)">,
+    Option<"backend", "backend", "std::string", /*default=*/"\"\"",
+           "Back end (wmma; default: the target's)">,
     Option<"padding", "padding", "int64_t", /*default=*/"-1",
            "Shared-memory row padding in elements (-1: default)">,
     Option<"vector", "vector", "int64_t", /*default=*/"-1",

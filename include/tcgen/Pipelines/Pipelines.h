@@ -18,6 +18,9 @@ namespace mlir::tcgen {
 /// off for the ablation study.
 struct TCGenPipelineOptions
     : public PassPipelineOptions<TCGenPipelineOptions> {
+  Option<std::string> backend{*this, "backend",
+                              llvm::cl::desc("Back end (wmma)"),
+                              llvm::cl::init("")};
   ListOption<int64_t> blockTile{*this, "block-tile",
                                 llvm::cl::desc("Thread-block tile [m, n, k]")};
   ListOption<int64_t> warpTile{*this, "warp-tile",
