@@ -78,6 +78,7 @@ struct Sides {
   cublasHandle_t cublas = nullptr;
   LtGemm lt;
   bool haveCublas = false, haveLt = false;
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F; // both cuBLAS sides
   CublasPlan plan;
   GemmSpec spec;
   std::vector<DeviceOperands> *sets = nullptr;
@@ -90,7 +91,7 @@ struct Sides {
     return runGemmEx(cublas, plan, d.buffers[spec.aIndex].get(),
                      d.buffers[spec.bIndex].get(), d.buffers[spec.cIndex].get(),
                      spec.aType, spec.cType, spec.accumulate ? 1.0f : 0.0f,
-                     CUBLAS_COMPUTE_32F);
+                     compute);
   }
   std::string runLt(int set, cudaStream_t stream) {
     DeviceOperands &d = (*sets)[set];
@@ -199,6 +200,9 @@ std::string tcgen::bench::benchBundle(const std::string &path,
   row.m = spec.m, row.n = spec.n, row.k = spec.k;
   row.aType = dtypeName(spec.aType);
   row.cType = dtypeName(spec.cType);
+  row.accumulator = dtypeName(spec.accumulator);
+  // cuBLAS accumulates in the kernel's accumulator type.
+  s.compute = computeTypeFor(spec.accumulator);
 
   std::vector<HostMatrix> host = makeHostOperands(manifest, spec, options.seed);
   size_t bytesPerSet = 0;
@@ -221,7 +225,7 @@ std::string tcgen::bench::benchBundle(const std::string &path,
   std::string why;
   if (spec.aType != spec.bType)
     why = "cuBLAS needs equal A and B dtypes";
-  else
+  else if ((why = checkComputeType(s.compute, spec.aType, spec.cType)).empty())
     why = planCublas(spec.a, spec.b, spec.c, s.plan);
   if (why.empty()) {
     // Our own workspace: cuBLAS then never allocates inside the timed loop.
@@ -233,11 +237,13 @@ std::string tcgen::bench::benchBundle(const std::string &path,
             .empty())
       why = formatCublas("cublasSetStream", cublasSetStream(s.cublas, stream));
     s.haveCublas = why.empty();
-    if (!s.haveCublas)
+    if (s.haveCublas)
+      row.cublasCompute = computeTypeName(s.compute);
+    else
       addNote(row, "cuBLAS: " + why);
     if (s.haveCublas && options.cublasLt) {
       std::string ltWhy = s.lt.init(s.plan, spec.aType, spec.cType,
-                                    spec.accumulate ? 1.0f : 0.0f);
+                                    spec.accumulate ? 1.0f : 0.0f, s.compute);
       s.haveLt = ltWhy.empty();
       if (!s.haveLt)
         addNote(row, "cuBLASLt: " + ltWhy);

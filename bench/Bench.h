@@ -3,7 +3,8 @@
 // This file declares benchBundle(), the measurement behind `tcgen-gpu
 // bench`: the tcgen kernel, cublasGemmEx and cublasLtMatmul run on the same
 // buffers, alternating per iteration, each run timed with its own CUDA
-// events; medians are reported.
+// events; medians are reported. cuBLAS accumulates like the kernel
+// (op.accumulator): CUBLAS_COMPUTE_16F for f16, CUBLAS_COMPUTE_32F for f32.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,8 @@ struct BenchOptions {
 /// side could not run (its reason in `note`).
 struct BenchRow {
   std::string entry, backend, aType, cType;
+  std::string accumulator;   // the kernel's op.accumulator ("f32", "f16")
+  std::string cublasCompute; // e.g. "CUBLAS_COMPUTE_16F"; "" if no cuBLAS
   int64_t m = 0, n = 0, k = 0;
   double tcgenMs = 0, cublasMs = 0, ltMs = 0;
   int iters = 0;

@@ -46,10 +46,14 @@ struct ErrorStats {
   }
 };
 
-/// Sets the pass bounds for the output (and input) dtypes.
+/// Sets the pass bounds for the output (and input) dtypes. A kernel that
+/// accumulates in f16 gets the f16-output bounds even for an f32 output.
 void setBounds(const GemmSpec &spec, CheckResult &r) {
   bool lowInputs = spec.aType != DType::F32 && spec.bType != DType::F32;
-  switch (spec.cType) {
+  DType boundsType = spec.cType;
+  if (spec.accumulator == DType::F16 && boundsType == DType::F32)
+    boundsType = DType::F16;
+  switch (boundsType) {
   case DType::F16:
     r.maxNormBound = 1e-2, r.frobBound = 5e-3;
     break;
@@ -275,10 +279,10 @@ std::string CheckResult::line(bool compared) const {
   }
   std::snprintf(buf, sizeof(buf),
                 "CHECK %s %lld %lld %lld %s maxnorm=%.3e frob=%.3e "
-                "nonfinite=%lld ref=%s",
+                "nonfinite=%lld ref=%s acc=%s",
                 entry.c_str(), (long long)m, (long long)n, (long long)k,
                 pass ? "PASS" : "FAIL", maxNorm, frob, (long long)nonFinite,
-                reference.c_str());
+                reference.c_str(), accumulator.c_str());
   return buf;
 }
 
@@ -292,6 +296,7 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
   if (!r.error.empty())
     return r;
   r.m = spec.m, r.n = spec.n, r.k = spec.k;
+  r.accumulator = dtypeName(spec.accumulator);
   setBounds(spec, r);
 
   std::vector<HostMatrix> host = makeHostOperands(manifest, spec, options.seed);

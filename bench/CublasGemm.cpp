@@ -78,20 +78,61 @@ cudaDataType_t tcgen::bench::cudaTypeOf(DType dtype) {
   }
 }
 
+cublasComputeType_t tcgen::bench::computeTypeFor(DType accumulator) {
+  return accumulator == DType::F16 ? CUBLAS_COMPUTE_16F : CUBLAS_COMPUTE_32F;
+}
+
+bool tcgen::bench::isHalfCompute(cublasComputeType_t compute) {
+  return compute == CUBLAS_COMPUTE_16F ||
+         compute == CUBLAS_COMPUTE_16F_PEDANTIC;
+}
+
+std::string tcgen::bench::checkComputeType(cublasComputeType_t compute,
+                                           DType abType, DType cType) {
+  if (isHalfCompute(compute) &&
+      (abType != DType::F16 || cType != DType::F16))
+    return std::string(computeTypeName(compute)) +
+           " (f16 accumulation) needs f16 A, B and C, got " +
+           dtypeName(abType) + " -> " + dtypeName(cType);
+  return "";
+}
+
+const char *tcgen::bench::computeTypeName(cublasComputeType_t compute) {
+  switch (compute) {
+  case CUBLAS_COMPUTE_16F:
+    return "CUBLAS_COMPUTE_16F";
+  case CUBLAS_COMPUTE_16F_PEDANTIC:
+    return "CUBLAS_COMPUTE_16F_PEDANTIC";
+  case CUBLAS_COMPUTE_32F:
+    return "CUBLAS_COMPUTE_32F";
+  case CUBLAS_COMPUTE_32F_PEDANTIC:
+    return "CUBLAS_COMPUTE_32F_PEDANTIC";
+  default:
+    return "CUBLAS_COMPUTE_?";
+  }
+}
+
 std::string tcgen::bench::runGemmEx(cublasHandle_t handle,
                                     const CublasPlan &plan, const void *a,
                                     const void *b, void *c, DType abType,
                                     DType cType, float beta,
                                     cublasComputeType_t compute) {
+  // The scalars' type follows the compute type: __half for 16F, else float.
   float alpha = 1.0f;
+  __half alphaHalf = __float2half(alpha), betaHalf = __float2half(beta);
+  bool half = isHalfCompute(compute);
+  const void *alphaPtr = half ? static_cast<const void *>(&alphaHalf)
+                              : static_cast<const void *>(&alpha);
+  const void *betaPtr = half ? static_cast<const void *>(&betaHalf)
+                             : static_cast<const void *>(&beta);
   const void *first = plan.swapped ? b : a;
   const void *second = plan.swapped ? a : b;
   cudaDataType_t ab = cudaTypeOf(abType);
   return formatCublas(
       "cublasGemmEx",
-      cublasGemmEx(handle, plan.opA, plan.opB, plan.m, plan.n, plan.k, &alpha,
-                   first, ab, static_cast<int>(plan.lda), second, ab,
-                   static_cast<int>(plan.ldb), &beta, c, cudaTypeOf(cType),
+      cublasGemmEx(handle, plan.opA, plan.opB, plan.m, plan.n, plan.k,
+                   alphaPtr, first, ab, static_cast<int>(plan.lda), second, ab,
+                   static_cast<int>(plan.ldb), betaPtr, c, cudaTypeOf(cType),
                    static_cast<int>(plan.ldc), compute, CUBLAS_GEMM_DEFAULT));
 }
 
@@ -111,15 +152,19 @@ LtGemm::~LtGemm() {
 }
 
 std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
-                         float beta) {
+                         float beta, cublasComputeType_t compute) {
   swapped = plan.swapped;
   betaValue = beta;
+  // The scale type (alpha, beta) follows the compute type.
+  halfScalars = isHalfCompute(compute);
+  alphaHalf = __float2half(alpha);
+  betaHalf = __float2half(beta);
   std::string e = formatCublas("cublasLtCreate", cublasLtCreate(&handle));
   if (!e.empty())
     return e;
-  e = formatCublas(
-      "cublasLtMatmulDescCreate",
-      cublasLtMatmulDescCreate(&desc, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+  e = formatCublas("cublasLtMatmulDescCreate",
+                   cublasLtMatmulDescCreate(
+                       &desc, compute, halfScalars ? CUDA_R_16F : CUDA_R_32F));
   if (!e.empty())
     return e;
   cublasOperation_t opA = plan.opA, opB = plan.opB;
@@ -177,9 +222,13 @@ std::string LtGemm::run(const void *a, const void *b, void *c,
                         cudaStream_t stream) {
   const void *first = swapped ? b : a;
   const void *second = swapped ? a : b;
+  const void *alphaPtr = halfScalars ? static_cast<const void *>(&alphaHalf)
+                                     : static_cast<const void *>(&alpha);
+  const void *betaPtr = halfScalars ? static_cast<const void *>(&betaHalf)
+                                    : static_cast<const void *>(&betaValue);
   return formatCublas("cublasLtMatmul",
-                      cublasLtMatmul(handle, desc, &alpha, first, layoutA,
-                                     second, layoutB, &betaValue, c, layoutC, c,
+                      cublasLtMatmul(handle, desc, alphaPtr, first, layoutA,
+                                     second, layoutB, betaPtr, c, layoutC, c,
                                      layoutC, &algo, workspace, workspaceBytes,
                                      stream));
 }

@@ -3,7 +3,9 @@
 // This file declares how tcgen-gpu maps a matmul on strided matrices (the
 // manifest's row- or column-major layouts) onto column-major cuBLAS: for a
 // row-major C it computes C^T = B^T A^T with the operands swapped. It runs
-// cublasGemmEx (reference and benchmark) and cublasLtMatmul (benchmark).
+// cublasGemmEx (reference and benchmark) and cublasLtMatmul (benchmark),
+// with the alpha/beta scalar type that the compute type needs (__half for
+// CUBLAS_COMPUTE_16F*, float otherwise).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 
 #include <cublasLt.h>
 #include <cublas_v2.h>
+#include <cuda_fp16.h>
 
 #include <string>
 
@@ -40,7 +43,25 @@ std::string planCublas(const MatrixLayout &a, const MatrixLayout &b,
 /// cuBLAS's data type for a float dtype.
 cudaDataType_t cudaTypeOf(DType dtype);
 
-/// Runs C = A B + beta C with cublasGemmEx (alpha = 1, f32 scalars).
+/// The cuBLAS compute type that accumulates like a kernel whose manifest
+/// says op.accumulator = `accumulator`: CUBLAS_COMPUTE_16F for f16,
+/// CUBLAS_COMPUTE_32F otherwise.
+cublasComputeType_t computeTypeFor(DType accumulator);
+
+/// Returns "" if cuBLAS can run A (abType) x B (abType) -> C (cType) with
+/// `compute`, else why not (CUBLAS_COMPUTE_16F needs f16 A, B and C).
+std::string checkComputeType(cublasComputeType_t compute, DType abType,
+                             DType cType);
+
+/// Whether `compute` takes __half alpha/beta (and cuBLASLt scale type
+/// CUDA_R_16F): CUBLAS_COMPUTE_16F and CUBLAS_COMPUTE_16F_PEDANTIC.
+bool isHalfCompute(cublasComputeType_t compute);
+
+/// The enumerator's name, e.g. "CUBLAS_COMPUTE_32F".
+const char *computeTypeName(cublasComputeType_t compute);
+
+/// Runs C = A B + beta C with cublasGemmEx (alpha = 1; the scalars are
+/// passed as __half for CUBLAS_COMPUTE_16F*, as float otherwise).
 std::string runGemmEx(cublasHandle_t handle, const CublasPlan &plan,
                       const void *a, const void *b, void *c, DType abType,
                       DType cType, float beta, cublasComputeType_t compute);
@@ -53,9 +74,11 @@ public:
   LtGemm(const LtGemm &) = delete;
   LtGemm &operator=(const LtGemm &) = delete;
 
-  /// Creates the descriptors and picks an algorithm. Returns "" or why not.
+  /// Creates the descriptors for `compute` (scale type CUDA_R_16F for
+  /// CUBLAS_COMPUTE_16F*, CUDA_R_32F otherwise) and picks an algorithm.
+  /// Returns "" or why not.
   std::string init(const CublasPlan &plan, DType abType, DType cType,
-                   float beta);
+                   float beta, cublasComputeType_t compute);
   /// Runs D = C = A B + beta C on `stream`.
   std::string run(const void *a, const void *b, void *c, cudaStream_t stream);
 
@@ -68,7 +91,9 @@ private:
   void *workspace = nullptr;
   size_t workspaceBytes = 0;
   bool swapped = false;
+  bool halfScalars = false; // scale type CUDA_R_16F
   float alpha = 1.0f, betaValue = 0.0f;
+  __half alphaHalf = __float2half(1.0f), betaHalf = __float2half(0.0f);
 };
 
 } // namespace tcgen::bench

@@ -25,6 +25,10 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
   spec.n = manifest.op.n;
   spec.k = manifest.op.k;
   spec.accumulate = manifest.op.accumulate;
+  spec.accumulator = manifest.op.accumulator;
+  if (spec.accumulator != DType::F32 && spec.accumulator != DType::F16)
+    return std::string("op.accumulator '") + dtypeName(spec.accumulator) +
+           "' is not supported by tcgen-gpu (f16 or f32)";
   bool haveA = false, haveB = false, haveC = false;
   for (size_t i = 0; i < manifest.operands.size(); ++i) {
     const Operand &o = manifest.operands[i];

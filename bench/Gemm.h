@@ -25,12 +25,14 @@ struct GemmSpec {
   size_t aIndex = 0, bIndex = 0, cIndex = 0; // into manifest.operands
   int64_t m = 0, n = 0, k = 0;
   bool accumulate = false;
+  DType accumulator = DType::F32; // op.accumulator: F32 or F16
   DType aType = DType::F16, bType = DType::F16, cType = DType::F32;
   MatrixLayout a, b, c;
 };
 
 /// Fills `spec` from a manifest. Returns "" or why tcgen-gpu cannot drive
-/// the kernel (not a matmul, batch != 1, rank != 2, extra operands, dtype).
+/// the kernel (not a matmul, batch != 1, rank != 2, extra operands, dtype,
+/// an accumulator other than f16 or f32).
 std::string describeGemm(const Manifest &manifest, GemmSpec &spec);
 
 /// Creates host operands in manifest order: A and B uniform in [-1, 1),

@@ -52,12 +52,14 @@ const char *kRunHelp =
     "            (CUBLAS_COMPUTE_32F_PEDANTIC) for every element plus 4096\n"
     "            sampled elements in float64. Prints\n"
     "            `CHECK <entry> m n k PASS|FAIL maxnorm=... frob=...\n"
-    "            nonfinite=... ref=...`; maxnorm is max |out-ref| / (sum_k\n"
-    "            |a*b| + |c0|), frob is ||out-ref|| / ||ref||. PASS needs\n"
+    "            nonfinite=... ref=... acc=f16|f32`; maxnorm is max\n"
+    "            |out-ref| / (sum_k |a*b| + |c0|), frob is ||out-ref|| /\n"
+    "            ||ref||, acc the kernel's op.accumulator. PASS needs\n"
     "            nonfinite=0 and maxnorm <= 1e-2 (f16/bf16 out; f32 out from "
     "f32\n"
     "            in) or 1e-4 (f32 out from f16/bf16 in), frob <= 5e-3 (f16\n"
     "            out), 1e-2 (bf16 out), 1e-5 (f32 out from f16/bf16 in).\n"
+    "            With acc=f16 an f32 out gets the f16-out bounds.\n"
     "  --seed N  random seed (default 1)\n"
     "\n"
     "Exit status: 0 pass, 1 fail or error, 2 usage.\n";
@@ -67,9 +69,12 @@ const char *kBenchHelp =
     "                [--seed N] [--no-cublaslt] [--device-name]\n"
     "\n"
     "Times each bundle's kernel against cublasGemmEx (same dtypes, default\n"
-    "algorithm, CUBLAS_COMPUTE_32F: f32 accumulation also for f16 outputs)\n"
-    "and cublasLtMatmul (heuristic's top algorithm, 32 MiB workspace) on the\n"
-    "same buffers. Runs alternate tcgen / cuBLAS / cuBLASLt every iteration\n"
+    "algorithm) and cublasLtMatmul (heuristic's top algorithm, 32 MiB\n"
+    "workspace) on the same buffers. cuBLAS accumulates like the kernel\n"
+    "(manifest op.accumulator): CUBLAS_COMPUTE_16F with __half alpha/beta\n"
+    "(cuBLASLt scale type CUDA_R_16F; needs f16 A, B and C) for f16,\n"
+    "CUBLAS_COMPUTE_32F with float scalars for f32; a note names it per\n"
+    "kernel. Runs alternate tcgen / cuBLAS / cuBLASLt every iteration\n"
     "and each run is timed with its own CUDA events; medians are reported.\n"
     "Inputs rotate over several buffer sets when they are smaller than twice\n"
     "the L2 cache. FLOPs are 2*m*n*k.\n"
@@ -79,8 +84,10 @@ const char *kBenchHelp =
     "  --csv FILE      append rows to FILE (header written when FILE is new):\n"
     "                  date,device,entry,backend,m,n,k,a_dtype,c_dtype,\n"
     "                  tcgen_ms,tcgen_tflops,cublas_ms,cublas_tflops,ratio,\n"
-    "                  iters,cublaslt_ms,cublaslt_tflops\n"
-    "                  (ratio = cuBLAS time / tcgen time: >1 is tcgen faster)\n"
+    "                  iters,cublaslt_ms,cublaslt_tflops,accumulator\n"
+    "                  (ratio = cuBLAS time / tcgen time: >1 is tcgen faster;\n"
+    "                  accumulator = the kernel's op.accumulator, which is\n"
+    "                  also cuBLAS's compute type)\n"
     "  --seed N        random seed (default 1)\n"
     "  --no-cublaslt   skip cublasLtMatmul\n"
     "  --device-name   print `DEVICE <name> cc=X.Y sms=N l2=MB` first; with "
@@ -202,13 +209,28 @@ std::string fmt(const char *format, double v) {
   return buf;
 }
 
+// New columns go at the end, so that older columns keep their positions.
+const char *kCsvHeader =
+    "date,device,entry,backend,m,n,k,a_dtype,c_dtype,tcgen_ms,tcgen_tflops,"
+    "cublas_ms,cublas_tflops,ratio,iters,cublaslt_ms,cublaslt_tflops,"
+    "accumulator";
+
 bool appendCsv(const std::string &path, const std::string &device,
                const std::vector<BenchRow> &rows, int iters) {
   FILE *probe = std::fopen(path.c_str(), "rb");
   bool fresh = true;
   if (probe) {
-    fresh = std::fgetc(probe) == EOF;
+    char first[512] = "";
+    fresh = !std::fgets(first, sizeof(first), probe);
     std::fclose(probe);
+    std::string header = first;
+    while (!header.empty() && (header.back() == '\n' || header.back() == '\r'))
+      header.pop_back();
+    if (!fresh && header != kCsvHeader)
+      std::fprintf(stderr,
+                   "tcgen-gpu: warning: %s: its header is not this version's "
+                   "(%s); appending rows with this version's columns\n",
+                   path.c_str(), kCsvHeader);
   }
   FILE *f = std::fopen(path.c_str(), "ab");
   if (!f) {
@@ -217,14 +239,11 @@ bool appendCsv(const std::string &path, const std::string &device,
     return false;
   }
   if (fresh)
-    std::fputs("date,device,entry,backend,m,n,k,a_dtype,c_dtype,tcgen_ms,"
-               "tcgen_tflops,cublas_ms,cublas_tflops,ratio,iters,cublaslt_ms,"
-               "cublaslt_tflops\n",
-               f);
+    std::fprintf(f, "%s\n", kCsvHeader);
   std::string date = utcNow();
   for (const BenchRow &r : rows) {
     std::fprintf(
-        f, "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s\n",
+        f, "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s\n",
         date.c_str(), csvField(device).c_str(), csvField(r.entry).c_str(),
         csvField(r.backend).c_str(), (long long)r.m, (long long)r.n,
         (long long)r.k, r.aType.c_str(), r.cType.c_str(),
@@ -233,7 +252,8 @@ bool appendCsv(const std::string &path, const std::string &device,
         fmt("%.6f", r.cublasMs).c_str(),
         fmt("%.3f", r.tflops(r.cublasMs)).c_str(),
         fmt("%.4f", r.cublasMs / r.tcgenMs).c_str(), iters,
-        fmt("%.6f", r.ltMs).c_str(), fmt("%.3f", r.tflops(r.ltMs)).c_str());
+        fmt("%.6f", r.ltMs).c_str(), fmt("%.3f", r.tflops(r.ltMs)).c_str(),
+        r.accumulator.c_str());
   }
   bool ok = std::fclose(f) == 0;
   if (!ok)
@@ -260,13 +280,16 @@ void printTable(const std::vector<BenchRow> &rows) {
   for (const BenchRow &r : rows)
     if (!r.note.empty())
       std::printf("note: %s: %s\n", r.entry.c_str(), r.note.c_str());
+  // Which compute type cuBLAS ran with, per kernel: the kernel's own
+  // accumulator (op.accumulator), whatever the output dtype.
   for (const BenchRow &r : rows)
-    if (r.cType == "f16" || r.cType == "bf16") {
-      std::printf("note: cuBLAS runs with CUBLAS_COMPUTE_32F (f32 "
-                  "accumulation) for %s outputs too, like tcgen's kernels\n",
-                  r.cType.c_str());
-      break;
-    }
+    if (!r.cublasCompute.empty())
+      std::printf("note: %s: %s ran with %s (%s accumulation, like the "
+                  "kernel's op.accumulator; %s->%s)\n",
+                  r.entry.c_str(),
+                  std::isnan(r.ltMs) ? "cuBLAS" : "cuBLAS and cuBLASLt",
+                  r.cublasCompute.c_str(), r.accumulator.c_str(),
+                  r.aType.c_str(), r.cType.c_str());
   std::printf("ratio = cuBLAS ms / tcgen ms (> 1: tcgen is faster); medians, "
               "runs alternated tcgen/cuBLAS/cuBLASLt\n");
 }

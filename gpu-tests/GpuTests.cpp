@@ -7,7 +7,8 @@
 //                     bench/refbundles ($TCGEN_REF_BUNDLES overrides where);
 //   GpuRuntime.*      rejected launches (misaligned pointer, wrong dtype)
 //                     return the runtime's error and launch nothing;
-//   RuntimeHost.*     runtime errors raised before the driver is touched.
+//   RuntimeHost.*     runtime errors raised before the driver is touched;
+//   BenchHost.*       tcgen-gpu logic that needs no device (compute types).
 // Tests that need a device skip with the reason when there is none; the
 // program exits with 77 when every test it ran was skipped.
 //
@@ -273,6 +274,64 @@ TEST(RuntimeHost, NoDeviceIsAnErrorNotACrash) {
   EXPECT_TRUE(s == TCGEN_ERROR_NO_DRIVER || s == TCGEN_ERROR_NO_DEVICE)
       << tcgen_rt_status_name(s) << ": " << tcgen_rt_last_error();
   EXPECT_EQ(k, nullptr);
+}
+//===----------------------------------------------------------------------===//
+// tcgen-gpu logic that needs no device.
+//===----------------------------------------------------------------------===//
+
+/// A 16x16x16 f16 x f16 matmul manifest with C of dtype `cType`.
+Manifest smallMatmul(DType cType, DType accumulator) {
+  Manifest m;
+  m.entry = "k";
+  m.ptx = "k.ptx";
+  m.target = {"sm_80", "wmma", 80};
+  m.op = {"matmul", 1, 16, 16, 16, false};
+  m.op.accumulator = accumulator;
+  m.operands = {{"A", OperandRole::Lhs, DType::F16, {16, 16}, {16, 1}, 16},
+                {"B", OperandRole::Rhs, DType::F16, {16, 16}, {16, 1}, 16},
+                {"C", OperandRole::Out, cType, {16, 16}, {16, 1}, 16}};
+  m.params = {{"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""}};
+  return m;
+}
+
+TEST(BenchHost, ComputeTypeFollowsTheAccumulator) {
+  EXPECT_EQ(computeTypeFor(DType::F16), CUBLAS_COMPUTE_16F);
+  EXPECT_EQ(computeTypeFor(DType::F32), CUBLAS_COMPUTE_32F);
+  EXPECT_TRUE(isHalfCompute(CUBLAS_COMPUTE_16F));
+  EXPECT_TRUE(isHalfCompute(CUBLAS_COMPUTE_16F_PEDANTIC));
+  EXPECT_FALSE(isHalfCompute(CUBLAS_COMPUTE_32F));
+  EXPECT_FALSE(isHalfCompute(CUBLAS_COMPUTE_32F_PEDANTIC));
+  EXPECT_STREQ(computeTypeName(CUBLAS_COMPUTE_16F), "CUBLAS_COMPUTE_16F");
+  EXPECT_STREQ(computeTypeName(CUBLAS_COMPUTE_32F), "CUBLAS_COMPUTE_32F");
+  EXPECT_EQ(checkComputeType(CUBLAS_COMPUTE_16F, DType::F16, DType::F16), "");
+  EXPECT_EQ(checkComputeType(CUBLAS_COMPUTE_16F, DType::F16, DType::F32),
+            "CUBLAS_COMPUTE_16F (f16 accumulation) needs f16 A, B and C, got "
+            "f16 -> f32");
+  EXPECT_EQ(checkComputeType(CUBLAS_COMPUTE_32F, DType::F16, DType::F32), "");
+  EXPECT_EQ(checkComputeType(CUBLAS_COMPUTE_32F, DType::BF16, DType::BF16),
+            "");
+}
+
+TEST(BenchHost, DescribeGemmTakesTheAccumulator) {
+  GemmSpec spec;
+  ASSERT_EQ(describeGemm(smallMatmul(DType::F16, DType::F16), spec), "");
+  EXPECT_EQ(spec.accumulator, DType::F16);
+  ASSERT_EQ(describeGemm(smallMatmul(DType::F32, DType::F32), spec), "");
+  EXPECT_EQ(spec.accumulator, DType::F32);
+  EXPECT_EQ(describeGemm(smallMatmul(DType::F32, DType::F64), spec),
+            "op.accumulator 'f64' is not supported by tcgen-gpu (f16 or f32)");
+}
+
+TEST(BenchHost, CheckLineShowsTheAccumulator) {
+  CheckResult r;
+  r.entry = "k";
+  r.m = r.n = r.k = 16;
+  r.pass = true;
+  r.reference = "host-f64";
+  r.accumulator = "f16";
+  std::string line = r.line(true);
+  EXPECT_EQ(line.rfind("CHECK k 16 16 16 PASS maxnorm=", 0), 0u) << line;
+  EXPECT_NE(line.find(" ref=host-f64 acc=f16"), std::string::npos) << line;
 }
 } // namespace
 

@@ -110,6 +110,8 @@ mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
       launch.emitError("kernel does not take all of A, B and C");
       return WalkResult::interrupt();
     }
+    // WMMA accumulates in the fragment type, which is C's element type.
+    m.op.accumulator = m.findOperand("C")->dtype;
     m.op.m = a->shape[0];
     m.op.k = a->shape[1];
     m.op.n = b->shape[1];
