@@ -43,6 +43,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   fpm.addPass(createTCGenTilePass());
   if (options.promote)
     fpm.addPass(createTCGenPromoteOperandsPass());
+  fpm.addPass(createTCGenDetectParallelPass());
   fpm.addPass(createTCGenWMMAMapMMAPass());
   if (options.hoist) {
     TCGenHoistAccumulatorsPassOptions hoist;

@@ -124,6 +124,23 @@ struct MapToGPUPass final : impl::TCGenMapToGPUPassBase<MapToGPUPass> {
             "computes C = A*B but still reads C: this needs the accumulators "
             "hoisted (tcgen-hoist-accumulators)");
     }
+    // Only loops that tcgen-detect-parallel proved parallel are mapped.
+    SmallVector<Operation *> mapped = {blockM, blockN};
+    if (AffineForOp wm = findLoop(root, "warp_m"))
+      mapped.push_back(wm);
+    if (AffineForOp wn = findLoop(root, "warp_n"))
+      mapped.push_back(wn);
+    root.walk([&](AffineForOp loop) {
+      if (getLoopRole(loop).starts_with("copy_"))
+        mapped.push_back(loop);
+    });
+    for (Operation *loop : mapped)
+      if (!loop->hasAttr(kParallelAttrName))
+        return loop->emitOpError("loop '")
+               << getLoopRole(loop)
+               << "' is not proven parallel (run tcgen-detect-parallel; a "
+                  "dependence through global memory blocks the mapping)";
+
     std::optional<uint64_t> gridY = affine::getConstantTripCount(blockM);
     std::optional<uint64_t> gridX = affine::getConstantTripCount(blockN);
     if (!gridX || !gridY || !blockM.hasConstantLowerBound() ||

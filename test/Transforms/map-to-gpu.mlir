@@ -1,7 +1,7 @@
 // RUN: tcgen-opt %S/Inputs/matmul-128x128x64.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(tcgen-lower-contraction,tcgen-tile,tcgen-promote-operands,tcgen-wmma-map-mma,tcgen-hoist-accumulators,tcgen-vectorize-copies,tcgen-map-to-gpu))' | FileCheck %s
+// RUN:   --pass-pipeline='builtin.module(func.func(tcgen-lower-contraction,tcgen-tile,tcgen-promote-operands,tcgen-detect-parallel,tcgen-wmma-map-mma,tcgen-hoist-accumulators,tcgen-vectorize-copies,tcgen-map-to-gpu))' | FileCheck %s
 // RUN: tcgen-opt %s -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(func.func(tcgen-lower-contraction,tcgen-tile,tcgen-promote-operands,tcgen-wmma-map-mma,tcgen-map-to-gpu))'
+// RUN:   --pass-pipeline='builtin.module(func.func(tcgen-lower-contraction,tcgen-tile,tcgen-promote-operands,tcgen-detect-parallel,tcgen-wmma-map-mma,tcgen-map-to-gpu))'
 
 // Grid (N/64, M/64) = (2, 2); 4 warps = 128 threads.
 // CHECK-DAG:  #[[SPREAD:.*]] = affine_map<(d0)[s0] -> (d0 * 128 + s0)>

@@ -1,5 +1,5 @@
 // RUN: tcgen-opt %S/Inputs/matmul-128x128x64.mlir \
-// RUN:   --pass-pipeline='builtin.module(func.func(tcgen-lower-contraction,tcgen-tile,tcgen-promote-operands,tcgen-wmma-map-mma,tcgen-hoist-accumulators,tcgen-vectorize-copies,tcgen-map-to-gpu,tcgen-prefetch-tiles))' | FileCheck %s
+// RUN:   --pass-pipeline='builtin.module(func.func(tcgen-lower-contraction,tcgen-tile,tcgen-promote-operands,tcgen-detect-parallel,tcgen-wmma-map-mma,tcgen-hoist-accumulators,tcgen-vectorize-copies,tcgen-map-to-gpu,tcgen-prefetch-tiles))' | FileCheck %s
 // RUN: not tcgen-opt %S/Inputs/matmul-128x128x64.mlir \
 // RUN:   --pass-pipeline='builtin.module(func.func(tcgen-lower-contraction,tcgen-tile,tcgen-promote-operands,tcgen-prefetch-tiles))' 2>&1 | FileCheck %s --check-prefix=ERR
 

@@ -19,6 +19,7 @@ constexpr llvm::StringLiteral kLoopAttrName = "tcgen.loop";
 constexpr llvm::StringLiteral kOperandAttrName = "tcgen.operand";
 constexpr llvm::StringLiteral kCopyAttrName = "tcgen.copy";
 constexpr llvm::StringLiteral kOverwriteAttrName = "tcgen.overwrite";
+constexpr llvm::StringLiteral kParallelAttrName = "tcgen.parallel";
 
 /// Returns the role tag of `op` ("" when untagged).
 StringRef getLoopRole(Operation *op);

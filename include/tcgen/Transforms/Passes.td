@@ -65,6 +65,21 @@ def TCGenPromoteOperandsPass : Pass<"tcgen-promote-operands", "func::FuncOp"> {
                            "::mlir::gpu::GPUDialect"];
 }
 
+def TCGenDetectParallelPass : Pass<"tcgen-detect-parallel", "func::FuncOp"> {
+  let summary = "Mark the loops that carry no dependence through global memory";
+  let description = [{
+    Runs affine dependence analysis on every loop of each configured nest and
+    tags the loops that carry no dependence through global memory with
+    `tcgen.parallel` (paper §3.2: parallel loops are detected after the shared
+    buffers exist). Accesses to shared memory (address space 3) are left out:
+    each thread block owns its tiles, and every copy of a tile writes the same
+    values, so they order nothing between blocks or warps. The k loops carry
+    the accumulation and stay sequential; tcgen-map-to-gpu maps only loops
+    that this pass proved parallel.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect"];
+}
+
 def TCGenHoistAccumulatorsPass : Pass<"tcgen-hoist-accumulators", "func::FuncOp"> {
   let summary = "Permute loops, unroll the warp tile, carry accumulators in registers";
   let description = [{
