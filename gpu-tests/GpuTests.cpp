@@ -227,9 +227,9 @@ TEST(RuntimeHost, BadManifest) {
             dir + "/k.json: missing required field 'entry'");
 }
 
-TEST(RuntimeHost, UnsupportedParamKind) {
-  fs::path dir = fs::temp_directory_path() /
-                 ("tcgen-host-tests-" + std::to_string(::getpid()));
+/// Writes a 16x16x16 sm_90a matmul manifest with `params` to `dir`/k.json;
+/// the PTX it names does not exist.
+void writeHostManifest(const fs::path &dir, std::vector<Param> params) {
   fs::create_directories(dir);
   Manifest m;
   m.entry = "k";
@@ -239,15 +239,48 @@ TEST(RuntimeHost, UnsupportedParamKind) {
   m.operands = {{"A", OperandRole::Lhs, DType::F16, {16, 16}, {16, 1}, 16},
                 {"B", OperandRole::Rhs, DType::F16, {16, 16}, {16, 1}, 16},
                 {"C", OperandRole::Out, DType::F32, {16, 16}, {16, 1}, 16}};
-  m.params = {{"tensormap", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""}};
+  m.params = std::move(params);
   std::ofstream(dir / "k.json") << writeManifest(m);
+}
+
+TEST(RuntimeHost, UnsupportedParamKind) {
+  fs::path dir = fs::temp_directory_path() /
+                 ("tcgen-host-tests-" + std::to_string(::getpid()));
+  writeHostManifest(
+      dir,
+      {{"i32", "", "m"}, {"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""}});
   tcgen_kernel *k = nullptr;
   EXPECT_EQ(tcgen_rt_load(dir.c_str(), &k), TCGEN_ERROR_UNSUPPORTED);
   EXPECT_NE(std::string(tcgen_rt_last_error())
-                .find("params[0]: kind 'tensormap' is not supported by this "
-                      "runtime (supported: ptr)"),
+                .find("params[0]: kind 'i32' is not supported by this "
+                      "runtime (supported: ptr, tensormap)"),
             std::string::npos)
       << tcgen_rt_last_error();
+  fs::remove_all(dir);
+}
+
+TEST(RuntimeHost, TensorMapParamsAreAccepted) {
+  fs::path dir = fs::temp_directory_path() /
+                 ("tcgen-host-tests-tma-" + std::to_string(::getpid()));
+  Param a{"tensormap", "A", ""};
+  a.box = {16, 16};
+  a.swizzle = "32B";
+  Param b{"tensormap", "B", ""};
+  b.box = {16, 8};
+  b.swizzle = "none";
+  b.l2Promotion = "256B";
+  writeHostManifest(dir, {a, b, {"ptr", "C", ""}});
+  tcgen_kernel *k = nullptr;
+  // Past the manifest and the param plan: what fails now is the driver
+  // (none here) or the missing PTX.
+  tcgen_status s = tcgen_rt_load(dir.c_str(), &k);
+  EXPECT_TRUE(s == TCGEN_ERROR_NO_DRIVER || s == TCGEN_ERROR_NO_DEVICE ||
+              s == TCGEN_ERROR_NOT_FOUND || s == TCGEN_ERROR_UNSUPPORTED_DEVICE)
+      << tcgen_rt_status_name(s) << ": " << tcgen_rt_last_error();
+  EXPECT_EQ(std::string(tcgen_rt_last_error()).find("not supported"),
+            std::string::npos)
+      << tcgen_rt_last_error();
+  EXPECT_EQ(k, nullptr);
   fs::remove_all(dir);
 }
 

@@ -7,6 +7,7 @@
 #include "tcgen/Config/Config.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "tcgen/Targets/SM90/KernelBuilder.h"
 
 using namespace mlir;
 using namespace mlir::tcgen;
@@ -19,7 +20,16 @@ TargetAttr mlir::tcgen::getTargetOrDefault(Operation *op) {
 }
 
 ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
-                                         TargetAttr target) {
+                                         TargetAttr target, StringRef backend) {
+  if (backend == "sm90") {
+    // Two consumer warpgroups of 64 x 256 accumulators (128 f32 registers
+    // per thread), 64-wide K steps (one 128-byte swizzle atom), as many
+    // stages as shared memory holds (4 of 48 KiB).
+    return ConfigAttr::get(info.op->getContext(), "sm90", {128, 256, 64},
+                           {64, 256, 64}, {64, 256, 16},
+                           sm90::chooseStages(128, 256, 64), /*padding=*/0,
+                           /*vector=*/8);
+  }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
   // fragments per warp, 19 KiB of padded shared memory, two blocks per SM on
   // every tensor-core GPU. The tile-size model replaces this table later.
@@ -27,6 +37,34 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
   return ConfigAttr::get(info.op->getContext(), "wmma", {128, 128, 32},
                          {64, 64, 32}, {16, 16, 16}, /*stages=*/1,
                          /*padding=*/8, /*vector=*/8);
+}
+
+/// The sm90 back end's checks: the target, the dtypes it generates, sizes
+/// that are multiples of the tile, and the shared-memory ring.
+static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
+                                          ConfigAttr config, TargetAttr target) {
+  if (target.getArch() != "sm_90a")
+    return info.op->emitOpError("the sm90 back end needs --target=sm_90a "
+                                "(wgmma and setmaxnreg), not ")
+           << target.getArch();
+  ArrayRef<int64_t> bt = config.getBlockTile();
+  int64_t sizes[3] = {info.m, info.n, info.k};
+  const char *names[3] = {"M", "N", "K"};
+  for (int d = 0; d < 3; ++d)
+    if (sizes[d] % bt[d] != 0)
+      return info.op->emitOpError()
+             << names[d] << "=" << sizes[d]
+             << " is not a multiple of the block tile " << bt[d]
+             << " (sizes must be multiples of the block tile until boundary "
+                "handling lands)";
+  int64_t smem = config.getStages() * (bt[0] + bt[1]) * bt[2] * 2 + 1024;
+  if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)
+    return info.op->emitOpError()
+           << config.getStages() << " stages need " << smem
+           << " bytes of shared memory; sm90 kernels need 2 or more stages "
+              "within "
+           << sm90::kMaxDynamicSmemBytes << " bytes";
+  return success();
 }
 
 int64_t mlir::tcgen::getSharedMemoryBytes(const ContractionInfo &info,
@@ -41,6 +79,8 @@ int64_t mlir::tcgen::getSharedMemoryBytes(const ContractionInfo &info,
 LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
                                             ConfigAttr config,
                                             TargetAttr target) {
+  if (config.getBackend() == "sm90")
+    return verifySM90ConfigFits(info, config, target);
   ArrayRef<int64_t> bt = config.getBlockTile();
   int64_t sizes[3] = {info.m, info.n, info.k};
   const char *names[3] = {"M", "N", "K"};

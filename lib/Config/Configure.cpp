@@ -50,8 +50,8 @@ struct ConfigurePass final
       TargetAttr target = getTargetOrDefault(op);
       ConfigAttr config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
       if (!config) {
-        FailureOr<ConfigAttr> chosen =
-            applyOverrides(getDefaultConfig(*info, target), op);
+        FailureOr<ConfigAttr> chosen = applyOverrides(
+            getDefaultConfig(*info, target, StringRef(backend)), op);
         if (failed(chosen))
           return WalkResult::interrupt();
         config = *chosen;

@@ -170,9 +170,9 @@ ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                    StringRef backend, ArrayRef<int64_t> block,
                    ArrayRef<int64_t> warp, ArrayRef<int64_t> mma,
                    int64_t stages, int64_t padding, int64_t vector) {
-  if (backend != "wmma")
+  if (backend != "wmma" && backend != "sm90")
     return emitError() << "unknown backend '" << backend
-                       << "' (available: wmma)";
+                       << "' (available: wmma, sm90)";
   if (block.size() != 3 || warp.size() != 3 || mma.size() != 3)
     return emitError() << "block, warp and mma tiles need 3 sizes [m, n, k]";
   static const char *dims[] = {"m", "n", "k"};
@@ -191,6 +191,16 @@ ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << warps << " warps exceed 1024 threads per block";
   if (stages < 1)
     return emitError() << "stages must be at least 1";
+  if (backend == "sm90") {
+    // One consumer warpgroup per 64 rows, one wgmma m64nNk16 over the whole
+    // block width, one 128-byte swizzle atom of f16 along K.
+    if (block[0] % 64 != 0 || block[0] / 64 > 2 || warp[0] != 64 ||
+        warp[1] != block[1] || block[1] % 64 != 0 || block[1] > 256 ||
+        block[2] != 64 || mma[0] != 64 || mma[1] != block[1] || mma[2] != 16)
+      return emitError()
+             << "sm90 configs need block = [64 | 128, N, 64] with N a "
+                "multiple of 64 up to 256, warp = [64, N, 64], mma = [64, N, 16]";
+  }
   if (padding < 0 || padding % 8 != 0)
     return emitError() << "padding " << padding
                        << " must be a non-negative multiple of 8 elements "

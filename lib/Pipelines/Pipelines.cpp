@@ -8,6 +8,7 @@
 #include "tcgen/Pipelines/Pipelines.h"
 
 #include "tcgen/Config/Passes.h"
+#include "tcgen/Targets/SM90/Passes.h"
 #include "tcgen/Targets/WMMA/Passes.h"
 #include "tcgen/Transforms/Passes.h"
 
@@ -31,14 +32,17 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
                    "function-boundary-type-conversion=identity-layout-map},"
                    "buffer-results-to-out-params{hoist-static-allocs=true "
                    "modify-public-functions=true},canonicalize");
-  OpPassManager &fpm = pm.nest<func::FuncOp>();
   TCGenConfigurePassOptions configure;
   configure.blockTile.assign(options.blockTile.begin(), options.blockTile.end());
   configure.warpTile.assign(options.warpTile.begin(), options.warpTile.end());
   configure.backend = options.backend;
   configure.padding = options.padding;
   configure.vector = options.vector;
-  fpm.addPass(createTCGenConfigurePass(configure));
+  pm.addNestedPass<func::FuncOp>(createTCGenConfigurePass(configure));
+  // The sm90 back end generates whole kernels; the rest goes down the
+  // paper's pipeline.
+  pm.addPass(createTCGenSM90BuildKernelPass());
+  OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createTCGenLowerContractionPass());
   fpm.addPass(createTCGenTilePass());
   if (options.promote)
@@ -65,11 +69,14 @@ void mlir::tcgen::buildTCGenLowerToNVVM(OpPassManager &pm,
   llvm::raw_string_ostream os(pipeline);
   os << "nvvm-attach-target{chip=" << options.chip
      << " features=" << options.features << " O=" << options.optLevel << "},"
-     << "gpu.module(convert-scf-to-cf,"
+     << "gpu.module(convert-scf-to-cf,convert-nvgpu-to-nvvm,"
         "convert-vector-to-llvm{use-vector-alignment=true},"
+        "convert-nvvm-to-llvm,expand-strided-metadata,"
+        "convert-arith-to-llvm,convert-index-to-llvm,"
         "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
         "canonicalize,cse,reconcile-unrealized-casts)";
   addTextual(pm, pipeline);
+  pm.addPass(createTCGenSM90GridConstantPass());
 }
 
 void mlir::tcgen::registerTCGenPipelines() {
@@ -86,5 +93,6 @@ void mlir::tcgen::registerAllTCGenPasses() {
   registerTCGenConfigPasses();
   registerTCGenTransformsPasses();
   registerTCGenWMMAPasses();
+  registerTCGenSM90Passes();
   registerTCGenPipelines();
 }

@@ -73,3 +73,28 @@ StringRef mlir::tcgen::getOperandRole(Value memref) {
     return role.getValue();
   return "";
 }
+
+/// Tags the function argument behind `value` with the operand name `role`.
+/// Fails when the value is not an argument of `func` or already plays
+/// another role.
+LogicalResult mlir::tcgen::tagOperandArgument(func::FuncOp func, Operation *op, Value value,
+                                StringRef role) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != &func.getBody().front())
+    return op->emitOpError("operand ")
+           << role
+           << " must be a function argument (tcgen kernels take their operands "
+              "as arguments)";
+  if (!isa<MemRefType>(arg.getType()))
+    return op->emitOpError("operand ")
+           << role << " is a tensor: bufferize before lowering";
+  unsigned idx = arg.getArgNumber();
+  if (auto old = func.getArgAttrOfType<StringAttr>(idx, kOperandAttrName))
+    if (old.getValue() != role)
+      return op->emitOpError("function argument #")
+             << idx << " is used as both " << old.getValue() << " and " << role;
+  func.setArgAttr(idx, kOperandAttrName,
+                  StringAttr::get(func.getContext(), role));
+  return success();
+}
+

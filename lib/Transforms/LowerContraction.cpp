@@ -22,30 +22,6 @@ namespace mlir::tcgen {
 
 namespace {
 
-/// Tags the function argument behind `value` with the operand name `role`.
-/// Fails when the value is not an argument of `func` or already plays
-/// another role.
-static LogicalResult tagOperand(func::FuncOp func, Operation *op, Value value,
-                                StringRef role) {
-  auto arg = dyn_cast<BlockArgument>(value);
-  if (!arg || arg.getOwner() != &func.getBody().front())
-    return op->emitOpError("operand ")
-           << role
-           << " must be a function argument (tcgen kernels take their operands "
-              "as arguments)";
-  if (!isa<MemRefType>(arg.getType()))
-    return op->emitOpError("operand ")
-           << role << " is a tensor: bufferize before lowering";
-  unsigned idx = arg.getArgNumber();
-  if (auto old = func.getArgAttrOfType<StringAttr>(idx, kOperandAttrName))
-    if (old.getValue() != role)
-      return op->emitOpError("function argument #")
-             << idx << " is used as both " << old.getValue() << " and " << role;
-  func.setArgAttr(idx, kOperandAttrName,
-                  StringAttr::get(func.getContext(), role));
-  return success();
-}
-
 struct LowerContractionPass final
     : impl::TCGenLowerContractionPassBase<LowerContractionPass> {
   using Base::Base;
@@ -80,9 +56,9 @@ struct LowerContractionPass final
     FailureOr<ContractionInfo> info = analyzeContraction(op);
     if (failed(info))
       return failure();
-    if (failed(tagOperand(func, op, info->a, "A")) ||
-        failed(tagOperand(func, op, info->b, "B")) ||
-        failed(tagOperand(func, op, info->c, "C")))
+    if (failed(tagOperandArgument(func, op, info->a, "A")) ||
+        failed(tagOperandArgument(func, op, info->b, "B")) ||
+        failed(tagOperandArgument(func, op, info->c, "C")))
       return failure();
 
     // linalg.fill(0) into C right before the matmul: C = A*B, C never read.

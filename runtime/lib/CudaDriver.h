@@ -42,7 +42,8 @@ struct Driver {
   X(cuModuleGetFunction, 2000)                                                 \
   X(cuFuncSetAttribute, 9000)                                                  \
   X(cuLaunchKernel, 4000)                                                      \
-  X(cuLaunchKernelEx, 11060)
+  X(cuLaunchKernelEx, 11060)                                                   \
+  X(cuTensorMapEncodeTiled, 12000)
 #define TCGEN_DECLARE_FN(name, version)                                        \
   PFN_##name##_v##version name##Fn = nullptr;
   TCGEN_DRIVER_FUNCTIONS(TCGEN_DECLARE_FN)

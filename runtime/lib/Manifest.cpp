@@ -74,6 +74,18 @@ std::optional<OperandRole> tcgen::parseRole(std::string_view name) {
   return std::nullopt;
 }
 
+int64_t tcgen::swizzleBytes(std::string_view swizzle) {
+  if (swizzle == "none")
+    return 0;
+  if (swizzle == "32B")
+    return 32;
+  if (swizzle == "64B")
+    return 64;
+  if (swizzle == "128B")
+    return 128;
+  return -1;
+}
+
 const Operand *Manifest::findOperand(std::string_view name) const {
   for (const Operand &o : operands)
     if (o.name == name)
@@ -95,7 +107,9 @@ bool tcgen::operator==(const Operand &a, const Operand &b) {
 }
 
 bool tcgen::operator==(const Param &a, const Param &b) {
-  return a.kind == b.kind && a.operand == b.operand && a.value == b.value;
+  return a.kind == b.kind && a.operand == b.operand && a.value == b.value &&
+         a.box == b.box && a.swizzle == b.swizzle &&
+         a.l2Promotion == b.l2Promotion && a.oobFill == b.oobFill;
 }
 
 bool tcgen::operator==(const Manifest &a, const Manifest &b) {
@@ -346,6 +360,66 @@ bool parseOperands(FieldReader &r, const Value &root, Manifest &m) {
   return true;
 }
 
+constexpr size_t kMaxTensorMapRank = 5;      // cuTensorMapEncodeTiled's limit.
+constexpr int64_t kMaxTensorMapBox = 256;    // Per box dimension.
+constexpr int64_t kTensorMapInnerBytes = 16; // box[0] bytes are a multiple.
+
+bool isFloat(DType dtype) {
+  return dtype == DType::F16 || dtype == DType::BF16 || dtype == DType::F32 ||
+         dtype == DType::F64;
+}
+
+/// Parses and checks the fields of a "tensormap" param of `operand`.
+bool parseTensorMap(FieldReader &r, const Value &v, const std::string &path,
+                    const Operand &operand, Param &p) {
+  if (!r.intArray(v, path, "box", p.box, true, 1) ||
+      !r.string(v, path, "swizzle", p.swizzle, true) ||
+      !r.string(v, path, "l2_promotion", p.l2Promotion, false) ||
+      !r.string(v, path, "oob_fill", p.oobFill, false))
+    return false;
+  std::string box = path + ".box";
+  if (p.box.empty() || p.box.size() > kMaxTensorMapRank)
+    return r.fail("field '" + box + "' must have 1 to " +
+                  std::to_string(kMaxTensorMapRank) + " elements, got " +
+                  std::to_string(p.box.size()));
+  for (size_t i = 0; i < p.box.size(); ++i)
+    if (p.box[i] > kMaxTensorMapBox)
+      return r.fail("field '" + index(box, i) +
+                    "' must be <= " + std::to_string(kMaxTensorMapBox) +
+                    ", got " + std::to_string(p.box[i]));
+  int64_t span = swizzleBytes(p.swizzle);
+  if (span < 0)
+    return r.fail("field '" + path + ".swizzle': unknown swizzle '" +
+                  p.swizzle + "' (expected none, 32B, 64B or 128B)");
+  if (p.l2Promotion != "none" && p.l2Promotion != "64B" &&
+      p.l2Promotion != "128B" && p.l2Promotion != "256B")
+    return r.fail("field '" + path + ".l2_promotion': unknown L2 promotion '" +
+                  p.l2Promotion + "' (expected none, 64B, 128B or 256B)");
+  if (p.oobFill != "zero" && p.oobFill != "nan")
+    return r.fail("field '" + path + ".oob_fill': unknown OOB fill '" +
+                  p.oobFill + "' (expected zero or nan)");
+
+  // Against the operand.
+  if (p.box.size() != operand.shape.size())
+    return r.fail("field '" + box + "' has " + std::to_string(p.box.size()) +
+                  " elements but operand '" + operand.name + "' has rank " +
+                  std::to_string(operand.shape.size()));
+  int64_t innerBytes = p.box[0] * dtypeSize(operand.dtype);
+  std::string inner = "field '" + index(box, 0) +
+                      "': " + std::to_string(p.box[0]) + " elements of " +
+                      dtypeName(operand.dtype) + " (operand '" + operand.name +
+                      "') are " + std::to_string(innerBytes) + " bytes, ";
+  if (innerBytes % kTensorMapInnerBytes != 0)
+    return r.fail(inner + "not a multiple of 16");
+  if (span > 0 && innerBytes > span)
+    return r.fail(inner + "more than the " + p.swizzle + " swizzle span");
+  if (p.oobFill == "nan" && !isFloat(operand.dtype))
+    return r.fail("field '" + path +
+                  ".oob_fill': \"nan\" needs a floating-point operand, '" +
+                  operand.name + "' is " + dtypeName(operand.dtype));
+  return true;
+}
+
 bool parseParams(FieldReader &r, const Value &root, Manifest &m) {
   const Value *params = r.member(root, "", "params", true);
   if (!params)
@@ -358,16 +432,25 @@ bool parseParams(FieldReader &r, const Value &root, Manifest &m) {
     if (!v.isObject())
       return r.wrongType(path, "an object", v);
     Param p;
-    if (!r.string(v, path, "kind", p.kind, true) ||
-        !r.string(v, path, "operand", p.operand, p.kind == "ptr"))
+    if (!r.string(v, path, "kind", p.kind, true))
       return false;
+    bool tensorMap = p.kind == "tensormap";
+    bool needsOperand = p.kind == "ptr" || tensorMap;
+    if (!r.string(v, path, "operand", p.operand, needsOperand))
+      return false;
+    if (needsOperand && p.operand.empty())
+      return r.fail("field '" + path + ".operand' must not be empty");
     // `value` is a string naming a size in later versions; keep it verbatim.
     if (const Value *value = v.get("value"))
       p.value =
           value->isString() ? value->getString() : json::print(*value, false);
-    if (!p.operand.empty() && !m.findOperand(p.operand))
+    const Operand *operand =
+        p.operand.empty() ? nullptr : m.findOperand(p.operand);
+    if (!p.operand.empty() && !operand)
       return r.fail("field '" + path + ".operand': no operand named '" +
                     p.operand + "'");
+    if (tensorMap && !parseTensorMap(r, v, path, *operand, p))
+      return false;
     m.params.push_back(std::move(p));
   }
   return true;
@@ -597,6 +680,12 @@ Value tcgen::manifestToJson(const Manifest &m) {
       v.set("operand", p.operand);
     if (!p.value.empty())
       v.set("value", p.value);
+    if (p.kind == "tensormap") {
+      v.set("box", Value::intArray(p.box));
+      v.set("swizzle", p.swizzle);
+      v.set("l2_promotion", p.l2Promotion);
+      v.set("oob_fill", p.oobFill);
+    }
     params.push(std::move(v));
   }
   root.set("params", std::move(params));

@@ -13,6 +13,7 @@
 #include "tcgen/Runtime/Runtime.h"
 #include "tcgen/Runtime/Validate.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -26,6 +27,22 @@ constexpr int64_t kDefaultDynamicSmemLimit = 48 * 1024; // Without opt-in.
 constexpr int64_t kPortableClusterSize = 8;             // Larger needs opt-in.
 constexpr int kMaxRank = 16; // Sanity bound on user input.
 constexpr size_t kJitLogBytes = 16 * 1024;
+constexpr size_t kMaxTensorMapRank = 5; // cuTensorMapEncodeTiled's limit.
+
+/// How one kernel parameter is built at launch.
+struct ParamPlan {
+  enum Kind { Ptr, TensorMap } kind = Ptr;
+  size_t operand = 0; // index into manifest.operands
+};
+
+/// A CUtensorMap in storage aligned as cuTensorMapEncodeTiled requires (64
+/// bytes). A tensormap parameter is a by-value struct: kernelParams points
+/// at these 128 bytes and the driver copies them into the parameter space.
+struct alignas(64) TensorMapSlot {
+  CUtensorMap map;
+};
+static_assert(sizeof(CUtensorMap) == 128, "CUtensorMap is 128 bytes");
+static_assert(alignof(TensorMapSlot) >= 64, "tensor maps need 64-byte storage");
 
 thread_local std::string lastError;
 
@@ -72,7 +89,7 @@ struct tcgen_kernel {
   bool retainedPrimary = false;
   CUmodule module = nullptr;
   CUfunction function = nullptr;
-  std::vector<size_t> paramOperands; // operand index of each param
+  std::vector<ParamPlan> paramPlans; // one per manifest param
 
   ~tcgen_kernel() {
     if (module)
@@ -236,18 +253,134 @@ tcgen_status prepareFunction(tcgen_kernel &k) {
   return TCGEN_OK;
 }
 
-/// Maps each param to its operand; only "ptr" params exist in version 1.
+/// Maps each param to its kind and operand; refuses kinds other than "ptr"
+/// and "tensormap".
 tcgen_status planParams(tcgen_kernel &k) {
   for (size_t i = 0; i < k.manifest.params.size(); ++i) {
     const Param &p = k.manifest.params[i];
-    if (p.kind != "ptr")
+    std::string where = k.manifestPath + ": params[" + std::to_string(i) + "]";
+    ParamPlan plan;
+    if (p.kind == "ptr")
+      plan.kind = ParamPlan::Ptr;
+    else if (p.kind == "tensormap")
+      plan.kind = ParamPlan::TensorMap;
+    else
       return fail(TCGEN_ERROR_UNSUPPORTED,
-                  k.manifestPath + ": params[" + std::to_string(i) +
-                      "]: kind '" + p.kind +
-                      "' is not supported by this runtime (supported: ptr)");
-    for (size_t j = 0; j < k.manifest.operands.size(); ++j)
-      if (k.manifest.operands[j].name == p.operand)
-        k.paramOperands.push_back(j);
+                  where + ": kind '" + p.kind +
+                      "' is not supported by this runtime (supported: ptr, "
+                      "tensormap)");
+    const Operand *operand = k.manifest.findOperand(p.operand);
+    if (!operand) // The parser checks this; be safe for built manifests.
+      return fail(TCGEN_ERROR_MANIFEST,
+                  where + ": no operand named '" + p.operand + "'");
+    plan.operand = static_cast<size_t>(operand - k.manifest.operands.data());
+    k.paramPlans.push_back(plan);
+  }
+  return TCGEN_OK;
+}
+
+CUtensorMapDataType tensorMapDataType(DType dtype) {
+  switch (dtype) {
+  case DType::F16:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case DType::BF16:
+    return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case DType::F32:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case DType::F64:
+    return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  case DType::I8:
+    return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  case DType::I32:
+    return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  }
+  return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+}
+
+CUtensorMapSwizzle tensorMapSwizzle(const std::string &swizzle) {
+  switch (swizzleBytes(swizzle)) {
+  case 32:
+    return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64:
+    return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128:
+    return CU_TENSOR_MAP_SWIZZLE_128B;
+  default:
+    return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
+}
+
+CUtensorMapL2promotion tensorMapL2Promotion(const std::string &promotion) {
+  if (promotion == "64B")
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_64B;
+  if (promotion == "128B")
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+  if (promotion == "256B")
+    return CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
+  return CU_TENSOR_MAP_L2_PROMOTION_NONE;
+}
+
+CUtensorMapFloatOOBfill tensorMapOobFill(const std::string &fill) {
+  // "zero": FILL_NONE fills out-of-bounds elements with zeros.
+  return fill == "nan" ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+                       : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
+}
+
+template <typename T> std::string formatList(const std::vector<T> &values) {
+  std::string s = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(values[i]);
+  return s + "]";
+}
+
+/// Encodes the TMA descriptor of params[index] (a tensormap) for `arg`, the
+/// tensor of its operand, into `map`. Needs the kernel's context current.
+tcgen_status encodeTensorMap(const tcgen_kernel &k, size_t index,
+                             const TensorArg &arg, CUtensorMap &map) {
+  const Param &p = k.manifest.params[index];
+  const Operand &operand = k.manifest.operands[k.paramPlans[index].operand];
+  std::string where = "kernel '" + k.manifest.entry + "': params[" +
+                      std::to_string(index) + "] (tensormap of operand '" +
+                      operand.name + "'): ";
+  TensorMapLayout layout;
+  std::string error = tensorMapLayout(p, operand, arg.address, layout);
+  if (!error.empty()) // validateLaunch has checked this already.
+    return fail(TCGEN_ERROR_VALIDATION, where + error);
+  size_t rank = layout.globalDim.size();
+  if (rank < 1 || rank > kMaxTensorMapRank)
+    return fail(TCGEN_ERROR_UNSUPPORTED,
+                where + "rank " + std::to_string(rank) +
+                    " is outside what TMA supports (1 to 5)");
+  cuuint64_t globalDim[kMaxTensorMapRank] = {};
+  cuuint64_t globalStrides[kMaxTensorMapRank] = {};
+  cuuint32_t boxDim[kMaxTensorMapRank] = {};
+  cuuint32_t elementStrides[kMaxTensorMapRank] = {};
+  for (size_t i = 0; i < rank; ++i) {
+    globalDim[i] = layout.globalDim[i];
+    boxDim[i] = layout.boxDim[i];
+    elementStrides[i] = layout.elementStrides[i];
+    if (i + 1 < rank)
+      globalStrides[i] = layout.globalStrides[i];
+  }
+  const Driver &d = *k.driver;
+  CUresult r = d.cuTensorMapEncodeTiledFn(
+      &map, tensorMapDataType(operand.dtype), static_cast<cuuint32_t>(rank),
+      reinterpret_cast<void *>(layout.globalAddress), globalDim, globalStrides,
+      boxDim, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      tensorMapSwizzle(p.swizzle), tensorMapL2Promotion(p.l2Promotion),
+      tensorMapOobFill(p.oobFill));
+  if (r != CUDA_SUCCESS) {
+    char address[32];
+    std::snprintf(address, sizeof(address), "0x%llx",
+                  static_cast<unsigned long long>(layout.globalAddress));
+    return fail(TCGEN_ERROR_CUDA,
+                where + rt::formatCudaError(d, "cuTensorMapEncodeTiled", r) +
+                    "; " + dtypeName(operand.dtype) + ", address " + address +
+                    ", dims " + formatList(layout.globalDim) + ", strides " +
+                    formatList(layout.globalStrides) + " B, box " +
+                    formatList(layout.boxDim) + ", swizzle " + p.swizzle +
+                    ", l2_promotion " + p.l2Promotion + ", oob_fill " +
+                    p.oobFill + " (innermost first)");
   }
   return TCGEN_OK;
 }
@@ -362,12 +495,18 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
     return fail(TCGEN_ERROR_VALIDATION,
                 "kernel '" + k->manifest.entry + "': " + error);
 
-  std::vector<CUdeviceptr> values(k->paramOperands.size());
-  std::vector<void *> params(values.size());
-  for (size_t i = 0; i < values.size(); ++i) {
-    values[i] = static_cast<CUdeviceptr>(tensors[k->paramOperands[i]].address);
-    params[i] = &values[i];
-  }
+  // kernelParams[i] points at the bytes of parameter i, which the driver
+  // copies at launch: a ptr's 8-byte address, or a tensormap's 128-byte
+  // CUtensorMap (a by-value __grid_constant__ struct). Both arrays are sized
+  // before any pointer into them is taken and live until launchKernel
+  // returns.
+  size_t numParams = k->paramPlans.size();
+  size_t numMaps = 0;
+  for (const ParamPlan &plan : k->paramPlans)
+    numMaps += plan.kind == ParamPlan::TensorMap;
+  std::vector<CUdeviceptr> pointers(numParams);
+  std::vector<TensorMapSlot> maps(numMaps);
+  std::vector<void *> params(numParams);
 
   const Driver &d = *k->driver;
   CUcontext current = nullptr;
@@ -378,11 +517,30 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
   if (pushed && (r = d.cuCtxPushCurrentFn(k->context)) != CUDA_SUCCESS)
     return fail(TCGEN_ERROR_CUDA,
                 rt::formatCudaError(d, "cuCtxPushCurrent", r));
-  r = launchKernel(*k, stream, params.empty() ? nullptr : params.data());
-  if (pushed) {
-    CUcontext popped;
-    d.cuCtxPopCurrentFn(&popped);
+  auto popContext = [&] {
+    if (pushed) {
+      CUcontext popped;
+      d.cuCtxPopCurrentFn(&popped);
+    }
+  };
+  for (size_t i = 0, map = 0; i < numParams; ++i) {
+    const ParamPlan &plan = k->paramPlans[i];
+    const TensorArg &tensor = tensors[plan.operand];
+    if (plan.kind == ParamPlan::Ptr) {
+      pointers[i] = static_cast<CUdeviceptr>(tensor.address);
+      params[i] = &pointers[i];
+      continue;
+    }
+    CUtensorMap &slot = maps[map++].map;
+    status = encodeTensorMap(*k, i, tensor, slot);
+    if (status != TCGEN_OK) {
+      popContext();
+      return status;
+    }
+    params[i] = &slot;
   }
+  r = launchKernel(*k, stream, params.empty() ? nullptr : params.data());
+  popContext();
   if (r != CUDA_SUCCESS) {
     bool cluster = k->manifest.launch.cluster[0] *
                        k->manifest.launch.cluster[1] *

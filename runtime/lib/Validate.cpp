@@ -6,7 +6,9 @@
 
 #include "tcgen/Runtime/Validate.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <numeric>
 
 using namespace tcgen;
 
@@ -53,6 +55,12 @@ std::string listNames(const Manifest &manifest) {
   return s;
 }
 
+constexpr int kTensorMapMinCC = 90;              // TMA: Hopper and newer.
+constexpr uintptr_t kTensorMapAddressAlign = 16; // Global address.
+constexpr int64_t kTensorMapStrideAlign = 16;    // Global strides, bytes.
+constexpr int64_t kTensorMapMaxStride = int64_t(1) << 40; // Exclusive.
+constexpr int64_t kTensorMapMaxExtent = int64_t(1) << 32; // Inclusive.
+
 std::string checkArg(const Operand &operand, const TensorArg &arg) {
   std::string prefix = "operand '" + operand.name + "': ";
   if (arg.dtype != operand.dtype)
@@ -73,6 +81,68 @@ std::string checkArg(const Operand &operand, const TensorArg &arg) {
   return "";
 }
 } // namespace
+
+std::string tcgen::tensorMapLayout(const Param &param, const Operand &operand,
+                                   uintptr_t address, TensorMapLayout &out) {
+  std::string prefix = "operand '" + operand.name + "': ";
+  size_t rank = operand.shape.size();
+  if (param.box.size() != rank || operand.strides.size() != rank)
+    return prefix + "tensormap box " + formatDims(param.box) + " has " +
+           std::to_string(param.box.size()) +
+           " entries but the operand has rank " + std::to_string(rank);
+  if (address % kTensorMapAddressAlign != 0)
+    return prefix + "TMA needs a 16-byte aligned global address, got " +
+           formatAddress(address);
+
+  // Dimensions by increasing stride; on ties the later (manifest order:
+  // inner) dimension first.
+  std::vector<size_t> order(rank);
+  std::iota(order.begin(), order.end(), size_t(0));
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (operand.strides[a] != operand.strides[b])
+      return operand.strides[a] < operand.strides[b];
+    return a > b;
+  });
+  if (rank == 0 || operand.strides[order[0]] != 1)
+    return prefix +
+           "TMA needs a dimension of stride 1 (the innermost), got "
+           "strides " +
+           formatDims(operand.strides);
+
+  int64_t size = dtypeSize(operand.dtype);
+  TensorMapLayout layout;
+  layout.globalAddress = address;
+  for (size_t i = 0; i < rank; ++i) {
+    size_t dim = order[i];
+    int64_t extent = operand.shape[dim];
+    if (extent < 1 || extent > kTensorMapMaxExtent)
+      return prefix + "TMA needs extents in [1, 2^32], got " +
+             std::to_string(extent) + " in dimension " + std::to_string(dim) +
+             " (shape " + formatDims(operand.shape) + ")";
+    layout.globalDim.push_back(static_cast<uint64_t>(extent));
+    layout.boxDim.push_back(static_cast<uint32_t>(param.box[i]));
+    layout.elementStrides.push_back(1);
+    if (i == 0)
+      continue;
+    int64_t stride = operand.strides[dim];
+    std::string which = "got stride " + std::to_string(stride);
+    if (stride >= kTensorMapMaxStride / size)
+      return prefix + "TMA needs byte strides below 2^40, " + which +
+             " in dimension " + std::to_string(dim) + " (strides " +
+             formatDims(operand.strides) + ", " + dtypeName(operand.dtype) +
+             ")";
+    int64_t bytes = stride * size;
+    if (bytes % kTensorMapStrideAlign != 0)
+      return prefix + "TMA needs byte strides that are multiples of 16, " +
+             which + " (" + std::to_string(bytes) + " bytes of " +
+             dtypeName(operand.dtype) + ") in dimension " +
+             std::to_string(dim) + " (strides " + formatDims(operand.strides) +
+             ")";
+    layout.globalStrides.push_back(static_cast<uint64_t>(bytes));
+  }
+  out = std::move(layout);
+  return "";
+}
 
 std::string tcgen::validateDevice(const Manifest &manifest,
                                   const DeviceInfo &device) {
@@ -96,6 +166,12 @@ std::string tcgen::validateLaunch(const Manifest &manifest,
   std::string error = validateDevice(manifest, device);
   if (!error.empty())
     return error;
+  for (size_t i = 0; i < manifest.params.size(); ++i)
+    if (manifest.params[i].kind == "tensormap" &&
+        device.ccMajor * 10 + device.ccMinor < kTensorMapMinCC)
+      return describeDevice(device) + " cannot take params[" +
+             std::to_string(i) +
+             "] of kind tensormap: TMA needs compute capability 9.0 or higher";
   int64_t smem =
       manifest.launch.dynamicSmemBytes + manifest.resources.staticSmemBytes;
   if (smem > device.maxDynamicSmemBytes)
@@ -119,6 +195,14 @@ std::string tcgen::validateLaunch(const Manifest &manifest,
     error = checkArg(operand, args[i]);
     if (!error.empty())
       return error;
+    for (const Param &p : manifest.params) {
+      if (p.kind != "tensormap" || p.operand != operand.name)
+        continue;
+      TensorMapLayout layout;
+      error = tensorMapLayout(p, operand, args[i].address, layout);
+      if (!error.empty())
+        return error;
+    }
   }
   return "";
 }

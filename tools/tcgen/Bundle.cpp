@@ -55,9 +55,115 @@ static ::tcgen::json::Value configToJson(ConfigAttr config) {
   return json;
 }
 
+/// Describes the tagged memref `operand` for the manifest.
+static FailureOr<::tcgen::Operand> describeOperand(Operation *at, Value operand,
+                                                   bool overwrite) {
+  StringRef role = getOperandRole(operand);
+  auto type = dyn_cast<MemRefType>(operand.getType());
+  std::optional<::tcgen::DType> dtype =
+      type ? toDType(type.getElementType()) : std::nullopt;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (role.empty() || !type || !type.hasStaticShape() || !dtype ||
+      failed(type.getStridesAndOffset(strides, offset)) || offset != 0)
+    return at->emitError("kernel operand is not a tagged, statically shaped "
+                         "function argument: ")
+           << operand.getType();
+  ::tcgen::Operand op;
+  op.name = role.str();
+  op.role = role == "A"   ? ::tcgen::OperandRole::Lhs
+            : role == "B" ? ::tcgen::OperandRole::Rhs
+            : overwrite   ? ::tcgen::OperandRole::Out
+                          : ::tcgen::OperandRole::InOut;
+  op.dtype = *dtype;
+  op.shape.assign(type.getShape().begin(), type.getShape().end());
+  op.strides.assign(strides.begin(), strides.end());
+  op.alignBytes = kOperandAlignBytes;
+  return op;
+}
+
+/// Fills the op section from the A, B and C operands.
+static void describeOp(::tcgen::Manifest &m, bool overwrite) {
+  const ::tcgen::Operand *a = m.findOperand("A");
+  const ::tcgen::Operand *b = m.findOperand("B");
+  m.op.kind = "matmul";
+  m.op.accumulate = !overwrite;
+  m.op.m = a->shape[0];
+  m.op.k = a->shape[1];
+  m.op.n = b->shape[1];
+}
+
+/// Kernels the sm90 back end generated: the ABI is on the gpu.func.
+static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
+                                        std::vector<KernelRecord> &kernels) {
+  auto target = TargetAttr::get(module.getContext(), arch);
+  for (auto func : module.getOps<func::FuncOp>()) {
+    auto kernelRef = func->getAttrOfType<FlatSymbolRefAttr>("tcgen.kernel");
+    if (!kernelRef)
+      continue;
+    auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(kernelRef.getValue());
+    auto kernel = gpuModule ? gpuModule.lookupSymbol<gpu::GPUFuncOp>(
+                                  kernelRef.getValue())
+                            : gpu::GPUFuncOp();
+    auto config = func->getAttrOfType<ConfigAttr>(kConfigAttrName);
+    auto params = kernel ? kernel->getAttrOfType<ArrayAttr>("tcgen.params")
+                         : ArrayAttr();
+    auto boxes = kernel ? kernel->getAttrOfType<DictionaryAttr>(
+                              "tcgen.tensormap_boxes")
+                        : DictionaryAttr();
+    auto launch = kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>("tcgen.launch")
+                         : DenseI64ArrayAttr();
+    if (!config || !params || !boxes || !launch || launch.size() != 7)
+      return func.emitError("generated kernel ") << kernelRef << " has no ABI";
+    ::tcgen::Manifest m;
+    m.entry = kernelRef.getValue().str();
+    m.target = {arch.str(), config.getBackend().str(),
+                target.getComputeCapability()};
+    for (BlockArgument arg : func.getArguments()) {
+      if (getOperandRole(arg).empty())
+        continue;
+      FailureOr<::tcgen::Operand> op = describeOperand(func, arg, true);
+      if (failed(op))
+        return failure();
+      m.operands.push_back(*op);
+    }
+    if (!m.findOperand("A") || !m.findOperand("B") || !m.findOperand("C"))
+      return func.emitError("kernel does not take all of A, B and C");
+    describeOp(m, /*overwrite=*/true);
+    m.op.accumulator = ::tcgen::DType::F32; // wgmma accumulates in f32
+    for (Attribute p : params) {
+      auto [kind, operand] = cast<StringAttr>(p).getValue().split(':');
+      ::tcgen::Param param{kind.str(), operand.str(), ""};
+      if (kind == "tensormap") {
+        auto box = boxes.getAs<DenseI64ArrayAttr>(operand);
+        if (!box)
+          return func.emitError("no tensor-map box for operand ") << operand;
+        param.box.assign(box.asArrayRef().begin(), box.asArrayRef().end());
+        param.swizzle = "128B";
+        param.l2Promotion = "256B";
+        param.oobFill = "zero";
+      }
+      m.params.push_back(param);
+    }
+    ArrayRef<int64_t> l = launch.asArrayRef();
+    m.launch.grid = {l[0], l[1], l[2]};
+    m.launch.block = {l[3], l[4], l[5]};
+    m.launch.dynamicSmemBytes = l[6];
+    ArrayRef<int64_t> bt = config.getBlockTile();
+    m.launch.gridFormula = {"ceildiv(n, " + std::to_string(bt[1]) + ")",
+                            "ceildiv(m, " + std::to_string(bt[0]) + ")",
+                            "batch"};
+    m.config = configToJson(config);
+    kernels.push_back({std::move(m), gpuModule.getName().str()});
+  }
+  return success();
+}
+
 FailureOr<std::vector<KernelRecord>>
 mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
   std::vector<KernelRecord> kernels;
+  if (failed(collectSM90Kernels(module, arch, kernels)))
+    return failure();
   auto target = TargetAttr::get(module.getContext(), arch);
   WalkResult walk = module.walk([&](gpu::LaunchFuncOp launch) {
     auto func = launch->getParentOfType<func::FuncOp>();

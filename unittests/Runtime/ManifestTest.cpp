@@ -19,6 +19,7 @@
 using namespace tcgen;
 using tcgen::testing::replaceFirst;
 using tcgen::testing::sampleManifestText;
+using tcgen::testing::tensorMapManifestText;
 
 namespace {
 
@@ -297,6 +298,226 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<ErrorCase> &info) {
       return std::string(info.param.name);
     });
+
+//===----------------------------------------------------------------------===//
+// tensormap params
+//===----------------------------------------------------------------------===//
+
+TEST(ManifestTest, ParsesTensorMapParams) {
+  Manifest m = parseOk(tensorMapManifestText());
+  ASSERT_EQ(m.params.size(), 3u);
+  const Param &a = m.params[0];
+  EXPECT_EQ(a.kind, "tensormap");
+  EXPECT_EQ(a.operand, "A");
+  EXPECT_EQ(a.box, (std::vector<int64_t>{64, 128}));
+  EXPECT_EQ(a.swizzle, "128B");
+  EXPECT_EQ(a.l2Promotion, "256B");
+  EXPECT_EQ(a.oobFill, "zero");
+  // Optional fields default.
+  const Param &b = m.params[1];
+  EXPECT_EQ(b.box, (std::vector<int64_t>{64, 32}));
+  EXPECT_EQ(b.swizzle, "128B");
+  EXPECT_EQ(b.l2Promotion, "none");
+  EXPECT_EQ(b.oobFill, "zero");
+  // A ptr param keeps the defaults.
+  EXPECT_EQ(m.params[2], (Param{"ptr", "C", ""}));
+  EXPECT_TRUE(m.params[2].box.empty());
+}
+
+TEST(ManifestTest, TensorMapRoundTrip) {
+  Manifest m = parseOk(tensorMapManifestText());
+  std::string text = writeManifest(m);
+  Manifest again = parseOk(text);
+  EXPECT_EQ(again, m);
+  EXPECT_EQ(writeManifest(again), text);
+  // Every tensormap field is written, defaults included; ptr params print
+  // as before, one per line.
+  EXPECT_NE(text.find("\"box\": [64, 128]"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"l2_promotion\": \"none\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\n    { \"kind\": \"ptr\", \"operand\": \"C\" }\n"),
+            std::string::npos)
+      << text;
+  // operator== looks at every tensormap field.
+  for (int field = 0; field < 4; ++field) {
+    Manifest other = m;
+    Param &p = other.params[0];
+    switch (field) {
+    case 0:
+      p.box[1] = 64;
+      break;
+    case 1:
+      p.swizzle = "64B";
+      break;
+    case 2:
+      p.l2Promotion = "128B";
+      break;
+    case 3:
+      p.oobFill = "nan";
+      break;
+    }
+    EXPECT_NE(other, m) << "field " << field;
+  }
+}
+
+TEST(ManifestTest, PtrParamsPrintAsBefore) {
+  std::string text = writeManifest(parseOk(sampleManifestText()));
+  for (const char *name : {"A", "B", "C"})
+    EXPECT_NE(text.find(std::string("{ \"kind\": \"ptr\", \"operand\": \"") +
+                        name + "\" }"),
+              std::string::npos)
+        << text;
+  EXPECT_EQ(text.find("box"), std::string::npos) << text;
+  EXPECT_EQ(text.find("swizzle"), std::string::npos) << text;
+}
+
+TEST(ManifestTest, RoundTripOfABuiltTensorMapManifest) {
+  Manifest m;
+  m.entry = "k";
+  m.cubin = "k.cubin";
+  m.target = {"sm_90a", "sm90", 90};
+  m.op = {"matmul", 1, 128, 256, 64, false};
+  m.operands = {{"A", OperandRole::Lhs, DType::BF16, {128, 64}, {1, 128}, 16},
+                {"B", OperandRole::Rhs, DType::F32, {64, 256}, {256, 1}, 16},
+                {"C", OperandRole::Out, DType::F32, {128, 256}, {256, 1}, 16}};
+  Param a{"tensormap", "A", ""};
+  a.box = {64, 64}; // column-major A: 64 contiguous rows of m by 64 k
+  a.swizzle = "128B";
+  a.l2Promotion = "128B";
+  Param b{"tensormap", "B", ""};
+  b.box = {8, 64}; // 32 bytes per row
+  b.swizzle = "32B";
+  b.oobFill = "nan";
+  m.params = {a, b, {"ptr", "C", ""}};
+  m.launch.cluster = {2, 1, 1};
+  m.launch.grid = {2, 2, 1};
+  Manifest again = parseOk(writeManifest(m));
+  EXPECT_EQ(again, m);
+  EXPECT_EQ(again.params[1].oobFill, "nan");
+}
+
+TEST(ManifestTest, TensorMapBoxRankFollowsTheOperand) {
+  // A rank-1 operand takes a one-entry box; a rank-3 one a three-entry box.
+  std::string text = replaceFirst(
+      tensorMapManifestText(),
+      "\"shape\": [1024, 1024],\n      \"strides\": [1024, 1], "
+      "\"align_bytes\": 16 },\n    { \"name\": \"C\"",
+      "\"shape\": [1024, 1024],\n      \"strides\": [1024, 1], "
+      "\"align_bytes\": 16 },\n    { \"name\": \"D\", \"role\": \"lhs\", "
+      "\"dtype\": \"f32\", \"shape\": [4, 8, 64], \"strides\": [512, 64, 1], "
+      "\"align_bytes\": 16 },\n    { \"name\": \"E\", \"role\": \"lhs\", "
+      "\"dtype\": \"i8\", \"shape\": [4096], \"strides\": [1], "
+      "\"align_bytes\": 16 },\n    { \"name\": \"C\"");
+  text = replaceFirst(text, R"({ "kind": "ptr", "operand": "C" })",
+                      R"({ "kind": "ptr", "operand": "C" },
+              { "kind": "tensormap", "operand": "D", "box": [32, 8, 2], "swizzle": "128B" },
+              { "kind": "tensormap", "operand": "E", "box": [256], "swizzle": "none" })");
+  text = replaceFirst(text, "\"kind\": \"matmul\"", "\"kind\": \"custom\"");
+  Manifest m = parseOk(text);
+  ASSERT_EQ(m.params.size(), 5u);
+  EXPECT_EQ(m.params[3].box, (std::vector<int64_t>{32, 8, 2}));
+  EXPECT_EQ(m.params[4].box, (std::vector<int64_t>{256}));
+  EXPECT_EQ(parseOk(writeManifest(m)), m);
+}
+
+TEST(ManifestTest, UnknownParamKindsParse) {
+  // The runtime refuses them by name; the parser keeps them.
+  std::string text = replaceFirst(
+      sampleManifestText(), R"({ "kind": "ptr", "operand": "C" })",
+      R"({ "kind": "ptr", "operand": "C" }, { "kind": "i64", "value": "m" })");
+  Manifest m = parseOk(text);
+  ASSERT_EQ(m.params.size(), 4u);
+  EXPECT_EQ(m.params[3].kind, "i64");
+  EXPECT_EQ(m.params[3].value, "m");
+}
+
+class TensorMapErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(TensorMapErrorTest, NamesTheField) {
+  const ErrorCase &c = GetParam();
+  std::string text = replaceFirst(tensorMapManifestText(), c.from, c.to);
+  ASSERT_NE(text, tensorMapManifestText()) << "edit did not apply: " << c.from;
+  EXPECT_EQ(parseError(text), c.expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, TensorMapErrorTest,
+    ::testing::Values(
+        ErrorCase{"MissingOperand",
+                  "\"kind\": \"tensormap\", \"operand\": "
+                  "\"B\", ",
+                  "\"kind\": \"tensormap\", ",
+                  "missing required field 'params[1].operand'"},
+        ErrorCase{"EmptyOperand", "\"operand\": \"A\"", "\"operand\": \"\"",
+                  "field 'params[0].operand' must not be empty"},
+        ErrorCase{"UnknownOperand", "\"operand\": \"A\"", "\"operand\": \"X\"",
+                  "field 'params[0].operand': no operand named 'X'"},
+        ErrorCase{"MissingBox", "\"box\": [64, 32],", "",
+                  "missing required field 'params[1].box'"},
+        ErrorCase{"MissingSwizzle", "\"swizzle\": \"128B\", ", "",
+                  "missing required field 'params[0].swizzle'"},
+        ErrorCase{"BoxIsString", "\"box\": [64, 128]", "\"box\": \"64x128\"",
+                  "field 'params[0].box' must be an array of integers, got "
+                  "string"},
+        ErrorCase{"SwizzleIsNumber", "\"swizzle\": \"128B\"",
+                  "\"swizzle\": 128",
+                  "field 'params[0].swizzle' must be a string, got number"},
+        ErrorCase{"EmptyBox", "\"box\": [64, 128]", "\"box\": []",
+                  "field 'params[0].box' must have 1 to 5 elements, got 0"},
+        ErrorCase{"BoxRankAboveFive", "\"box\": [64, 128]",
+                  "\"box\": [64, 1, 1, 1, 1, 1]",
+                  "field 'params[0].box' must have 1 to 5 elements, got 6"},
+        ErrorCase{"BoxRankNotOperandRank", "\"box\": [64, 128]",
+                  "\"box\": [64, 128, 1]",
+                  "field 'params[0].box' has 3 elements but operand 'A' has "
+                  "rank 2"},
+        ErrorCase{"BoxEntryZero", "\"box\": [64, 128]", "\"box\": [64, 0]",
+                  "field 'params[0].box[1]' must be >= 1, got 0"},
+        ErrorCase{"BoxEntryAbove256", "\"box\": [64, 128]",
+                  "\"box\": [64, 257]",
+                  "field 'params[0].box[1]' must be <= 256, got 257"},
+        ErrorCase{"InnerBoxNotMultipleOf16Bytes", "\"box\": [64, 32]",
+                  "\"box\": [4, 32]",
+                  "field 'params[1].box[0]': 4 elements of f16 (operand 'B') "
+                  "are 8 bytes, not a multiple of 16"},
+        ErrorCase{"InnerBoxAbove128BSwizzle", "\"box\": [64, 128]",
+                  "\"box\": [72, 128]",
+                  "field 'params[0].box[0]': 72 elements of f16 (operand "
+                  "'A') are 144 bytes, more than the 128B swizzle span"},
+        ErrorCase{"InnerBoxAbove64BSwizzle", "\"swizzle\": \"128B\", \"l2",
+                  "\"swizzle\": \"64B\", \"l2",
+                  "field 'params[0].box[0]': 64 elements of f16 (operand "
+                  "'A') are 128 bytes, more than the 64B swizzle span"},
+        ErrorCase{"InnerBoxAbove32BSwizzle",
+                  "\"box\": [64, 32],\n                \"swizzle\": \"128B\"",
+                  "\"box\": [32, 32],\n                \"swizzle\": \"32B\"",
+                  "field 'params[1].box[0]': 32 elements of f16 (operand "
+                  "'B') are 64 bytes, more than the 32B swizzle span"},
+        ErrorCase{"UnknownSwizzle", "\"swizzle\": \"128B\"",
+                  "\"swizzle\": \"16B\"",
+                  "field 'params[0].swizzle': unknown swizzle '16B' "
+                  "(expected none, 32B, 64B or 128B)"},
+        ErrorCase{"UnknownL2Promotion", "\"l2_promotion\": \"256B\"",
+                  "\"l2_promotion\": \"32B\"",
+                  "field 'params[0].l2_promotion': unknown L2 promotion "
+                  "'32B' (expected none, 64B, 128B or 256B)"},
+        ErrorCase{"UnknownOobFill", "\"oob_fill\": \"zero\"",
+                  "\"oob_fill\": \"inf\"",
+                  "field 'params[0].oob_fill': unknown OOB fill 'inf' "
+                  "(expected zero or nan)"}),
+    [](const ::testing::TestParamInfo<ErrorCase> &info) {
+      return std::string(info.param.name);
+    });
+
+TEST(ManifestTest, TensorMapNanFillNeedsAFloatOperand) {
+  std::string text = replaceFirst(
+      tensorMapManifestText(), R"({ "kind": "ptr", "operand": "C" })",
+      R"({ "kind": "tensormap", "operand": "C", "box": [4, 8], "swizzle": "none", "oob_fill": "nan" })");
+  EXPECT_EQ(parseError(text), "");
+  text = replaceFirst(text, R"("dtype": "f32")", R"("dtype": "i32")");
+  EXPECT_EQ(parseError(text),
+            "field 'params[2].oob_fill': \"nan\" needs a floating-point "
+            "operand, 'C' is i32");
+}
 
 TEST(ManifestTest, NonMatmulOpsSkipTheMatmulChecks) {
   std::string text = replaceFirst(sampleManifestText(), "\"kind\": \"matmul\"",

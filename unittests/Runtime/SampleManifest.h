@@ -53,6 +53,18 @@ inline std::string replaceFirst(std::string text, const std::string &from,
   return text;
 }
 
+/// Returns the example manifest with tensormap params for A (every field
+/// given) and B (optional fields left out); C stays a ptr.
+inline std::string tensorMapManifestText() {
+  std::string text =
+      replaceFirst(sampleManifestText(), R"({ "kind": "ptr", "operand": "A" })",
+                   R"({ "kind": "tensormap", "operand": "A", "box": [64, 128],
+                "swizzle": "128B", "l2_promotion": "256B", "oob_fill": "zero" })");
+  return replaceFirst(text, R"({ "kind": "ptr", "operand": "B" })",
+                      R"({ "kind": "tensormap", "operand": "B", "box": [64, 32],
+                "swizzle": "128B" })");
+}
+
 } // namespace tcgen::testing
 
 #endif // TCGEN_UNITTESTS_RUNTIME_SAMPLEMANIFEST_H

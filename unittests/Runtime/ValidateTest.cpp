@@ -12,6 +12,7 @@
 
 using namespace tcgen;
 using tcgen::testing::sampleManifestText;
+using tcgen::testing::tensorMapManifestText;
 
 namespace {
 
@@ -125,6 +126,139 @@ TEST_F(ValidateTest, ChecksArgumentsInOperandOrder) {
   args[2].address = 0;
   EXPECT_EQ(validate(),
             "operand 'A': dtype mismatch: kernel expects f16, got bf16");
+}
+
+//===----------------------------------------------------------------------===//
+// tensormap params
+//===----------------------------------------------------------------------===//
+
+/// The sample with tensormap params for A (box [64, 128]) and B.
+class TensorMapValidateTest : public ValidateTest {
+protected:
+  void SetUp() override {
+    ValidateTest::SetUp();
+    ASSERT_EQ(parseManifest(tensorMapManifestText(), manifest), "");
+  }
+};
+
+TEST_F(TensorMapValidateTest, AcceptsMatchingArguments) {
+  EXPECT_EQ(validate(), "");
+}
+
+TEST_F(TensorMapValidateTest, LayoutOfRowMajorOperand) {
+  TensorMapLayout layout;
+  ASSERT_EQ(tensorMapLayout(manifest.params[0], manifest.operands[0], 0x10000,
+                            layout),
+            "");
+  EXPECT_EQ(layout.globalAddress, 0x10000u);
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{1024, 1024}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{2048}));
+  EXPECT_EQ(layout.boxDim, (std::vector<uint32_t>{64, 128}));
+  EXPECT_EQ(layout.elementStrides, (std::vector<uint32_t>{1, 1}));
+}
+
+TEST(TensorMapLayoutTest, InnermostFirstByStride) {
+  Param p{"tensormap", "A", ""};
+  p.box = {64, 32};
+  TensorMapLayout layout;
+  // Column-major A[256, 64] (bf16): dimension 0 is the contiguous one.
+  Operand colMajor{"A", OperandRole::Lhs, DType::BF16, {256, 64}, {1, 256}, 16};
+  ASSERT_EQ(tensorMapLayout(p, colMajor, 0x1000, layout), "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{256, 64}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{512}));
+  EXPECT_EQ(layout.boxDim, (std::vector<uint32_t>{64, 32}));
+  // Padded rows: the stride, not the extent, gives the byte stride.
+  Operand padded{"A", OperandRole::Lhs, DType::F16, {100, 1000}, {1024, 1}, 16};
+  ASSERT_EQ(tensorMapLayout(p, padded, 0x1000, layout), "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{1000, 100}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{2048}));
+  // Rank 3 (f32) and rank 1 (i8).
+  Param p3{"tensormap", "T", ""};
+  p3.box = {32, 8, 2};
+  Operand t3{"T", OperandRole::Lhs, DType::F32, {4, 32, 64}, {2048, 64, 1}, 16};
+  ASSERT_EQ(tensorMapLayout(p3, t3, 0x1000, layout), "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{64, 32, 4}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{256, 8192}));
+  EXPECT_EQ(layout.boxDim, (std::vector<uint32_t>{32, 8, 2}));
+  EXPECT_EQ(layout.elementStrides, (std::vector<uint32_t>{1, 1, 1}));
+  Param p1{"tensormap", "V", ""};
+  p1.box = {256};
+  Operand v{"V", OperandRole::Lhs, DType::I8, {4096}, {1}, 16};
+  ASSERT_EQ(tensorMapLayout(p1, v, 0x1000, layout), "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{4096}));
+  EXPECT_TRUE(layout.globalStrides.empty());
+}
+
+TEST(TensorMapLayoutTest, BoxRankMustMatch) {
+  Param p{"tensormap", "A", ""};
+  p.box = {64};
+  Operand a{"A", OperandRole::Lhs, DType::F16, {64, 64}, {64, 1}, 16};
+  TensorMapLayout layout;
+  EXPECT_EQ(tensorMapLayout(p, a, 0x1000, layout),
+            "operand 'A': tensormap box [64] has 1 entries but the operand "
+            "has rank 2");
+}
+
+TEST_F(TensorMapValidateTest, MisalignedAddress) {
+  manifest.operands[0].alignBytes = 2; // the operand alone would allow it
+  args[0].address = 0x10002;
+  EXPECT_EQ(validate(), "operand 'A': TMA needs a 16-byte aligned global "
+                        "address, got 0x10002");
+  // A ptr param of the same operand has no such rule.
+  ASSERT_EQ(parseManifest(sampleManifestText(), manifest), "");
+  manifest.target.minCC = 90;
+  manifest.operands[0].alignBytes = 2;
+  EXPECT_EQ(validate(), "");
+}
+
+TEST_F(TensorMapValidateTest, RowStrideNotAMultipleOf16Bytes) {
+  manifest.operands[1].strides = {1028, 1}; // 2056 bytes of f16
+  args[1].strides = {1028, 1};
+  EXPECT_EQ(validate(), "operand 'B': TMA needs byte strides that are "
+                        "multiples of 16, got stride 1028 (2056 bytes of f16) "
+                        "in dimension 0 (strides [1028, 1])");
+  manifest.operands[1].strides = args[1].strides = {1032, 1}; // 2064 bytes
+  EXPECT_EQ(validate(), "");
+}
+
+TEST_F(TensorMapValidateTest, InnermostStrideNotOne) {
+  manifest.operands[0].strides = {2048, 2};
+  args[0].strides = {2048, 2};
+  EXPECT_EQ(validate(), "operand 'A': TMA needs a dimension of stride 1 (the "
+                        "innermost), got strides [2048, 2]");
+}
+
+TEST_F(TensorMapValidateTest, StrideOf2To40Bytes) {
+  int64_t big = int64_t(1) << 39; // 2^40 bytes of f16
+  manifest.operands[0].strides = args[0].strides = {big, 1};
+  EXPECT_EQ(validate(), "operand 'A': TMA needs byte strides below 2^40, got "
+                        "stride 549755813888 in dimension 0 (strides "
+                        "[549755813888, 1], f16)");
+  manifest.operands[0].strides = args[0].strides = {big - 8, 1};
+  EXPECT_EQ(validate(), "");
+}
+
+TEST_F(TensorMapValidateTest, ColumnMajorOperand) {
+  // Column-major B: its contiguous dimension is k, box[0] runs along it.
+  manifest.operands[1].strides = args[1].strides = {1, 1024};
+  EXPECT_EQ(validate(), "");
+}
+
+TEST_F(TensorMapValidateTest, ArgumentChecksComeFirst) {
+  args[0].dtype = DType::BF16;
+  args[0].address = 0x10002;
+  EXPECT_EQ(validate(),
+            "operand 'A': dtype mismatch: kernel expects f16, got bf16");
+}
+
+TEST_F(TensorMapValidateTest, NeedsComputeCapability90) {
+  manifest.target.arch = "sm_80";
+  manifest.target.minCC = 80;
+  DeviceInfo a100{8, 0, 166912, "A100"};
+  EXPECT_EQ(validateLaunch(manifest, args, a100),
+            "device 'A100' (compute capability 8.0) cannot take params[0] of "
+            "kind tensormap: TMA needs compute capability 9.0 or higher");
+  EXPECT_EQ(validateLaunch(manifest, args, h100), "");
 }
 
 } // namespace

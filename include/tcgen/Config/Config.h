@@ -17,8 +17,10 @@ namespace mlir::tcgen {
 /// none is attached.
 TargetAttr getTargetOrDefault(Operation *op);
 
-/// The default configuration for `info` on `target`.
-ConfigAttr getDefaultConfig(const ContractionInfo &info, TargetAttr target);
+/// The default configuration for `info` on `target` with `backend` ("wmma"
+/// or "sm90"; empty: the target's default back end).
+ConfigAttr getDefaultConfig(const ContractionInfo &info, TargetAttr target,
+                            StringRef backend = "");
 
 /// Shared memory the operand tiles of `config` occupy, in bytes.
 int64_t getSharedMemoryBytes(const ContractionInfo &info, ConfigAttr config);

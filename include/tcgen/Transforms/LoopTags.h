@@ -11,6 +11,7 @@
 #define TCGEN_TRANSFORMS_LOOPTAGS_H
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "tcgen/IR/TCGenDialect.h"
 
 namespace mlir::tcgen {
@@ -36,6 +37,12 @@ ConfigAttr getEnclosingConfig(Operation *op);
 /// argument tagged `tcgen.operand`, or a `memref.get_global` of a global
 /// tagged `tcgen.operand`. Returns "" otherwise.
 StringRef getOperandRole(Value memref);
+
+/// Tags the function argument behind `value` (an operand of `op`) with the
+/// operand name `role` for the kernel ABI. Fails with an error at `op` when
+/// the value is not a memref argument of `func` or plays another role.
+LogicalResult tagOperandArgument(func::FuncOp func, Operation *op, Value value,
+                                 StringRef role);
 
 } // namespace mlir::tcgen
 

@@ -104,10 +104,13 @@ tcgen_status tcgen_rt_device_count(int *count);
 tcgen_status tcgen_rt_load(const char *path, tcgen_kernel **out);
 
 /** Validates `args` against the manifest and the kernel's device, builds
- *  the kernel parameters from the manifest's `params` and launches on
- *  `stream` (0 = the legacy default stream). Nothing is launched when
- *  validation fails. Asynchronous: errors of the kernel itself surface at
- *  the next synchronizing call. */
+ *  the kernel parameters from the manifest's `params` (a `ptr` is the
+ *  tensor's device address; a `tensormap` is a CUtensorMap encoded with
+ *  cuTensorMapEncodeTiled from the tensor and the param's box and swizzle,
+ *  passed by value) and launches on `stream` (0 = the legacy default
+ *  stream). Nothing is launched when validation or encoding fails.
+ *  Asynchronous: errors of the kernel itself surface at the next
+ *  synchronizing call. */
 tcgen_status tcgen_rt_launch(tcgen_kernel *kernel, const tcgen_tensor_arg *args,
                              int nargs, CUstream stream);
 

@@ -67,14 +67,29 @@ struct Operand {
   int64_t alignBytes = 1;
 };
 
-/// One entry of `params`, in kernel-parameter order. Version 1 defines kind
-/// "ptr" (needs `operand`); later kinds are kept as parsed so that the
-/// runtime can name them in its error.
+/// One entry of `params`, in kernel-parameter order. Kinds: "ptr" (the
+/// operand's device address) and "tensormap" (a TMA descriptor of the
+/// operand, a 128-byte CUtensorMap passed by value); both need `operand`.
+/// Other kinds are kept as parsed so that the runtime can name them in its
+/// error.
 struct Param {
   std::string kind;
   std::string operand; // empty if absent
   std::string value;   // empty if absent (scalar params name a size)
+
+  // Kind "tensormap" only; other kinds keep the defaults.
+  /// The TMA box in elements, innermost (contiguous) dimension first, as
+  /// cuTensorMapEncodeTiled takes it: [64, 128] is 64 contiguous elements by
+  /// 128 rows. One entry per operand dimension.
+  std::vector<int64_t> box;
+  std::string swizzle = "none";     // "none", "32B", "64B", "128B"
+  std::string l2Promotion = "none"; // "none", "64B", "128B", "256B"
+  std::string oobFill = "zero";     // "zero", "nan"
 };
+
+/// The swizzle span in bytes of a `swizzle` value ("128B" -> 128, "none" ->
+/// 0), or -1 if it is not one.
+int64_t swizzleBytes(std::string_view swizzle);
 
 /// `launch`: the launch geometry for the sizes in `op`.
 struct Launch {
@@ -128,9 +143,13 @@ inline bool operator!=(const Manifest &a, const Manifest &b) {
 /// Required: format ("tcgen.bundle"), version (1), entry, cubin or ptx (at
 /// least one), target.{arch,min_cc}, op.{kind,m,n,k}, operands (each with
 /// name, role, dtype, shape, strides, align_bytes), params (each with kind;
-/// a "ptr" also needs an existing operand), launch.{grid,block,
+/// a "ptr" or "tensormap" also needs an existing operand; a "tensormap" also
+/// needs box and swizzle and is checked against its operand: box rank ==
+/// operand rank, box entries in [1, 256], box[0] * dtype size a multiple of
+/// 16 bytes and at most the swizzle span), launch.{grid,block,
 /// dynamic_smem_bytes}. Defaults: target.backend "", op.batch 1,
-/// op.accumulate false, op.accumulator "f32", launch.cluster [1,1,1],
+/// op.accumulate false, op.accumulator "f32", params[i].l2_promotion
+/// "none", params[i].oob_fill "zero", launch.cluster [1,1,1],
 /// resources 0, config {}. op.accumulator must be a dtype name.
 /// Unknown fields are ignored. For op.kind "matmul" the lhs/rhs/out shapes
 /// must be [m,k], [k,n], [m,n] and the C operand's role must be "inout" iff

@@ -40,12 +40,37 @@ struct DeviceInfo {
 /// message naming the device, what it has and what the kernel needs.
 std::string validateDevice(const Manifest &manifest, const DeviceInfo &device);
 
+/// The layout arguments cuTensorMapEncodeTiled takes for a "tensormap"
+/// param, every array innermost dimension first. No CUDA types, so that it
+/// is unit-testable; the runtime converts them.
+struct TensorMapLayout {
+  uintptr_t globalAddress = 0;
+  std::vector<uint64_t> globalDim;      // elements, one per dimension
+  std::vector<uint64_t> globalStrides;  // bytes, of dimensions 1..rank-1
+  std::vector<uint32_t> boxDim;         // the param's box
+  std::vector<uint32_t> elementStrides; // all 1
+};
+
+/// Computes the tensor-map layout of `param` (kind "tensormap") over
+/// `operand` at device address `address`. The dimensions are ordered by
+/// increasing stride; the smallest stride must be 1 and becomes dimension 0
+/// (for row-major strides [s, 1]: globalDim {shape[1], shape[0]},
+/// globalStrides {s * dtype size}). Returns "" or a message naming the
+/// operand, e.g. "operand 'A': TMA needs a 16-byte aligned global address,
+/// got 0x10002": the address is not 16-byte aligned, no dimension has stride
+/// 1, a byte stride is not a multiple of 16 or not below 2^40, an extent
+/// exceeds 2^32, or the box does not have one entry per dimension.
+std::string tensorMapLayout(const Param &param, const Operand &operand,
+                            uintptr_t address, TensorMapLayout &out);
+
 /// Returns "" if a launch of the manifest's kernel with `args` on `device`
 /// is valid; otherwise one message naming the first problem, e.g.
 /// "operand 'A': dtype mismatch: kernel expects f16, got f32". Checks, in
-/// order: the device (validateDevice), dynamic + static shared memory
-/// against the device limit, the argument count, then per argument (in
-/// operand order): name, dtype, shape, strides, non-null address, alignment.
+/// order: the device (validateDevice), compute capability 9.0 if a param is
+/// a tensormap, dynamic + static shared memory against the device limit, the
+/// argument count, then per argument (in operand order): name, dtype, shape,
+/// strides, non-null address, alignment, and the TMA rules of
+/// tensorMapLayout() for each tensormap param of the operand.
 std::string validateLaunch(const Manifest &manifest,
                            const std::vector<TensorArg> &args,
                            const DeviceInfo &device);

@@ -1,0 +1,53 @@
+//===- KernelBuilder.h - Hopper warp-specialized GEMM kernels ---*- C++ -*-===//
+//
+// The sm90 back end generates the whole kernel of one contraction: TMA loads
+// into 128B-swizzled shared memory through an mbarrier ring, a producer
+// warpgroup and consumer warpgroups issuing wgmma.mma_async with descriptors
+// the generator computes, accumulators in registers and the epilogue.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_TARGETS_SM90_KERNELBUILDER_H
+#define TCGEN_TARGETS_SM90_KERNELBUILDER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <string>
+
+namespace mlir::tcgen::sm90 {
+
+/// Everything the generated kernel depends on.
+struct KernelParams {
+  std::string name;           ///< kernel symbol (also the gpu.module name)
+  int64_t m = 0, n = 0, k = 0; ///< problem (multiples of the tile)
+  int64_t blockM = 128;       ///< 64 rows per consumer warpgroup
+  int64_t blockN = 256;       ///< wgmma N (<= 256, multiple of 64)
+  int64_t blockK = 64;        ///< one 128-byte swizzle atom of f16
+  int64_t stages = 4;         ///< shared-memory ring depth
+  bool outF16 = false;        ///< C element type: f16 (else f32)
+
+  int64_t consumers() const { return blockM / 64; }
+  int64_t threads() const { return 128 * (consumers() + 1); }
+  int64_t stageBytes() const { return (blockM + blockN) * blockK * 2; }
+  /// Dynamic shared memory: the ring plus 1 KiB to align it to 1024 bytes.
+  int64_t smemBytes() const { return stages * stageBytes() + 1024; }
+};
+
+/// Shared memory one block may use on sm_90, in bytes (227 KiB).
+constexpr int64_t kMaxDynamicSmemBytes = 227 * 1024;
+
+/// Largest ring that fits the shared-memory budget (at most 8 stages).
+int64_t chooseStages(int64_t blockM, int64_t blockN, int64_t blockK);
+
+/// Renders the gpu.module of the kernel as MLIR text (exposed for tests).
+std::string renderKernelModule(const KernelParams &params);
+
+/// Parses the rendered kernel and appends its gpu.module to `module`.
+FailureOr<Operation *> buildKernelModule(ModuleOp module,
+                                         const KernelParams &params,
+                                         Location loc);
+
+} // namespace mlir::tcgen::sm90
+
+#endif // TCGEN_TARGETS_SM90_KERNELBUILDER_H

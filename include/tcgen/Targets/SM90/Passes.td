@@ -1,0 +1,47 @@
+//===- Passes.td - tcgen sm90 target passes ----------------*- tablegen -*-===//
+
+#ifndef TCGEN_TARGETS_SM90_PASSES_TD
+#define TCGEN_TARGETS_SM90_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
+  let summary = "Generate warp-specialized wgmma + TMA kernels for sm_90a";
+  let description = [{
+    Replaces each contraction whose `#tcgen.config` selects the `sm90` back
+    end by a generated kernel in its own `gpu.module`: TMA loads of the A and
+    B tiles into 128B-swizzled shared memory through a ring of `stages`
+    full/empty mbarrier pairs, one producer warpgroup (registers lowered with
+    setmaxnreg) whose first thread issues the loads, and block_m / 64
+    consumer warpgroups (registers raised) that issue `wgmma.mma_async`
+    m64nNk16 with descriptors computed by the generator and write their
+    64 x N accumulator slab to C.
+
+    The kernel's ABI is recorded on the `gpu.func` (`tcgen.params`: the
+    A and B tensor maps by value, C by pointer; `tcgen.launch`: grid, block
+    and dynamic shared memory), and the contraction is erased from the host
+    function, which keeps its tagged operands.
+
+    Before: `linalg.fill` (zero) + `linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", ...>}`
+    After:  `gpu.module @f_kernel { gpu.func @f_kernel(%tmA: !llvm.ptr, %tmB: !llvm.ptr, %C: memref<...>) kernel ... }`
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
+def TCGenSM90GridConstantPass : Pass<"tcgen-sm90-grid-constant", "ModuleOp"> {
+  let summary = "Mark tensor-map kernel parameters __grid_constant__ by value";
+  let description = [{
+    After the NVVM lowering, gives every lowered kernel parameter that
+    `tcgen.params` names a tensor map the attributes of a CUDA
+    `const __grid_constant__ CUtensorMap` parameter:
+    `{llvm.byval = !llvm.array<128 x i8>, llvm.align = 64, nvvm.grid_constant}`,
+    so PTX declares `.param .align 64 .b8 p[128]` and TMA reads the map from
+    the parameter space.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"];
+}
+
+#endif // TCGEN_TARGETS_SM90_PASSES_TD

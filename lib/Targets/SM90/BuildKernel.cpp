@@ -1,0 +1,102 @@
+//===- BuildKernel.cpp - Contractions to generated sm90 kernels -*- C++ -*-===//
+//
+// This file implements tcgen-sm90-build-kernel: each contraction configured
+// for the sm90 back end becomes a generated kernel module whose ABI is
+// recorded on the kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Targets/SM90/Passes.h"
+
+#include "tcgen/Analysis/Contraction.h"
+#include "tcgen/Targets/SM90/KernelBuilder.h"
+#include "tcgen/Transforms/LoopTags.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
+
+namespace mlir::tcgen {
+#define GEN_PASS_DEF_TCGENSM90BUILDKERNELPASS
+#include "tcgen/Targets/SM90/Passes.h.inc"
+
+namespace {
+
+struct BuildKernelPass final
+    : impl::TCGenSM90BuildKernelPassBase<BuildKernelPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      auto config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
+      if (config && config.getBackend() == "sm90")
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops)
+      if (failed(build(op)))
+        return signalPassFailure();
+  }
+
+  LogicalResult build(linalg::LinalgOp op) {
+    auto config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
+    FailureOr<ContractionInfo> info = analyzeContraction(op);
+    if (failed(info))
+      return failure();
+    auto func = op->getParentOfType<func::FuncOp>();
+    if (failed(tagOperandArgument(func, op, info->a, "A")) ||
+        failed(tagOperandArgument(func, op, info->b, "B")) ||
+        failed(tagOperandArgument(func, op, info->c, "C")))
+      return failure();
+    // The kernel writes C = A*B: it needs the zero fill of C in front.
+    auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+    bool overwrite = fill && fill.getDpsInitOperand(0)->get() == info->c &&
+                     (matchPattern(fill.value(), m_AnyZeroFloat()) ||
+                      matchPattern(fill.value(), m_Zero()));
+    if (!overwrite)
+      return op.emitOpError("the sm90 back end computes C = A*B only (a zero "
+                            "linalg.fill of C before the matmul); C += A*B "
+                            "is not supported by it yet");
+
+    sm90::KernelParams p;
+    p.name = (func.getSymName() + "_kernel").str();
+    p.m = info->m;
+    p.n = info->n;
+    p.k = info->k;
+    p.blockM = config.getBlockTile()[0];
+    p.blockN = config.getBlockTile()[1];
+    p.blockK = config.getBlockTile()[2];
+    p.stages = config.getStages();
+    p.outF16 = info->cType.isF16();
+
+    auto module = getOperation();
+    FailureOr<Operation *> kernelModule =
+        sm90::buildKernelModule(module, p, op.getLoc());
+    if (failed(kernelModule))
+      return failure();
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(&getContext()));
+    auto kernel = *cast<gpu::GPUModuleOp>(*kernelModule).getOps<gpu::GPUFuncOp>().begin();
+
+    // The ABI, read by `tcgen compile` for the manifest.
+    Builder b(&getContext());
+    kernel->setAttr("tcgen.params",
+                    b.getStrArrayAttr({"tensormap:A", "tensormap:B", "ptr:C"}));
+    kernel->setAttr("tcgen.tensormap_boxes",
+                    b.getDictionaryAttr(
+                        {b.getNamedAttr("A", b.getDenseI64ArrayAttr({64, p.blockM})),
+                         b.getNamedAttr("B", b.getDenseI64ArrayAttr({64, 64}))}));
+    kernel->setAttr("tcgen.launch",
+                    b.getDenseI64ArrayAttr({p.n / p.blockN, p.m / p.blockM, 1,
+                                            p.threads(), 1, 1, p.smemBytes()}));
+    kernel->setAttr(kConfigAttrName, config);
+    func->setAttr(kConfigAttrName, config);
+    func->setAttr(kOverwriteAttrName, b.getUnitAttr());
+    func->setAttr("tcgen.kernel", FlatSymbolRefAttr::get(kernel.getNameAttr()));
+    fill->erase();
+    op->erase();
+    return success();
+  }
+};
+} // namespace
+} // namespace mlir::tcgen

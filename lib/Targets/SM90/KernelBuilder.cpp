@@ -1,0 +1,314 @@
+//===- KernelBuilder.cpp - Hopper warp-specialized GEMM kernels -*- C++ -*-===//
+//
+// This file implements the sm90 kernel generator. The kernel is rendered as
+// MLIR (nvgpu mbarrier/TMA ops, nvvm wgmma ops, scf control flow) from the
+// parameters, then parsed: every number in it (tile sizes, byte offsets,
+// descriptor fields) is computed here, next to its reason.
+//
+// Shared memory, per stage s (1024-byte aligned):
+//   A tile  [blockM rows][64 k] f16, 128 B rows, 128B-swizzled   (K-major)
+//   B tile  blockN/64 boxes of [64 k rows][64 n] f16, 8 KiB each  (N-major)
+// Warpgroups: consumers 0..C-1 (64 rows of C each), then one producer whose
+// first thread issues the TMA loads. full[s]: TMA -> consumers (arrive +
+// transaction bytes); empty[s]: consumers -> producer (all consumer threads).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Targets/SM90/KernelBuilder.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tcgen::sm90;
+
+/// wgmma matrix-descriptor fields (PTX ISA "matrix descriptor format").
+constexpr uint64_t kSwizzle128B = 1ull << 62;   // bits 62-63: 1 = 128B
+constexpr uint64_t kSboShift = 32;              // bits 32-45: stride offset >> 4
+constexpr uint64_t kLboShift = 16;              // bits 16-29: leading offset >> 4
+constexpr int64_t kSwizzleRowBytes = 128;       // one swizzle atom row
+constexpr int64_t kAtomBytes = 8 * kSwizzleRowBytes; // 8 rows: the SBO
+constexpr int64_t kBBoxBytes = 64 * kSwizzleRowBytes; // one [64 k][64 n] box
+
+int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
+                                         int64_t blockK) {
+  int64_t stage = (blockM + blockN) * blockK * 2;
+  int64_t stages = (kMaxDynamicSmemBytes - 1024) / stage;
+  return std::min<int64_t>(stages, 8);
+}
+
+std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  const int64_t numK = p.k / p.blockK;
+  const int64_t consumers = p.consumers();
+  const int64_t accRegs = p.blockN / 2; // m64nN f32: N/2 per thread
+  const char *cType = p.outF16 ? "f16" : "f32";
+  // K-major A: SBO = 8 rows of 128 B; LBO unused by swizzled K-major (1).
+  const uint64_t descAHi =
+      kSwizzle128B | (uint64_t(kAtomBytes >> 4) << kSboShift) | (1ull << kLboShift);
+  // N-major B: SBO = 8 k-rows of 128 B; LBO = next 64-wide n box (8 KiB).
+  const uint64_t descBHi = kSwizzle128B |
+                           (uint64_t(kAtomBytes >> 4) << kSboShift) |
+                           (uint64_t(kBBoxBytes >> 4) << kLboShift);
+  // Byte offsets of one wgmma k16 step inside a stage.
+  const int64_t aStepBytes = 16 * 2;                   // 16 f16 along a row
+  const int64_t bStepBytes = 16 * kSwizzleRowBytes;    // 16 k-rows
+  const int64_t aTileBytes = p.blockM * kSwizzleRowBytes;
+
+  std::string acc = "!llvm.struct<(";
+  for (int64_t i = 0; i < accRegs; ++i)
+    acc += i ? ", f32" : "f32";
+  acc += ")>";
+
+  os << llvm::formatv(R"(
+!barT = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {0}>
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<{1}x64xf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+!smem = memref<?xi8, 3>
+)",
+                      p.stages, p.blockM);
+  os << "!acc = " << acc << "\n";
+  os << llvm::formatv(R"(
+module {{
+gpu.module @{0} {{
+  memref.global @__tcgen_dsmem : memref<0xi8, 3> {{alignment = 1024 : i64}
+  gpu.func @{0}(%pA: !llvm.ptr, %pB: !llvm.ptr, %C: memref<{1}x{2}x{3}>) kernel
+      attributes {{nvvm.maxntid = array<i32: {4}, 1, 1>, nvvm.minctasm = 1 : i32} {{
+    %tmapA = builtin.unrealized_conversion_cast %pA : !llvm.ptr to !tmA
+    %tmapB = builtin.unrealized_conversion_cast %pB : !llvm.ptr to !tmB
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c1024 = arith.constant 1024 : index
+    %cStages = arith.constant {5} : index
+    %cNumK = arith.constant {6} : index
+    %cBM = arith.constant {7} : index
+    %cBN = arith.constant {8} : index
+    %cStageBytes = arith.constant {9} : index
+    %cTx = arith.constant {9} : index
+    %ticks = arith.constant 10000000 : index
+    %true = arith.constant true
+    %tid = gpu.thread_id x
+    %bx = gpu.block_id x
+    %by = gpu.block_id y
+    %m0 = arith.muli %by, %cBM : index
+    %n0 = arith.muli %bx, %cBN : index
+    // Warp-uniform warpgroup index (lane 0's), so that ptxas sees uniform
+    // role branches and does not serialize the wgmma.
+    %tid32 = arith.index_cast %tid : index to i32
+    %c128i = arith.constant 128 : i32
+    %c0i = arith.constant 0 : i32
+    %c32i = arith.constant 32 : i32
+    %wgRaw = arith.divui %tid32, %c128i : i32
+    %wg32, %valid = gpu.shuffle idx %wgRaw, %c0i, %c32i : i32
+    %wg = arith.index_cast %wg32 : i32 to index
+    // Dynamic shared memory, its base rounded up to 1024 bytes (the 128B
+    // swizzle atom: TMA and the descriptors' base_offset = 0 agree).
+    %g = memref.get_global @__tcgen_dsmem : memref<0xi8, 3>
+    %cSmem = arith.constant {10} : index
+    %dsm = memref.reinterpret_cast %g to offset: [0], sizes: [%cSmem], strides: [1] : memref<0xi8, 3> to !smem
+    %base = memref.extract_aligned_pointer_as_index %dsm : !smem -> index
+    %rem = arith.remui %base, %c1024 : index
+    %padRaw = arith.subi %c1024, %rem : index
+    %pad = arith.remui %padRaw, %c1024 : index
+    %full = nvgpu.mbarrier.create -> !barT
+    %empty = nvgpu.mbarrier.create -> !barT
+    %isT0 = arith.cmpi eq, %tid, %c0 : index
+    scf.if %isT0 {{
+      %cConsumerThreads = arith.constant {11} : index
+      scf.for %s = %c0 to %cStages step %c1 {{
+        nvgpu.mbarrier.init %full[%s], %c1 : !barT
+        nvgpu.mbarrier.init %empty[%s], %cConsumerThreads : !barT
+      }
+      nvvm.fence.mbarrier.init
+    }
+    gpu.barrier
+)",
+                      p.name, p.m, p.n, cType, p.threads(), p.stages, numK,
+                      p.blockM, p.blockN, p.stageBytes(), p.smemBytes(),
+                      consumers * 128);
+
+  // Producer: the last warpgroup; its first thread issues every TMA load.
+  os << llvm::formatv(R"(
+    %cProducer = arith.constant {0} : index
+    %isProducer = arith.cmpi eq, %wg, %cProducer : index
+    scf.if %isProducer {{
+      nvvm.setmaxregister decrease 40
+      %cLeader = arith.constant {1} : index
+      %isLeader = arith.cmpi eq, %tid, %cLeader : index
+      scf.if %isLeader {{
+        nvgpu.tma.prefetch.descriptor %tmapA : !tmA
+        nvgpu.tma.prefetch.descriptor %tmapB : !tmB
+        scf.for %kt = %c0 to %cNumK step %c1 {{
+          %s = arith.remui %kt, %cStages : index
+          %round = arith.divui %kt, %cStages : index
+          %rb = arith.index_cast %round : index to i1
+          // Round 0 passes on fresh barriers: wait for parity (round & 1) ^ 1.
+          %par = arith.xori %rb, %true : i1
+          nvgpu.mbarrier.try_wait.parity %empty[%s], %par, %ticks : !barT
+          nvgpu.mbarrier.arrive.expect_tx %full[%s], %cTx : !barT
+          %so = arith.muli %s, %cStageBytes : index
+          %aOff = arith.addi %pad, %so : index
+          %aBuf = memref.view %dsm[%aOff][] : !smem to memref<{2}x64xf16, 3>
+          %c64 = arith.constant 64 : index
+          %k0 = arith.muli %kt, %c64 : index
+          nvgpu.tma.async.load %tmapA[%k0, %m0], %full[%s] to %aBuf : !tmA, !barT -> memref<{2}x64xf16, 3>
+)",
+                      consumers, consumers * 128, p.blockM);
+  for (int64_t b = 0; b < p.blockN / 64; ++b)
+    os << llvm::formatv(R"(
+          %bOff{0} = arith.constant {1} : index
+          %bAt{0} = arith.addi %aOff, %bOff{0} : index
+          %bBuf{0} = memref.view %dsm[%bAt{0}][] : !smem to memref<64x64xf16, 3>
+          %nb{0}c = arith.constant {2} : index
+          %nb{0} = arith.addi %n0, %nb{0}c : index
+          nvgpu.tma.async.load %tmapB[%nb{0}, %k0], %full[%s] to %bBuf{0} : !tmB, !barT -> memref<64x64xf16, 3>
+)",
+                        b, aTileBytes + b * kBBoxBytes, b * 64);
+  os << R"(
+        }
+      }
+    }
+)";
+
+  // Consumers: 64 rows of the tile each.
+  os << llvm::formatv(R"(
+    %isConsumer = arith.cmpi ult, %wg, %cProducer : index
+    scf.if %isConsumer {{
+      nvvm.setmaxregister increase 232
+      %ringIdx = arith.addi %base, %pad : index
+      %ring = arith.index_cast %ringIdx : index to i64
+      %descAHi = arith.constant {0} : i64
+      %descBHi = arith.constant {1} : i64
+      %c4i = arith.constant 4 : i64
+      %wgI = arith.index_cast %wg : index to i64
+      %cASlab = arith.constant 8192 : i64
+      %aSlab = arith.muli %wgI, %cASlab : i64
+      %cStageBytesI = arith.constant {2} : i64
+      %cATile = arith.constant {3} : i64
+      %acc0 = llvm.mlir.zero : !acc
+      %acc = scf.for %kt = %c0 to %cNumK step %c1 iter_args(%accIn = %acc0) -> (!acc) {{
+        %s = arith.remui %kt, %cStages : index
+        %round = arith.divui %kt, %cStages : index
+        %par = arith.index_cast %round : index to i1
+        nvgpu.mbarrier.try_wait.parity %full[%s], %par, %ticks : !barT
+        %sI = arith.index_cast %s : index to i64
+        %so = arith.muli %sI, %cStageBytesI : i64
+        %stage = arith.addi %ring, %so : i64
+        %aAddr = arith.addi %stage, %aSlab : i64
+        %bAddr = arith.addi %stage, %cATile : i64
+        nvvm.wgmma.fence.aligned
+)",
+                      descAHi, descBHi, p.stageBytes(), aTileBytes);
+  std::string prev = "%accIn";
+  for (int64_t kk = 0; kk < p.blockK / 16; ++kk) {
+    os << llvm::formatv(R"(
+        %aOffK{0} = arith.constant {1} : i64
+        %aA{0} = arith.addi %aAddr, %aOffK{0} : i64
+        %aF{0} = arith.shrui %aA{0}, %c4i : i64
+        %dA{0} = arith.ori %descAHi, %aF{0} : i64
+        %bOffK{0} = arith.constant {2} : i64
+        %bA{0} = arith.addi %bAddr, %bOffK{0} : i64
+        %bF{0} = arith.shrui %bA{0}, %c4i : i64
+        %dB{0} = arith.ori %descBHi, %bF{0} : i64
+        %d{0} = nvvm.wgmma.mma_async %dA{0}, %dB{0}, {3}, #nvvm.shape<m = 64, n = {4}, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+)",
+                        kk, kk * aStepBytes, kk * bStepBytes, prev, p.blockN);
+    prev = llvm::formatv("%d{0}", kk).str();
+  }
+  os << llvm::formatv(R"(
+        nvvm.wgmma.commit.group.sync.aligned
+        // The previous k-tile's wgmma group is done: release its stage.
+        nvvm.wgmma.wait.group.sync.aligned 1
+        %notFirst = arith.cmpi ugt, %kt, %c0 : index
+        scf.if %notFirst {{
+          %prevKt = arith.subi %kt, %c1 : index
+          %ps = arith.remui %prevKt, %cStages : index
+          %tok = nvgpu.mbarrier.arrive %empty[%ps] : !barT -> !nvgpu.mbarrier.token
+        }
+        scf.yield {0} : !acc
+      }
+      nvvm.wgmma.wait.group.sync.aligned 0
+)",
+                      prev);
+
+  // Epilogue: the m64nN f32 fragment of thread (warp w, lane l) holds, for
+  // j in [0, N/8): d[4j], d[4j+1] at row 16w + l/4, columns 8j + 2(l%4) + {0,1}
+  // and d[4j+2], d[4j+3] eight rows below.
+  os << llvm::formatv(R"(
+      %c32 = arith.constant 32 : index
+      %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %c64r = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %wtid = arith.remui %tid, %c128 : index
+      %warp = arith.divui %wtid, %c32 : index
+      %lane = arith.remui %wtid, %c32 : index
+      %wgRow = arith.muli %wg, %c64r : index
+      %wRow = arith.muli %warp, %c16 : index
+      %lRow = arith.divui %lane, %c4 : index
+      %r0a = arith.addi %m0, %wgRow : index
+      %r0b = arith.addi %r0a, %wRow : index
+      %row0 = arith.addi %r0b, %lRow : index
+      %row1 = arith.addi %row0, %c8 : index
+      %lq = arith.remui %lane, %c4 : index
+      %c2 = arith.constant 2 : index
+      %lCol = arith.muli %lq, %c2 : index
+      %colBase = arith.addi %n0, %lCol : index
+)");
+  for (int64_t j = 0; j < p.blockN / 8; ++j) {
+    os << llvm::formatv(R"(
+      %cj{0} = arith.constant {1} : index
+      %col{0} = arith.addi %colBase, %cj{0} : index
+      %e{0}a = llvm.extractvalue %acc[{2}] : !acc
+      %e{0}b = llvm.extractvalue %acc[{3}] : !acc
+      %e{0}c = llvm.extractvalue %acc[{4}] : !acc
+      %e{0}d = llvm.extractvalue %acc[{5}] : !acc
+)",
+                        j, 8 * j, 4 * j, 4 * j + 1, 4 * j + 2, 4 * j + 3);
+    for (auto [half, row] : {std::pair<const char *, const char *>{"ab", "%row0"},
+                             {"cd", "%row1"}}) {
+      std::string v = llvm::formatv("%v{0}{1}", j, half).str();
+      os << llvm::formatv(R"(
+      {0}0 = vector.from_elements %e{1}{2}, %e{1}{3} : vector<2xf32>
+)",
+                          v, j, half[0], half[1]);
+      std::string stored = v + "0";
+      if (p.outF16) {
+        os << llvm::formatv("      {0}h = arith.truncf {0}0 : vector<2xf32> to "
+                            "vector<2xf16>\n",
+                            v);
+        stored = v + "h";
+      }
+      os << llvm::formatv("      vector.store {0}, %C[{1}, %col{2}] : "
+                          "memref<{3}x{4}x{5}>, vector<2x{5}>\n",
+                          stored, row, j, p.m, p.n, cType);
+    }
+  }
+  os << R"(
+    }
+    gpu.return
+  }
+}
+}
+)";
+  return s;
+}
+
+FailureOr<Operation *> mlir::tcgen::sm90::buildKernelModule(
+    ModuleOp module, const KernelParams &params, Location loc) {
+  std::string text = renderKernelModule(params);
+  ParserConfig config(module.getContext());
+  OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(text, config);
+  if (!parsed)
+    return emitError(loc, "internal error: the sm90 kernel template did not "
+                          "parse (a tcgen bug)");
+  auto gpuModule = *parsed->getOps<gpu::GPUModuleOp>().begin();
+  gpuModule->remove();
+  SymbolTable(module).insert(gpuModule);
+  return gpuModule.getOperation();
+}

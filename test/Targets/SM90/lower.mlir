@@ -1,0 +1,22 @@
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90}),tcgen-sm90-build-kernel)' \
+// RUN:   | tcgen-opt --tcgen-lower-to-nvvm | FileCheck %s
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90}),tcgen-sm90-build-kernel)' \
+// RUN:   | tcgen-opt --tcgen-lower-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=PTX
+
+// The tensor maps become __grid_constant__ by-value parameters.
+// CHECK:      llvm.func @mm_kernel(%{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.*}}: !llvm.ptr)
+// CHECK-NOT:  builtin.unrealized_conversion_cast
+
+// PTX: .param .align 64 .b8 mm_kernel_param_0[128]
+// PTX-SAME: setmaxnreg.dec.sync.aligned.u32 \0940;
+// PTX-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// PTX-SAME: setmaxnreg.inc.sync.aligned.u32 \09232;
+// Scale-d from p, A K-major (trans-a 0), B N-major (trans-b 1).
+// PTX-SAME: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// PTX-SAME: p, 1,  1, 0,  1;
+func.func @mm(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memref<256x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  return
+}
