@@ -3,7 +3,7 @@
 # into carry/bundles (correctness) and carry/bench-bundles (timing), and
 # copies the GPU tools into carry/bin (scripts/device-collect.sh).
 # Then on the GPU machine: scripts/device-run.sh
-#   TARGET=sm_90a scripts/device-prepare.sh [extra tcgen compile flags...]
+#   TARGET=sm_90a BACKEND=wmma|sm90 [ABLATION=1] scripts/device-prepare.sh [extra tcgen compile flags...]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -41,14 +41,15 @@ ablate() {
     echo "  $dest/$name"
   done
 }
-EXTRA="$*"
+EXTRA="--backend=${BACKEND:-wmma} $*"
 echo "correctness bundles:"
 for out in f32 f16; do
   for s in 256 1024 4096; do compile "$CARRY/bundles" $s $s $s $out; done
   compile "$CARRY/bundles" 1024 4096 512 $out
-  compile "$CARRY/bundles" 512 256 384 $out --accumulate
+  # C += A*B (the sm90 back end computes C = A*B only)
+  [ "${BACKEND:-wmma}" = wmma ] && compile "$CARRY/bundles" 512 256 384 $out --accumulate
 done
-ablate "$CARRY/bundles" 1024
+[ "${BACKEND:-wmma}" = wmma ] && ablate "$CARRY/bundles" 1024
 echo "benchmark bundles:"
 for out in f32 f16; do
   for s in 1024 2048 4096 8192; do compile "$CARRY/bench-bundles" $s $s $s $out; done

@@ -35,6 +35,14 @@ if [ -d "$CARRY/tiling-bundles" ]; then
   tail -n +2 "$OUT/tiling.csv" | sort -t, -k11,11 -g -r | awk -F, '{printf "%-34s %8.1f TFLOP/s  ratio %.3f\n", $3, $11, $14}'
 fi
 
+if [ -d "$CARRY/sm90-bundles" ]; then
+  echo "=== sm90 sweep"
+  "$GPU" bench "$CARRY"/sm90-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
+    --csv "$OUT/sm90.csv" > "$OUT/sm90.log" 2>&1 || echo "sm90 bench failed"
+  echo "--- all (size out entry tcgen cuBLAS ratio)"
+  tail -n +2 "$OUT/sm90.csv" | awk -F, '{print $5, $9, $3, $11, $13, $14}' | sort -n -k1,1 -k2,2
+fi
+
 if [ -d "$CARRY/sweep-bundles" ]; then
   echo "=== square sweep"
   "$GPU" bench "$CARRY"/sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \

@@ -13,14 +13,16 @@ mkdir -p "$CARRY/mlir"
 want() { [ $# -eq 0 ] && return 0; for w in "${ARGS[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 ARGS=("$@")
 [ ${#ARGS[@]} -eq 0 ] && ARGS=(tiling sweep)
+# modes: tiling (WMMA tilings at 8192^3), sweep (WMMA per-size candidates),
+# sm90 (sm90 per-size candidates)
 
-# compile DEST NAME M N K OUT BLOCK WARP: one bundle, or a note when the
-# config does not fit (shared memory, registers) and is skipped.
+# compile DEST NAME M N K OUT BLOCK WARP [BACKEND]: one bundle, or a note
+# when the config does not fit (shared memory, registers) and is skipped.
 compile() {
-  local dest=$1 name=$2 m=$3 n=$4 k=$5 out=$6 block=$7 warp=$8
+  local dest=$1 name=$2 m=$3 n=$4 k=$5 out=$6 block=$7 warp=$8 backend=${9:-wmma}
   "$SRC/scripts/gen_matmul.py" "$m" "$n" "$k" --out "$out" --name "$name" > "$CARRY/mlir/$name.mlir"
   if ! "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$dest/$name" \
-      --block-tile="$block" --warp-tile="$warp" > "$CARRY/mlir/$name.log" 2>&1; then
+      --backend="$backend" --block-tile="$block" --warp-tile="$warp" > "$CARRY/mlir/$name.log" 2>&1; then
     echo "  skipped $name: $(grep -m1 error "$CARRY/mlir/$name.log" | cut -c1-120)"
     rm -rf "${dest:?}/$name"
   elif grep -q "spills" "$CARRY/mlir/$name.log"; then
@@ -62,5 +64,20 @@ if want sweep; then
     done
   done
   echo "  $(ls "$CARRY/sweep-bundles" | wc -l) bundles"
+fi
+if want sm90; then
+  rm -rf "$CARRY/sm90-bundles"; mkdir -p "$CARRY/sm90-bundles"
+  echo "sm90 sweep (candidate block tiles per size):"
+  for s in 1024 2048 3072 4096 6144 8192 16384; do
+    for out in f32 f16; do
+      for block in 128,256,64 128,128,64 64,256,64; do
+        IFS=, read -r bm bn bk <<<"$block"
+        (( s % bm == 0 && s % bn == 0 )) || continue
+        compile "$CARRY/sm90-bundles" "h${s}_${out}_${bm}x${bn}" "$s" "$s" "$s" "$out" \
+          "$block" "64,$bn,64" sm90
+      done
+    done
+  done
+  echo "  $(ls "$CARRY/sm90-bundles" | wc -l) bundles"
 fi
 du -sh "$CARRY"

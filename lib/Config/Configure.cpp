@@ -8,6 +8,7 @@
 #include "tcgen/Config/Passes.h"
 
 #include "tcgen/Config/Config.h"
+#include "tcgen/Targets/SM90/KernelBuilder.h"
 
 namespace mlir::tcgen {
 #define GEN_PASS_DEF_TCGENCONFIGUREPASS
@@ -28,13 +29,22 @@ struct ConfigurePass final
       warp.assign(warpTile.begin(), warpTile.end());
     int64_t pad = padding >= 0 ? int64_t(padding) : config.getPadding();
     int64_t vec = vector >= 0 ? int64_t(vector) : config.getVector();
+    SmallVector<int64_t> mma(config.getMmaShape());
+    int64_t stages = config.getStages();
+    StringRef backendName =
+        backend.empty() ? config.getBackend() : StringRef(backend);
+    if (backendName == "sm90") {
+      // One consumer warpgroup per 64 rows spans the whole block width: the
+      // warp tile and the wgmma shape follow from the block tile, and the
+      // ring takes whatever shared memory the block tile leaves.
+      warp = {64, block[1], block[2]};
+      mma = {64, block[1], 16};
+      stages = sm90::chooseStages(block[0], block[1], block[2]);
+    }
     auto emit = [&] { return op->emitOpError("invalid configuration: "); };
     ConfigAttr result = ConfigAttr::getChecked(
-        emit, op->getContext(),
-        backend.empty() ? config.getBackend() : StringRef(backend),
-        ArrayRef<int64_t>(block),
-        ArrayRef<int64_t>(warp),
-        config.getMmaShape(), config.getStages(), pad, vec);
+        emit, op->getContext(), backendName, ArrayRef<int64_t>(block),
+        ArrayRef<int64_t>(warp), ArrayRef<int64_t>(mma), stages, pad, vec);
     if (!result)
       return failure();
     return result;

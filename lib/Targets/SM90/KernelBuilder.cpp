@@ -94,8 +94,25 @@ gpu.module @{0} {{
     %tid = gpu.thread_id x
     %bx = gpu.block_id x
     %by = gpu.block_id y
-    %m0 = arith.muli %by, %cBM : index
-    %n0 = arith.muli %bx, %cBN : index
+    // Grouped rasterization (L2 reuse): consecutive blocks walk {12} tile
+    // rows of M before moving to the next tile column of N, so a wave of
+    // blocks shares few A and B panels.
+    %cGridX = arith.constant {13} : index
+    %cTilesM = arith.constant {14} : index
+    %cGroup = arith.constant {12} : index
+    %pidRow = arith.muli %by, %cGridX : index
+    %pid = arith.addi %pidRow, %bx : index
+    %cPerGroup = arith.constant {15} : index
+    %groupId = arith.divui %pid, %cPerGroup : index
+    %firstM = arith.muli %groupId, %cGroup : index
+    %leftM = arith.subi %cTilesM, %firstM : index
+    %groupM = arith.minui %leftM, %cGroup : index
+    %inGroup = arith.remui %pid, %cPerGroup : index
+    %tileMIn = arith.remui %inGroup, %groupM : index
+    %tileM = arith.addi %firstM, %tileMIn : index
+    %tileN = arith.divui %inGroup, %groupM : index
+    %m0 = arith.muli %tileM, %cBM : index
+    %n0 = arith.muli %tileN, %cBN : index
     // Warp-uniform warpgroup index (lane 0's), so that ptxas sees uniform
     // role branches and does not serialize the wgmma.
     %tid32 = arith.index_cast %tid : index to i32
@@ -129,7 +146,8 @@ gpu.module @{0} {{
 )",
                       p.name, p.m, p.n, cType, p.threads(), p.stages, numK,
                       p.blockM, p.blockN, p.stageBytes(), p.smemBytes(),
-                      consumers * 128);
+                      consumers * 128, p.groupM, p.n / p.blockN,
+                      p.m / p.blockM, p.groupM * (p.n / p.blockN));
 
   // Producer: the last warpgroup; its first thread issues every TMA load.
   os << llvm::formatv(R"(

@@ -26,6 +26,7 @@ struct KernelParams {
   int64_t blockK = 64;        ///< one 128-byte swizzle atom of f16
   int64_t stages = 4;         ///< shared-memory ring depth
   bool outF16 = false;        ///< C element type: f16 (else f32)
+  int64_t groupM = 8;         ///< tile rows per raster group (L2 reuse)
 
   int64_t consumers() const { return blockM / 64; }
   int64_t threads() const { return 128 * (consumers() + 1); }
