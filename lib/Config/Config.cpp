@@ -7,6 +7,7 @@
 #include "tcgen/Config/Config.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 
 using namespace mlir;
@@ -19,15 +20,37 @@ TargetAttr mlir::tcgen::getTargetOrDefault(Operation *op) {
   return TargetAttr::get(op->getContext(), "sm_90a");
 }
 
+/// True when `op` is preceded by a zero fill of its output (C = A*B).
+static bool overwritesOutput(const ContractionInfo &info) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(info.op->getPrevNode());
+  if (!fill || fill.getDpsInitOperand(0)->get() != info.c)
+    return false;
+  return matchPattern(fill.value(), m_AnyZeroFloat()) ||
+         matchPattern(fill.value(), m_Zero());
+}
+
+StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
+                                         TargetAttr target) {
+  if (target.getArch() == "sm_90a" && overwritesOutput(info) &&
+      info.m % 128 == 0 && info.n % 128 == 0 && info.k % 64 == 0)
+    return "sm90";
+  return "wmma";
+}
+
 ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
                                          TargetAttr target, StringRef backend) {
   if (backend == "sm90") {
-    // Two consumer warpgroups of 64 x 256 accumulators (128 f32 registers
-    // per thread), 64-wide K steps (one 128-byte swizzle atom), as many
-    // stages as shared memory holds (4 of 48 KiB).
-    return ConfigAttr::get(info.op->getContext(), "sm90", {128, 256, 64},
-                           {64, 256, 64}, {64, 256, 16},
-                           sm90::chooseStages(128, 256, 64), /*padding=*/0,
+    // Two consumer warpgroups of 64 x N accumulators, 64-wide K steps (one
+    // 128-byte swizzle atom), as many stages as shared memory holds. N = 256
+    // (128 f32 accumulators per thread) unless that leaves too few tiles
+    // for 132 SMs (measured on H100: 128 x 128 wins at 1024^3, 128 x 256
+    // from 2048^3 on; docs/PERFORMANCE.md).
+    int64_t n = info.n % 256 == 0 && (info.m / 128) * (info.n / 256) >= 48
+                    ? 256
+                    : 128;
+    return ConfigAttr::get(info.op->getContext(), "sm90", {128, n, 64},
+                           {64, n, 64}, {64, n, 16},
+                           sm90::chooseStages(128, n, 64), /*padding=*/0,
                            /*vector=*/8);
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator

@@ -60,8 +60,10 @@ struct ConfigurePass final
       TargetAttr target = getTargetOrDefault(op);
       ConfigAttr config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
       if (!config) {
+        StringRef chosenBackend =
+            backend.empty() ? getDefaultBackend(*info, target) : StringRef(backend);
         FailureOr<ConfigAttr> chosen = applyOverrides(
-            getDefaultConfig(*info, target, StringRef(backend)), op);
+            getDefaultConfig(*info, target, chosenBackend), op);
         if (failed(chosen))
           return WalkResult::interrupt();
         config = *chosen;

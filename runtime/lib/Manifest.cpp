@@ -125,6 +125,7 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.launch.grid == b.launch.grid && a.launch.block == b.launch.block &&
          a.launch.cluster == b.launch.cluster &&
          a.launch.dynamicSmemBytes == b.launch.dynamicSmemBytes &&
+         a.launch.persistent == b.launch.persistent &&
          a.launch.gridFormula == b.launch.gridFormula &&
          a.resources.registers == b.resources.registers &&
          a.resources.spillBytes == b.resources.spillBytes &&
@@ -464,7 +465,8 @@ bool parseLaunch(FieldReader &r, const Value &root, Launch &launch) {
       !r.dim3(*l, "launch", "block", launch.block, true) ||
       !r.dim3(*l, "launch", "cluster", launch.cluster, false) ||
       !r.integer(*l, "launch", "dynamic_smem_bytes", launch.dynamicSmemBytes,
-                 true, 0))
+                 true, 0) ||
+      !r.boolean(*l, "launch", "persistent", launch.persistent, false))
     return false;
   if (const Value *f = l->get("grid_formula")) {
     if (!f->isArray())
@@ -695,6 +697,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
   launch.set("block", dim3ToJson(m.launch.block));
   launch.set("cluster", dim3ToJson(m.launch.cluster));
   launch.set("dynamic_smem_bytes", m.launch.dynamicSmemBytes);
+  if (m.launch.persistent)
+    launch.set("persistent", true);
   Value formula = Value::array();
   for (const std::string &f : m.launch.gridFormula)
     formula.push(f);

@@ -13,6 +13,7 @@
 #include "tcgen/Runtime/Runtime.h"
 #include "tcgen/Runtime/Validate.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -142,7 +143,8 @@ tcgen_status queryDevice(tcgen_kernel &k) {
   } attrs[] = {
       {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, "cc major", 0},
       {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "cc minor", 0},
-      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "smem optin", 0}};
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "smem optin", 0},
+      {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "SM count", 0}};
   for (auto &a : attrs) {
     CUresult r = d.cuDeviceGetAttributeFn(&a.value, a.attribute, k.cuDevice);
     if (r != CUDA_SUCCESS)
@@ -157,6 +159,7 @@ tcgen_status queryDevice(tcgen_kernel &k) {
   k.device.ccMajor = attrs[0].value;
   k.device.ccMinor = attrs[1].value;
   k.device.maxDynamicSmemBytes = attrs[2].value;
+  k.device.smCount = attrs[3].value;
   k.device.name = name;
   return TCGEN_OK;
 }
@@ -455,7 +458,10 @@ tcgen_status convertArgs(const tcgen_tensor_arg *args, int nargs,
 
 CUresult launchKernel(tcgen_kernel &k, CUstream stream, void **params) {
   const Driver &d = *k.driver;
-  const Launch &l = k.manifest.launch;
+  Launch l = k.manifest.launch;
+  // A persistent kernel strides over grid[0] tiles with one block per SM.
+  if (l.persistent && k.device.smCount > 0)
+    l.grid[0] = std::min<int64_t>(l.grid[0], k.device.smCount);
   auto u = [](int64_t v) { return static_cast<unsigned>(v); };
   if (l.cluster[0] * l.cluster[1] * l.cluster[2] == 1)
     return d.cuLaunchKernelFn(k.function, u(l.grid[0]), u(l.grid[1]),

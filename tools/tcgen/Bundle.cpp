@@ -113,7 +113,7 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
                         : DictionaryAttr();
     auto launch = kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>("tcgen.launch")
                          : DenseI64ArrayAttr();
-    if (!config || !params || !boxes || !launch || launch.size() != 7)
+    if (!config || !params || !boxes || !launch || launch.size() != 8)
       return func.emitError("generated kernel ") << kernelRef << " has no ABI";
     ::tcgen::Manifest m;
     m.entry = kernelRef.getValue().str();
@@ -149,10 +149,12 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     m.launch.grid = {l[0], l[1], l[2]};
     m.launch.block = {l[3], l[4], l[5]};
     m.launch.dynamicSmemBytes = l[6];
+    m.launch.persistent = l[7] != 0;
     ArrayRef<int64_t> bt = config.getBlockTile();
-    m.launch.gridFormula = {"ceildiv(n, " + std::to_string(bt[1]) + ")",
-                            "ceildiv(m, " + std::to_string(bt[0]) + ")",
-                            "batch"};
+    m.launch.gridFormula = {"ceildiv(m, " + std::to_string(bt[0]) +
+                                ") * ceildiv(n, " + std::to_string(bt[1]) +
+                                ") tiles",
+                            "1", "1"};
     m.config = configToJson(config);
     kernels.push_back({std::move(m), gpuModule.getName().str()});
   }

@@ -17,6 +17,11 @@ namespace mlir::tcgen {
 /// none is attached.
 TargetAttr getTargetOrDefault(Operation *op);
 
+/// The back end for `info` on `target` when the user names none: sm90 on
+/// sm_90a for what it generates (C = A*B, f16 inputs, sizes that are
+/// multiples of its 128 x 128 x 64 tile), wmma otherwise.
+StringRef getDefaultBackend(const ContractionInfo &info, TargetAttr target);
+
 /// The default configuration for `info` on `target` with `backend` ("wmma"
 /// or "sm90"; empty: the target's default back end).
 ConfigAttr getDefaultConfig(const ContractionInfo &info, TargetAttr target,

@@ -86,9 +86,11 @@ struct BuildKernelPass final
                     b.getDictionaryAttr(
                         {b.getNamedAttr("A", b.getDenseI64ArrayAttr({64, p.blockM})),
                          b.getNamedAttr("B", b.getDenseI64ArrayAttr({64, 64}))}));
+    // grid x = the number of tiles; persistent (1): the runtime launches at
+    // most one block per SM and the blocks stride over the tiles.
     kernel->setAttr("tcgen.launch",
-                    b.getDenseI64ArrayAttr({p.n / p.blockN, p.m / p.blockM, 1,
-                                            p.threads(), 1, 1, p.smemBytes()}));
+                    b.getDenseI64ArrayAttr({p.tiles(), 1, 1, p.threads(), 1, 1,
+                                            p.smemBytes(), /*persistent=*/1}));
     kernel->setAttr(kConfigAttrName, config);
     func->setAttr(kConfigAttrName, config);
     func->setAttr(kOverwriteAttrName, b.getUnitAttr());

@@ -33,6 +33,24 @@ constexpr int64_t kSwizzleRowBytes = 128;       // one swizzle atom row
 constexpr int64_t kAtomBytes = 8 * kSwizzleRowBytes; // 8 rows: the SBO
 constexpr int64_t kBBoxBytes = 64 * kSwizzleRowBytes; // one [64 k][64 n] box
 
+
+/// The tile origin (%m0, %n0) of linear tile %t under grouped rasterization
+/// (L2 reuse): consecutive tiles walk `groupM` tile rows of M before moving
+/// to the next tile column of N, so the blocks in flight share few A and B
+/// panels.
+static const char *kRaster = R"(
+          %groupId = arith.divui %t, %cPerGroup : index
+          %firstM = arith.muli %groupId, %cGroup : index
+          %leftM = arith.subi %cTilesM, %firstM : index
+          %groupM = arith.minui %leftM, %cGroup : index
+          %inGroup = arith.remui %t, %cPerGroup : index
+          %tileMIn = arith.remui %inGroup, %groupM : index
+          %tileM = arith.addi %firstM, %tileMIn : index
+          %tileN = arith.divui %inGroup, %groupM : index
+          %m0 = arith.muli %tileM, %cBM : index
+          %n0 = arith.muli %tileN, %cBN : index
+)";
+
 int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
                                          int64_t blockK) {
   int64_t stage = (blockM + blockN) * blockK * 2;
@@ -92,27 +110,14 @@ gpu.module @{0} {{
     %ticks = arith.constant 10000000 : index
     %true = arith.constant true
     %tid = gpu.thread_id x
-    %bx = gpu.block_id x
-    %by = gpu.block_id y
-    // Grouped rasterization (L2 reuse): consecutive blocks walk {12} tile
-    // rows of M before moving to the next tile column of N, so a wave of
-    // blocks shares few A and B panels.
+    // Persistent: block b computes tiles b, b + gridDim.x, ...
+    %bid = gpu.block_id x
+    %nbl = gpu.grid_dim x
+    %cTiles = arith.constant {16} : index
     %cGridX = arith.constant {13} : index
     %cTilesM = arith.constant {14} : index
     %cGroup = arith.constant {12} : index
-    %pidRow = arith.muli %by, %cGridX : index
-    %pid = arith.addi %pidRow, %bx : index
     %cPerGroup = arith.constant {15} : index
-    %groupId = arith.divui %pid, %cPerGroup : index
-    %firstM = arith.muli %groupId, %cGroup : index
-    %leftM = arith.subi %cTilesM, %firstM : index
-    %groupM = arith.minui %leftM, %cGroup : index
-    %inGroup = arith.remui %pid, %cPerGroup : index
-    %tileMIn = arith.remui %inGroup, %groupM : index
-    %tileM = arith.addi %firstM, %tileMIn : index
-    %tileN = arith.divui %inGroup, %groupM : index
-    %m0 = arith.muli %tileM, %cBM : index
-    %n0 = arith.muli %tileN, %cBN : index
     // Warp-uniform warpgroup index (lane 0's), so that ptxas sees uniform
     // role branches and does not serialize the wgmma.
     %tid32 = arith.index_cast %tid : index to i32
@@ -147,7 +152,7 @@ gpu.module @{0} {{
                       p.name, p.m, p.n, cType, p.threads(), p.stages, numK,
                       p.blockM, p.blockN, p.stageBytes(), p.smemBytes(),
                       consumers * 128, p.groupM, p.n / p.blockN,
-                      p.m / p.blockM, p.groupM * (p.n / p.blockN));
+                      p.m / p.blockM, p.groupM * (p.n / p.blockN), p.tiles());
 
   // Producer: the last warpgroup; its first thread issues every TMA load.
   os << llvm::formatv(R"(
@@ -160,9 +165,17 @@ gpu.module @{0} {{
       scf.if %isLeader {{
         nvgpu.tma.prefetch.descriptor %tmapA : !tmA
         nvgpu.tma.prefetch.descriptor %tmapB : !tmB
+        %itEnd = scf.for %t = %bid to %cTiles step %nbl iter_args(%it0 = %c0) -> (index) {{
+)",
+                      consumers, consumers * 128, p.blockM);
+  os << kRaster;
+  os << llvm::formatv(R"(
         scf.for %kt = %c0 to %cNumK step %c1 {{
-          %s = arith.remui %kt, %cStages : index
-          %round = arith.divui %kt, %cStages : index
+          // %it counts k-tiles over all of this block's tiles: the ring
+          // position and the barrier phase continue from tile to tile.
+          %it = arith.addi %it0, %kt : index
+          %s = arith.remui %it, %cStages : index
+          %round = arith.divui %it, %cStages : index
           %rb = arith.index_cast %round : index to i1
           // Round 0 passes on fresh barriers: wait for parity (round & 1) ^ 1.
           %par = arith.xori %rb, %true : i1
@@ -188,6 +201,9 @@ gpu.module @{0} {{
                         b, aTileBytes + b * kBBoxBytes, b * 64);
   os << R"(
         }
+        %itNext = arith.addi %it0, %cNumK : index
+        scf.yield %itNext : index
+        }
       }
     }
 )";
@@ -207,10 +223,16 @@ gpu.module @{0} {{
       %aSlab = arith.muli %wgI, %cASlab : i64
       %cStageBytesI = arith.constant {2} : i64
       %cATile = arith.constant {3} : i64
+      %itEnd = scf.for %t = %bid to %cTiles step %nbl iter_args(%it0 = %c0) -> (index) {{
+)",
+                      descAHi, descBHi, p.stageBytes(), aTileBytes);
+  os << kRaster;
+  os << llvm::formatv(R"(
       %acc0 = llvm.mlir.zero : !acc
       %acc = scf.for %kt = %c0 to %cNumK step %c1 iter_args(%accIn = %acc0) -> (!acc) {{
-        %s = arith.remui %kt, %cStages : index
-        %round = arith.divui %kt, %cStages : index
+        %it = arith.addi %it0, %kt : index
+        %s = arith.remui %it, %cStages : index
+        %round = arith.divui %it, %cStages : index
         %par = arith.index_cast %round : index to i1
         nvgpu.mbarrier.try_wait.parity %full[%s], %par, %ticks : !barT
         %sI = arith.index_cast %s : index to i64
@@ -243,13 +265,19 @@ gpu.module @{0} {{
         nvvm.wgmma.wait.group.sync.aligned 1
         %notFirst = arith.cmpi ugt, %kt, %c0 : index
         scf.if %notFirst {{
-          %prevKt = arith.subi %kt, %c1 : index
-          %ps = arith.remui %prevKt, %cStages : index
+          %prevIt = arith.subi %it, %c1 : index
+          %ps = arith.remui %prevIt, %cStages : index
           %tok = nvgpu.mbarrier.arrive %empty[%ps] : !barT -> !nvgpu.mbarrier.token
         }
         scf.yield {0} : !acc
       }
       nvvm.wgmma.wait.group.sync.aligned 0
+      // The tile's last stage is read: release it (the producer may already
+      // be filling the ring for the next tile while this epilogue runs).
+      %itNext = arith.addi %it0, %cNumK : index
+      %lastIt = arith.subi %itNext, %c1 : index
+      %ls = arith.remui %lastIt, %cStages : index
+      %ltok = nvgpu.mbarrier.arrive %empty[%ls] : !barT -> !nvgpu.mbarrier.token
 )",
                       prev);
 
@@ -308,6 +336,8 @@ gpu.module @{0} {{
     }
   }
   os << R"(
+      scf.yield %itNext : index
+      }
     }
     gpu.return
   }

@@ -1,5 +1,5 @@
 // RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s
 
 // The matmul and its zero fill leave the host function; a generated kernel
 // module takes their place.
@@ -13,7 +13,7 @@
 // CHECK:       memref.global @__tcgen_dsmem : memref<0xi8, 3> {alignment = 1024 : i64}
 // CHECK:       gpu.func @mm_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: memref<256x512xf32>) kernel
 // CHECK-SAME:    nvvm.maxntid = array<i32: 384, 1, 1>
-// CHECK-SAME:    tcgen.launch = array<i64: 2, 2, 1, 384, 1, 1, 197632>
+// CHECK-SAME:    tcgen.launch = array<i64: 4, 1, 1, 384, 1, 1, 197632, 1>
 // CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "ptr:C"]
 // CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128>, B = array<i64: 64, 64>}
 // 4 stages of full/empty barriers.

@@ -1,6 +1,6 @@
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90}),tcgen-sm90-build-kernel)' \
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' \
 // RUN:   | tcgen-opt --tcgen-lower-to-nvvm | FileCheck %s
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90}),tcgen-sm90-build-kernel)' \
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' \
 // RUN:   | tcgen-opt --tcgen-lower-to-nvvm --gpu-module-to-binary=format=isa | FileCheck %s --check-prefix=PTX
 
 // The tensor maps become __grid_constant__ by-value parameters.

@@ -29,6 +29,7 @@ struct KernelParams {
   int64_t groupM = 8;         ///< tile rows per raster group (L2 reuse)
 
   int64_t consumers() const { return blockM / 64; }
+  int64_t tiles() const { return (m / blockM) * (n / blockN); }
   int64_t threads() const { return 128 * (consumers() + 1); }
   int64_t stageBytes() const { return (blockM + blockN) * blockK * 2; }
   /// Dynamic shared memory: the ring plus 1 KiB to align it to 1024 bytes.

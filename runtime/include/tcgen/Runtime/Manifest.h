@@ -98,6 +98,9 @@ struct Launch {
   std::array<int64_t, 3> cluster = {1, 1, 1};
   int64_t dynamicSmemBytes = 0;
   std::vector<std::string> gridFormula;
+  /// Persistent kernels loop over grid[0] work tiles; the runtime launches
+  /// min(grid[0], number of SMs) blocks along x.
+  bool persistent = false;
 };
 
 /// `resources`: what ptxas reported (informational).

@@ -32,6 +32,7 @@ struct DeviceInfo {
   int ccMajor = 0;
   int ccMinor = 0;
   int64_t maxDynamicSmemBytes = 0; // opt-in limit per block
+  int smCount = 0;                 // streaming multiprocessors
   std::string name;
 };
 

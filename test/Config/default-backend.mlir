@@ -1,0 +1,36 @@
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tcgen-configure))' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_80},func.func(tcgen-configure))' | FileCheck %s --check-prefix=SM80
+
+// C = A*B on sm_90a: the sm90 back end, 128x256 tiles when there are enough.
+// CHECK-LABEL: func @large
+// CHECK: #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4
+// SM80-LABEL: func @large
+// SM80: #tcgen.config<backend = "wmma"
+func.func @large(%a: memref<4096x512xf16>, %b: memref<512x4096xf16>, %c: memref<4096x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4096x4096xf32>)
+  linalg.matmul ins(%a, %b : memref<4096x512xf16>, memref<512x4096xf16>) outs(%c : memref<4096x4096xf32>)
+  return
+}
+
+// -----
+
+// Few tiles: 128x128, 7 stages of 32 KiB.
+// CHECK-LABEL: func @small
+// CHECK: #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7
+func.func @small(%a: memref<1024x512xf16>, %b: memref<512x1024xf16>, %c: memref<1024x1024xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<1024x1024xf16>)
+  linalg.matmul ins(%a, %b : memref<1024x512xf16>, memref<512x1024xf16>) outs(%c : memref<1024x1024xf16>)
+  return
+}
+
+// -----
+
+// C += A*B: the sm90 back end does not generate it; WMMA does.
+// CHECK-LABEL: func @accumulate
+// CHECK: #tcgen.config<backend = "wmma"
+func.func @accumulate(%a: memref<1024x512xf16>, %b: memref<512x1024xf16>, %c: memref<1024x1024xf32>) {
+  linalg.matmul ins(%a, %b : memref<1024x512xf16>, memref<512x1024xf16>) outs(%c : memref<1024x1024xf32>)
+  return
+}
