@@ -43,6 +43,14 @@ if [ -d "$CARRY/sm90-bundles" ]; then
   tail -n +2 "$OUT/sm90.csv" | awk -F, '{print $5, $9, $3, $11, $13, $14}' | sort -n -k1,1 -k2,2
 fi
 
+if [ -d "$CARRY/sm90sweep-bundles" ]; then
+  echo "=== sm90 square sweep (default config)"
+  "$GPU" bench "$CARRY"/sm90sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
+    --csv "$OUT/sm90sweep.csv" > "$OUT/sm90sweep.log" 2>&1 || echo "sm90 sweep bench failed"
+  tail -n +2 "$OUT/sm90sweep.csv" | awk -F, '{print $5, $9, $11, $13, $14}' | sort -n -k1,1 -k2,2
+  tail -n +2 "$OUT/sm90sweep.csv" | awk -F, '$5 >= 1024 {n[$9]++; s[$9] += log($14)} END {for (o in n) printf "geomean ratio 1024-16384 (%s out): %.3f\n", o, exp(s[o]/n[o])}'
+fi
+
 if [ -d "$CARRY/sweep-bundles" ]; then
   echo "=== square sweep"
   "$GPU" bench "$CARRY"/sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \

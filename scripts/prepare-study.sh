@@ -14,7 +14,8 @@ want() { [ $# -eq 0 ] && return 0; for w in "${ARGS[@]}"; do [ "$w" = "$1" ] && 
 ARGS=("$@")
 [ ${#ARGS[@]} -eq 0 ] && ARGS=(tiling sweep)
 # modes: tiling (WMMA tilings at 8192^3), sweep (WMMA per-size candidates),
-# sm90 (sm90 per-size candidates)
+# sm90 (sm90 per-size candidates), sm90sweep (the default config over the
+# Hopper issue's square sizes)
 
 # compile DEST NAME M N K OUT BLOCK WARP [BACKEND]: one bundle, or a note
 # when the config does not fit (shared memory, registers) and is skipped.
@@ -79,5 +80,18 @@ if want sm90; then
     done
   done
   echo "  $(ls "$CARRY/sm90-bundles" | wc -l) bundles"
+fi
+if want sm90sweep; then
+  rm -rf "$CARRY/sm90sweep-bundles"; mkdir -p "$CARRY/sm90sweep-bundles"
+  echo "sm90 square sweep (default config): 512..4096 every 512, then every 1024"
+  sizes="512 1024 1536 2048 2560 3072 3584 4096 5120 6144 7168 8192 9216 10240 11264 12288 13312 14336 15360 16384"
+  for s in $sizes; do
+    for out in f32 f16; do
+      name="q${s}_${out}"
+      "$SRC/scripts/gen_matmul.py" "$s" "$s" "$s" --out "$out" --name "$name" > "$CARRY/mlir/$name.mlir"
+      "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/sm90sweep-bundles/$name" >/dev/null
+    done
+  done
+  echo "  $(ls "$CARRY/sm90sweep-bundles" | wc -l) bundles"
 fi
 du -sh "$CARRY"

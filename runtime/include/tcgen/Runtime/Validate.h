@@ -32,8 +32,8 @@ struct DeviceInfo {
   int ccMajor = 0;
   int ccMinor = 0;
   int64_t maxDynamicSmemBytes = 0; // opt-in limit per block
-  int smCount = 0;                 // streaming multiprocessors
   std::string name;
+  int smCount = 0; // streaming multiprocessors
 };
 
 /// Returns "" if `device` can run the manifest's kernel: compute capability
