@@ -125,6 +125,30 @@ if [ -n "$GPU" ]; then
   ls "$CARRY/bundles"/*/ >/dev/null 2>&1 || echo "no bundles in $CARRY/bundles"
 fi
 
+# --- 3b. SASS guards ----------------------------------------------------------
+# sm90 kernels must use HGMMA and TMA (UTMALDG), WMMA kernels HMMA; no kernel
+# may touch local memory (LDL/STL: spills or dynamically indexed arrays).
+if command -v cuobjdump >/dev/null 2>&1; then
+  section "SASS guards"
+  for b in "$CARRY"/bundles/*/ "$CARRY"/bench-bundles/*/; do
+    [ -d "$b" ] || continue
+    cubin=$(ls "$b"*.cubin 2>/dev/null | head -1)
+    [ -n "$cubin" ] || continue
+    name=$(basename "$b")
+    sass=$(cuobjdump -sass "$cubin")
+    count() { printf '%s\n' "$sass" | grep -c "$1"; }
+    hgmma=$(count HGMMA); hmma=$(count HMMA); tma=$(count UTMALDG)
+    ldl=$(count LDL); stl=$(count STL)
+    detail="HGMMA=$hgmma UTMALDG=$tma HMMA=$hmma LDL=$ldl STL=$stl"
+    if grep -q '"backend": "sm90"' "$b"*.json; then
+      ok=$(( hgmma > 0 && tma > 0 && ldl == 0 && stl == 0 ))
+    else
+      ok=$(( hmma > 0 && ldl == 0 && stl == 0 ))
+    fi
+    if [ $ok = 1 ]; then note sass "$name" PASS "$detail"; else note sass "$name" FAIL "$detail"; fi
+  done
+fi
+
 # --- 4. gpu-tests -------------------------------------------------------------
 if [ -n "$TESTS" ]; then
   section "tcgen-gpu-tests (log: $OUT/gpu-tests.log)"
@@ -166,4 +190,6 @@ section "summary"
   [ "${#SUMMARY[@]}" -eq 0 ] && echo "(nothing ran)"
   [ $FAILED -eq 0 ] && echo "device-run: all passed" || echo "device-run: FAILURES above"
 } | tee "$OUT/summary.txt"
+# Everything in one archive as well (the device tool returns at most 8 files).
+(cd "$OUT" && tar czf device-run.tgz --exclude='*.tgz' ./*.csv ./*.log ./*.txt 2>/dev/null)
 exit $FAILED

@@ -59,3 +59,6 @@ if [ -d "$CARRY/sweep-bundles" ]; then
   tail -n +2 "$OUT/sweep.csv" | awk -F, '{key=$5"_"$9; if (!(key in best) || $11 > best[key]) {best[key]=$11; line[key]=$5" "$9" "$3" "$11" "$13" "$14}}
     END {for (k in line) print line[k]}' | sort -n -k1,1 -k2,2
 fi
+
+# Everything in one archive (the device tool returns at most 8 files).
+(cd "$OUT" && tar czf device-study.tgz --exclude='*.tgz' ./*.csv ./*.log 2>/dev/null && rm -f ./*.csv ./*.err)

@@ -51,7 +51,9 @@ void mlir::tcgen::parsePtxasLog(llvm::StringRef log, PtxasReport &report) {
     }
     if (smem.match(line, &m))
       m[1].getAsInteger(10, report.resources.staticSmemBytes);
-    if (line.contains("warning"))
+    // "(C7519) warpgroup.arrive is injected ...", "(C7520) wgmma ... serialized":
+    // ptxas had to serialize or fence the tensor-core pipeline.
+    if (line.contains("warning") || line.contains("(C75"))
       report.warnings.push_back(line.trim().str());
   }
 }

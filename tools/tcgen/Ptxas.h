@@ -14,7 +14,9 @@ namespace mlir::tcgen {
 /// What ptxas said about one kernel.
 struct PtxasReport {
   ::tcgen::Resources resources;
-  std::vector<std::string> warnings; ///< lines with "warning" in them
+  /// Lines with "warning" in them, and the (C75xx) notes of wgmma
+  /// serialization or injected warpgroup fences.
+  std::vector<std::string> warnings;
   std::string log;                   ///< everything ptxas printed
 };
 

@@ -58,6 +58,56 @@ int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
   return std::min<int64_t>(stages, 8);
 }
 
+
+/// Emits the consumer's work on one k-tile: wait for its stage, then
+/// blockK / 16 wgmma m64nNk16 steps on descriptors that walk the stage, then
+/// commit and wait until at most this group is in flight. SSA names carry
+/// `sfx` so that the peeled copy and the loop body can coexist. `it` is the
+/// k-tile's ring counter, `input` the accumulator it starts from. Returns
+/// the name of the resulting accumulator.
+static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
+                             bool isFirst, StringRef input,
+                             const KernelParams &p) {
+  const int64_t aStepBytes = 16 * 2;                // 16 f16 along a row
+  const int64_t bStepBytes = 16 * kSwizzleRowBytes; // 16 k-rows
+  os << llvm::formatv(R"(
+        %s{0} = arith.remui {1}, %cStages : index
+        %round{0} = arith.divui {1}, %cStages : index
+        %par{0} = arith.index_cast %round{0} : index to i1
+        nvgpu.mbarrier.try_wait.parity %full[%s{0}], %par{0}, %ticks : !barT
+        %sI{0} = arith.index_cast %s{0} : index to i64
+        %so{0} = arith.muli %sI{0}, %cStageBytesI : i64
+        %stage{0} = arith.addi %ring, %so{0} : i64
+        %aAddr{0} = arith.addi %stage{0}, %aSlab : i64
+        %bAddr{0} = arith.addi %stage{0}, %cATile : i64
+        nvvm.wgmma.fence.aligned
+)",
+                      sfx, it);
+  std::string prev = input.str();
+  for (int64_t kk = 0; kk < p.blockK / 16; ++kk) {
+    const char *scale = isFirst && kk == 0 ? "zero" : "one";
+    os << llvm::formatv(R"(
+        %aOffK{0}{5} = arith.constant {1} : i64
+        %aA{0}{5} = arith.addi %aAddr{5}, %aOffK{0}{5} : i64
+        %aF{0}{5} = arith.shrui %aA{0}{5}, %c4i : i64
+        %dA{0}{5} = arith.ori %descAHi, %aF{0}{5} : i64
+        %bOffK{0}{5} = arith.constant {2} : i64
+        %bA{0}{5} = arith.addi %bAddr{5}, %bOffK{0}{5} : i64
+        %bF{0}{5} = arith.shrui %bA{0}{5}, %c4i : i64
+        %dB{0}{5} = arith.ori %descBHi, %bF{0}{5} : i64
+        %d{0}{5} = nvvm.wgmma.mma_async %dA{0}{5}, %dB{0}{5}, {3}, #nvvm.shape<m = 64, n = {4}, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+)",
+                        kk, kk * aStepBytes, kk * bStepBytes, prev, p.blockN,
+                        sfx, scale);
+    prev = llvm::formatv("%d{0}{1}", kk, sfx).str();
+  }
+  os << R"(
+        nvvm.wgmma.commit.group.sync.aligned
+        nvvm.wgmma.wait.group.sync.aligned 1
+)";
+  return prev;
+}
+
 std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -72,9 +122,6 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   const uint64_t descBHi = kSwizzle128B |
                            (uint64_t(kAtomBytes >> 4) << kSboShift) |
                            (uint64_t(kBBoxBytes >> 4) << kLboShift);
-  // Byte offsets of one wgmma k16 step inside a stage.
-  const int64_t aStepBytes = 16 * 2;                   // 16 f16 along a row
-  const int64_t bStepBytes = 16 * kSwizzleRowBytes;    // 16 k-rows
   const int64_t aTileBytes = p.blockM * kSwizzleRowBytes;
 
   std::string acc = "!llvm.struct<(";
@@ -227,48 +274,25 @@ gpu.module @{0} {{
 )",
                       descAHi, descBHi, p.stageBytes(), aTileBytes);
   os << kRaster;
+  // The first k-tile of every tile is peeled: its first wgmma runs with
+  // scale-d = 0 on an undefined accumulator, so no instruction other than
+  // wgmma writes the accumulator registers and ptxas injects no
+  // warpgroup.arrive / wait (C7519 / C7517) around the chain.
+  os << R"(
+      %accU = llvm.mlir.undef : !acc
+)";
+  std::string first = emitKTile(os, "f", "%it0", /*isFirst=*/true, "%accU", p);
   os << llvm::formatv(R"(
-      %acc0 = llvm.mlir.zero : !acc
-      %acc = scf.for %kt = %c0 to %cNumK step %c1 iter_args(%accIn = %acc0) -> (!acc) {{
+      %acc = scf.for %kt = %c1 to %cNumK step %c1 iter_args(%accIn = {0}) -> (!acc) {{
         %it = arith.addi %it0, %kt : index
-        %s = arith.remui %it, %cStages : index
-        %round = arith.divui %it, %cStages : index
-        %par = arith.index_cast %round : index to i1
-        nvgpu.mbarrier.try_wait.parity %full[%s], %par, %ticks : !barT
-        %sI = arith.index_cast %s : index to i64
-        %so = arith.muli %sI, %cStageBytesI : i64
-        %stage = arith.addi %ring, %so : i64
-        %aAddr = arith.addi %stage, %aSlab : i64
-        %bAddr = arith.addi %stage, %cATile : i64
-        nvvm.wgmma.fence.aligned
 )",
-                      descAHi, descBHi, p.stageBytes(), aTileBytes);
-  std::string prev = "%accIn";
-  for (int64_t kk = 0; kk < p.blockK / 16; ++kk) {
-    os << llvm::formatv(R"(
-        %aOffK{0} = arith.constant {1} : i64
-        %aA{0} = arith.addi %aAddr, %aOffK{0} : i64
-        %aF{0} = arith.shrui %aA{0}, %c4i : i64
-        %dA{0} = arith.ori %descAHi, %aF{0} : i64
-        %bOffK{0} = arith.constant {2} : i64
-        %bA{0} = arith.addi %bAddr, %bOffK{0} : i64
-        %bF{0} = arith.shrui %bA{0}, %c4i : i64
-        %dB{0} = arith.ori %descBHi, %bF{0} : i64
-        %d{0} = nvvm.wgmma.mma_async %dA{0}, %dB{0}, {3}, #nvvm.shape<m = 64, n = {4}, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<one>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
-)",
-                        kk, kk * aStepBytes, kk * bStepBytes, prev, p.blockN);
-    prev = llvm::formatv("%d{0}", kk).str();
-  }
+                      first);
+  std::string last = emitKTile(os, "", "%it", /*isFirst=*/false, "%accIn", p);
   os << llvm::formatv(R"(
-        nvvm.wgmma.commit.group.sync.aligned
         // The previous k-tile's wgmma group is done: release its stage.
-        nvvm.wgmma.wait.group.sync.aligned 1
-        %notFirst = arith.cmpi ugt, %kt, %c0 : index
-        scf.if %notFirst {{
-          %prevIt = arith.subi %it, %c1 : index
-          %ps = arith.remui %prevIt, %cStages : index
-          %tok = nvgpu.mbarrier.arrive %empty[%ps] : !barT -> !nvgpu.mbarrier.token
-        }
+        %prevIt = arith.subi %it, %c1 : index
+        %ps = arith.remui %prevIt, %cStages : index
+        %tok = nvgpu.mbarrier.arrive %empty[%ps] : !barT -> !nvgpu.mbarrier.token
         scf.yield {0} : !acc
       }
       nvvm.wgmma.wait.group.sync.aligned 0
@@ -279,7 +303,7 @@ gpu.module @{0} {{
       %ls = arith.remui %lastIt, %cStages : index
       %ltok = nvgpu.mbarrier.arrive %empty[%ls] : !barT -> !nvgpu.mbarrier.token
 )",
-                      prev);
+                      last);
 
   // Epilogue: the m64nN f32 fragment of thread (warp w, lane l) holds, for
   // j in [0, N/8): d[4j], d[4j+1] at row 16w + l/4, columns 8j + 2(l%4) + {0,1}
