@@ -36,6 +36,10 @@ if [ -d "$CARRY/tiling-bundles" ]; then
 fi
 
 if [ -d "$CARRY/sm90-bundles" ]; then
+  echo "=== sm90 candidates: correctness of every block tile (1024^3 and 1536^3)"
+  for b in "$CARRY"/sm90-bundles/h1024_*/ "$CARRY"/sm90-bundles/h1536_*/; do
+    [ -d "$b" ] && "$GPU" run "$b" --check 2>&1 | tail -1
+  done | tee "$OUT/sm90-checks.log"
   echo "=== sm90 sweep"
   "$GPU" bench "$CARRY"/sm90-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
     --csv "$OUT/sm90.csv" > "$OUT/sm90.log" 2>&1 || echo "sm90 bench failed"

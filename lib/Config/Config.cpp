@@ -32,7 +32,7 @@ static bool overwritesOutput(const ContractionInfo &info) {
 StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
                                          TargetAttr target) {
   if (target.getArch() == "sm_90a" && overwritesOutput(info) &&
-      info.m % 128 == 0 && info.n % 128 == 0 && info.k % 64 == 0)
+      info.m % 64 == 0 && info.n % 128 == 0 && info.k % 64 == 0)
     return "sm90";
   return "wmma";
 }
@@ -40,17 +40,17 @@ StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
 ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
                                          TargetAttr target, StringRef backend) {
   if (backend == "sm90") {
-    // Two consumer warpgroups of 64 x N accumulators, 64-wide K steps (one
-    // 128-byte swizzle atom), as many stages as shared memory holds. N = 256
-    // (128 f32 accumulators per thread) unless that leaves too few tiles
-    // for 132 SMs (measured on H100: 128 x 128 wins at 1024^3, 128 x 256
-    // from 2048^3 on; docs/PERFORMANCE.md).
-    int64_t n = info.n % 256 == 0 && (info.m / 128) * (info.n / 256) >= 48
-                    ? 256
-                    : 128;
-    return ConfigAttr::get(info.op->getContext(), "sm90", {128, n, 64},
+    // 64-wide K steps (one 128-byte swizzle atom) and as many stages as
+    // shared memory holds. 128 x 256 tiles (two consumer warpgroups of
+    // 64 x 256 accumulators, 128 f32 registers per thread) unless that
+    // leaves too few tiles for 132 SMs; then 64 x 128 tiles (one consumer).
+    // Measured on H100 (docs/PERFORMANCE.md): 64 x 128 wins at 1024^3,
+    // 128 x 256 from 2048^3 on.
+    bool large = info.n % 256 == 0 && (info.m / 128) * (info.n / 256) >= 48;
+    int64_t m = large ? 128 : 64, n = large ? 256 : 128;
+    return ConfigAttr::get(info.op->getContext(), "sm90", {m, n, 64},
                            {64, n, 64}, {64, n, 16},
-                           sm90::chooseStages(128, n, 64), /*padding=*/0,
+                           sm90::chooseStages(m, n, 64), /*padding=*/0,
                            /*vector=*/8);
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator

@@ -15,9 +15,9 @@ func.func @large(%a: memref<4096x512xf16>, %b: memref<512x4096xf16>, %c: memref<
 
 // -----
 
-// Few tiles: 128x128, 7 stages of 32 KiB.
+// Few tiles: 64x128 tiles (one consumer warpgroup), 8 stages of 24 KiB.
 // CHECK-LABEL: func @small
-// CHECK: #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7
+// CHECK: #tcgen.config<backend = "sm90", block = [64, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 8
 func.func @small(%a: memref<1024x512xf16>, %b: memref<512x1024xf16>, %c: memref<1024x1024xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<1024x1024xf16>)

@@ -85,6 +85,10 @@ static cl::opt<bool> noVectorize("no-vectorize",
 static cl::opt<bool> noPrefetch("no-prefetch",
                                 cl::desc("Skip global-load latency hiding"),
                                 cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<bool> allowSpills(
+    "allow-spills",
+    cl::desc("Write bundles whose kernels spill or serialize wgmma"),
+    cl::sub(compileCmd));
 static cl::opt<bool> printAfterAll("print-ir-after-all",
                                    cl::desc("Print the IR after every pass"),
                                    cl::sub(compileCmd), cl::sub(explainCmd));
@@ -278,9 +282,20 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
       }
       for (const std::string &w : report.warnings)
         llvm::errs() << "tcgen: " << m.entry << ": ptxas " << w << "\n";
-      if (report.resources.spillBytes != 0)
-        llvm::errs() << "tcgen: warning: " << m.entry << " spills "
-                     << report.resources.spillBytes << " bytes\n";
+      // Build guard: a kernel that spills registers or whose wgmma chain
+      // ptxas serialized is not shipped unless asked for.
+      bool serialized = llvm::any_of(report.warnings, [](const std::string &w) {
+        return StringRef(w).contains("(C75");
+      });
+      if ((report.resources.spillBytes != 0 || serialized) && !allowSpills) {
+        llvm::errs() << "tcgen: error: " << m.entry << " spills "
+                     << report.resources.spillBytes
+                     << " bytes of registers"
+                     << (serialized ? " / has serialized wgmma (C75xx)" : "")
+                     << "; choose another configuration or pass "
+                        "--allow-spills\n";
+        return 1;
+      }
       m.cubin = m.entry + ".cubin";
       m.resources = report.resources;
     }

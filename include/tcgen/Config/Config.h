@@ -19,7 +19,7 @@ TargetAttr getTargetOrDefault(Operation *op);
 
 /// The back end for `info` on `target` when the user names none: sm90 on
 /// sm_90a for what it generates (C = A*B, f16 inputs, sizes that are
-/// multiples of its 128 x 128 x 64 tile), wmma otherwise.
+/// multiples of its 64 x 128 x 64 tile), wmma otherwise.
 StringRef getDefaultBackend(const ContractionInfo &info, TargetAttr target);
 
 /// The default configuration for `info` on `target` with `backend` ("wmma"

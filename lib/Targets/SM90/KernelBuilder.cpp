@@ -206,7 +206,7 @@ gpu.module @{0} {{
     %cProducer = arith.constant {0} : index
     %isProducer = arith.cmpi eq, %wg, %cProducer : index
     scf.if %isProducer {{
-      nvvm.setmaxregister decrease 40
+      nvvm.setmaxregister decrease 48
       %cLeader = arith.constant {1} : index
       %isLeader = arith.cmpi eq, %tid, %cLeader : index
       scf.if %isLeader {{

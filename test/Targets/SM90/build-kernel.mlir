@@ -19,7 +19,7 @@
 // 4 stages of full/empty barriers.
 // CHECK:       nvgpu.mbarrier.create -> <{{.*}}num_barriers = 4>
 // Producer warpgroup (the third): registers down, one A box and four B boxes per stage.
-// CHECK:       nvvm.setmaxregister decrease 40
+// CHECK:       nvvm.setmaxregister decrease 48
 // CHECK:       nvgpu.mbarrier.try_wait.parity %{{.*}}[%{{.*}}]
 // CHECK:       nvgpu.mbarrier.arrive.expect_tx
 // CHECK-COUNT-5: nvgpu.tma.async.load

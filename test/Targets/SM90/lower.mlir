@@ -8,7 +8,7 @@
 // CHECK-NOT:  builtin.unrealized_conversion_cast
 
 // PTX: .param .align 64 .b8 mm_kernel_param_0[128]
-// PTX-SAME: setmaxnreg.dec.sync.aligned.u32 \0940;
+// PTX-SAME: setmaxnreg.dec.sync.aligned.u32 \0948;
 // PTX-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX-SAME: setmaxnreg.inc.sync.aligned.u32 \09232;
 // Scale-d from p, A K-major (trans-a 0), B N-major (trans-b 1).
