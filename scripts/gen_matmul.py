@@ -12,13 +12,14 @@ p = argparse.ArgumentParser()
 p.add_argument("m", type=int)
 p.add_argument("n", type=int)
 p.add_argument("k", type=int)
-p.add_argument("--out", choices=["f32", "f16"], default="f32")
+p.add_argument("--out", choices=["f32", "f16", "bf16"], default="f32")
+p.add_argument("--in", dest="inp", choices=["f16", "bf16"], default="f16")
 p.add_argument("--accumulate", action="store_true")
 p.add_argument("--tensor", action="store_true", help="value semantics")
 p.add_argument("--name", default=None)
 a = p.parse_args()
-name = a.name or f"mm_{a.m}x{a.n}x{a.k}_{a.out}{'_acc' if a.accumulate else ''}"
-A, B, C = f"{a.m}x{a.k}xf16", f"{a.k}x{a.n}xf16", f"{a.m}x{a.n}x{a.out}"
+name = a.name or f"mm_{a.m}x{a.n}x{a.k}_{'bf16_' if a.inp == 'bf16' else ''}{a.out}{'_acc' if a.accumulate else ''}"
+A, B, C = f"{a.m}x{a.k}x{a.inp}", f"{a.k}x{a.n}x{a.inp}", f"{a.m}x{a.n}x{a.out}"
 if a.tensor:
     assert not a.accumulate, "--tensor writes C = A*B"
     print(f"""func.func @{name}(%A: tensor<{A}>, %B: tensor<{B}>) -> tensor<{C}> {{

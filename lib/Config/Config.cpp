@@ -104,6 +104,11 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
                                             TargetAttr target) {
   if (config.getBackend() == "sm90")
     return verifySM90ConfigFits(info, config, target);
+  if (!info.aType.isF16() || info.cType.isBF16())
+    return info.op->emitOpError("the wmma back end takes f16 inputs and an "
+                                "f16 or f32 output (gpu.subgroup_mma has no "
+                                "bf16); bf16 needs --target=sm_90a and the "
+                                "sm90 back end");
   ArrayRef<int64_t> bt = config.getBlockTile();
   int64_t sizes[3] = {info.m, info.n, info.k};
   const char *names[3] = {"M", "N", "K"};

@@ -30,7 +30,7 @@ func.func @dynamic(%a: memref<?x128xf16>, %b: memref<128x256xf16>, %c: memref<?x
 // -----
 
 func.func @f32_inputs(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
-  // expected-error @+1 {{unsupported element types f32 x f32 -> f32 (supported: f16 x f16 -> f16 or f32)}}
+  // expected-error @+1 {{unsupported element types f32 x f32 -> f32 (supported: f16 x f16 or bf16 x bf16 -> f16, bf16 or f32)}}
   linalg.matmul ins(%a, %b : memref<128x128xf32>, memref<128x128xf32>) outs(%c : memref<128x128xf32>)
   return
 }
@@ -77,4 +77,13 @@ module attributes {tcgen.target = #tcgen.target<"sm_75">} {
       ins(%a, %b : memref<512x768xf16>, memref<768x512xf16>) outs(%c : memref<512x512xf32>)
     return
   }
+}
+
+// -----
+
+// bf16 has no WMMA path (C += A*B keeps it on the wmma back end).
+func.func @bf16_wmma(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %c: memref<128x128xf32>) {
+  // expected-error @+1 {{the wmma back end takes f16 inputs and an f16 or f32 output}}
+  linalg.matmul ins(%a, %b : memref<128x128xbf16>, memref<128x128xbf16>) outs(%c : memref<128x128xf32>)
+  return
 }

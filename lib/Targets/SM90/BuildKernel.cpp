@@ -67,7 +67,8 @@ struct BuildKernelPass final
     p.blockN = config.getBlockTile()[1];
     p.blockK = config.getBlockTile()[2];
     p.stages = config.getStages();
-    p.outF16 = info->cType.isF16();
+    p.inType = info->aType.isBF16() ? "bf16" : "f16";
+    p.outType = info->cType.isF32() ? "f32" : info->cType.isBF16() ? "bf16" : "f16";
 
     auto module = getOperation();
     FailureOr<Operation *> kernelModule =

@@ -95,10 +95,10 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
         %bA{0}{5} = arith.addi %bAddr{5}, %bOffK{0}{5} : i64
         %bF{0}{5} = arith.shrui %bA{0}{5}, %c4i : i64
         %dB{0}{5} = arith.ori %descBHi, %bF{0}{5} : i64
-        %d{0}{5} = nvvm.wgmma.mma_async %dA{0}{5}, %dB{0}{5}, {3}, #nvvm.shape<m = 64, n = {4}, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<f16>, #nvvm.wgmma_scale_in<one>, <row>], B [<f16>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        %d{0}{5} = nvvm.wgmma.mma_async %dA{0}{5}, %dB{0}{5}, {3}, #nvvm.shape<m = 64, n = {4}, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<{7}>, #nvvm.wgmma_scale_in<one>, <row>], B [<{7}>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
 )",
                         kk, kk * aStepBytes, kk * bStepBytes, prev, p.blockN,
-                        sfx, scale);
+                        sfx, scale, p.inType);
     prev = llvm::formatv("%d{0}{1}", kk, sfx).str();
   }
   os << R"(
@@ -114,7 +114,7 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   const int64_t numK = p.k / p.blockK;
   const int64_t consumers = p.consumers();
   const int64_t accRegs = p.blockN / 2; // m64nN f32: N/2 per thread
-  const char *cType = p.outF16 ? "f16" : "f32";
+  const std::string &cType = p.outType;
   // K-major A: SBO = 8 rows of 128 B; LBO unused by swizzled K-major (1).
   const uint64_t descAHi =
       kSwizzle128B | (uint64_t(kAtomBytes >> 4) << kSboShift) | (1ull << kLboShift);
@@ -131,11 +131,11 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
 
   os << llvm::formatv(R"(
 !barT = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {0}>
-!tmA = !nvgpu.tensormap.descriptor<tensor = memref<{1}x64xf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
-!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+!tmA = !nvgpu.tensormap.descriptor<tensor = memref<{1}x64x{2}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64x{2}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !smem = memref<?xi8, 3>
 )",
-                      p.stages, p.blockM);
+                      p.stages, p.blockM, p.inType);
   os << "!acc = " << acc << "\n";
   os << llvm::formatv(R"(
 module {{
@@ -230,22 +230,22 @@ gpu.module @{0} {{
           nvgpu.mbarrier.arrive.expect_tx %full[%s], %cTx : !barT
           %so = arith.muli %s, %cStageBytes : index
           %aOff = arith.addi %pad, %so : index
-          %aBuf = memref.view %dsm[%aOff][] : !smem to memref<{2}x64xf16, 3>
+          %aBuf = memref.view %dsm[%aOff][] : !smem to memref<{2}x64x{3}, 3>
           %c64 = arith.constant 64 : index
           %k0 = arith.muli %kt, %c64 : index
-          nvgpu.tma.async.load %tmapA[%k0, %m0], %full[%s] to %aBuf : !tmA, !barT -> memref<{2}x64xf16, 3>
+          nvgpu.tma.async.load %tmapA[%k0, %m0], %full[%s] to %aBuf : !tmA, !barT -> memref<{2}x64x{3}, 3>
 )",
-                      consumers, consumers * 128, p.blockM);
+                      consumers, consumers * 128, p.blockM, p.inType);
   for (int64_t b = 0; b < p.blockN / 64; ++b)
     os << llvm::formatv(R"(
           %bOff{0} = arith.constant {1} : index
           %bAt{0} = arith.addi %aOff, %bOff{0} : index
-          %bBuf{0} = memref.view %dsm[%bAt{0}][] : !smem to memref<64x64xf16, 3>
+          %bBuf{0} = memref.view %dsm[%bAt{0}][] : !smem to memref<64x64x{3}, 3>
           %nb{0}c = arith.constant {2} : index
           %nb{0} = arith.addi %n0, %nb{0}c : index
-          nvgpu.tma.async.load %tmapB[%nb{0}, %k0], %full[%s] to %bBuf{0} : !tmB, !barT -> memref<64x64xf16, 3>
+          nvgpu.tma.async.load %tmapB[%nb{0}, %k0], %full[%s] to %bBuf{0} : !tmB, !barT -> memref<64x64x{3}, 3>
 )",
-                        b, aTileBytes + b * kBBoxBytes, b * 64);
+                        b, aTileBytes + b * kBBoxBytes, b * 64, p.inType);
   os << R"(
         }
         %itNext = arith.addi %it0, %cNumK : index
@@ -348,10 +348,10 @@ gpu.module @{0} {{
 )",
                           v, j, half[0], half[1]);
       std::string stored = v + "0";
-      if (p.outF16) {
+      if (p.outType != "f32") {
         os << llvm::formatv("      {0}h = arith.truncf {0}0 : vector<2xf32> to "
-                            "vector<2xf16>\n",
-                            v);
+                            "vector<2x{1}>\n",
+                            v, p.outType);
         stored = v + "h";
       }
       os << llvm::formatv("      vector.store {0}, %C[{1}, %col{2}] : "

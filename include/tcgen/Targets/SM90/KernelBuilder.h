@@ -25,7 +25,8 @@ struct KernelParams {
   int64_t blockN = 256;       ///< wgmma N (<= 256, multiple of 64)
   int64_t blockK = 64;        ///< one 128-byte swizzle atom of f16
   int64_t stages = 4;         ///< shared-memory ring depth
-  bool outF16 = false;        ///< C element type: f16 (else f32)
+  std::string inType = "f16";  ///< A and B element type: f16 or bf16
+  std::string outType = "f32"; ///< C element type: f32, f16 or bf16
   int64_t groupM = 8;         ///< tile rows per raster group (L2 reuse)
 
   int64_t consumers() const { return blockM / 64; }
