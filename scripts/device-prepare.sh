@@ -16,6 +16,7 @@ compile() { # dest m n k out [gen flags...]
   local dest=$1 m=$2 n=$3 k=$4 out=$5; shift 5
   local name="mm_${m}x${n}x${k}_${out}"
   for f in "$@"; do [ "$f" = --accumulate ] && name="${name}_acc"; done
+  for f in "$@"; do [ "$f" = bf16 ] && name="mm_${m}x${n}x${k}_bf16_${out}"; done
   "$SRC/scripts/gen_matmul.py" "$m" "$n" "$k" --out "$out" "$@" > "$CARRY/mlir/$name.mlir"
   "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$dest/$name" $EXTRA >/dev/null
   echo "  $dest/$name"
@@ -50,6 +51,12 @@ for out in f32 f16; do
   [ "${BACKEND:-wmma}" = wmma ] && compile "$CARRY/bundles" 512 256 384 $out --accumulate
 done
 [ "${BACKEND:-wmma}" = wmma ] && ablate "$CARRY/bundles" 1024
+if [ "${BACKEND:-wmma}" = sm90 ]; then
+  for out in f32 bf16; do
+    compile "$CARRY/bundles" 1024 2048 512 $out --in bf16
+    compile "$CARRY/bundles" 4096 4096 4096 $out --in bf16
+  done
+fi
 echo "benchmark bundles:"
 for out in f32 f16; do
   for s in 1024 2048 4096 8192; do compile "$CARRY/bench-bundles" $s $s $s $out; done

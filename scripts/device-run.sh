@@ -94,7 +94,8 @@ check_dir() {
     [ -d "$b" ] || continue
     b="${b%/}"; name="$(basename "$b")"
     echo "--- $kind $name" >>"$OUT/checks.log"
-    line="$("$GPU" run "$b" --check 2>&1)"; rc=$?
+    line="$(timeout "${CHECK_TIMEOUT:-120}" "$GPU" run "$b" --check 2>&1)"; rc=$?
+    [ $rc -eq 124 ] && line="$line TIMEOUT (killed after ${CHECK_TIMEOUT:-120} s: hung kernel?)"
     printf '%s\n' "$line" >>"$OUT/checks.log"
     printf '%-8s %-40s %s\n' "$kind" "$name" "$(printf '%s' "$line" | tail -1)"
     if [ $rc -eq 0 ]; then
@@ -167,7 +168,7 @@ fi
 if [ -n "$GPU" ] && ls "$CARRY/bench-bundles"/*/ >/dev/null 2>&1; then
   section "bench (log: $OUT/bench.log, csv: $OUT/bench.csv)"
   # shellcheck disable=SC2086
-  "$GPU" bench "$CARRY/bench-bundles"/*/ --device-name --csv "$OUT/bench.csv" \
+  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY/bench-bundles"/*/ --device-name --csv "$OUT/bench.csv" \
     ${BENCH_ARGS:-} 2>&1 | tee "$OUT/bench.log"
   rc=${PIPESTATUS[0]}
   if [ $rc -eq 0 ]; then

@@ -18,7 +18,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw,temperature.gpu 
 
 if [ -d "$CARRY/tiling-bundles" ]; then
   echo "=== tiling study"
-  "$GPU" bench "$CARRY"/tiling-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
+  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/tiling-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
     --csv "$OUT/tiling.csv" > "$OUT/tiling.log" 2>&1 || echo "tiling bench failed"
   # best, median, worst by tcgen TFLOP/s (column 11)
   picks=$(tail -n +2 "$OUT/tiling.csv" | sort -t, -k11,11 -g -r | awk -F, '
@@ -38,10 +38,10 @@ fi
 if [ -d "$CARRY/sm90-bundles" ]; then
   echo "=== sm90 candidates: correctness of every block tile (1024^3 and 1536^3)"
   for b in "$CARRY"/sm90-bundles/h1024_*/ "$CARRY"/sm90-bundles/h1536_*/; do
-    [ -d "$b" ] && "$GPU" run "$b" --check 2>&1 | tail -1
+    [ -d "$b" ] && timeout 120 "$GPU" run "$b" --check 2>&1 | tail -1
   done | tee "$OUT/sm90-checks.log"
   echo "=== sm90 sweep"
-  "$GPU" bench "$CARRY"/sm90-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
+  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sm90-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
     --csv "$OUT/sm90.csv" > "$OUT/sm90.log" 2>&1 || echo "sm90 bench failed"
   echo "--- all (size out entry tcgen cuBLAS ratio)"
   tail -n +2 "$OUT/sm90.csv" | awk -F, '{print $5, $9, $3, $11, $13, $14}' | sort -n -k1,1 -k2,2
@@ -49,15 +49,16 @@ fi
 
 if [ -d "$CARRY/sm90sweep-bundles" ]; then
   echo "=== sm90 square sweep (default config)"
-  "$GPU" bench "$CARRY"/sm90sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
+  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sm90sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
     --csv "$OUT/sm90sweep.csv" > "$OUT/sm90sweep.log" 2>&1 || echo "sm90 sweep bench failed"
-  tail -n +2 "$OUT/sm90sweep.csv" | awk -F, '{print $5, $9, $11, $13, $14}' | sort -n -k1,1 -k2,2
-  tail -n +2 "$OUT/sm90sweep.csv" | awk -F, '$5 >= 1024 {n[$9]++; s[$9] += log($14)} END {for (o in n) printf "geomean ratio 1024-16384 (%s out): %.3f\n", o, exp(s[o]/n[o])}'
+  tail -n +2 "$OUT/sm90sweep.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
+  tail -n +2 "$OUT/sm90sweep.csv" | awk -F, '$3 ~ /^q/ && $5 >= 1024 {k=$8"->"$9; n[k]++; s[k] += log($14); if (!(k in lo) || $14 < lo[k]) lo[k]=$14}
+    END {for (k in n) printf "geomean ratio 1024-16384 %s: %.3f (min %.3f)\n", k, exp(s[k]/n[k]), lo[k]}'
 fi
 
 if [ -d "$CARRY/sweep-bundles" ]; then
   echo "=== square sweep"
-  "$GPU" bench "$CARRY"/sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
+  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
     --csv "$OUT/sweep.csv" > "$OUT/sweep.log" 2>&1 || echo "sweep bench failed"
   echo "--- best config per size (size out entry tcgen cuBLAS ratio)"
   tail -n +2 "$OUT/sweep.csv" | awk -F, '{key=$5"_"$9; if (!(key in best) || $11 > best[key]) {best[key]=$11; line[key]=$5" "$9" "$3" "$11" "$13" "$14}}

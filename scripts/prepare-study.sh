@@ -82,10 +82,22 @@ if want sm90sweep; then
   rm -rf "$CARRY/sm90sweep-bundles"; mkdir -p "$CARRY/sm90sweep-bundles"
   echo "sm90 square sweep (default config): 512..4096 every 512, then every 1024"
   sizes="512 1024 1536 2048 2560 3072 3584 4096 5120 6144 7168 8192 9216 10240 11264 12288 13312 14336 15360 16384"
+  # in:out pairs: f16 and bf16 inputs, f32 accumulation, 16-bit or f32 out
   for s in $sizes; do
-    for out in f32 f16; do
-      name="q${s}_${out}"
-      "$SRC/scripts/gen_matmul.py" "$s" "$s" "$s" --out "$out" --name "$name" > "$CARRY/mlir/$name.mlir"
+    for io in f16:f32 f16:f16 bf16:f32 bf16:bf16; do
+      in=${io%%:*}; out=${io#*:}
+      name="q${s}_${in}_${out}"
+      "$SRC/scripts/gen_matmul.py" "$s" "$s" "$s" --in "$in" --out "$out" --name "$name" > "$CARRY/mlir/$name.mlir"
+      "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/sm90sweep-bundles/$name" >/dev/null
+    done
+  done
+  # BERT-large feed-forward and projection shapes: M = 3072
+  for nk in 1024x1024 4096x1024 1024x4096; do
+    n=${nk%x*}; k=${nk#*x}
+    for io in f16:f32 f16:f16; do
+      in=${io%%:*}; out=${io#*:}
+      name="bert_3072x${n}x${k}_${in}_${out}"
+      "$SRC/scripts/gen_matmul.py" 3072 "$n" "$k" --in "$in" --out "$out" --name "$name" > "$CARRY/mlir/$name.mlir"
       "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/sm90sweep-bundles/$name" >/dev/null
     done
   done
