@@ -156,7 +156,10 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
                                 ") tiles",
                             "1", "1"};
     m.config = configToJson(config);
-    kernels.push_back({std::move(m), gpuModule.getName().str()});
+    SmallVector<int64_t> regs;
+    if (auto r = kernel->getAttrOfType<DenseI64ArrayAttr>("tcgen.setmaxnreg"))
+      regs.assign(r.asArrayRef().begin(), r.asArrayRef().end());
+    kernels.push_back({std::move(m), gpuModule.getName().str(), regs});
   }
   return success();
 }

@@ -21,6 +21,9 @@ namespace mlir::tcgen {
 struct KernelRecord {
   ::tcgen::Manifest manifest;
   std::string gpuModule;
+  /// sm90 kernels: producer registers, consumer registers, consumer
+  /// warpgroups after setmaxnreg (empty otherwise).
+  SmallVector<int64_t> setmaxnreg;
 };
 
 /// Describes every gpu.launch_func in `module` (after tcgen-pipeline, before

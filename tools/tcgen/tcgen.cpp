@@ -298,6 +298,21 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
       }
       m.cubin = m.entry + ".cubin";
       m.resources = report.resources;
+      // setmaxnreg.inc waits until the block has the registers: the split
+      // must fit in what ptxas allocated at entry, or the kernel hangs.
+      if (k.setmaxnreg.size() == 3) {
+        int64_t owned = m.launch.block[0] * m.resources.registers;
+        int64_t wanted = 128 * k.setmaxnreg[0] +
+                         128 * k.setmaxnreg[1] * k.setmaxnreg[2];
+        if (wanted > owned) {
+          llvm::errs() << "tcgen: error: " << m.entry << ": setmaxnreg asks for "
+                       << wanted << " registers but the block owns " << owned
+                       << " (" << m.launch.block[0] << " threads x "
+                       << m.resources.registers
+                       << "); the consumers would wait forever\n";
+          return 1;
+        }
+      }
     }
     if (failed(writeFile((base + ".json").str(), ::tcgen::writeManifest(m))))
       return 1;

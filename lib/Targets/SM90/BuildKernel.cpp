@@ -92,6 +92,13 @@ struct BuildKernelPass final
     kernel->setAttr("tcgen.launch",
                     b.getDenseI64ArrayAttr({p.tiles(), 1, 1, p.threads(), 1, 1,
                                             p.smemBytes(), /*persistent=*/1}));
+    // The register split setmaxnreg asks for; `tcgen compile` checks it
+    // against what ptxas allocated (asking for more than the block owns
+    // hangs the consumers).
+    kernel->setAttr("tcgen.setmaxnreg",
+                    b.getDenseI64ArrayAttr({sm90::KernelParams::kProducerRegisters,
+                                            p.consumerRegisters(),
+                                            p.consumers()}));
     kernel->setAttr(kConfigAttrName, config);
     func->setAttr(kConfigAttrName, config);
     func->setAttr(kOverwriteAttrName, b.getUnitAttr());

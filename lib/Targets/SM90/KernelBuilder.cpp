@@ -206,7 +206,7 @@ gpu.module @{0} {{
     %cProducer = arith.constant {0} : index
     %isProducer = arith.cmpi eq, %wg, %cProducer : index
     scf.if %isProducer {{
-      nvvm.setmaxregister decrease 48
+      nvvm.setmaxregister decrease {4}
       %cLeader = arith.constant {1} : index
       %isLeader = arith.cmpi eq, %tid, %cLeader : index
       scf.if %isLeader {{
@@ -214,7 +214,8 @@ gpu.module @{0} {{
         nvgpu.tma.prefetch.descriptor %tmapB : !tmB
         %itEnd = scf.for %t = %bid to %cTiles step %nbl iter_args(%it0 = %c0) -> (index) {{
 )",
-                      consumers, consumers * 128, p.blockM);
+                      consumers, consumers * 128, p.blockM, p.inType,
+                      KernelParams::kProducerRegisters);
   os << kRaster;
   os << llvm::formatv(R"(
         scf.for %kt = %c0 to %cNumK step %c1 {{
@@ -259,7 +260,7 @@ gpu.module @{0} {{
   os << llvm::formatv(R"(
     %isConsumer = arith.cmpi ult, %wg, %cProducer : index
     scf.if %isConsumer {{
-      nvvm.setmaxregister increase 232
+      nvvm.setmaxregister increase {4}
       %ringIdx = arith.addi %base, %pad : index
       %ring = arith.index_cast %ringIdx : index to i64
       %descAHi = arith.constant {0} : i64
@@ -272,7 +273,8 @@ gpu.module @{0} {{
       %cATile = arith.constant {3} : i64
       %itEnd = scf.for %t = %bid to %cTiles step %nbl iter_args(%it0 = %c0) -> (index) {{
 )",
-                      descAHi, descBHi, p.stageBytes(), aTileBytes);
+                      descAHi, descBHi, p.stageBytes(), aTileBytes,
+                      p.consumerRegisters());
   os << kRaster;
   // The first k-tile of every tile is peeled: its first wgmma runs with
   // scale-d = 0 on an undefined accumulator, so no instruction other than

@@ -15,6 +15,7 @@
 // CHECK-SAME:    nvvm.maxntid = array<i32: 384, 1, 1>
 // CHECK-SAME:    tcgen.launch = array<i64: 4, 1, 1, 384, 1, 1, 197632, 1>
 // CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "ptr:C"]
+// CHECK-SAME:    tcgen.setmaxnreg = array<i64: 48, 224, 2>
 // CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128>, B = array<i64: 64, 64>}
 // 4 stages of full/empty barriers.
 // CHECK:       nvgpu.mbarrier.create -> <{{.*}}num_barriers = 4>
@@ -25,7 +26,7 @@
 // CHECK-COUNT-5: nvgpu.tma.async.load
 // Consumers: registers up, four k16 steps of m64n256k16 per stage, release
 // the previous stage once its group is done.
-// CHECK:       nvvm.setmaxregister increase 232
+// CHECK:       nvvm.setmaxregister increase 224
 // CHECK:       nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 // CHECK:       nvvm.wgmma.commit.group.sync.aligned

@@ -10,7 +10,7 @@
 // PTX: .param .align 64 .b8 mm_kernel_param_0[128]
 // PTX-SAME: setmaxnreg.dec.sync.aligned.u32 \0948;
 // PTX-SAME: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// PTX-SAME: setmaxnreg.inc.sync.aligned.u32 \09232;
+// PTX-SAME: setmaxnreg.inc.sync.aligned.u32 \09224;
 // Scale-d from p, A K-major (trans-a 0), B N-major (trans-b 1).
 // PTX-SAME: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // PTX-SAME: p, 1,  1, 0,  1;

@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
+#include <algorithm>
 #include <string>
 
 namespace mlir::tcgen::sm90 {
@@ -30,6 +31,21 @@ struct KernelParams {
   int64_t groupM = 8;         ///< tile rows per raster group (L2 reuse)
 
   int64_t consumers() const { return blockM / 64; }
+  /// Registers per thread at launch: ptxas caps a kernel with `threads()`
+  /// threads per block (.maxntid) and one block per SM at 64K / threads,
+  /// rounded down to a multiple of 8 (168 for 384 threads).
+  int64_t entryRegisters() const {
+    return std::min<int64_t>(255 / 8 * 8, 65536 / threads() / 8 * 8);
+  }
+  /// The producer warpgroup drops to this many registers (setmaxnreg).
+  static constexpr int64_t kProducerRegisters = 48;
+  /// The consumer warpgroups rise to this many: what the producer frees,
+  /// shared among them. setmaxnreg.inc blocks until the registers exist, so
+  /// asking for more than the block owns hangs the kernel.
+  int64_t consumerRegisters() const {
+    int64_t pool = threads() * entryRegisters() - 128 * kProducerRegisters;
+    return std::min<int64_t>(240, pool / (128 * consumers()) / 8 * 8);
+  }
   int64_t tiles() const { return (m / blockM) * (n / blockN); }
   int64_t threads() const { return 128 * (consumers() + 1); }
   int64_t stageBytes() const { return (blockM + blockN) * blockK * 2; }
