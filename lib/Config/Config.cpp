@@ -62,15 +62,9 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
                          /*padding=*/8, /*vector=*/8);
 }
 
-/// The sm90 back end's checks: the target, the dtypes it generates, sizes
-/// that are multiples of the tile, and the shared-memory ring.
-static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
-                                          ConfigAttr config, TargetAttr target) {
-  if (target.getArch() != "sm_90a")
-    return info.op->emitOpError("the sm90 back end needs --target=sm_90a "
-                                "(wgmma and setmaxnreg), not ")
-           << target.getArch();
-  ArrayRef<int64_t> bt = config.getBlockTile();
+/// Checks that M, N and K are multiples of the block tile `bt`.
+static LogicalResult verifyDivisible(const ContractionInfo &info,
+                                     ArrayRef<int64_t> bt) {
   int64_t sizes[3] = {info.m, info.n, info.k};
   const char *names[3] = {"M", "N", "K"};
   for (int d = 0; d < 3; ++d)
@@ -80,6 +74,20 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
              << " is not a multiple of the block tile " << bt[d]
              << " (sizes must be multiples of the block tile until boundary "
                 "handling lands)";
+  return success();
+}
+
+/// The sm90 back end's checks: the target, the dtypes it generates, sizes
+/// that are multiples of the tile, and the shared-memory ring.
+static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
+                                          ConfigAttr config, TargetAttr target) {
+  if (target.getArch() != "sm_90a")
+    return info.op->emitOpError("the sm90 back end needs --target=sm_90a "
+                                "(wgmma and setmaxnreg), not ")
+           << target.getArch();
+  ArrayRef<int64_t> bt = config.getBlockTile();
+  if (failed(verifyDivisible(info, bt)))
+    return failure();
   int64_t smem = config.getStages() * (bt[0] + bt[1]) * bt[2] * 2 + 1024;
   if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)
     return info.op->emitOpError()
@@ -110,15 +118,8 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
                                 "bf16); bf16 needs --target=sm_90a and the "
                                 "sm90 back end");
   ArrayRef<int64_t> bt = config.getBlockTile();
-  int64_t sizes[3] = {info.m, info.n, info.k};
-  const char *names[3] = {"M", "N", "K"};
-  for (int d = 0; d < 3; ++d)
-    if (sizes[d] % bt[d] != 0)
-      return info.op->emitOpError()
-             << names[d] << "=" << sizes[d]
-             << " is not a multiple of the block tile " << bt[d]
-             << " (sizes must be multiples of the block tile until boundary "
-                "handling lands)";
+  if (failed(verifyDivisible(info, bt)))
+    return failure();
   int64_t smem = getSharedMemoryBytes(info, config);
   // Static shared memory is limited to 48 KiB per block.
   int64_t limit = std::min<int64_t>(48 * 1024, target.getMaxSharedMemoryPerBlock());

@@ -183,49 +183,20 @@ mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
     m.entry = launch.getKernelName().str();
     m.target = {arch.str(), config.getBackend().str(),
                 target.getComputeCapability()};
-    m.op.kind = "matmul";
-    m.op.accumulate = !overwrite;
     for (Value operand : launch.getKernelOperands()) {
-      StringRef role = getOperandRole(operand);
-      auto type = dyn_cast<MemRefType>(operand.getType());
-      std::optional<::tcgen::DType> dtype =
-          type ? toDType(type.getElementType()) : std::nullopt;
-      if (role.empty() || !type || !type.hasStaticShape() || !dtype) {
-        launch.emitError("kernel operand is not a tagged, statically shaped "
-                         "function argument: ")
-            << operand.getType();
+      FailureOr<::tcgen::Operand> op = describeOperand(launch, operand, overwrite);
+      if (failed(op))
         return WalkResult::interrupt();
-      }
-      ::tcgen::Operand op;
-      op.name = role.str();
-      op.role = role == "A"   ? ::tcgen::OperandRole::Lhs
-                : role == "B" ? ::tcgen::OperandRole::Rhs
-                : overwrite   ? ::tcgen::OperandRole::Out
-                              : ::tcgen::OperandRole::InOut;
-      op.dtype = *dtype;
-      op.shape.assign(type.getShape().begin(), type.getShape().end());
-      SmallVector<int64_t> strides;
-      int64_t offset;
-      if (failed(type.getStridesAndOffset(strides, offset)) || offset != 0) {
-        launch.emitError("kernel operand ") << role << " has no static layout";
-        return WalkResult::interrupt();
-      }
-      op.strides.assign(strides.begin(), strides.end());
-      op.alignBytes = kOperandAlignBytes;
-      m.operands.push_back(op);
-      m.params.push_back({"ptr", role.str(), ""});
+      m.params.push_back({"ptr", op->name, ""});
+      m.operands.push_back(*op);
     }
-    const ::tcgen::Operand *a = m.findOperand("A");
-    const ::tcgen::Operand *b = m.findOperand("B");
-    if (!a || !b || !m.findOperand("C")) {
+    if (!m.findOperand("A") || !m.findOperand("B") || !m.findOperand("C")) {
       launch.emitError("kernel does not take all of A, B and C");
       return WalkResult::interrupt();
     }
+    describeOp(m, overwrite);
     // WMMA accumulates in the fragment type, which is C's element type.
     m.op.accumulator = m.findOperand("C")->dtype;
-    m.op.m = a->shape[0];
-    m.op.k = a->shape[1];
-    m.op.n = b->shape[1];
 
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
