@@ -10,6 +10,7 @@
 #include "Bundle.h"
 #include "Ptxas.h"
 
+#include "tcgen/Analysis/Contraction.h"
 #include "tcgen/IR/TCGenDialect.h"
 #include "tcgen/Pipelines/Pipelines.h"
 
@@ -176,11 +177,7 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
     return 1;
   bool hasContraction = false;
   module->walk([&](Operation *op) {
-    if (op->getName().getStringRef() == "linalg.matmul" ||
-        isa<linalg::LinalgOp>(op))
-      hasContraction |= isa<linalg::LinalgOp>(op) &&
-                        linalg::isaContractionOpInterface(
-                            cast<linalg::LinalgOp>(op));
+    hasContraction |= mlir::tcgen::isContractionCandidate(op);
   });
   if (!hasContraction) {
     llvm::errs() << "tcgen: no supported contraction (linalg.matmul) found in "
