@@ -47,6 +47,16 @@ if [ -d "$CARRY/sm90-bundles" ]; then
   tail -n +2 "$OUT/sm90.csv" | awk -F, '{print $5, $9, $3, $11, $13, $14}' | sort -n -k1,1 -k2,2
 fi
 
+if [ -d "$CARRY/sm90ablation-bundles" ]; then
+  echo "=== sm90 ablation"
+  for b in "$CARRY"/sm90ablation-bundles/*/; do
+    timeout 120 "$GPU" run "$b" --check 2>&1 | tail -1
+  done | tee "$OUT/sm90ablation-checks.log"
+  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sm90ablation-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
+    --csv "$OUT/sm90ablation.csv" > "$OUT/sm90ablation.log" 2>&1 || echo "sm90 ablation bench failed"
+  tail -n +2 "$OUT/sm90ablation.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
+fi
+
 if [ -d "$CARRY/sm90sweep-bundles" ]; then
   echo "=== sm90 square sweep (default config)"
   timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sm90sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \

@@ -15,7 +15,8 @@ ARGS=("$@")
 [ ${#ARGS[@]} -eq 0 ] && ARGS=(tiling sweep)
 # modes: tiling (WMMA tilings at 8192^3), sweep (WMMA per-size candidates),
 # sm90 (sm90 per-size candidates), sm90sweep (the default config over the
-# Hopper issue's square sizes)
+# Hopper issue's square sizes and BERT shapes), sm90ablation (Hopper features
+# one at a time)
 
 # compile DEST NAME M N K OUT BLOCK WARP [BACKEND]: one bundle, or a note
 # when the config does not fit (shared memory, registers) and is skipped.
@@ -78,6 +79,26 @@ if want sm90; then
   done
   echo "  $(ls "$CARRY/sm90-bundles" | wc -l) bundles"
 fi
+if want sm90ablation; then
+  rm -rf "$CARRY/sm90ablation-bundles"; mkdir -p "$CARRY/sm90ablation-bundles"
+  echo "sm90 ablation (f16 -> f32): WMMA pipeline, then sm90 without and with"
+  echo "grouped rasterization and persistence"
+  for s in 4096 8192; do
+    steps=("a1_wmma|--backend=wmma --block-tile=128,256,32 --warp-tile=64,64,32"
+           "a2_tma_ws|--raster=1 --persistent=0"
+           "a3_raster|--raster=8 --persistent=0"
+           "a4_persistent|--raster=8 --persistent=1")
+    for step in "${steps[@]}"; do
+      label=${step%%|*}; flags=${step#*|}
+      name="${label}_${s}"
+      "$SRC/scripts/gen_matmul.py" "$s" "$s" "$s" --out f32 --name "$name" > "$CARRY/mlir/$name.mlir"
+      # shellcheck disable=SC2086
+      "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/sm90ablation-bundles/$name" $flags >/dev/null
+    done
+  done
+  echo "  $(ls "$CARRY/sm90ablation-bundles" | wc -l) bundles"
+fi
+
 if want sm90sweep; then
   rm -rf "$CARRY/sm90sweep-bundles"; mkdir -p "$CARRY/sm90sweep-bundles"
   echo "sm90 square sweep (default config): 512..4096 every 512, then every 1024"

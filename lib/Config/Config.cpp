@@ -51,7 +51,7 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
     return ConfigAttr::get(info.op->getContext(), "sm90", {m, n, 64},
                            {64, n, 64}, {64, n, 16},
                            sm90::chooseStages(m, n, 64), /*padding=*/0,
-                           /*vector=*/8);
+                           /*vector=*/8, /*raster=*/8, /*persistent=*/true);
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
   // fragments per warp, 19 KiB of padded shared memory, two blocks per SM on
@@ -59,7 +59,8 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
   (void)target;
   return ConfigAttr::get(info.op->getContext(), "wmma", {128, 128, 32},
                          {64, 64, 32}, {16, 16, 16}, /*stages=*/1,
-                         /*padding=*/8, /*vector=*/8);
+                         /*padding=*/8, /*vector=*/8, /*raster=*/8,
+                         /*persistent=*/true);
 }
 
 /// Checks that M, N and K are multiples of the block tile `bt`.

@@ -29,6 +29,8 @@ struct ConfigurePass final
       warp.assign(warpTile.begin(), warpTile.end());
     int64_t pad = padding >= 0 ? int64_t(padding) : config.getPadding();
     int64_t vec = vector >= 0 ? int64_t(vector) : config.getVector();
+    int64_t group = raster >= 0 ? int64_t(raster) : config.getRaster();
+    bool persist = persistent >= 0 ? persistent != 0 : config.getPersistent();
     SmallVector<int64_t> mma(config.getMmaShape());
     int64_t stages = config.getStages();
     StringRef backendName =
@@ -44,7 +46,8 @@ struct ConfigurePass final
     auto emit = [&] { return op->emitOpError("invalid configuration: "); };
     ConfigAttr result = ConfigAttr::getChecked(
         emit, op->getContext(), backendName, ArrayRef<int64_t>(block),
-        ArrayRef<int64_t>(warp), ArrayRef<int64_t>(mma), stages, pad, vec);
+        ArrayRef<int64_t>(warp), ArrayRef<int64_t>(mma), stages, pad, vec,
+        group, persist);
     if (!result)
       return failure();
     return result;

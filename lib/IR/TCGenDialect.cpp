@@ -93,6 +93,8 @@ struct ConfigFields {
   int64_t stages = 1;
   int64_t padding = 8;
   int64_t vector = 8;
+  int64_t raster = 8;
+  bool persistent = true;
 };
 } // namespace
 
@@ -132,9 +134,20 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(f.padding);
     if (key == "vector")
       return parser.parseInteger(f.vector);
+    if (key == "raster")
+      return parser.parseInteger(f.raster);
+    if (key == "persistent") {
+      StringRef value;
+      SMLoc at = parser.getCurrentLocation();
+      if (parser.parseKeyword(&value) || (value != "true" && value != "false"))
+        return parser.emitError(at, "expected true or false");
+      f.persistent = value == "true";
+      return success();
+    }
     return parser.emitError(loc)
            << "unknown #tcgen.config field '" << key
-           << "' (expected backend, block, warp, mma, stages, padding, vector)";
+           << "' (expected backend, block, warp, mma, stages, padding, vector, "
+              "raster, persistent)";
   };
   if (parser.parseLess())
     return {};
@@ -146,7 +159,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       [&] { return parser.emitError(parser.getNameLoc()); },
       parser.getContext(), StringRef(f.backend), ArrayRef<int64_t>(f.block),
       ArrayRef<int64_t>(f.warp), ArrayRef<int64_t>(f.mma), f.stages,
-      f.padding, f.vector);
+      f.padding, f.vector, f.raster, f.persistent);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -162,14 +175,18 @@ void ConfigAttr::print(AsmPrinter &printer) const {
   printer << ", mma = ";
   triple(getMmaShape());
   printer << ", stages = " << getStages() << ", padding = " << getPadding()
-          << ", vector = " << getVector() << ">";
+          << ", vector = " << getVector() << ", raster = " << getRaster()
+          << ", persistent = " << (getPersistent() ? "true" : "false") << ">";
 }
 
 LogicalResult
 ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                    StringRef backend, ArrayRef<int64_t> block,
                    ArrayRef<int64_t> warp, ArrayRef<int64_t> mma,
-                   int64_t stages, int64_t padding, int64_t vector) {
+                   int64_t stages, int64_t padding, int64_t vector,
+                   int64_t raster, bool persistent) {
+  if (raster < 1)
+    return emitError() << "raster " << raster << " must be at least 1";
   if (backend != "wmma" && backend != "sm90")
     return emitError() << "unknown backend '" << backend
                        << "' (available: wmma, sm90)";

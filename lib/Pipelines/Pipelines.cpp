@@ -38,6 +38,8 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   configure.backend = options.backend;
   configure.padding = options.padding;
   configure.vector = options.vector;
+  configure.raster = options.raster;
+  configure.persistent = options.persistent;
   pm.addNestedPass<func::FuncOp>(createTCGenConfigurePass(configure));
   // The sm90 back end generates whole kernels; the rest goes down the
   // paper's pipeline.

@@ -52,3 +52,13 @@ func.func @bad_target() attributes {tcgen.target = #tcgen.target<"gfx90a">} { re
 
 // expected-error @+1 {{target 'sm_61' has no tensor cores usable by tcgen}}
 func.func @old_target() attributes {tcgen.target = #tcgen.target<"sm_61">} { return }
+
+// -----
+
+// expected-error @+1 {{raster 0 must be at least 1}}
+func.func @bad_raster() attributes {tcgen.config = #tcgen.config<raster = 0>} { return }
+
+// -----
+
+// expected-error @+1 {{expected true or false}}
+func.func @bad_persistent() attributes {tcgen.config = #tcgen.config<persistent = maybe>} { return }

@@ -52,6 +52,8 @@ static ::tcgen::json::Value configToJson(ConfigAttr config) {
   json.set("stages", Value(config.getStages()));
   json.set("padding", Value(config.getPadding()));
   json.set("vector", Value(config.getVector()));
+  json.set("raster", Value(config.getRaster()));
+  json.set("persistent", Value(config.getPersistent()));
   return json;
 }
 

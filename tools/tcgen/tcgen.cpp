@@ -72,6 +72,12 @@ static cl::opt<int64_t> vectorWidth("vector",
                                     cl::desc("Copy vector width (elements)"),
                                     cl::init(-1), cl::sub(compileCmd),
                                     cl::sub(explainCmd));
+static cl::opt<int64_t> rasterGroup(
+    "raster", cl::desc("Tile rows per raster group (1: row-major order)"),
+    cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<int> persistentBlocks(
+    "persistent", cl::desc("Persistent blocks on sm90: 1 (default) or 0"),
+    cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> noPromote("no-promote",
                                cl::desc("Skip shared-memory promotion"),
                                cl::sub(compileCmd), cl::sub(explainCmd));
@@ -125,6 +131,8 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.backend = backendName;
   options.padding = padding;
   options.vector = vectorWidth;
+  options.raster = rasterGroup;
+  options.persistent = persistentBlocks;
   options.promote = !noPromote;
   options.hoist = !noHoist;
   options.unroll = !noUnroll;

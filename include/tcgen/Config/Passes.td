@@ -31,6 +31,10 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
            "Shared-memory row padding in elements (-1: default)">,
     Option<"vector", "vector", "int64_t", /*default=*/"-1",
            "Elements per global->shared copy (-1: default)">,
+    Option<"raster", "raster", "int64_t", /*default=*/"-1",
+           "Tile rows per raster group (1: row-major; -1: default)">,
+    Option<"persistent", "persistent", "int", /*default=*/"-1",
+           "Persistent blocks: 1 yes, 0 no, -1 default">,
   ];
   let dependentDialects = ["::mlir::tcgen::TCGenDialect"];
 }

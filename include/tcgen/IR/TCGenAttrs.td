@@ -67,7 +67,11 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
     - `padding`: elements added to each shared-memory row (a multiple of 8
       f16 elements keeps 16-byte row alignment for WMMA loads).
     - `vector`: elements per global->shared copy (8 f16 = 16 bytes).
-    Omitted fields take the defaults shown above.
+    - `raster`: tile rows of M walked before the next tile column of N
+      (grouped rasterization for L2 reuse; 1 = row-major block order).
+    - `persistent`: one block per SM looping over the tiles (sm90).
+    Omitted fields take the defaults shown above (raster = 8,
+    persistent = true).
   }];
   let parameters = (ins
     StringRefParameter<"backend">:$backend,
@@ -76,7 +80,9 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
     ArrayRefParameter<"int64_t", "MMA instruction shape [m, n, k]">:$mmaShape,
     "int64_t":$stages,
     "int64_t":$padding,
-    "int64_t":$vector);
+    "int64_t":$vector,
+    "int64_t":$raster,
+    "bool":$persistent);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

@@ -31,6 +31,12 @@ struct TCGenPipelineOptions
   Option<int64_t> vector{*this, "vector",
                          llvm::cl::desc("Copy vector width (-1: default)"),
                          llvm::cl::init(-1)};
+  Option<int64_t> raster{*this, "raster",
+                         llvm::cl::desc("Tile rows per raster group (-1: default)"),
+                         llvm::cl::init(-1)};
+  Option<int> persistent{*this, "persistent",
+                         llvm::cl::desc("Persistent blocks: 1, 0, -1 default"),
+                         llvm::cl::init(-1)};
   Option<bool> bufferize{*this, "bufferize",
                          llvm::cl::desc("Bufferize tensor inputs first"),
                          llvm::cl::init(true)};

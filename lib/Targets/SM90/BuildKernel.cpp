@@ -67,6 +67,7 @@ struct BuildKernelPass final
     p.blockN = config.getBlockTile()[1];
     p.blockK = config.getBlockTile()[2];
     p.stages = config.getStages();
+    p.groupM = config.getRaster();
     p.inType = info->aType.isBF16() ? "bf16" : "f16";
     p.outType = info->cType.isF32() ? "f32" : info->cType.isBF16() ? "bf16" : "f16";
 
@@ -91,7 +92,8 @@ struct BuildKernelPass final
     // most one block per SM and the blocks stride over the tiles.
     kernel->setAttr("tcgen.launch",
                     b.getDenseI64ArrayAttr({p.tiles(), 1, 1, p.threads(), 1, 1,
-                                            p.smemBytes(), /*persistent=*/1}));
+                                            p.smemBytes(),
+                                            config.getPersistent() ? 1 : 0}));
     // The register split setmaxnreg asks for; `tcgen compile` checks it
     // against what ptxas allocated (asking for more than the block owns
     // hangs the consumers).

@@ -1,5 +1,7 @@
 // RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 raster=1 persistent=0}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=SCHED
 
 // The matmul and its zero fill leave the host function; a generated kernel
 // module takes their place.
@@ -9,6 +11,9 @@
 // CHECK-SAME:    tcgen.kernel = @mm_kernel
 // CHECK-NOT:   linalg
 // CHECK:       return
+// Without persistence one block per tile is launched (flag 0), and raster = 1
+// walks the tiles in row-major order (groups of one tile row).
+// SCHED: tcgen.launch = array<i64: 4, 1, 1, 384, 1, 1, 197632, 0>
 // CHECK-LABEL: gpu.module @mm_kernel
 // CHECK:       memref.global @__tcgen_dsmem : memref<0xi8, 3> {alignment = 1024 : i64}
 // CHECK:       gpu.func @mm_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: memref<256x512xf32>) kernel
