@@ -38,7 +38,7 @@ fi
 if [ -d "$CARRY/sm90-bundles" ]; then
   echo "=== sm90 candidates: correctness of every block tile (1024^3 and 1536^3)"
   for b in "$CARRY"/sm90-bundles/h1024_*/ "$CARRY"/sm90-bundles/h1536_*/; do
-    [ -d "$b" ] && timeout 120 "$GPU" run "$b" --check 2>&1 | tail -1
+    [ -d "$b" ] && timeout "${CHECK_TIMEOUT:-120}" "$GPU" run "$b" --check 2>&1 | tail -1
   done | tee "$OUT/sm90-checks.log"
   echo "=== sm90 sweep"
   timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sm90-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
@@ -50,7 +50,7 @@ fi
 if [ -d "$CARRY/sm90ablation-bundles" ]; then
   echo "=== sm90 ablation"
   for b in "$CARRY"/sm90ablation-bundles/*/; do
-    timeout 120 "$GPU" run "$b" --check 2>&1 | tail -1
+    timeout "${CHECK_TIMEOUT:-120}" "$GPU" run "$b" --check 2>&1 | tail -1
   done | tee "$OUT/sm90ablation-checks.log"
   timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sm90ablation-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
     --csv "$OUT/sm90ablation.csv" > "$OUT/sm90ablation.log" 2>&1 || echo "sm90 ablation bench failed"
