@@ -34,9 +34,9 @@ struct CheckResult {
   double frob = 0;    // ||out - ref|| / ||ref||
   int64_t nonFinite = 0;
   double maxNormBound = 0, frobBound = 0;
-  std::string reference; // "host-f64", "cublas+sampled-f64" or "none"
+  std::string reference;           // "host-f64", "cublas+sampled-f64" or "none"
   std::string accumulator = "f32"; // the kernel's op.accumulator
-  double kernelMs = 0;   // the checked launch, CUDA events
+  double kernelMs = 0;             // the checked launch, CUDA events
 
   /// "CHECK <entry> m n k PASS|FAIL maxnorm=... frob=... nonfinite=...
   /// ref=... acc=f16|f32", or for compare = false "RUN <entry> m n k

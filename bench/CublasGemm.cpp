@@ -89,8 +89,7 @@ bool tcgen::bench::isHalfCompute(cublasComputeType_t compute) {
 
 std::string tcgen::bench::checkComputeType(cublasComputeType_t compute,
                                            DType abType, DType cType) {
-  if (isHalfCompute(compute) &&
-      (abType != DType::F16 || cType != DType::F16))
+  if (isHalfCompute(compute) && (abType != DType::F16 || cType != DType::F16))
     return std::string(computeTypeName(compute)) +
            " (f16 accumulation) needs f16 A, B and C, got " +
            dtypeName(abType) + " -> " + dtypeName(cType);
@@ -130,8 +129,8 @@ std::string tcgen::bench::runGemmEx(cublasHandle_t handle,
   cudaDataType_t ab = cudaTypeOf(abType);
   return formatCublas(
       "cublasGemmEx",
-      cublasGemmEx(handle, plan.opA, plan.opB, plan.m, plan.n, plan.k,
-                   alphaPtr, first, ab, static_cast<int>(plan.lda), second, ab,
+      cublasGemmEx(handle, plan.opA, plan.opB, plan.m, plan.n, plan.k, alphaPtr,
+                   first, ab, static_cast<int>(plan.lda), second, ab,
                    static_cast<int>(plan.ldb), betaPtr, c, cudaTypeOf(cType),
                    static_cast<int>(plan.ldc), compute, CUBLAS_GEMM_DEFAULT));
 }

@@ -341,8 +341,7 @@ TEST(BenchHost, ComputeTypeFollowsTheAccumulator) {
             "CUBLAS_COMPUTE_16F (f16 accumulation) needs f16 A, B and C, got "
             "f16 -> f32");
   EXPECT_EQ(checkComputeType(CUBLAS_COMPUTE_32F, DType::F16, DType::F32), "");
-  EXPECT_EQ(checkComputeType(CUBLAS_COMPUTE_32F, DType::BF16, DType::BF16),
-            "");
+  EXPECT_EQ(checkComputeType(CUBLAS_COMPUTE_32F, DType::BF16, DType::BF16), "");
 }
 
 TEST(BenchHost, DescribeGemmTakesTheAccumulator) {

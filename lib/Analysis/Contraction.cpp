@@ -26,7 +26,8 @@ static std::string typeName(Type t) {
   return s;
 }
 
-FailureOr<ContractionInfo> mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
+FailureOr<ContractionInfo>
+mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
@@ -68,9 +69,10 @@ FailureOr<ContractionInfo> mlir::tcgen::analyzeContraction(linalg::LinalgOp op) 
   info.bType = getElementTypeOrSelf(info.b.getType());
   info.cType = getElementTypeOrSelf(info.c.getType());
 
-  bool inputsOk = (info.aType.isF16() || info.aType.isBF16()) &&
-                  info.aType == info.bType;
-  bool outputOk = info.cType.isF16() || info.cType.isBF16() || info.cType.isF32();
+  bool inputsOk =
+      (info.aType.isF16() || info.aType.isBF16()) && info.aType == info.bType;
+  bool outputOk =
+      info.cType.isF16() || info.cType.isBF16() || info.cType.isF32();
   if (!inputsOk || !outputOk)
     return op.emitOpError("unsupported element types ")
            << typeName(info.aType) << " x " << typeName(info.bType) << " -> "

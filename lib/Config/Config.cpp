@@ -81,7 +81,8 @@ static LogicalResult verifyDivisible(const ContractionInfo &info,
 /// The sm90 back end's checks: the target, the dtypes it generates, sizes
 /// that are multiples of the tile, and the shared-memory ring.
 static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
-                                          ConfigAttr config, TargetAttr target) {
+                                          ConfigAttr config,
+                                          TargetAttr target) {
   if (target.getArch() != "sm_90a")
     return info.op->emitOpError("the sm90 back end needs --target=sm_90a "
                                 "(wgmma and setmaxnreg), not ")
@@ -103,8 +104,10 @@ int64_t mlir::tcgen::getSharedMemoryBytes(const ContractionInfo &info,
                                           ConfigAttr config) {
   ArrayRef<int64_t> bt = config.getBlockTile();
   int64_t pad = config.getPadding();
-  int64_t aBytes = bt[0] * (bt[2] + pad) * info.aType.getIntOrFloatBitWidth() / 8;
-  int64_t bBytes = bt[2] * (bt[1] + pad) * info.bType.getIntOrFloatBitWidth() / 8;
+  int64_t aBytes =
+      bt[0] * (bt[2] + pad) * info.aType.getIntOrFloatBitWidth() / 8;
+  int64_t bBytes =
+      bt[2] * (bt[1] + pad) * info.bType.getIntOrFloatBitWidth() / 8;
   return (aBytes + bBytes) * config.getStages();
 }
 
@@ -123,13 +126,15 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
     return failure();
   int64_t smem = getSharedMemoryBytes(info, config);
   // Static shared memory is limited to 48 KiB per block.
-  int64_t limit = std::min<int64_t>(48 * 1024, target.getMaxSharedMemoryPerBlock());
+  int64_t limit =
+      std::min<int64_t>(48 * 1024, target.getMaxSharedMemoryPerBlock());
   if (smem > limit)
     return info.op->emitOpError()
            << "configuration needs " << smem
            << " bytes of shared memory, more than the " << limit
            << " bytes available to one block on " << target.getArch();
-  int64_t vecBytes = config.getVector() * info.aType.getIntOrFloatBitWidth() / 8;
+  int64_t vecBytes =
+      config.getVector() * info.aType.getIntOrFloatBitWidth() / 8;
   if (bt[2] % config.getVector() != 0 || bt[1] % config.getVector() != 0 ||
       vecBytes > 16)
     return info.op->emitOpError()

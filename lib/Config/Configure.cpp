@@ -15,8 +15,7 @@ namespace mlir::tcgen {
 #include "tcgen/Config/Passes.h.inc"
 
 namespace {
-struct ConfigurePass final
-    : impl::TCGenConfigurePassBase<ConfigurePass> {
+struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
   using Base::Base;
 
   /// Applies the pass options on top of `config`.
@@ -63,10 +62,11 @@ struct ConfigurePass final
       TargetAttr target = getTargetOrDefault(op);
       ConfigAttr config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
       if (!config) {
-        StringRef chosenBackend =
-            backend.empty() ? getDefaultBackend(*info, target) : StringRef(backend);
-        FailureOr<ConfigAttr> chosen = applyOverrides(
-            getDefaultConfig(*info, target, chosenBackend), op);
+        StringRef chosenBackend = backend.empty()
+                                      ? getDefaultBackend(*info, target)
+                                      : StringRef(backend);
+        FailureOr<ConfigAttr> chosen =
+            applyOverrides(getDefaultConfig(*info, target, chosenBackend), op);
         if (failed(chosen))
           return WalkResult::interrupt();
         config = *chosen;

@@ -42,9 +42,8 @@ static int parseComputeCapability(StringRef arch) {
   return cc;
 }
 
-LogicalResult
-TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   StringRef arch) {
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef arch) {
   int cc = parseComputeCapability(arch);
   if (cc < 0)
     return emitError() << "malformed target architecture '" << arch
@@ -118,8 +117,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
     if (parser.parseKeywordOrString(&key) || parser.parseEqual())
       return failure();
     if (!seen.insert(key).second)
-      return parser.emitError(loc) << "duplicate #tcgen.config field '" << key
-                                   << "'";
+      return parser.emitError(loc)
+             << "duplicate #tcgen.config field '" << key << "'";
     if (key == "backend")
       return parser.parseString(&f.backend);
     if (key == "block")
@@ -158,8 +157,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
   return ConfigAttr::getChecked(
       [&] { return parser.emitError(parser.getNameLoc()); },
       parser.getContext(), StringRef(f.backend), ArrayRef<int64_t>(f.block),
-      ArrayRef<int64_t>(f.warp), ArrayRef<int64_t>(f.mma), f.stages,
-      f.padding, f.vector, f.raster, f.persistent);
+      ArrayRef<int64_t>(f.warp), ArrayRef<int64_t>(f.mma), f.stages, f.padding,
+      f.vector, f.raster, f.persistent);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -179,12 +178,12 @@ void ConfigAttr::print(AsmPrinter &printer) const {
           << ", persistent = " << (getPersistent() ? "true" : "false") << ">";
 }
 
-LogicalResult
-ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                   StringRef backend, ArrayRef<int64_t> block,
-                   ArrayRef<int64_t> warp, ArrayRef<int64_t> mma,
-                   int64_t stages, int64_t padding, int64_t vector,
-                   int64_t raster, bool persistent) {
+LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef backend, ArrayRef<int64_t> block,
+                                 ArrayRef<int64_t> warp, ArrayRef<int64_t> mma,
+                                 int64_t stages, int64_t padding,
+                                 int64_t vector, int64_t raster,
+                                 bool persistent) {
   if (raster < 1)
     return emitError() << "raster " << raster << " must be at least 1";
   if (backend != "wmma" && backend != "sm90")
@@ -216,7 +215,8 @@ ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
         block[2] != 64 || mma[0] != 64 || mma[1] != block[1] || mma[2] != 16)
       return emitError()
              << "sm90 configs need block = [64 | 128, N, 64] with N a "
-                "multiple of 64 up to 256, warp = [64, N, 64], mma = [64, N, 16]";
+                "multiple of 64 up to 256, warp = [64, N, 64], mma = [64, N, "
+                "16]";
   }
   if (padding < 0 || padding % 8 != 0)
     return emitError() << "padding " << padding

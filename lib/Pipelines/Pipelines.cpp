@@ -33,7 +33,8 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
                    "buffer-results-to-out-params{hoist-static-allocs=true "
                    "modify-public-functions=true},canonicalize");
   TCGenConfigurePassOptions configure;
-  configure.blockTile.assign(options.blockTile.begin(), options.blockTile.end());
+  configure.blockTile.assign(options.blockTile.begin(),
+                             options.blockTile.end());
   configure.warpTile.assign(options.warpTile.begin(), options.warpTile.end());
   configure.backend = options.backend;
   configure.padding = options.padding;
@@ -61,8 +62,9 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   fpm.addPass(createTCGenMapToGPUPass());
   if (options.prefetch && options.promote)
     fpm.addPass(createTCGenPrefetchTilesPass());
-  addTextual(pm, "lower-affine,canonicalize,cse,gpu-launch-sink-index-computations,"
-                 "gpu-kernel-outlining,canonicalize");
+  addTextual(pm,
+             "lower-affine,canonicalize,cse,gpu-launch-sink-index-computations,"
+             "gpu-kernel-outlining,canonicalize");
 }
 
 void mlir::tcgen::buildTCGenLowerToNVVM(OpPassManager &pm,

@@ -35,7 +35,8 @@ static bool carriesNoGlobalDependence(AffineForOp loop) {
   SmallVector<Operation *> accesses;
   bool opaque = false;
   loop.walk([&](Operation *op) {
-    if (isa<affine::AffineReadOpInterface, affine::AffineWriteOpInterface>(op)) {
+    if (isa<affine::AffineReadOpInterface, affine::AffineWriteOpInterface>(
+            op)) {
       affine::MemRefAccess access(op);
       if (!isShared(access.memref))
         accesses.push_back(op);

@@ -24,7 +24,8 @@ namespace {
 using affine::AffineForOp;
 
 /// Moves `kLoop` below the warp loops directly in its body:
-///   k { pre; wm { wn { body } }; post }  ->  wm { wn { k { pre; body; post } } }
+///   k { pre; wm { wn { body } }; post }  ->  wm { wn { k { pre; body; post } }
+///   }
 /// Legal when `pre`/`post` depend on k only (the copies and barriers that
 /// tcgen-promote-operands creates): every (wm, wn) iteration then sees the
 /// same tile contents for each k.
@@ -38,8 +39,9 @@ static LogicalResult sinkBelowWarpLoops(AffineForOp kLoop, AffineForOp warpM,
   warpM->moveBefore(kLoop);
   Block *nBody = warpN.getBody();
   kLoop->moveBefore(&nBody->front());
-  for (Operation &op : llvm::make_early_inc_range(llvm::make_range(
-           std::next(kLoop->getIterator()), nBody->getTerminator()->getIterator())))
+  for (Operation &op : llvm::make_early_inc_range(
+           llvm::make_range(std::next(kLoop->getIterator()),
+                            nBody->getTerminator()->getIterator())))
     op.moveBefore(after);
   return success();
 }
@@ -66,9 +68,8 @@ static FailureOr<SmallVector<AccumulatorPair>> findPairs(AffineForOp loop) {
   }
   for (gpu::SubgroupMmaLoadMatrixOp load : loads) {
     if (!loop.isDefinedOutsideOfLoop(load.getSrcMemref()) ||
-        !llvm::all_of(load.getIndices(), [&](Value v) {
-          return loop.isDefinedOutsideOfLoop(v);
-        }))
+        !llvm::all_of(load.getIndices(),
+                      [&](Value v) { return loop.isDefinedOutsideOfLoop(v); }))
       return failure();
     auto it = llvm::find_if(stores, [&](gpu::SubgroupMmaStoreMatrixOp s) {
       return s.getDstMemref() == load.getSrcMemref() &&
@@ -108,7 +109,8 @@ static void forwardFragmentStores(Block &block) {
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (auto load = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op)) {
       auto it = lookup(load.getSrcMemref(), load.getIndices());
-      if (it != pending.end() && it->second.getSrc().getType() == load.getType()) {
+      if (it != pending.end() &&
+          it->second.getSrc().getType() == load.getType()) {
         load.replaceAllUsesWith(it->second.getSrc());
         load.erase();
       }
@@ -121,7 +123,8 @@ static void forwardFragmentStores(Block &block) {
       pending.push_back(
           {{store.getDstMemref(), SmallVector<Value>(store.getIndices())},
            store});
-    } else if (op.getNumRegions() != 0 || op.hasTrait<OpTrait::IsTerminator>()) {
+    } else if (op.getNumRegions() != 0 ||
+               op.hasTrait<OpTrait::IsTerminator>()) {
       pending.clear(); // nested code may read C: stop forwarding
     }
   }
@@ -140,7 +143,8 @@ static LogicalResult hoistOutOf(AffineForOp loop, bool zeroInit,
     if (zeroInit) {
       auto type = cast<gpu::MMAMatrixType>(p.load.getType());
       Value zero = arith::ConstantOp::create(
-          rewriter, p.load.getLoc(), rewriter.getZeroAttr(type.getElementType()));
+          rewriter, p.load.getLoc(),
+          rewriter.getZeroAttr(type.getElementType()));
       inits.push_back(gpu::SubgroupMmaConstantMatrixOp::create(
           rewriter, p.load.getLoc(), type, zero));
     } else {

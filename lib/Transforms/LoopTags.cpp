@@ -34,7 +34,8 @@ affine::AffineForOp mlir::tcgen::findLoop(Operation *root, StringRef role) {
   return found;
 }
 
-SmallVector<affine::AffineForOp> mlir::tcgen::getConfiguredNests(Operation *root) {
+SmallVector<affine::AffineForOp>
+mlir::tcgen::getConfiguredNests(Operation *root) {
   SmallVector<affine::AffineForOp> nests;
   root->walk<WalkOrder::PreOrder>([&](affine::AffineForOp loop) {
     if (!loop->hasAttr(kConfigAttrName))
@@ -77,8 +78,8 @@ StringRef mlir::tcgen::getOperandRole(Value memref) {
 /// Tags the function argument behind `value` with the operand name `role`.
 /// Fails when the value is not an argument of `func` or already plays
 /// another role.
-LogicalResult mlir::tcgen::tagOperandArgument(func::FuncOp func, Operation *op, Value value,
-                                StringRef role) {
+LogicalResult mlir::tcgen::tagOperandArgument(func::FuncOp func, Operation *op,
+                                              Value value, StringRef role) {
   auto arg = dyn_cast<BlockArgument>(value);
   if (!arg || arg.getOwner() != &func.getBody().front())
     return op->emitOpError("operand ")
@@ -97,4 +98,3 @@ LogicalResult mlir::tcgen::tagOperandArgument(func::FuncOp func, Operation *op, 
                   StringAttr::get(func.getContext(), role));
   return success();
 }
-

@@ -81,9 +81,7 @@ struct LowerContractionPass final
     if (failed(loops) || loops->size() != 3)
       return op.emitOpError("could not be lowered to an affine loop nest");
     for (auto [d, loop] : llvm::enumerate(*loops)) {
-      StringRef role = d == dims->m[0]   ? "m"
-                       : d == dims->n[0] ? "n"
-                                         : "k";
+      StringRef role = d == dims->m[0] ? "m" : d == dims->n[0] ? "n" : "k";
       setLoopRole(loop, role);
     }
     Operation *outer = loops->front();

@@ -26,10 +26,10 @@ static void inlineLoopAt(AffineForOp loop, Value index, OpBuilder &b) {
   b.setInsertionPoint(loop);
   AffineMap lb = loop.getLowerBoundMap();
   unsigned ns = lb.getNumSymbols();
-  AffineMap map = AffineMap::get(
-      lb.getNumDims(), ns + 1,
-      lb.getResult(0) + getAffineSymbolExpr(ns, b.getContext()) *
-                            loop.getStepAsInt());
+  AffineMap map =
+      AffineMap::get(lb.getNumDims(), ns + 1,
+                     lb.getResult(0) + getAffineSymbolExpr(ns, b.getContext()) *
+                                           loop.getStepAsInt());
   SmallVector<Value> operands(loop.getLowerBoundOperands());
   operands.push_back(index);
   Value iv = affine::AffineApplyOp::create(b, loop.getLoc(), map, operands);
@@ -106,8 +106,9 @@ struct MapToGPUPass final : impl::TCGenMapToGPUPassBase<MapToGPUPass> {
     if (getLoopRole(blockM) != "block_m" || !blockN ||
         getLoopRole(blockN) != "block_n" ||
         blockM.getBody()->getOperations().size() != 2)
-      return root.emitOpError("expected a tiled nest block_m { block_n { ... } } "
-                              "(run tcgen-tile first)");
+      return root.emitOpError(
+          "expected a tiled nest block_m { block_n { ... } } "
+          "(run tcgen-tile first)");
     bool overwrite = root->hasAttr(kOverwriteAttrName);
     if (overwrite) {
       WalkResult readsC = root.walk([](Operation *op) {

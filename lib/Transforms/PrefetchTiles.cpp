@@ -74,7 +74,8 @@ struct PrefetchTilesPass final
       computeOps.push_back(o);
     auto yield = cast<affine::AffineYieldOp>(body->getTerminator());
 
-    int64_t lb = loop.getConstantLowerBound(), ub = loop.getConstantUpperBound();
+    int64_t lb = loop.getConstantLowerBound(),
+            ub = loop.getConstantUpperBound();
     int64_t step = loop.getStepAsInt();
     int64_t last = lb + (int64_t(*trip) - 1) * step;
     Location loc = loop.getLoc();
@@ -104,8 +105,8 @@ struct PrefetchTilesPass final
       IRMapping next, cur;
       next.map(iv, affine::AffineApplyOp::create(
                        sb, loc,
-                       AffineMap::get(1, 0, getAffineDimExpr(0, sb.getContext()) +
-                                                step),
+                       AffineMap::get(
+                           1, 0, getAffineDimExpr(0, sb.getContext()) + step),
                        k)
                        .getResult());
       cur.map(iv, k);

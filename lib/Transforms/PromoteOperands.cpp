@@ -57,11 +57,11 @@ static void redirectLoad(AffineLoadOp load, Value smem, Value r0, Value c0) {
   MLIRContext *ctx = load.getContext();
   AffineMap map = load.getAffineMap();
   unsigned nd = map.getNumDims();
-  AffineMap newMap = AffineMap::get(
-      nd + 2, map.getNumSymbols(),
-      {map.getResult(0) - getAffineDimExpr(nd, ctx),
-       map.getResult(1) - getAffineDimExpr(nd + 1, ctx)},
-      ctx);
+  AffineMap newMap =
+      AffineMap::get(nd + 2, map.getNumSymbols(),
+                     {map.getResult(0) - getAffineDimExpr(nd, ctx),
+                      map.getResult(1) - getAffineDimExpr(nd + 1, ctx)},
+                     ctx);
   SmallVector<Value> operands(load.getMapOperands().take_front(nd));
   operands.push_back(r0);
   operands.push_back(c0);
@@ -91,10 +91,10 @@ struct PromoteOperandsPass final
     // NVVM's shared address space. The numeric form (not
     // #gpu.address_space<workgroup>) lets every LLVM conversion of the device
     // code (vector, memref, gpu) read it without memory-space mappings.
-    auto space = IntegerAttr::get(IntegerType::get(ctx, 64),
-                                  kSharedMemorySpace);
-    auto type = MemRefType::get({rows, cols + pad}, elementType, AffineMap(),
-                                space);
+    auto space =
+        IntegerAttr::get(IntegerType::get(ctx, 64), kSharedMemorySpace);
+    auto type =
+        MemRefType::get({rows, cols + pad}, elementType, AffineMap(), space);
     OpBuilder b(ctx);
     auto global = memref::GlobalOp::create(
         b, loc, (Twine("__tcgen_smem_") + role).str(),

@@ -63,7 +63,8 @@ struct TilePass final : impl::TCGenTilePassBase<TilePass> {
     }
     all.front()->setAttr(kConfigAttrName, config);
     if (overwrite)
-      all.front()->setAttr(kOverwriteAttrName, UnitAttr::get(root.getContext()));
+      all.front()->setAttr(kOverwriteAttrName,
+                           UnitAttr::get(root.getContext()));
     return success();
   }
 };

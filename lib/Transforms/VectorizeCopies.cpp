@@ -45,8 +45,8 @@ struct VectorizeCopiesPass final
              << " elements per row is not a multiple of the vector width "
              << width;
     auto load = dyn_cast<affine::AffineLoadOp>(&loop.getBody()->front());
-    auto store = load ? dyn_cast<affine::AffineStoreOp>(load->getNextNode())
-                      : nullptr;
+    auto store =
+        load ? dyn_cast<affine::AffineStoreOp>(load->getNextNode()) : nullptr;
     if (!load || !store || store.getValue() != load.getResult())
       return loop.emitOpError("expected a copy loop (one load, one store)");
     loop.setStep(width);

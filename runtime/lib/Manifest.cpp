@@ -120,9 +120,9 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.target.minCC == b.target.minCC && a.op.kind == b.op.kind &&
          a.op.batch == b.op.batch && a.op.m == b.op.m && a.op.n == b.op.n &&
          a.op.k == b.op.k && a.op.accumulate == b.op.accumulate &&
-         a.op.accumulator == b.op.accumulator &&
-         a.operands == b.operands && a.params == b.params &&
-         a.launch.grid == b.launch.grid && a.launch.block == b.launch.block &&
+         a.op.accumulator == b.op.accumulator && a.operands == b.operands &&
+         a.params == b.params && a.launch.grid == b.launch.grid &&
+         a.launch.block == b.launch.block &&
          a.launch.cluster == b.launch.cluster &&
          a.launch.dynamicSmemBytes == b.launch.dynamicSmemBytes &&
          a.launch.persistent == b.launch.persistent &&

@@ -103,18 +103,20 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     auto kernelRef = func->getAttrOfType<FlatSymbolRefAttr>("tcgen.kernel");
     if (!kernelRef)
       continue;
-    auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(kernelRef.getValue());
-    auto kernel = gpuModule ? gpuModule.lookupSymbol<gpu::GPUFuncOp>(
-                                  kernelRef.getValue())
-                            : gpu::GPUFuncOp();
+    auto gpuModule =
+        module.lookupSymbol<gpu::GPUModuleOp>(kernelRef.getValue());
+    auto kernel =
+        gpuModule ? gpuModule.lookupSymbol<gpu::GPUFuncOp>(kernelRef.getValue())
+                  : gpu::GPUFuncOp();
     auto config = func->getAttrOfType<ConfigAttr>(kConfigAttrName);
-    auto params = kernel ? kernel->getAttrOfType<ArrayAttr>("tcgen.params")
-                         : ArrayAttr();
-    auto boxes = kernel ? kernel->getAttrOfType<DictionaryAttr>(
-                              "tcgen.tensormap_boxes")
-                        : DictionaryAttr();
-    auto launch = kernel ? kernel->getAttrOfType<DenseI64ArrayAttr>("tcgen.launch")
-                         : DenseI64ArrayAttr();
+    auto params =
+        kernel ? kernel->getAttrOfType<ArrayAttr>("tcgen.params") : ArrayAttr();
+    auto boxes =
+        kernel ? kernel->getAttrOfType<DictionaryAttr>("tcgen.tensormap_boxes")
+               : DictionaryAttr();
+    auto launch = kernel
+                      ? kernel->getAttrOfType<DenseI64ArrayAttr>("tcgen.launch")
+                      : DenseI64ArrayAttr();
     if (!config || !params || !boxes || !launch || launch.size() != 8)
       return func.emitError("generated kernel ") << kernelRef << " has no ABI";
     ::tcgen::Manifest m;
@@ -174,8 +176,8 @@ mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
   auto target = TargetAttr::get(module.getContext(), arch);
   WalkResult walk = module.walk([&](gpu::LaunchFuncOp launch) {
     auto func = launch->getParentOfType<func::FuncOp>();
-    auto config = func ? func->getAttrOfType<ConfigAttr>(kConfigAttrName)
-                       : ConfigAttr();
+    auto config =
+        func ? func->getAttrOfType<ConfigAttr>(kConfigAttrName) : ConfigAttr();
     if (!config) {
       launch.emitError("launch is not a tcgen kernel (no #tcgen.config)");
       return WalkResult::interrupt();
@@ -186,7 +188,8 @@ mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
     m.target = {arch.str(), config.getBackend().str(),
                 target.getComputeCapability()};
     for (Value operand : launch.getKernelOperands()) {
-      FailureOr<::tcgen::Operand> op = describeOperand(launch, operand, overwrite);
+      FailureOr<::tcgen::Operand> op =
+          describeOperand(launch, operand, overwrite);
       if (failed(op))
         return WalkResult::interrupt();
       m.params.push_back({"ptr", op->name, ""});

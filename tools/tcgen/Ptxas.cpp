@@ -51,8 +51,8 @@ void mlir::tcgen::parsePtxasLog(llvm::StringRef log, PtxasReport &report) {
     }
     if (smem.match(line, &m))
       m[1].getAsInteger(10, report.resources.staticSmemBytes);
-    // "(C7519) warpgroup.arrive is injected ...", "(C7520) wgmma ... serialized":
-    // ptxas had to serialize or fence the tensor-core pipeline.
+    // "(C7519) warpgroup.arrive is injected ...", "(C7520) wgmma ...
+    // serialized": ptxas had to serialize or fence the tensor-core pipeline.
     if (line.contains("warning") || line.contains("(C75"))
       report.warnings.push_back(line.trim().str());
   }
@@ -66,8 +66,8 @@ std::string mlir::tcgen::runPtxas(llvm::StringRef ptxas, llvm::StringRef arch,
   if (llvm::sys::fs::createTemporaryFile("tcgen-ptxas", "log", logPath))
     return "cannot create a temporary file for the ptxas log";
   std::string archFlag = ("-arch=" + arch).str();
-  llvm::SmallVector<llvm::StringRef> args = {
-      ptxas, archFlag, "-O3", "-v", ptxPath, "-o", cubinPath};
+  llvm::SmallVector<llvm::StringRef> args = {ptxas,   archFlag, "-O3",    "-v",
+                                             ptxPath, "-o",     cubinPath};
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath.str(),
                                                 logPath.str()};
   std::string errMsg;

@@ -17,7 +17,7 @@ struct PtxasReport {
   /// Lines with "warning" in them, and the (C75xx) notes of wgmma
   /// serialization or injected warpgroup fences.
   std::vector<std::string> warnings;
-  std::string log;                   ///< everything ptxas printed
+  std::string log; ///< everything ptxas printed
 };
 
 /// Finds ptxas: $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH (bin/ptxas), then

@@ -37,10 +37,11 @@
 using namespace mlir;
 namespace cl = llvm::cl;
 
-static cl::SubCommand compileCmd("compile",
-                                 "Compile linalg contractions to kernel bundles");
-static cl::SubCommand explainCmd(
-    "explain", "Print the chosen configuration and the IR of every stage");
+static cl::SubCommand
+    compileCmd("compile", "Compile linalg contractions to kernel bundles");
+static cl::SubCommand
+    explainCmd("explain",
+               "Print the chosen configuration and the IR of every stage");
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
                                       cl::Required, cl::sub(compileCmd),
@@ -48,43 +49,44 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
 static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                       cl::value_desc("dir"),
                                       cl::sub(compileCmd));
-static cl::opt<std::string> targetArch("target",
-                                       cl::desc("GPU architecture (sm_80, sm_90a)"),
-                                       cl::init("sm_90a"), cl::sub(compileCmd),
-                                       cl::sub(explainCmd));
-static cl::opt<std::string> emitKind("emit",
-                                     cl::desc("cubin (default) or ptx"),
+static cl::opt<std::string>
+    targetArch("target", cl::desc("GPU architecture (sm_80, sm_90a)"),
+               cl::init("sm_90a"), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<std::string> emitKind("emit", cl::desc("cubin (default) or ptx"),
                                      cl::init("cubin"), cl::sub(compileCmd));
-static cl::opt<std::string> backendName(
-    "backend", cl::desc("Code generation back end: wmma (sm_70 and later)"),
-    cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<std::string>
+    backendName("backend",
+                cl::desc("Code generation back end: wmma (sm_70 and later)"),
+                cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::list<int64_t> blockTile("block-tile", cl::desc("Block tile m,n,k"),
                                    cl::CommaSeparated, cl::sub(compileCmd),
                                    cl::sub(explainCmd));
 static cl::list<int64_t> warpTile("warp-tile", cl::desc("Warp tile m,n,k"),
                                   cl::CommaSeparated, cl::sub(compileCmd),
                                   cl::sub(explainCmd));
-static cl::opt<int64_t> padding("padding",
-                                cl::desc("Shared-memory row padding (elements)"),
-                                cl::init(-1), cl::sub(compileCmd),
-                                cl::sub(explainCmd));
+static cl::opt<int64_t>
+    padding("padding", cl::desc("Shared-memory row padding (elements)"),
+            cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<int64_t> vectorWidth("vector",
                                     cl::desc("Copy vector width (elements)"),
                                     cl::init(-1), cl::sub(compileCmd),
                                     cl::sub(explainCmd));
-static cl::opt<int64_t> rasterGroup(
-    "raster", cl::desc("Tile rows per raster group (1: row-major order)"),
-    cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<int> persistentBlocks(
-    "persistent", cl::desc("Persistent blocks on sm90: 1 (default) or 0"),
-    cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<int64_t>
+    rasterGroup("raster",
+                cl::desc("Tile rows per raster group (1: row-major order)"),
+                cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<int>
+    persistentBlocks("persistent",
+                     cl::desc("Persistent blocks on sm90: 1 (default) or 0"),
+                     cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> noPromote("no-promote",
                                cl::desc("Skip shared-memory promotion"),
                                cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<bool> noHoist("no-hoist",
-                             cl::desc("Skip permutation and accumulator hoisting"),
-                             cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<bool> noUnroll("no-unroll", cl::desc("Do not unroll the warp tile"),
+static cl::opt<bool>
+    noHoist("no-hoist", cl::desc("Skip permutation and accumulator hoisting"),
+            cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<bool> noUnroll("no-unroll",
+                              cl::desc("Do not unroll the warp tile"),
                               cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> noVectorize("no-vectorize",
                                  cl::desc("Skip copy vectorization"),
@@ -118,8 +120,8 @@ static int forwardToGpuTool(const char *argv0, ArrayRef<const char *> args) {
   for (const char *a : args)
     forwarded.push_back(a);
   std::string err;
-  int rc = llvm::sys::ExecuteAndWait(tool, forwarded, std::nullopt, {}, 0, 0,
-                                     &err);
+  int rc =
+      llvm::sys::ExecuteAndWait(tool, forwarded, std::nullopt, {}, 0, 0, &err);
   if (rc < 0)
     llvm::errs() << "tcgen: could not run tcgen-gpu: " << err << "\n";
   return rc < 0 ? 1 : rc;
@@ -219,10 +221,9 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
 
   PassManager lower(&ctx);
   if (printAfterAll || explainOnly)
-    lower.enableIRPrinting(
-        [](Pass *, Operation *) { return false; },
-        [](Pass *, Operation *) { return true; }, true, false, false,
-        llvm::outs());
+    lower.enableIRPrinting([](Pass *, Operation *) { return false; },
+                           [](Pass *, Operation *) { return true; }, true,
+                           false, false, llvm::outs());
   mlir::tcgen::TCGenNVVMOptions nvvm;
   nvvm.chip = targetArch;
   nvvm.features = ptxFeatures();
@@ -231,14 +232,16 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
                                llvm::errs())) ||
       failed(lower.run(*module)))
     return 1;
-  FailureOr<std::map<std::string, std::string>> ptx = mlir::tcgen::collectPTX(*module);
+  FailureOr<std::map<std::string, std::string>> ptx =
+      mlir::tcgen::collectPTX(*module);
   if (failed(ptx))
     return 1;
 
   if (explainOnly) {
     for (mlir::tcgen::KernelRecord &k : *kernels)
       llvm::outs() << "// kernel " << k.manifest.entry << ": config "
-                   << ::tcgen::json::print(k.manifest.config, /*pretty=*/false) << "\n";
+                   << ::tcgen::json::print(k.manifest.config, /*pretty=*/false)
+                   << "\n";
     return 0;
   }
 
@@ -247,8 +250,8 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
     return 1;
   }
   if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
-    llvm::errs() << "tcgen: cannot create " << outputDir << ": "
-                 << ec.message() << "\n";
+    llvm::errs() << "tcgen: cannot create " << outputDir << ": " << ec.message()
+                 << "\n";
     return 1;
   }
   bool wantCubin = emitKind == "cubin";
@@ -294,8 +297,7 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
       });
       if ((report.resources.spillBytes != 0 || serialized) && !allowSpills) {
         llvm::errs() << "tcgen: error: " << m.entry << " spills "
-                     << report.resources.spillBytes
-                     << " bytes of registers"
+                     << report.resources.spillBytes << " bytes of registers"
                      << (serialized ? " / has serialized wgmma (C75xx)" : "")
                      << "; choose another configuration or pass "
                         "--allow-spills\n";
@@ -307,12 +309,13 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
       // must fit in what ptxas allocated at entry, or the kernel hangs.
       if (k.setmaxnreg.size() == 3) {
         int64_t owned = m.launch.block[0] * m.resources.registers;
-        int64_t wanted = 128 * k.setmaxnreg[0] +
-                         128 * k.setmaxnreg[1] * k.setmaxnreg[2];
+        int64_t wanted =
+            128 * k.setmaxnreg[0] + 128 * k.setmaxnreg[1] * k.setmaxnreg[2];
         if (wanted > owned) {
-          llvm::errs() << "tcgen: error: " << m.entry << ": setmaxnreg asks for "
-                       << wanted << " registers but the block owns " << owned
-                       << " (" << m.launch.block[0] << " threads x "
+          llvm::errs() << "tcgen: error: " << m.entry
+                       << ": setmaxnreg asks for " << wanted
+                       << " registers but the block owns " << owned << " ("
+                       << m.launch.block[0] << " threads x "
                        << m.resources.registers
                        << "); the consumers would wait forever\n";
           return 1;
@@ -333,8 +336,10 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  if (argc >= 2 && (StringRef(argv[1]) == "run" || StringRef(argv[1]) == "bench"))
-    return forwardToGpuTool(argv[0], ArrayRef<const char *>(argv + 1, argc - 1));
+  if (argc >= 2 &&
+      (StringRef(argv[1]) == "run" || StringRef(argv[1]) == "bench"))
+    return forwardToGpuTool(argv[0],
+                            ArrayRef<const char *>(argv + 1, argc - 1));
 
   registerAllPasses();
   mlir::tcgen::registerAllTCGenPasses();

@@ -140,9 +140,9 @@ TEST(ManifestTest, AccumulatorDefaultsToF32WhenAbsent) {
 }
 
 TEST(ManifestTest, F16AccumulatorRoundTrip) {
-  std::string text = replaceFirst(sampleManifestText(),
-                                  R"("accumulator": "f32")",
-                                  R"("accumulator": "f16")");
+  std::string text =
+      replaceFirst(sampleManifestText(), R"("accumulator": "f32")",
+                   R"("accumulator": "f16")");
   text = replaceFirst(text, R"("dtype": "f32")", R"("dtype": "f16")");
   Manifest m = parseOk(text);
   EXPECT_EQ(m.op.accumulator, DType::F16);

@@ -83,9 +83,8 @@ TEST(SM90Kernel, RingFitsSharedMemory) {
 TEST(SM90Kernel, RenderedKernelParsesForEveryTile) {
   DialectRegistry registry;
   registry.insert<arith::ArithDialect, gpu::GPUDialect, LLVM::LLVMDialect,
-                  NVVM::NVVMDialect, memref::MemRefDialect,
-                  nvgpu::NVGPUDialect, scf::SCFDialect,
-                  vector::VectorDialect>();
+                  NVVM::NVVMDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
+                  scf::SCFDialect, vector::VectorDialect>();
   MLIRContext ctx(registry);
   ctx.loadAllAvailableDialects();
   for (KernelParams p : allTiles()) {
@@ -94,7 +93,8 @@ TEST(SM90Kernel, RenderedKernelParsesForEveryTile) {
       OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
       FailureOr<Operation *> kernel =
           buildKernelModule(*module, p, UnknownLoc::get(&ctx));
-      ASSERT_TRUE(succeeded(kernel)) << p.blockM << "x" << p.blockN << " " << in;
+      ASSERT_TRUE(succeeded(kernel))
+          << p.blockM << "x" << p.blockN << " " << in;
       EXPECT_TRUE(succeeded(verify(*module)));
     }
   }

@@ -16,24 +16,24 @@ namespace mlir::tcgen {
 
 /// Options of the kernel-formation pipeline. Each optimization can be turned
 /// off for the ablation study.
-struct TCGenPipelineOptions
-    : public PassPipelineOptions<TCGenPipelineOptions> {
-  Option<std::string> backend{*this, "backend",
-                              llvm::cl::desc("Back end (wmma)"),
-                              llvm::cl::init("")};
+struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
+  Option<std::string> backend{
+      *this, "backend", llvm::cl::desc("Back end (wmma)"), llvm::cl::init("")};
   ListOption<int64_t> blockTile{*this, "block-tile",
                                 llvm::cl::desc("Thread-block tile [m, n, k]")};
   ListOption<int64_t> warpTile{*this, "warp-tile",
                                llvm::cl::desc("Warp tile [m, n, k]")};
-  Option<int64_t> padding{*this, "padding",
-                          llvm::cl::desc("Shared-memory row padding (-1: default)"),
-                          llvm::cl::init(-1)};
+  Option<int64_t> padding{
+      *this, "padding",
+      llvm::cl::desc("Shared-memory row padding (-1: default)"),
+      llvm::cl::init(-1)};
   Option<int64_t> vector{*this, "vector",
                          llvm::cl::desc("Copy vector width (-1: default)"),
                          llvm::cl::init(-1)};
-  Option<int64_t> raster{*this, "raster",
-                         llvm::cl::desc("Tile rows per raster group (-1: default)"),
-                         llvm::cl::init(-1)};
+  Option<int64_t> raster{
+      *this, "raster",
+      llvm::cl::desc("Tile rows per raster group (-1: default)"),
+      llvm::cl::init(-1)};
   Option<int> persistent{*this, "persistent",
                          llvm::cl::desc("Persistent blocks: 1, 0, -1 default"),
                          llvm::cl::init(-1)};
@@ -49,9 +49,10 @@ struct TCGenPipelineOptions
   Option<bool> unroll{*this, "unroll",
                       llvm::cl::desc("Unroll the warp tile (with hoist)"),
                       llvm::cl::init(true)};
-  Option<bool> prefetch{*this, "prefetch",
-                        llvm::cl::desc("Hide global-load latency (register prefetch)"),
-                        llvm::cl::init(true)};
+  Option<bool> prefetch{
+      *this, "prefetch",
+      llvm::cl::desc("Hide global-load latency (register prefetch)"),
+      llvm::cl::init(true)};
   Option<bool> vectorize{*this, "vectorize",
                          llvm::cl::desc("Vectorize global->shared copies"),
                          llvm::cl::init(true)};

@@ -69,7 +69,9 @@ struct BuildKernelPass final
     p.stages = config.getStages();
     p.groupM = config.getRaster();
     p.inType = info->aType.isBF16() ? "bf16" : "f16";
-    p.outType = info->cType.isF32() ? "f32" : info->cType.isBF16() ? "bf16" : "f16";
+    p.outType = info->cType.isF32()    ? "f32"
+                : info->cType.isBF16() ? "bf16"
+                                       : "f16";
 
     auto module = getOperation();
     FailureOr<Operation *> kernelModule =
@@ -78,16 +80,18 @@ struct BuildKernelPass final
       return failure();
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     UnitAttr::get(&getContext()));
-    auto kernel = *cast<gpu::GPUModuleOp>(*kernelModule).getOps<gpu::GPUFuncOp>().begin();
+    auto kernel =
+        *cast<gpu::GPUModuleOp>(*kernelModule).getOps<gpu::GPUFuncOp>().begin();
 
     // The ABI, read by `tcgen compile` for the manifest.
     Builder b(&getContext());
     kernel->setAttr("tcgen.params",
                     b.getStrArrayAttr({"tensormap:A", "tensormap:B", "ptr:C"}));
-    kernel->setAttr("tcgen.tensormap_boxes",
-                    b.getDictionaryAttr(
-                        {b.getNamedAttr("A", b.getDenseI64ArrayAttr({64, p.blockM})),
-                         b.getNamedAttr("B", b.getDenseI64ArrayAttr({64, 64}))}));
+    kernel->setAttr(
+        "tcgen.tensormap_boxes",
+        b.getDictionaryAttr(
+            {b.getNamedAttr("A", b.getDenseI64ArrayAttr({64, p.blockM})),
+             b.getNamedAttr("B", b.getDenseI64ArrayAttr({64, 64}))}));
     // grid x = the number of tiles; persistent (1): the runtime launches at
     // most one block per SM and the blocks stride over the tiles.
     kernel->setAttr("tcgen.launch",
@@ -97,10 +101,10 @@ struct BuildKernelPass final
     // The register split setmaxnreg asks for; `tcgen compile` checks it
     // against what ptxas allocated (asking for more than the block owns
     // hangs the consumers).
-    kernel->setAttr("tcgen.setmaxnreg",
-                    b.getDenseI64ArrayAttr({sm90::KernelParams::kProducerRegisters,
-                                            p.consumerRegisters(),
-                                            p.consumers()}));
+    kernel->setAttr(
+        "tcgen.setmaxnreg",
+        b.getDenseI64ArrayAttr({sm90::KernelParams::kProducerRegisters,
+                                p.consumerRegisters(), p.consumers()}));
     kernel->setAttr(kConfigAttrName, config);
     func->setAttr(kConfigAttrName, config);
     func->setAttr(kOverwriteAttrName, b.getUnitAttr());

@@ -31,9 +31,9 @@ struct GridConstantPass final
         func.setArgAttr(i, "llvm.byval",
                         TypeAttr::get(LLVM::LLVMArrayType::get(
                             IntegerType::get(ctx, 8), kTensorMapBytes)));
-        func.setArgAttr(i, "llvm.align",
-                        IntegerAttr::get(IntegerType::get(ctx, 64),
-                                         kTensorMapAlign));
+        func.setArgAttr(
+            i, "llvm.align",
+            IntegerAttr::get(IntegerType::get(ctx, 64), kTensorMapAlign));
         func.setArgAttr(i, "nvvm.grid_constant", UnitAttr::get(ctx));
       }
     });

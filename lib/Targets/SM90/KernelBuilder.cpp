@@ -26,13 +26,12 @@ using namespace mlir;
 using namespace mlir::tcgen::sm90;
 
 /// wgmma matrix-descriptor fields (PTX ISA "matrix descriptor format").
-constexpr uint64_t kSwizzle128B = 1ull << 62;   // bits 62-63: 1 = 128B
-constexpr uint64_t kSboShift = 32;              // bits 32-45: stride offset >> 4
-constexpr uint64_t kLboShift = 16;              // bits 16-29: leading offset >> 4
-constexpr int64_t kSwizzleRowBytes = 128;       // one swizzle atom row
-constexpr int64_t kAtomBytes = 8 * kSwizzleRowBytes; // 8 rows: the SBO
+constexpr uint64_t kSwizzle128B = 1ull << 62; // bits 62-63: 1 = 128B
+constexpr uint64_t kSboShift = 32;            // bits 32-45: stride offset >> 4
+constexpr uint64_t kLboShift = 16;            // bits 16-29: leading offset >> 4
+constexpr int64_t kSwizzleRowBytes = 128;     // one swizzle atom row
+constexpr int64_t kAtomBytes = 8 * kSwizzleRowBytes;  // 8 rows: the SBO
 constexpr int64_t kBBoxBytes = 64 * kSwizzleRowBytes; // one [64 k][64 n] box
-
 
 /// The tile origin (%m0, %n0) of linear tile %t under grouped rasterization
 /// (L2 reuse): consecutive tiles walk `groupM` tile rows of M before moving
@@ -52,12 +51,11 @@ static const char *kRaster = R"(
 )";
 
 int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
-                                         int64_t blockK) {
+                                        int64_t blockK) {
   int64_t stage = (blockM + blockN) * blockK * 2;
   int64_t stages = (kMaxDynamicSmemBytes - 1024) / stage;
   return std::min<int64_t>(stages, 8);
 }
-
 
 /// Emits the consumer's work on one k-tile: wait for its stage, then
 /// blockK / 16 wgmma m64nNk16 steps on descriptors that walk the stage, then
@@ -116,8 +114,9 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   const int64_t accRegs = p.blockN / 2; // m64nN f32: N/2 per thread
   const std::string &cType = p.outType;
   // K-major A: SBO = 8 rows of 128 B; LBO unused by swizzled K-major (1).
-  const uint64_t descAHi =
-      kSwizzle128B | (uint64_t(kAtomBytes >> 4) << kSboShift) | (1ull << kLboShift);
+  const uint64_t descAHi = kSwizzle128B |
+                           (uint64_t(kAtomBytes >> 4) << kSboShift) |
+                           (1ull << kLboShift);
   // N-major B: SBO = 8 k-rows of 128 B; LBO = next 64-wide n box (8 KiB).
   const uint64_t descBHi = kSwizzle128B |
                            (uint64_t(kAtomBytes >> 4) << kSboShift) |
@@ -198,8 +197,8 @@ gpu.module @{0} {{
 )",
                       p.name, p.m, p.n, cType, p.threads(), p.stages, numK,
                       p.blockM, p.blockN, p.stageBytes(), p.smemBytes(),
-                      consumers * 128, p.groupM, p.n / p.blockN,
-                      p.m / p.blockM, p.groupM * (p.n / p.blockN), p.tiles());
+                      consumers * 128, p.groupM, p.n / p.blockN, p.m / p.blockM,
+                      p.groupM * (p.n / p.blockN), p.tiles());
 
   // Producer: the last warpgroup; its first thread issues every TMA load.
   os << llvm::formatv(R"(
@@ -342,8 +341,9 @@ gpu.module @{0} {{
       %e{0}d = llvm.extractvalue %acc[{5}] : !acc
 )",
                         j, 8 * j, 4 * j, 4 * j + 1, 4 * j + 2, 4 * j + 3);
-    for (auto [half, row] : {std::pair<const char *, const char *>{"ab", "%row0"},
-                             {"cd", "%row1"}}) {
+    for (auto [half, row] :
+         {std::pair<const char *, const char *>{"ab", "%row0"},
+          {"cd", "%row1"}}) {
       std::string v = llvm::formatv("%v{0}{1}", j, half).str();
       os << llvm::formatv(R"(
       {0}0 = vector.from_elements %e{1}{2}, %e{1}{3} : vector<2xf32>
@@ -373,8 +373,9 @@ gpu.module @{0} {{
   return s;
 }
 
-FailureOr<Operation *> mlir::tcgen::sm90::buildKernelModule(
-    ModuleOp module, const KernelParams &params, Location loc) {
+FailureOr<Operation *>
+mlir::tcgen::sm90::buildKernelModule(ModuleOp module,
+                                     const KernelParams &params, Location loc) {
   std::string text = renderKernelModule(params);
   ParserConfig config(module.getContext());
   OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(text, config);

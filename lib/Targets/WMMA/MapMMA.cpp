@@ -20,11 +20,12 @@ using affine::AffineForOp;
 
 /// Materializes the indices of an affine access as index values.
 static SmallVector<Value> materializeIndices(OpBuilder &b, Location loc,
-                                             AffineMap map, ValueRange operands) {
+                                             AffineMap map,
+                                             ValueRange operands) {
   SmallVector<Value> indices;
   for (unsigned r = 0; r < map.getNumResults(); ++r)
-    indices.push_back(affine::AffineApplyOp::create(
-        b, loc, map.getSubMap({r}), operands));
+    indices.push_back(
+        affine::AffineApplyOp::create(b, loc, map.getSubMap({r}), operands));
   return indices;
 }
 
@@ -33,8 +34,9 @@ static FailureOr<int64_t> getLeadDimension(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (type.getRank() != 2 || failed(type.getStridesAndOffset(strides, offset)) ||
-      strides[1] != 1 || ShapedType::isDynamic(strides[0]))
+  if (type.getRank() != 2 ||
+      failed(type.getStridesAndOffset(strides, offset)) || strides[1] != 1 ||
+      ShapedType::isDynamic(strides[0]))
     return failure();
   return strides[0];
 }
@@ -95,8 +97,8 @@ struct MapMMAPass final : impl::TCGenWMMAMapMMAPassBase<MapMMAPass> {
         return load.emitOpError("operand is not a row-major 2-d buffer");
       auto type = gpu::MMAMatrixType::get({rows, cols},
                                           load.getResult().getType(), kind);
-      SmallVector<Value> idx = materializeIndices(
-          b, loc, load.getAffineMap(), load.getMapOperands());
+      SmallVector<Value> idx = materializeIndices(b, loc, load.getAffineMap(),
+                                                  load.getMapOperands());
       return gpu::SubgroupMmaLoadMatrixOp::create(
                  b, loc, type, load.getMemRef(), idx, b.getIndexAttr(*ld),
                  /*transpose=*/nullptr)
@@ -109,8 +111,8 @@ struct MapMMAPass final : impl::TCGenWMMAMapMMAPassBase<MapMMAPass> {
       return failure();
     Value fd = gpu::SubgroupMmaComputeOp::create(b, loc, fc->getType(), *fa,
                                                  *fb, *fc, nullptr, nullptr);
-    SmallVector<Value> idx = materializeIndices(
-        b, loc, cStore.getAffineMap(), cStore.getMapOperands());
+    SmallVector<Value> idx = materializeIndices(b, loc, cStore.getAffineMap(),
+                                                cStore.getMapOperands());
     FailureOr<int64_t> ld = getLeadDimension(cStore.getMemRef());
     gpu::SubgroupMmaStoreMatrixOp::create(b, loc, fd, cStore.getMemRef(), idx,
                                           b.getIndexAttr(*ld), nullptr);

@@ -26,15 +26,15 @@ typedef struct tcgen_kernel tcgen_kernel;
 
 typedef enum tcgen_status {
   TCGEN_OK = 0,
-  TCGEN_ERROR_INVALID_ARGUMENT = 1, /* null handle or pointer, bad index */
-  TCGEN_ERROR_NOT_FOUND = 2,        /* bundle, manifest or binary missing */
-  TCGEN_ERROR_MANIFEST = 3,         /* manifest malformed or inconsistent */
-  TCGEN_ERROR_NO_DRIVER = 4,        /* libcuda could not be loaded */
-  TCGEN_ERROR_NO_DEVICE = 5,        /* cuInit failed or no device present */
+  TCGEN_ERROR_INVALID_ARGUMENT = 1,   /* null handle or pointer, bad index */
+  TCGEN_ERROR_NOT_FOUND = 2,          /* bundle, manifest or binary missing */
+  TCGEN_ERROR_MANIFEST = 3,           /* manifest malformed or inconsistent */
+  TCGEN_ERROR_NO_DRIVER = 4,          /* libcuda could not be loaded */
+  TCGEN_ERROR_NO_DEVICE = 5,          /* cuInit failed or no device present */
   TCGEN_ERROR_UNSUPPORTED_DEVICE = 6, /* compute capability or smem too low */
-  TCGEN_ERROR_VALIDATION = 7,       /* arguments do not match the manifest */
-  TCGEN_ERROR_UNSUPPORTED = 8,      /* manifest feature this runtime lacks */
-  TCGEN_ERROR_CUDA = 9              /* a CUDA driver call failed */
+  TCGEN_ERROR_VALIDATION = 7,         /* arguments do not match the manifest */
+  TCGEN_ERROR_UNSUPPORTED = 8,        /* manifest feature this runtime lacks */
+  TCGEN_ERROR_CUDA = 9                /* a CUDA driver call failed */
 } tcgen_status;
 
 /** Element types; the values match tcgen::DType. */
@@ -49,7 +49,7 @@ typedef enum tcgen_dtype {
 
 /** One tensor argument, passed in the manifest's operand order. */
 typedef struct tcgen_tensor_arg {
-  const char *name;       /* must equal the operand's name */
+  const char *name; /* must equal the operand's name */
   tcgen_dtype dtype;
   int rank;
   const int64_t *shape;   /* rank elements, outermost first */

@@ -20,15 +20,15 @@ namespace mlir::tcgen::sm90 {
 
 /// Everything the generated kernel depends on.
 struct KernelParams {
-  std::string name;           ///< kernel symbol (also the gpu.module name)
+  std::string name;            ///< kernel symbol (also the gpu.module name)
   int64_t m = 0, n = 0, k = 0; ///< problem (multiples of the tile)
-  int64_t blockM = 128;       ///< 64 rows per consumer warpgroup
-  int64_t blockN = 256;       ///< wgmma N (<= 256, multiple of 64)
-  int64_t blockK = 64;        ///< one 128-byte swizzle atom of f16
-  int64_t stages = 4;         ///< shared-memory ring depth
+  int64_t blockM = 128;        ///< 64 rows per consumer warpgroup
+  int64_t blockN = 256;        ///< wgmma N (<= 256, multiple of 64)
+  int64_t blockK = 64;         ///< one 128-byte swizzle atom of f16
+  int64_t stages = 4;          ///< shared-memory ring depth
   std::string inType = "f16";  ///< A and B element type: f16 or bf16
   std::string outType = "f32"; ///< C element type: f32, f16 or bf16
-  int64_t groupM = 8;         ///< tile rows per raster group (L2 reuse)
+  int64_t groupM = 8;          ///< tile rows per raster group (L2 reuse)
 
   int64_t consumers() const { return blockM / 64; }
   /// Registers per thread at launch: ptxas caps a kernel with `threads()`
@@ -63,9 +63,8 @@ int64_t chooseStages(int64_t blockM, int64_t blockN, int64_t blockK);
 std::string renderKernelModule(const KernelParams &params);
 
 /// Parses the rendered kernel and appends its gpu.module to `module`.
-FailureOr<Operation *> buildKernelModule(ModuleOp module,
-                                         const KernelParams &params,
-                                         Location loc);
+FailureOr<Operation *>
+buildKernelModule(ModuleOp module, const KernelParams &params, Location loc);
 
 } // namespace mlir::tcgen::sm90
 
