@@ -9,11 +9,14 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
   let summary = "Recognize contractions and attach a #tcgen.config to each";
   let description = [{
     For every contraction (`linalg.matmul`), checks that tcgen can compile it
-    (static sizes, f16 inputs, f16/f32 output, row-major operands), chooses a
-    configuration (the target's default, overridden field by field by the
-    options) and checks that the configuration fits the problem and the
-    target's shared memory. The target is the module's `tcgen.target`
-    attribute (default `sm_90a`).
+    (static sizes, f16 or bf16 inputs, f16/bf16/f32 output, row-major
+    operands), chooses the back end (`backend` option, else sm90 on sm_90a
+    for C = A*B and wmma otherwise), chooses a configuration (the back end's
+    default for the problem, overridden field by field by the options; for
+    sm90 the warp tile, wgmma shape and stages follow from the block tile)
+    and checks that it fits the problem, the back end and the target's
+    shared memory. The target is the module's `tcgen.target` attribute
+    (default `sm_90a`).
 
     Before: `linalg.matmul ins(%a, %b : ...) outs(%c : ...)`
     After:  `linalg.matmul {tcgen.config = #tcgen.config<...>} ins(...) outs(...)`
