@@ -56,6 +56,15 @@ if [ "${BACKEND:-wmma}" = sm90 ]; then
     compile "$CARRY/bundles" 1024 2048 512 $out --in bf16
     compile "$CARRY/bundles" 4096 4096 4096 $out --in bf16
   done
+  # The four A/B layouts (A [m][k] or [k][m], B [k][n] or [n][k]).
+  for al in mk km; do
+    for bl in kn nk; do
+      name="mm_layout_a${al}_b${bl}"
+      "$SRC/scripts/gen_matmul.py" 1024 2048 512 --a-layout $al --b-layout $bl --name "$name" > "$CARRY/mlir/$name.mlir"
+      "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/bundles/$name" $EXTRA >/dev/null
+      echo "  $CARRY/bundles/$name"
+    done
+  done
 fi
 echo "benchmark bundles:"
 for out in f32 f16; do

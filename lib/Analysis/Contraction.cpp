@@ -48,11 +48,15 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
     return map.getNumResults() == 2 && map.getResult(0) == r0 &&
            map.getResult(1) == r1;
   };
-  if (!is(maps[0], m, k) || !is(maps[1], k, n) || !is(maps[2], m, n))
-    return op.emitOpError("only row-major A[m,k] * B[k,n] -> C[m,n] is "
-                          "supported yet (transposed operands are not)");
+  // A[m,k] or A[k,m], B[k,n] or B[n,k], C[m,n].
+  if (!(is(maps[0], m, k) || is(maps[0], k, m)) ||
+      !(is(maps[1], k, n) || is(maps[1], n, k)) || !is(maps[2], m, n))
+    return op.emitOpError("operands must be A[m,k] or A[k,m], B[k,n] or "
+                          "B[n,k], and C[m,n]");
 
   ContractionInfo info;
+  info.aTransposed = is(maps[0], k, m);
+  info.bTransposed = is(maps[1], n, k);
   info.op = op;
   info.a = op.getDpsInputOperand(0)->get();
   info.b = op.getDpsInputOperand(1)->get();

@@ -116,6 +116,10 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
                                             TargetAttr target) {
   if (config.getBackend() == "sm90")
     return verifySM90ConfigFits(info, config, target);
+  if (info.aTransposed || info.bTransposed)
+    return info.op->emitOpError(
+        "the wmma back end takes A[m,k] and B[k,n] only; transposed operands "
+        "need --target=sm_90a and the sm90 back end");
   if (!info.aType.isF16() || info.cType.isBF16())
     return info.op->emitOpError("the wmma back end takes f16 inputs and an "
                                 "f16 or f32 output (gpu.subgroup_mma has no "

@@ -46,7 +46,7 @@ func.func @not_multiple(%a: memref<200x128xf16>, %b: memref<128x256xf16>, %c: me
 // -----
 
 func.func @transposed_b(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: memref<128x128xf32>) {
-  // expected-error @+1 {{only row-major A[m,k] * B[k,n] -> C[m,n] is supported yet}}
+  // expected-error @+1 {{the wmma back end takes A[m,k] and B[k,n] only; transposed operands need --target=sm_90a and the sm90 back end}}
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
     ins(%a, %b : memref<128x64xf16>, memref<128x64xf16>) outs(%c : memref<128x128xf32>)
   return
@@ -85,5 +85,14 @@ module attributes {tcgen.target = #tcgen.target<"sm_75">} {
 func.func @bf16_wmma(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %c: memref<128x128xf32>) {
   // expected-error @+1 {{the wmma back end takes f16 inputs and an f16 or f32 output}}
   linalg.matmul ins(%a, %b : memref<128x128xbf16>, memref<128x128xbf16>) outs(%c : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+func.func @transposed_c(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
+  // expected-error @+1 {{operands must be A[m,k] or A[k,m], B[k,n] or B[n,k], and C[m,n]}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>]
+    ins(%a, %b : memref<128x64xf16>, memref<64x128xf16>) outs(%c : memref<128x128xf32>)
   return
 }

@@ -123,12 +123,21 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     m.entry = kernelRef.getValue().str();
     m.target = {arch.str(), config.getBackend().str(),
                 target.getComputeCapability()};
+    auto transposed = func->getAttrOfType<DenseBoolArrayAttr>("tcgen.transposed");
     for (BlockArgument arg : func.getArguments()) {
       if (getOperandRole(arg).empty())
         continue;
       FailureOr<::tcgen::Operand> op = describeOperand(func, arg, true);
       if (failed(op))
         return failure();
+      // A stored [k][m] is the logical A[m][k] with strides [1, m] (and B
+      // stored [n][k] the logical B[k][n] with strides [1, k]).
+      bool swap = transposed && ((op->name == "A" && transposed[0]) ||
+                                 (op->name == "B" && transposed[1]));
+      if (swap) {
+        std::reverse(op->shape.begin(), op->shape.end());
+        std::reverse(op->strides.begin(), op->strides.end());
+      }
       m.operands.push_back(*op);
     }
     if (!m.findOperand("A") || !m.findOperand("B") || !m.findOperand("C"))

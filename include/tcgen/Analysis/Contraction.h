@@ -19,6 +19,10 @@ struct ContractionInfo {
   int64_t m = 0, n = 0, k = 0;
   Type aType, bType, cType; ///< element types
   Value a, b, c;            ///< the operands (memrefs or tensors)
+  /// A is stored [k][m] (M contiguous) instead of [m][k].
+  bool aTransposed = false;
+  /// B is stored [n][k] (K contiguous) instead of [k][n].
+  bool bTransposed = false;
 };
 
 /// True if `op` is a contraction tcgen tries to compile (linalg.matmul, or a

@@ -69,6 +69,8 @@ struct BuildKernelPass final
     p.stages = config.getStages();
     p.groupM = config.getRaster();
     p.inType = info->aType.isBF16() ? "bf16" : "f16";
+    p.aMNMajor = info->aTransposed;
+    p.bKMajor = info->bTransposed;
     p.outType = info->cType.isF32()    ? "f32"
                 : info->cType.isBF16() ? "bf16"
                                        : "f16";
@@ -90,8 +92,16 @@ struct BuildKernelPass final
     kernel->setAttr(
         "tcgen.tensormap_boxes",
         b.getDictionaryAttr(
-            {b.getNamedAttr("A", b.getDenseI64ArrayAttr({64, p.blockM})),
-             b.getNamedAttr("B", b.getDenseI64ArrayAttr({64, 64}))}));
+            {b.getNamedAttr("A", b.getDenseI64ArrayAttr(
+                                     {64, p.aMNMajor ? 64 : p.blockM})),
+             b.getNamedAttr("B", b.getDenseI64ArrayAttr(
+                                     {64, p.bKMajor ? p.blockN : 64}))}));
+    // Operands stored transposed (A[k,m], B[n,k]): the manifest describes
+    // them by their logical [m,k] / [k,n] shape with swapped strides.
+    kernel->setAttr("tcgen.transposed",
+                    b.getDenseBoolArrayAttr({p.aMNMajor, p.bKMajor}));
+    func->setAttr("tcgen.transposed",
+                  b.getDenseBoolArrayAttr({p.aMNMajor, p.bKMajor}));
     // grid x = the number of tiles; persistent (1): the runtime launches at
     // most one block per SM and the blocks stride over the tiles.
     kernel->setAttr("tcgen.launch",

@@ -57,6 +57,53 @@ int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
   return std::min<int64_t>(stages, 8);
 }
 
+/// The high bits of a wgmma matrix descriptor for a 128B-swizzled f16/bf16
+/// tile: SBO = 8 rows of 128 B either way; LBO is unused (1) for K-major
+/// tiles and is the distance to the next 64-wide box (8 KiB) for MN-major
+/// tiles, which are stored as [64 k rows][64 m|n] boxes.
+static uint64_t descriptorHigh(bool kMajor) {
+  uint64_t lbo = kMajor ? 1 : uint64_t(kBBoxBytes >> 4);
+  return kSwizzle128B | (uint64_t(kAtomBytes >> 4) << kSboShift) |
+         (lbo << kLboShift);
+}
+
+/// Bytes a wgmma k16 step advances the descriptor's start address: 16
+/// elements along a 128-byte row (K-major) or 16 rows (MN-major).
+static int64_t kStepBytes(bool kMajor) {
+  return kMajor ? 16 * 2 : 16 * kSwizzleRowBytes;
+}
+
+/// Emits the TMA loads of one operand's tile of a stage into shared memory
+/// at `%aOff + offset`: a K-major tile [rows][64 k] is one box (coordinates
+/// innermost first: k, then row); an MN-major tile is rows/64 boxes
+/// [64 k][64 rows-dim] stacked 8 KiB apart.
+static void emitTileLoads(llvm::raw_ostream &os, StringRef name,
+                          StringRef tmap, StringRef tmapType, bool kMajor,
+                          int64_t rows, int64_t offset, StringRef origin,
+                          StringRef elt) {
+  if (kMajor) {
+    os << llvm::formatv(R"(
+          %{0}Off = arith.constant {1} : index
+          %{0}At = arith.addi %aOff, %{0}Off : index
+          %{0}Buf = memref.view %dsm[%{0}At][] : !smem to memref<{2}x64x{3}, 3>
+          nvgpu.tma.async.load {4}[%k0, {5}], %full[%s] to %{0}Buf : {6}, !barT -> memref<{2}x64x{3}, 3>
+)",
+                        name, offset, rows, elt, tmap, origin, tmapType);
+    return;
+  }
+  for (int64_t b = 0; b < rows / 64; ++b)
+    os << llvm::formatv(R"(
+          %{0}Off{1} = arith.constant {2} : index
+          %{0}At{1} = arith.addi %aOff, %{0}Off{1} : index
+          %{0}Buf{1} = memref.view %dsm[%{0}At{1}][] : !smem to memref<64x64x{3}, 3>
+          %{0}o{1}c = arith.constant {4} : index
+          %{0}o{1} = arith.addi {5}, %{0}o{1}c : index
+          nvgpu.tma.async.load {6}[%{0}o{1}, %k0], %full[%s] to %{0}Buf{1} : {7}, !barT -> memref<64x64x{3}, 3>
+)",
+                        name, b, offset + b * kBBoxBytes, elt, b * 64, origin,
+                        tmap, tmapType);
+}
+
 /// Emits the consumer's work on one k-tile: wait for its stage, then
 /// blockK / 16 wgmma m64nNk16 steps on descriptors that walk the stage, then
 /// commit and wait until at most this group is in flight. SSA names carry
@@ -66,8 +113,8 @@ int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
 static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
                              bool isFirst, StringRef input,
                              const KernelParams &p) {
-  const int64_t aStepBytes = 16 * 2;                // 16 f16 along a row
-  const int64_t bStepBytes = 16 * kSwizzleRowBytes; // 16 k-rows
+  const int64_t aStepBytes = kStepBytes(!p.aMNMajor);
+  const int64_t bStepBytes = kStepBytes(p.bKMajor);
   os << llvm::formatv(R"(
         %s{0} = arith.remui {1}, %cStages : index
         %round{0} = arith.divui {1}, %cStages : index
@@ -93,10 +140,14 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
         %bA{0}{5} = arith.addi %bAddr{5}, %bOffK{0}{5} : i64
         %bF{0}{5} = arith.shrui %bA{0}{5}, %c4i : i64
         %dB{0}{5} = arith.ori %descBHi, %bF{0}{5} : i64
-        %d{0}{5} = nvvm.wgmma.mma_async %dA{0}{5}, %dB{0}{5}, {3}, #nvvm.shape<m = 64, n = {4}, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<{7}>, #nvvm.wgmma_scale_in<one>, <row>], B [<{7}>, #nvvm.wgmma_scale_in<one>, <row>] : !acc -> !acc
+        %d{0}{5} = nvvm.wgmma.mma_async %dA{0}{5}, %dB{0}{5}, {3}, #nvvm.shape<m = 64, n = {4}, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<{7}>, #nvvm.wgmma_scale_in<one>, <{8}>], B [<{7}>, #nvvm.wgmma_scale_in<one>, <{9}>] : !acc -> !acc
 )",
                         kk, kk * aStepBytes, kk * bStepBytes, prev, p.blockN,
-                        sfx, scale, p.inType);
+                        sfx, scale, p.inType,
+                        // NVVM spells the PTX transpose bits as layouts:
+                        // A row = K-major (trans-a 0), B col = K-major
+                        // (trans-b 0).
+                        p.aMNMajor ? "col" : "row", p.bKMajor ? "col" : "row");
     prev = llvm::formatv("%d{0}{1}", kk, sfx).str();
   }
   os << R"(
@@ -113,14 +164,8 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   const int64_t consumers = p.consumers();
   const int64_t accRegs = p.blockN / 2; // m64nN f32: N/2 per thread
   const std::string &cType = p.outType;
-  // K-major A: SBO = 8 rows of 128 B; LBO unused by swizzled K-major (1).
-  const uint64_t descAHi = kSwizzle128B |
-                           (uint64_t(kAtomBytes >> 4) << kSboShift) |
-                           (1ull << kLboShift);
-  // N-major B: SBO = 8 k-rows of 128 B; LBO = next 64-wide n box (8 KiB).
-  const uint64_t descBHi = kSwizzle128B |
-                           (uint64_t(kAtomBytes >> 4) << kSboShift) |
-                           (uint64_t(kBBoxBytes >> 4) << kLboShift);
+  const uint64_t descAHi = descriptorHigh(/*kMajor=*/!p.aMNMajor);
+  const uint64_t descBHi = descriptorHigh(/*kMajor=*/p.bKMajor);
   const int64_t aTileBytes = p.blockM * kSwizzleRowBytes;
 
   std::string acc = "!llvm.struct<(";
@@ -131,10 +176,11 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   os << llvm::formatv(R"(
 !barT = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {0}>
 !tmA = !nvgpu.tensormap.descriptor<tensor = memref<{1}x64x{2}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
-!tmB = !nvgpu.tensormap.descriptor<tensor = memref<64x64x{2}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = memref<{3}x64x{2}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !smem = memref<?xi8, 3>
 )",
-                      p.stages, p.blockM, p.inType);
+                      p.stages, p.aMNMajor ? 64 : p.blockM, p.inType,
+                      p.bKMajor ? p.blockN : 64);
   os << "!acc = " << acc << "\n";
   os << llvm::formatv(R"(
 module {{
@@ -230,22 +276,14 @@ gpu.module @{0} {{
           nvgpu.mbarrier.arrive.expect_tx %full[%s], %cTx : !barT
           %so = arith.muli %s, %cStageBytes : index
           %aOff = arith.addi %pad, %so : index
-          %aBuf = memref.view %dsm[%aOff][] : !smem to memref<{2}x64x{3}, 3>
           %c64 = arith.constant 64 : index
           %k0 = arith.muli %kt, %c64 : index
-          nvgpu.tma.async.load %tmapA[%k0, %m0], %full[%s] to %aBuf : !tmA, !barT -> memref<{2}x64x{3}, 3>
 )",
                       consumers, consumers * 128, p.blockM, p.inType);
-  for (int64_t b = 0; b < p.blockN / 64; ++b)
-    os << llvm::formatv(R"(
-          %bOff{0} = arith.constant {1} : index
-          %bAt{0} = arith.addi %aOff, %bOff{0} : index
-          %bBuf{0} = memref.view %dsm[%bAt{0}][] : !smem to memref<64x64x{3}, 3>
-          %nb{0}c = arith.constant {2} : index
-          %nb{0} = arith.addi %n0, %nb{0}c : index
-          nvgpu.tma.async.load %tmapB[%nb{0}, %k0], %full[%s] to %bBuf{0} : !tmB, !barT -> memref<64x64x{3}, 3>
-)",
-                        b, aTileBytes + b * kBBoxBytes, b * 64, p.inType);
+  emitTileLoads(os, "A", "%tmapA", "!tmA", /*kMajor=*/!p.aMNMajor, p.blockM,
+                /*offset=*/0, "%m0", p.inType);
+  emitTileLoads(os, "B", "%tmapB", "!tmB", /*kMajor=*/p.bKMajor, p.blockN,
+                aTileBytes, "%n0", p.inType);
   os << R"(
         }
         %itNext = arith.addi %it0, %cNumK : index

@@ -27,6 +27,8 @@ struct KernelParams {
   int64_t blockK = 64;         ///< one 128-byte swizzle atom of f16
   int64_t stages = 4;          ///< shared-memory ring depth
   std::string inType = "f16";  ///< A and B element type: f16 or bf16
+  bool aMNMajor = false;       ///< A stored [k][m] (else [m][k], K-major)
+  bool bKMajor = false;        ///< B stored [n][k] (else [k][n], N-major)
   std::string outType = "f32"; ///< C element type: f32, f16 or bf16
   int64_t groupM = 8;          ///< tile rows per raster group (L2 reuse)
 

@@ -1,0 +1,37 @@
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+
+// B stored [n][k] (K-major): one [256 n][64 k] box per stage, descriptors
+// with LBO = 1, and wgmma B layout col (PTX trans-b = 0).
+// CHECK-LABEL: func.func @b_k_major
+// CHECK-SAME:    tcgen.transposed = array<i1: false, true>
+// CHECK:       tcgen.tensormap_boxes = {A = array<i64: 64, 128>, B = array<i64: 64, 256>}
+// CHECK:       !nvgpu.tensormap.descriptor<tensor = memref<256x64xf16, 3>
+// CHECK-COUNT-2: nvgpu.tma.async.load
+// CHECK-NOT:   nvgpu.tma.async.load
+// CHECK:       arith.constant 4611686293305360384 : i64
+// CHECK:       nvvm.wgmma.mma_async {{.*}}, A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+func.func @b_k_major(%A: memref<1024x512xf16>, %B: memref<2048x512xf16>, %C: memref<1024x2048xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<1024x2048xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<1024x512xf16>, memref<2048x512xf16>) outs(%C : memref<1024x2048xf32>)
+  return
+}
+
+// -----
+
+// A stored [k][m] (M-major): two [64 k][64 m] boxes per stage, descriptors
+// with LBO = 8 KiB, and wgmma A layout col (PTX trans-a = 1).
+// CHECK-LABEL: func.func @a_m_major
+// CHECK-SAME:    tcgen.transposed = array<i1: true, false>
+// CHECK:       tcgen.tensormap_boxes = {A = array<i64: 64, 64>, B = array<i64: 64, 64>}
+// CHECK-COUNT-6: nvgpu.tma.async.load
+// CHECK-NOT:   nvgpu.tma.async.load
+// CHECK:       nvvm.wgmma.mma_async {{.*}}, A[<f16>, <one>, <col>], B[<f16>, <one>, <row>]
+func.func @a_m_major(%A: memref<512x1024xf16>, %B: memref<512x2048xf16>, %C: memref<1024x2048xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<1024x2048xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<512x1024xf16>, memref<512x2048xf16>) outs(%C : memref<1024x2048xf32>)
+  return
+}
