@@ -18,8 +18,10 @@ namespace mlir::tcgen {
 TargetAttr getTargetOrDefault(Operation *op);
 
 /// The back end for `info` on `target` when the user names none: sm90 on
-/// sm_90a for what it generates (C = A*B, f16 inputs, sizes that are
-/// multiples of its 64 x 128 x 64 tile), wmma otherwise.
+/// sm_90a for what it generates (C = A*B, row-major A[m,k] and B[k,n],
+/// sizes that are multiples of its 64 x 128 x 64 tile), wmma otherwise.
+/// Transposed operands take sm90 only when asked for: those kernels have
+/// not been checked on a GPU yet.
 StringRef getDefaultBackend(const ContractionInfo &info, TargetAttr target);
 
 /// The default configuration for `info` on `target` with `backend` ("wmma"

@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s
 
 // B stored [n][k] (K-major): one [256 n][64 k] box per stage, descriptors
 // with LBO = 1, and wgmma B layout col (PTX trans-b = 0).
