@@ -15,25 +15,16 @@
 # Logs in $OUT (few files on purpose): device-run.log (everything),
 # checks.log, gpu-tests.log, bench.log, bench.csv, build.log, summary.txt.
 set -uo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT" || exit 1
-OUT="${OUT:-$ROOT/out}"
-CARRY="${CARRY:-$ROOT/carry}"
+# shellcheck source=scripts/device-env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
 SANITIZE="${SANITIZE:-0}"
 SANITIZE_MAX_MNK=$((1 << 30)) # memcheck is slow: small bundles only
-mkdir -p "$OUT"
 exec > >(tee -a "$OUT/device-run.log") 2>&1
 
 SUMMARY=()  # "kind|name|result|detail"
 FAILED=0
 note() { SUMMARY+=("$1|$2|$3|$4"); [ "$3" = FAIL ] && FAILED=1; return 0; }
 section() { printf '\n=== %s\n' "$*"; }
-
-# CUDA libraries for prebuilt binaries (their RUNPATH names this machine's
-# toolkit path only if it matches ours).
-for d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do
-  [ -d "$d" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-done
 
 # --- 1. Binaries --------------------------------------------------------------
 section "binaries"

@@ -1,19 +1,15 @@
 #!/usr/bin/env bash
 # Runs ON the GPU machine after scripts/prepare-study.sh (and
-# scripts/device-collect.sh) here: times carry/tiling-bundles and
-# carry/sweep-bundles against cuBLAS, then profiles the best, a middling and
-# the worst tiling with ncu (--clock-control none). Logs and CSVs in $OUT.
+# scripts/device-collect.sh) here: checks and times the carry/<mode>-bundles
+# that prepare-study.sh wrote against cuBLAS, and profiles the best, a
+# middling and the worst WMMA tiling with ncu (--clock-control none). Logs and
+# CSVs in $OUT/device-study.tgz. Environment: OUT, CARRY, ITERS,
+# CHECK_TIMEOUT, BENCH_TIMEOUT.
 set -uo pipefail
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT" || exit 1
-OUT="${OUT:-$ROOT/out}"
-CARRY="${CARRY:-$ROOT/carry}"
+# shellcheck source=scripts/device-env.sh
+source "$(dirname "${BASH_SOURCE[0]}")/device-env.sh"
 GPU="$CARRY/bin/tcgen-gpu"
 ITERS="${ITERS:-20}"
-mkdir -p "$OUT"
-for d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do
-  [ -d "$d" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-done
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw,temperature.gpu --format=csv,noheader
 
 if [ -d "$CARRY/tiling-bundles" ]; then

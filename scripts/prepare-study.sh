@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# Here: compiles the WMMA tiling study and the per-size config sweep into
-# carry/tiling-bundles and carry/sweep-bundles (then scripts/device-study.sh
-# on the GPU machine times them against cuBLAS and profiles the best, a
-# middling and the worst tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep]
+# Here: compiles study bundles into carry/<mode>-bundles; then
+# scripts/device-study.sh on the GPU machine checks and times them against
+# cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -18,13 +17,17 @@ ARGS=("$@")
 # Hopper issue's square sizes and BERT shapes), sm90ablation (Hopper features
 # one at a time)
 
-# compile DEST NAME M N K OUT BLOCK WARP [BACKEND]: one bundle, or a note
-# when the config does not fit (shared memory, registers) and is skipped.
-compile() {
-  local dest=$1 name=$2 m=$3 n=$4 k=$5 out=$6 block=$7 warp=$8 backend=${9:-wmma}
-  "$SRC/scripts/gen_matmul.py" "$m" "$n" "$k" --out "$out" --name "$name" > "$CARRY/mlir/$name.mlir"
+# build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
+# gen_matmul.py and compiles it; a config that does not fit (shared memory,
+# registers) is skipped with a note.
+build() {
+  local dest=$1 name=$2 gen=()
+  shift 2
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do gen+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  "$SRC/scripts/gen_matmul.py" "${gen[@]}" --name "$name" > "$CARRY/mlir/$name.mlir"
   if ! "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$dest/$name" \
-      --backend="$backend" --block-tile="$block" --warp-tile="$warp" > "$CARRY/mlir/$name.log" 2>&1; then
+      "$@" > "$CARRY/mlir/$name.log" 2>&1; then
     echo "  skipped $name: $(grep -m1 error "$CARRY/mlir/$name.log" | cut -c1-120)"
     rm -rf "${dest:?}/$name"
   fi
@@ -40,8 +43,8 @@ if want tiling; then
       (( bm % wm == 0 && bn % wn == 0 )) || continue
       warps=$(( (bm / wm) * (bn / wn) ))
       (( warps >= 2 && warps <= 8 )) || continue
-      compile "$CARRY/tiling-bundles" "t_${bm}x${bn}x${bk}_w${wm}x${wn}" 8192 8192 8192 f32 \
-        "$block" "$wm,$wn,$bk"
+      build "$CARRY/tiling-bundles" "t_${bm}x${bn}x${bk}_w${wm}x${wn}" 8192 8192 8192 \
+        -- --backend=wmma --block-tile="$block" --warp-tile="$wm,$wn,$bk"
     done
   done
   echo "  $(ls "$CARRY/tiling-bundles" | wc -l) configs"
@@ -57,8 +60,8 @@ if want sweep; then
         block=${cfg%%:*}; warp=${cfg#*:}
         IFS=, read -r bm bn bk <<<"$block"; IFS=, read -r wm wn <<<"$warp"
         (( s % bm == 0 && s % bn == 0 && s % bk == 0 )) || continue
-        compile "$CARRY/sweep-bundles" "s${s}_${out}_${bm}x${bn}x${bk}_w${wm}x${wn}" \
-          "$s" "$s" "$s" "$out" "$block" "$wm,$wn,$bk"
+        build "$CARRY/sweep-bundles" "s${s}_${out}_${bm}x${bn}x${bk}_w${wm}x${wn}" \
+          "$s" "$s" "$s" --out "$out" -- --backend=wmma --block-tile="$block" --warp-tile="$wm,$wn,$bk"
       done
     done
   done
@@ -72,8 +75,8 @@ if want sm90; then
       for block in 128,256,64 128,128,64 64,256,64 64,128,64; do
         IFS=, read -r bm bn bk <<<"$block"
         (( s % bm == 0 && s % bn == 0 )) || continue
-        compile "$CARRY/sm90-bundles" "h${s}_${out}_${bm}x${bn}" "$s" "$s" "$s" "$out" \
-          "$block" "64,$bn,64" sm90
+        build "$CARRY/sm90-bundles" "h${s}_${out}_${bm}x${bn}" "$s" "$s" "$s" --out "$out" \
+          -- --backend=sm90 --block-tile="$block"
       done
     done
   done
@@ -90,10 +93,8 @@ if want sm90ablation; then
            "a4_persistent|--raster=8 --persistent=1")
     for step in "${steps[@]}"; do
       label=${step%%|*}; flags=${step#*|}
-      name="${label}_${s}"
-      "$SRC/scripts/gen_matmul.py" "$s" "$s" "$s" --out f32 --name "$name" > "$CARRY/mlir/$name.mlir"
       # shellcheck disable=SC2086
-      "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/sm90ablation-bundles/$name" $flags >/dev/null
+      build "$CARRY/sm90ablation-bundles" "${label}_${s}" "$s" "$s" "$s" -- $flags
     done
   done
   echo "  $(ls "$CARRY/sm90ablation-bundles" | wc -l) bundles"
@@ -107,9 +108,7 @@ if want sm90sweep; then
   for s in $sizes; do
     for io in f16:f32 f16:f16 bf16:f32 bf16:bf16; do
       in=${io%%:*}; out=${io#*:}
-      name="q${s}_${in}_${out}"
-      "$SRC/scripts/gen_matmul.py" "$s" "$s" "$s" --in "$in" --out "$out" --name "$name" > "$CARRY/mlir/$name.mlir"
-      "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/sm90sweep-bundles/$name" >/dev/null
+      build "$CARRY/sm90sweep-bundles" "q${s}_${in}_${out}" "$s" "$s" "$s" --in "$in" --out "$out"
     done
   done
   # BERT-large feed-forward and projection shapes: M = 3072
@@ -117,9 +116,7 @@ if want sm90sweep; then
     n=${nk%x*}; k=${nk#*x}
     for io in f16:f32 f16:f16; do
       in=${io%%:*}; out=${io#*:}
-      name="bert_3072x${n}x${k}_${in}_${out}"
-      "$SRC/scripts/gen_matmul.py" 3072 "$n" "$k" --in "$in" --out "$out" --name "$name" > "$CARRY/mlir/$name.mlir"
-      "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/sm90sweep-bundles/$name" >/dev/null
+      build "$CARRY/sm90sweep-bundles" "bert_3072x${n}x${k}_${in}_${out}" 3072 "$n" "$k" --in "$in" --out "$out"
     done
   done
   echo "  $(ls "$CARRY/sm90sweep-bundles" | wc -l) bundles"

@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tcgen;
@@ -24,6 +25,16 @@ static std::string typeName(Type t) {
   llvm::raw_string_ostream os(s);
   os << t;
   return s;
+}
+
+linalg::FillOp mlir::tcgen::getZeroFillOfOutput(const ContractionInfo &info) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(info.op->getPrevNode());
+  if (!fill || fill.getDpsInitOperand(0)->get() != info.c)
+    return {};
+  if (!matchPattern(fill.value(), m_AnyZeroFloat()) &&
+      !matchPattern(fill.value(), m_Zero()))
+    return {};
+  return fill;
 }
 
 FailureOr<ContractionInfo>

@@ -7,7 +7,6 @@
 #include "tcgen/Config/Config.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/Matchers.h"
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 
 using namespace mlir;
@@ -20,28 +19,20 @@ TargetAttr mlir::tcgen::getTargetOrDefault(Operation *op) {
   return TargetAttr::get(op->getContext(), "sm_90a");
 }
 
-/// True when `op` is preceded by a zero fill of its output (C = A*B).
-static bool overwritesOutput(const ContractionInfo &info) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(info.op->getPrevNode());
-  if (!fill || fill.getDpsInitOperand(0)->get() != info.c)
-    return false;
-  return matchPattern(fill.value(), m_AnyZeroFloat()) ||
-         matchPattern(fill.value(), m_Zero());
-}
-
 StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
                                          TargetAttr target) {
   // Transposed operands go to sm90 only when asked for (--backend=sm90)
   // until their kernels have been checked on a GPU.
-  if (target.getArch() == "sm_90a" && overwritesOutput(info) &&
-      !info.aTransposed && !info.bTransposed &&
-      info.m % 64 == 0 && info.n % 128 == 0 && info.k % 64 == 0)
+  if (target.getArch() == "sm_90a" && getZeroFillOfOutput(info) &&
+      !info.aTransposed && !info.bTransposed && info.m % 64 == 0 &&
+      info.n % 128 == 0 && info.k % 64 == 0)
     return "sm90";
   return "wmma";
 }
 
 ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
-                                         TargetAttr target, StringRef backend) {
+                                         TargetAttr /*target*/,
+                                         StringRef backend) {
   if (backend == "sm90") {
     // 64-wide K steps (one 128-byte swizzle atom) and as many stages as
     // shared memory holds. 128 x 256 tiles (two consumer warpgroups of
@@ -59,7 +50,6 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
   // fragments per warp, 19 KiB of padded shared memory, two blocks per SM on
   // every tensor-core GPU. The tile-size model replaces this table later.
-  (void)target;
   return ConfigAttr::get(info.op->getContext(), "wmma", {128, 128, 32},
                          {64, 64, 32}, {16, 16, 16}, /*stages=*/1,
                          /*padding=*/8, /*vector=*/8, /*raster=*/8,

@@ -13,7 +13,6 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::tcgen {
@@ -63,13 +62,9 @@ struct LowerContractionPass final
 
     // linalg.fill(0) into C right before the matmul: C = A*B, C never read.
     bool overwrite = false;
-    if (auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode())) {
-      if (fill.getDpsInitOperand(0)->get() == info->c &&
-          (matchPattern(fill.value(), m_AnyZeroFloat()) ||
-           matchPattern(fill.value(), m_Zero()))) {
-        rewriter.eraseOp(fill);
-        overwrite = true;
-      }
+    if (linalg::FillOp fill = getZeroFillOfOutput(*info)) {
+      rewriter.eraseOp(fill);
+      overwrite = true;
     }
 
     Attribute config = op->getAttr(kConfigAttrName);

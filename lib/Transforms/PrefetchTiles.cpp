@@ -74,8 +74,7 @@ struct PrefetchTilesPass final
       computeOps.push_back(o);
     auto yield = cast<affine::AffineYieldOp>(body->getTerminator());
 
-    int64_t lb = loop.getConstantLowerBound(),
-            ub = loop.getConstantUpperBound();
+    int64_t lb = loop.getConstantLowerBound();
     int64_t step = loop.getStepAsInt();
     int64_t last = lb + (int64_t(*trip) - 1) * step;
     Location loc = loop.getLoc();
@@ -144,7 +143,6 @@ struct PrefetchTilesPass final
       results.push_back(tail.lookupOrDefault(v));
     loop->replaceAllUsesWith(results);
     loop.erase();
-    (void)ub;
     return success();
   }
 };

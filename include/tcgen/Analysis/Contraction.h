@@ -29,6 +29,11 @@ struct ContractionInfo {
 /// linalg op implementing the contraction interface).
 bool isContractionCandidate(Operation *op);
 
+/// Returns the zero `linalg.fill` of the contraction's output directly in
+/// front of it (so the contraction computes C = A*B and never reads C), or
+/// null.
+linalg::FillOp getZeroFillOfOutput(const ContractionInfo &info);
+
 /// Analyzes `op`. On failure emits an error at `op` naming the problem
 /// (dynamic sizes, unsupported element types, transposed or batched forms not
 /// supported yet) and returns failure.

@@ -14,7 +14,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/IR/Matchers.h"
 
 namespace mlir::tcgen {
 #define GEN_PASS_DEF_TCGENSM90BUILDKERNELPASS
@@ -49,11 +48,8 @@ struct BuildKernelPass final
         failed(tagOperandArgument(func, op, info->c, "C")))
       return failure();
     // The kernel writes C = A*B: it needs the zero fill of C in front.
-    auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-    bool overwrite = fill && fill.getDpsInitOperand(0)->get() == info->c &&
-                     (matchPattern(fill.value(), m_AnyZeroFloat()) ||
-                      matchPattern(fill.value(), m_Zero()));
-    if (!overwrite)
+    linalg::FillOp fill = getZeroFillOfOutput(*info);
+    if (!fill)
       return op.emitOpError("the sm90 back end computes C = A*B only (a zero "
                             "linalg.fill of C before the matmul); C += A*B "
                             "is not supported by it yet");
@@ -92,8 +88,8 @@ struct BuildKernelPass final
     kernel->setAttr(
         "tcgen.tensormap_boxes",
         b.getDictionaryAttr(
-            {b.getNamedAttr("A", b.getDenseI64ArrayAttr(
-                                     {64, p.aMNMajor ? 64 : p.blockM})),
+            {b.getNamedAttr(
+                 "A", b.getDenseI64ArrayAttr({64, p.aMNMajor ? 64 : p.blockM})),
              b.getNamedAttr("B", b.getDenseI64ArrayAttr(
                                      {64, p.bKMajor ? p.blockN : 64}))}));
     // Operands stored transposed (A[k,m], B[n,k]): the manifest describes

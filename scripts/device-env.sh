@@ -1,0 +1,12 @@
+# Sourced by the scripts that run ON the GPU machine: the repository root,
+# the output and carry folders, and the CUDA libraries for the prebuilt
+# binaries (their RUNPATH names this machine's toolkit path only if it
+# matches the one they were built with).
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT" || exit 1
+OUT="${OUT:-$ROOT/out}"
+CARRY="${CARRY:-$ROOT/carry}"
+mkdir -p "$OUT"
+for d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do
+  [ -d "$d" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+done
