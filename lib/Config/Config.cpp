@@ -21,10 +21,9 @@ TargetAttr mlir::tcgen::getTargetOrDefault(Operation *op) {
 
 StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
                                          TargetAttr target) {
-  // Transposed operands go to sm90 only when asked for (--backend=sm90)
-  // until their kernels have been checked on a GPU.
+  // All four A/B layouts (K-major or MN-major operands) go to sm90.
   if (target.getArch() == "sm_90a" && getZeroFillOfOutput(info) &&
-      !info.aTransposed && !info.bTransposed && info.m % 64 == 0 &&
+      info.m % 64 == 0 &&
       info.n % 128 == 0 && info.k % 64 == 0)
     return "sm90";
   return "wmma";
