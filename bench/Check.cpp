@@ -302,6 +302,12 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
   std::vector<HostMatrix> host = makeHostOperands(manifest, spec, options.seed);
   DeviceOperands dev;
   r.error = dev.create(manifest, host);
+  for (int64_t i = 0; i < options.warmLaunches && r.error.empty(); ++i) {
+    r.error = launchOnce(kernel, dev, r.kernelMs);
+    if (r.error.empty())
+      r.error = dev.buffers[spec.cIndex].upload(host[spec.cIndex].bytes.data(),
+                                                host[spec.cIndex].bytes.size());
+  }
   if (r.error.empty())
     r.error = launchOnce(kernel, dev, r.kernelMs);
   HostMatrix out = host[spec.cIndex];

@@ -23,6 +23,9 @@ struct CheckOptions {
   bool compare = true;    // false: launch and scan for NaN/Inf only
   int64_t samples = 4096; // sampled elements for the cuBLAS path
   int64_t hostLimit = int64_t(1) << 30; // m*n*k up to this: host reference
+  /// Launches before the checked one (C restored in between): a kernel
+  /// that keeps state between launches (stream-K flags) must still be right.
+  int64_t warmLaunches = 0;
 };
 
 struct CheckResult {

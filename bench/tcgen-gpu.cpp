@@ -31,7 +31,7 @@ const char *kUsage =
     "tcgen-gpu: run, check and benchmark tcgen kernel bundles on the GPU\n"
     "\n"
     "usage:\n"
-    "  tcgen-gpu run BUNDLE [--check] [--seed N]\n"
+    "  tcgen-gpu run BUNDLE [--check] [--seed N] [--launches N]\n"
     "  tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
     "                  [--seed N] [--no-cublaslt] [--device-name]\n"
     "  tcgen-gpu --help | tcgen-gpu run --help | tcgen-gpu bench --help\n"
@@ -40,7 +40,7 @@ const char *kUsage =
     "the manifest itself (docs/BUNDLE.md).\n";
 
 const char *kRunHelp =
-    "tcgen-gpu run BUNDLE [--check] [--seed N]\n"
+    "tcgen-gpu run BUNDLE [--check] [--seed N] [--launches N]\n"
     "\n"
     "Allocates the bundle's operands, fills A and B (and an inout C) with\n"
     "uniform random values in [-1, 1) stored in the operand dtype, poisons an\n"
@@ -60,6 +60,9 @@ const char *kRunHelp =
     "            in) or 1e-4 (f32 out from f16/bf16 in), frob <= 5e-3 (f16\n"
     "            out), 1e-2 (bf16 out), 1e-5 (f32 out from f16/bf16 in).\n"
     "            With acc=f16 an f32 out gets the f16-out bounds.\n"
+    "  --launches N  launch N times, restoring C in between, and check the\n"
+    "            last (a kernel keeping state across launches, such as\n"
+    "            stream-K flags in its workspace, must stay right)\n"
     "  --seed N  random seed (default 1)\n"
     "\n"
     "Exit status: 0 pass, 1 fail or error, 2 usage.\n";
@@ -158,6 +161,11 @@ int runCommand(const std::vector<std::string> &args) {
       if (i + 1 >= args.size() || !parseCount(args[++i].c_str(), INT64_MAX, v))
         return usageError("--seed needs a non-negative integer");
       options.seed = static_cast<uint64_t>(v);
+    } else if (a == "--launches") {
+      if (i + 1 >= args.size() || !parseCount(args[++i].c_str(), 1000, v) ||
+          v < 1)
+        return usageError("--launches needs an integer in [1, 1000]");
+      options.warmLaunches = v - 1;
     } else if (!a.empty() && a[0] == '-') {
       return usageError("run: unknown option '" + a + "'");
     } else if (bundle.empty()) {

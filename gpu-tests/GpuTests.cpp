@@ -7,6 +7,8 @@
 //                     bench/refbundles ($TCGEN_REF_BUNDLES overrides where);
 //   GpuRuntime.*      rejected launches (misaligned pointer, wrong dtype)
 //                     return the runtime's error and launch nothing;
+//   GpuWorkspace.*    a hand-written kernel with a workspace param sees a
+//                     zeroed, per-handle buffer and the stream-K grid;
 //   RuntimeHost.*     runtime errors raised before the driver is touched;
 //   BenchHost.*       tcgen-gpu logic that needs no device (compute types).
 // Tests that need a device skip with the reason when there is none; the
@@ -209,6 +211,135 @@ TEST_F(GpuRuntime, MissingEntryNamesTheEntry) {
 }
 
 //===----------------------------------------------------------------------===//
+// Workspace params on a real device.
+//===----------------------------------------------------------------------===//
+
+constexpr int64_t kProbeBytesPerBlock = 4096;
+constexpr int64_t kProbeOutWords = 1024; // More than any GPU's SM count.
+
+/// ws_probe(out, ws): thread 0 of block b stores the last 32-bit word of
+/// its workspace slice, ws[(b + 1) * 4096 - 4], to out[b], then b + 1 into
+/// that word; block 0 stores %nctaid.x to out[1023]. A first launch reads
+/// zeros, a second one of the same handle what the first left.
+constexpr const char *kWorkspaceProbePtx = R"ptx(
+.version 7.0
+.target sm_80
+.address_size 64
+
+.visible .entry ws_probe(.param .u64 out, .param .u64 ws)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<6>;
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [ws];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %nctaid.x;
+  add.u32 %r4, %r2, 1;
+  mul.wide.u32 %rd3, %r4, 4096;
+  add.u64 %rd3, %rd2, %rd3;
+  ld.global.u32 %r5, [%rd3+-4];
+  mul.wide.u32 %rd4, %r2, 4;
+  add.u64 %rd4, %rd1, %rd4;
+  st.global.u32 [%rd4], %r5;
+  st.global.u32 [%rd3+-4], %r4;
+  setp.ne.u32 %p2, %r2, 0;
+  @%p2 bra DONE;
+  st.global.u32 [%rd1+4092], %r3;
+DONE:
+  ret;
+}
+)ptx";
+
+/// Writes the ws_probe bundle for `tiles` tiles to a fresh directory.
+class GpuWorkspace : public ::testing::Test {
+protected:
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    ASSERT_EQ(getDeviceProps(props), "");
+    ASSERT_LT(props.smCount, kProbeOutWords);
+    dir = fs::temp_directory_path() /
+          ("tcgen-gpu-tests-ws-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "ws_probe.ptx") << kWorkspaceProbePtx;
+    ASSERT_EQ(out.allocate(kProbeOutWords * 4), "");
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  /// Loads the probe as a persistent (and stream-K) kernel of `tiles`
+  /// tiles into `kernel`.
+  void load(int64_t tiles, bool streamK) {
+    Manifest m;
+    m.entry = "ws_probe";
+    m.ptx = "ws_probe.ptx";
+    m.target = {"sm_80", "test", 80};
+    m.op = {"probe", 1, 1, 1, 1, false};
+    m.operands = {
+        {"out", OperandRole::Out, DType::I32, {kProbeOutWords}, {1}, 16}};
+    Param workspace{"workspace", "", ""};
+    workspace.bytesPerBlock = kProbeBytesPerBlock;
+    m.params = {{"ptr", "out", ""}, workspace};
+    m.launch.grid = {tiles, 1, 1};
+    m.launch.block = {32, 1, 1};
+    m.launch.persistent = true;
+    m.launch.streamK = streamK;
+    std::ofstream(dir / "ws_probe.json") << writeManifest(m);
+    ASSERT_EQ(kernel.load(dir.string()), "");
+  }
+
+  /// Launches the probe once on the default stream; returns out.
+  std::vector<int32_t> launch() {
+    std::vector<int32_t> words(kProbeOutWords, -1);
+    EXPECT_EQ(out.upload(words.data(), words.size() * 4), "");
+    TensorArg arg{"out", DType::I32, {kProbeOutWords}, {1}};
+    arg.address = reinterpret_cast<uintptr_t>(out.get());
+    EXPECT_EQ(kernel.launch({arg}), "");
+    EXPECT_EQ(formatCuda("cudaDeviceSynchronize", cudaDeviceSynchronize()), "");
+    EXPECT_EQ(out.download(words.data(), words.size() * 4), "");
+    return words;
+  }
+
+  DeviceProps props;
+  fs::path dir;
+  DeviceBuffer out;
+  rt::Kernel kernel;
+};
+
+TEST_F(GpuWorkspace, StreamKGetsOneBlockPerSMAndAZeroedWorkspace) {
+  load(/*tiles=*/4, /*streamK=*/true);
+  std::vector<int32_t> first = launch();
+  EXPECT_EQ(first[kProbeOutWords - 1], props.smCount); // %nctaid.x
+  for (int b = 0; b < props.smCount; ++b)
+    ASSERT_EQ(first[b], 0) << "block " << b;
+  // The same buffer, not zeroed again: each slice holds what its block
+  // left there.
+  std::vector<int32_t> second = launch();
+  for (int b = 0; b < props.smCount; ++b)
+    ASSERT_EQ(second[b], b + 1) << "block " << b;
+}
+
+TEST_F(GpuWorkspace, PersistentSizesTheWorkspaceForItsGrid) {
+  load(/*tiles=*/4, /*streamK=*/false);
+  std::vector<int32_t> first = launch();
+  EXPECT_EQ(first[kProbeOutWords - 1], 4); // min(tiles, SMs)
+  for (int b = 0; b < 4; ++b)
+    EXPECT_EQ(first[b], 0) << "block " << b;
+  EXPECT_EQ(first[4], -1); // No fifth block.
+  // A new handle owns a new, zeroed buffer.
+  rt::Kernel other = std::move(kernel);
+  load(/*tiles=*/4, /*streamK=*/false);
+  std::vector<int32_t> again = launch();
+  for (int b = 0; b < 4; ++b)
+    EXPECT_EQ(again[b], 0) << "block " << b;
+}
+
+//===----------------------------------------------------------------------===//
 // Runtime errors that need no driver.
 //===----------------------------------------------------------------------===//
 
@@ -253,7 +384,7 @@ TEST(RuntimeHost, UnsupportedParamKind) {
   EXPECT_EQ(tcgen_rt_load(dir.c_str(), &k), TCGEN_ERROR_UNSUPPORTED);
   EXPECT_NE(std::string(tcgen_rt_last_error())
                 .find("params[0]: kind 'i32' is not supported by this "
-                      "runtime (supported: ptr, tensormap)"),
+                      "runtime (supported: ptr, tensormap, workspace)"),
             std::string::npos)
       << tcgen_rt_last_error();
   fs::remove_all(dir);
@@ -273,6 +404,26 @@ TEST(RuntimeHost, TensorMapParamsAreAccepted) {
   tcgen_kernel *k = nullptr;
   // Past the manifest and the param plan: what fails now is the driver
   // (none here) or the missing PTX.
+  tcgen_status s = tcgen_rt_load(dir.c_str(), &k);
+  EXPECT_TRUE(s == TCGEN_ERROR_NO_DRIVER || s == TCGEN_ERROR_NO_DEVICE ||
+              s == TCGEN_ERROR_NOT_FOUND || s == TCGEN_ERROR_UNSUPPORTED_DEVICE)
+      << tcgen_rt_status_name(s) << ": " << tcgen_rt_last_error();
+  EXPECT_EQ(std::string(tcgen_rt_last_error()).find("not supported"),
+            std::string::npos)
+      << tcgen_rt_last_error();
+  EXPECT_EQ(k, nullptr);
+  fs::remove_all(dir);
+}
+
+TEST(RuntimeHost, WorkspaceParamsAreAccepted) {
+  fs::path dir = fs::temp_directory_path() /
+                 ("tcgen-host-tests-ws-" + std::to_string(::getpid()));
+  Param workspace{"workspace", "", ""};
+  workspace.bytesPerBlock = 4096;
+  writeHostManifest(
+      dir, {{"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""}, workspace});
+  tcgen_kernel *k = nullptr;
+  // Past the manifest and the param plan, as for tensormaps above.
   tcgen_status s = tcgen_rt_load(dir.c_str(), &k);
   EXPECT_TRUE(s == TCGEN_ERROR_NO_DRIVER || s == TCGEN_ERROR_NO_DEVICE ||
               s == TCGEN_ERROR_NOT_FOUND || s == TCGEN_ERROR_UNSUPPORTED_DEVICE)

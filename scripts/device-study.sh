@@ -53,6 +53,23 @@ if [ -d "$CARRY/sm90ablation-bundles" ]; then
   tail -n +2 "$OUT/sm90ablation.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
 fi
 
+if [ -d "$CARRY/streamk-bundles" ]; then
+  echo "=== stream-K: checks (every bundle, third of three launches: the workspace flags must be left clean)"
+  for b in "$CARRY"/streamk-bundles/*/; do
+    timeout "${CHECK_TIMEOUT:-120}" "$GPU" run "$b" --check --launches 3 2>&1 | tail -1
+  done | tee "$OUT/streamk-checks.log"
+  for b in "$CARRY"/streamk-bundles/sk1_*/; do
+    sass=$(cuobjdump -sass "$b"*.cubin 2>/dev/null)
+    printf 'SASS %s HGMMA=%s UTMALDG=%s LDL=%s STL=%s\n' "$(basename "$b")" \
+      "$(grep -c HGMMA <<<"$sass")" "$(grep -c UTMALDG <<<"$sass")" \
+      "$(grep -c LDL <<<"$sass")" "$(grep -c STL <<<"$sass")"
+  done | tee -a "$OUT/streamk-checks.log" | sort -u -k3 | head -4
+  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/streamk-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
+    --csv "$OUT/streamk.csv" > "$OUT/streamk.log" 2>&1 || echo "stream-K bench failed"
+  echo "--- entry tcgen-TFLOP/s cuBLAS-TFLOP/s ratio"
+  tail -n +2 "$OUT/streamk.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -t_ -k2,2 -k1,1
+fi
+
 if [ -d "$CARRY/sm90sweep-bundles" ]; then
   echo "=== sm90 square sweep (default config)"
   timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sm90sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -15,7 +15,8 @@ ARGS=("$@")
 # modes: tiling (WMMA tilings at 8192^3), sweep (WMMA per-size candidates),
 # sm90 (sm90 per-size candidates), sm90sweep (the default config over the
 # Hopper issue's square sizes and BERT shapes), sm90ablation (Hopper features
-# one at a time)
+# one at a time), streamk (data-parallel against stream-K where whole tiles
+# fill the last wave poorly)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -98,6 +99,22 @@ if want sm90ablation; then
     done
   done
   echo "  $(ls "$CARRY/sm90ablation-bundles" | wc -l) bundles"
+fi
+
+if want streamk; then
+  rm -rf "$CARRY/streamk-bundles"; mkdir -p "$CARRY/streamk-bundles"
+  echo "stream-K against data-parallel (128x256 tiles):"
+  for shape in 1536x1536x1536 2560x2560x2560 3072x3072x3072 5120x5120x5120 \
+               3072x1024x1024 3072x1024x4096 2048x2048x2048 8192x8192x8192 \
+               256x512x512 1024x1024x4096; do
+    IFS=x read -r m n k <<<"$shape"
+    for out in f32 f16; do
+      for sk in 0 1; do
+        build "$CARRY/streamk-bundles" "sk${sk}_${shape}_${out}" "$m" "$n" "$k" --out "$out" \
+          -- --backend=sm90 --block-tile=128,256,64 --stream-k=$sk
+      done
+    done
+  done
 fi
 
 if want sm90sweep; then

@@ -38,13 +38,17 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
     // 64 x 256 accumulators, 128 f32 registers per thread) unless that
     // leaves too few tiles for 132 SMs; then 64 x 128 tiles (one consumer).
     // Measured on H100 (docs/PERFORMANCE.md): 64 x 128 wins at 1024^3,
-    // 128 x 256 from 2048^3 on.
+    // 128 x 256 from 2048^3 on. Stream-K (--stream-k=1) is not a default:
+    // on H100 it lost to whole tiles at 1536^3..8192^3 and won only with
+    // few tiles and long K (docs/PERFORMANCE.md).
     bool large = info.n % 256 == 0 && (info.m / 128) * (info.n / 256) >= 48;
     int64_t m = large ? 128 : 64, n = large ? 256 : 128;
+    bool streamK = false;
     return ConfigAttr::get(info.op->getContext(), "sm90", {m, n, 64},
                            {64, n, 64}, {64, n, 16},
                            sm90::chooseStages(m, n, 64), /*padding=*/0,
-                           /*vector=*/8, /*raster=*/8, /*persistent=*/true);
+                           /*vector=*/8, /*raster=*/8, /*persistent=*/true,
+                           streamK);
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
   // fragments per warp, 19 KiB of padded shared memory, two blocks per SM on
@@ -52,7 +56,7 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
   return ConfigAttr::get(info.op->getContext(), "wmma", {128, 128, 32},
                          {64, 64, 32}, {16, 16, 16}, /*stages=*/1,
                          /*padding=*/8, /*vector=*/8, /*raster=*/8,
-                         /*persistent=*/true);
+                         /*persistent=*/true, /*streamK=*/false);
 }
 
 /// Checks that M, N and K are multiples of the block tile `bt`.

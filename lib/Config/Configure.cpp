@@ -30,6 +30,9 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     int64_t vec = vector >= 0 ? int64_t(vector) : config.getVector();
     int64_t group = raster >= 0 ? int64_t(raster) : config.getRaster();
     bool persist = persistent >= 0 ? persistent != 0 : config.getPersistent();
+    // Asked-for stream-K without persistence is an error (the verifier
+    // says so); the default simply follows persistence.
+    bool split = streamK >= 0 ? streamK != 0 : config.getStreamK() && persist;
     SmallVector<int64_t> mma(config.getMmaShape());
     int64_t stages = config.getStages();
     StringRef backendName =
@@ -46,7 +49,7 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     ConfigAttr result = ConfigAttr::getChecked(
         emit, op->getContext(), backendName, ArrayRef<int64_t>(block),
         ArrayRef<int64_t>(warp), ArrayRef<int64_t>(mma), stages, pad, vec,
-        group, persist);
+        group, persist, split);
     if (!result)
       return failure();
     return result;

@@ -94,6 +94,7 @@ struct ConfigFields {
   int64_t vector = 8;
   int64_t raster = 8;
   bool persistent = true;
+  bool streamK = false;
 };
 } // namespace
 
@@ -106,6 +107,15 @@ static ParseResult parseTriple(AsmParser &parser, SmallVector<int64_t> &out) {
     out.push_back(v);
     return success();
   });
+}
+
+static ParseResult parseBool(AsmParser &parser, bool &out) {
+  StringRef value;
+  SMLoc at = parser.getCurrentLocation();
+  if (parser.parseKeyword(&value) || (value != "true" && value != "false"))
+    return parser.emitError(at, "expected true or false");
+  out = value == "true";
+  return success();
 }
 
 Attribute ConfigAttr::parse(AsmParser &parser, Type) {
@@ -135,18 +145,14 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       return parser.parseInteger(f.vector);
     if (key == "raster")
       return parser.parseInteger(f.raster);
-    if (key == "persistent") {
-      StringRef value;
-      SMLoc at = parser.getCurrentLocation();
-      if (parser.parseKeyword(&value) || (value != "true" && value != "false"))
-        return parser.emitError(at, "expected true or false");
-      f.persistent = value == "true";
-      return success();
-    }
+    if (key == "persistent")
+      return parseBool(parser, f.persistent);
+    if (key == "streamk")
+      return parseBool(parser, f.streamK);
     return parser.emitError(loc)
            << "unknown #tcgen.config field '" << key
            << "' (expected backend, block, warp, mma, stages, padding, vector, "
-              "raster, persistent)";
+              "raster, persistent, streamk)";
   };
   if (parser.parseLess())
     return {};
@@ -158,7 +164,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       [&] { return parser.emitError(parser.getNameLoc()); },
       parser.getContext(), StringRef(f.backend), ArrayRef<int64_t>(f.block),
       ArrayRef<int64_t>(f.warp), ArrayRef<int64_t>(f.mma), f.stages, f.padding,
-      f.vector, f.raster, f.persistent);
+      f.vector, f.raster, f.persistent, f.streamK);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -175,7 +181,8 @@ void ConfigAttr::print(AsmPrinter &printer) const {
   triple(getMmaShape());
   printer << ", stages = " << getStages() << ", padding = " << getPadding()
           << ", vector = " << getVector() << ", raster = " << getRaster()
-          << ", persistent = " << (getPersistent() ? "true" : "false") << ">";
+          << ", persistent = " << (getPersistent() ? "true" : "false")
+          << ", streamk = " << (getStreamK() ? "true" : "false") << ">";
 }
 
 LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -183,9 +190,12 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> warp, ArrayRef<int64_t> mma,
                                  int64_t stages, int64_t padding,
                                  int64_t vector, int64_t raster,
-                                 bool persistent) {
+                                 bool persistent, bool streamK) {
   if (raster < 1)
     return emitError() << "raster " << raster << " must be at least 1";
+  if (streamK && (backend != "sm90" || !persistent))
+    return emitError() << "streamk needs the sm90 back end and persistent = "
+                          "true";
   if (backend != "wmma" && backend != "sm90")
     return emitError() << "unknown backend '" << backend
                        << "' (available: wmma, sm90)";

@@ -41,6 +41,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   configure.vector = options.vector;
   configure.raster = options.raster;
   configure.persistent = options.persistent;
+  configure.streamK = options.streamK;
   pm.addNestedPass<func::FuncOp>(createTCGenConfigurePass(configure));
   // The sm90 back end generates whole kernels; the rest goes down the
   // paper's pipeline.

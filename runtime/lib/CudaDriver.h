@@ -41,6 +41,9 @@ struct Driver {
   X(cuModuleUnload, 2000)                                                      \
   X(cuModuleGetFunction, 2000)                                                 \
   X(cuFuncSetAttribute, 9000)                                                  \
+  X(cuMemAlloc, 3020)                                                          \
+  X(cuMemFree, 3020)                                                           \
+  X(cuMemsetD8Async, 3020)                                                     \
   X(cuLaunchKernel, 4000)                                                      \
   X(cuLaunchKernelEx, 11060)                                                   \
   X(cuTensorMapEncodeTiled, 12000)

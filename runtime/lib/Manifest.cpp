@@ -109,7 +109,8 @@ bool tcgen::operator==(const Operand &a, const Operand &b) {
 bool tcgen::operator==(const Param &a, const Param &b) {
   return a.kind == b.kind && a.operand == b.operand && a.value == b.value &&
          a.box == b.box && a.swizzle == b.swizzle &&
-         a.l2Promotion == b.l2Promotion && a.oobFill == b.oobFill;
+         a.l2Promotion == b.l2Promotion && a.oobFill == b.oobFill &&
+         a.bytesPerBlock == b.bytesPerBlock;
 }
 
 bool tcgen::operator==(const Manifest &a, const Manifest &b) {
@@ -126,6 +127,7 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.launch.cluster == b.launch.cluster &&
          a.launch.dynamicSmemBytes == b.launch.dynamicSmemBytes &&
          a.launch.persistent == b.launch.persistent &&
+         a.launch.streamK == b.launch.streamK &&
          a.launch.gridFormula == b.launch.gridFormula &&
          a.resources.registers == b.resources.registers &&
          a.resources.spillBytes == b.resources.spillBytes &&
@@ -421,12 +423,35 @@ bool parseTensorMap(FieldReader &r, const Value &v, const std::string &path,
   return true;
 }
 
+// Each block's slice of the workspace starts at block * bytes_per_block; a
+// multiple of 16 keeps every slice aligned for 16-byte vector accesses
+// (cuMemAlloc aligns the base far more).
+constexpr int64_t kWorkspaceAlign = 16;
+
+/// Parses the fields of a "workspace" param.
+bool parseWorkspace(FieldReader &r, const Value &v, const std::string &path,
+                    Param &p) {
+  // The buffer is the runtime's, not a tensor of the caller's.
+  if (v.get("operand"))
+    return r.fail("field '" + path +
+                  ".operand': a workspace param takes no operand");
+  if (!r.integer(v, path, "bytes_per_block", p.bytesPerBlock, true, 1))
+    return false;
+  if (p.bytesPerBlock % kWorkspaceAlign != 0)
+    return r.fail("field '" + path +
+                  ".bytes_per_block' must be a multiple of " +
+                  std::to_string(kWorkspaceAlign) + ", got " +
+                  std::to_string(p.bytesPerBlock));
+  return true;
+}
+
 bool parseParams(FieldReader &r, const Value &root, Manifest &m) {
   const Value *params = r.member(root, "", "params", true);
   if (!params)
     return false;
   if (!params->isArray())
     return r.wrongType("params", "an array", *params);
+  std::optional<size_t> workspace; // index of the workspace param
   for (size_t i = 0; i < params->getElements().size(); ++i) {
     const Value &v = params->getElements()[i];
     std::string path = index("params", i);
@@ -435,6 +460,18 @@ bool parseParams(FieldReader &r, const Value &root, Manifest &m) {
     Param p;
     if (!r.string(v, path, "kind", p.kind, true))
       return false;
+    if (p.kind == "workspace") {
+      // The runtime owns one buffer per loaded kernel.
+      if (workspace)
+        return r.fail("field '" + path +
+                      ".kind': a manifest has at most one workspace param (" +
+                      index("params", *workspace) + " is one)");
+      workspace = i;
+      if (!parseWorkspace(r, v, path, p))
+        return false;
+      m.params.push_back(std::move(p));
+      continue;
+    }
     bool tensorMap = p.kind == "tensormap";
     bool needsOperand = p.kind == "ptr" || tensorMap;
     if (!r.string(v, path, "operand", p.operand, needsOperand))
@@ -466,8 +503,13 @@ bool parseLaunch(FieldReader &r, const Value &root, Launch &launch) {
       !r.dim3(*l, "launch", "cluster", launch.cluster, false) ||
       !r.integer(*l, "launch", "dynamic_smem_bytes", launch.dynamicSmemBytes,
                  true, 0) ||
-      !r.boolean(*l, "launch", "persistent", launch.persistent, false))
+      !r.boolean(*l, "launch", "persistent", launch.persistent, false) ||
+      !r.boolean(*l, "launch", "stream_k", launch.streamK, false))
     return false;
+  // Stream-K splits the tiles' k-loops over resident blocks that loop.
+  if (launch.streamK && !launch.persistent)
+    return r.fail("field 'launch.stream_k': a stream-K kernel must be "
+                  "persistent, but launch.persistent is false");
   if (const Value *f = l->get("grid_formula")) {
     if (!f->isArray())
       return r.wrongType("launch.grid_formula", "an array of strings", *f);
@@ -688,6 +730,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
       v.set("l2_promotion", p.l2Promotion);
       v.set("oob_fill", p.oobFill);
     }
+    if (p.kind == "workspace")
+      v.set("bytes_per_block", p.bytesPerBlock);
     params.push(std::move(v));
   }
   root.set("params", std::move(params));
@@ -699,6 +743,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
   launch.set("dynamic_smem_bytes", m.launch.dynamicSmemBytes);
   if (m.launch.persistent)
     launch.set("persistent", true);
+  if (m.launch.streamK)
+    launch.set("stream_k", true);
   Value formula = Value::array();
   for (const std::string &f : m.launch.gridFormula)
     formula.push(f);

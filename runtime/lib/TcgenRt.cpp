@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 using namespace tcgen;
@@ -32,8 +33,8 @@ constexpr size_t kMaxTensorMapRank = 5; // cuTensorMapEncodeTiled's limit.
 
 /// How one kernel parameter is built at launch.
 struct ParamPlan {
-  enum Kind { Ptr, TensorMap } kind = Ptr;
-  size_t operand = 0; // index into manifest.operands
+  enum Kind { Ptr, TensorMap, Workspace } kind = Ptr;
+  size_t operand = 0; // index into manifest.operands; unused for Workspace
 };
 
 /// A CUtensorMap in storage aligned as cuTensorMapEncodeTiled requires (64
@@ -46,6 +47,44 @@ static_assert(sizeof(CUtensorMap) == 128, "CUtensorMap is 128 bytes");
 static_assert(alignof(TensorMapSlot) >= 64, "tensor maps need 64-byte storage");
 
 thread_local std::string lastError;
+
+/// Makes `context` current for the lifetime of the guard, if it is not
+/// already, and restores the previous one on destruction.
+class ScopedContext {
+public:
+  explicit ScopedContext(const Driver &driver) : driver(driver) {}
+  ~ScopedContext() {
+    if (pushed) {
+      CUcontext popped;
+      driver.cuCtxPopCurrentFn(&popped);
+    }
+  }
+  ScopedContext(const ScopedContext &) = delete;
+  ScopedContext &operator=(const ScopedContext &) = delete;
+
+  /// Returns the failing call's result, or CUDA_SUCCESS; sets `call` to the
+  /// name of the call that failed.
+  CUresult enter(CUcontext context, const char *&call) {
+    CUcontext current = nullptr;
+    CUresult r = driver.cuCtxGetCurrentFn(&current);
+    if (r != CUDA_SUCCESS) {
+      call = "cuCtxGetCurrent";
+      return r;
+    }
+    if (current == context)
+      return CUDA_SUCCESS;
+    if ((r = driver.cuCtxPushCurrentFn(context)) != CUDA_SUCCESS) {
+      call = "cuCtxPushCurrent";
+      return r;
+    }
+    pushed = true;
+    return CUDA_SUCCESS;
+  }
+
+private:
+  const Driver &driver;
+  bool pushed = false;
+};
 
 tcgen_status fail(tcgen_status status, std::string message) {
   lastError = std::move(message);
@@ -91,8 +130,20 @@ struct tcgen_kernel {
   CUmodule module = nullptr;
   CUfunction function = nullptr;
   std::vector<ParamPlan> paramPlans; // one per manifest param
+  /// The buffer of the manifest's workspace param, allocated and zeroed at
+  /// the first launch and shared by every launch of this handle (so its
+  /// launches must be stream-ordered); 0 until then.
+  CUdeviceptr workspace = 0;
+  std::mutex workspaceMutex; // Guards the allocation, not the launches.
 
   ~tcgen_kernel() {
+    if (workspace) {
+      // Freed in its own context, which need not be current here.
+      ScopedContext scope(*driver);
+      const char *call = nullptr;
+      if (scope.enter(context, call) == CUDA_SUCCESS)
+        driver->cuMemFreeFn(workspace);
+    }
     if (module)
       driver->cuModuleUnloadFn(module);
     if (retainedPrimary)
@@ -256,9 +307,10 @@ tcgen_status prepareFunction(tcgen_kernel &k) {
   return TCGEN_OK;
 }
 
-/// Maps each param to its kind and operand; refuses kinds other than "ptr"
-/// and "tensormap".
+/// Maps each param to its kind and operand; refuses kinds other than "ptr",
+/// "tensormap" and "workspace".
 tcgen_status planParams(tcgen_kernel &k) {
+  int workspaces = 0;
   for (size_t i = 0; i < k.manifest.params.size(); ++i) {
     const Param &p = k.manifest.params[i];
     std::string where = k.manifestPath + ": params[" + std::to_string(i) + "]";
@@ -267,11 +319,24 @@ tcgen_status planParams(tcgen_kernel &k) {
       plan.kind = ParamPlan::Ptr;
     else if (p.kind == "tensormap")
       plan.kind = ParamPlan::TensorMap;
+    else if (p.kind == "workspace")
+      plan.kind = ParamPlan::Workspace;
     else
       return fail(TCGEN_ERROR_UNSUPPORTED,
                   where + ": kind '" + p.kind +
                       "' is not supported by this runtime (supported: ptr, "
-                      "tensormap)");
+                      "tensormap, workspace)");
+    if (plan.kind == ParamPlan::Workspace) {
+      // The parser checks these; be safe for built manifests.
+      if (p.bytesPerBlock <= 0)
+        return fail(TCGEN_ERROR_MANIFEST,
+                    where + ": workspace needs bytes_per_block > 0");
+      if (workspaces++)
+        return fail(TCGEN_ERROR_MANIFEST,
+                    where + ": a manifest has at most one workspace param");
+      k.paramPlans.push_back(plan); // No operand: the runtime's buffer.
+      continue;
+    }
     const Operand *operand = k.manifest.findOperand(p.operand);
     if (!operand) // The parser checks this; be safe for built manifests.
       return fail(TCGEN_ERROR_MANIFEST,
@@ -456,12 +521,45 @@ tcgen_status convertArgs(const tcgen_tensor_arg *args, int nargs,
   return TCGEN_OK;
 }
 
+/// Allocates and zeroes the workspace on the first launch that needs one.
+/// Needs the kernel's context current.
+tcgen_status ensureWorkspace(tcgen_kernel &k, CUstream stream) {
+  std::lock_guard<std::mutex> lock(k.workspaceMutex);
+  if (k.workspace)
+    return TCGEN_OK;
+  int64_t bytes = workspaceBytes(k.manifest, k.device.smCount);
+  if (bytes == 0)
+    return TCGEN_OK;
+  std::string where = "kernel '" + k.manifest.entry + "': workspace of ";
+  if (bytes < 0)
+    return fail(TCGEN_ERROR_UNSUPPORTED,
+                where + "bytes_per_block times the launched blocks overflows");
+  std::string size = std::to_string(bytes) + " bytes";
+  const Driver &d = *k.driver;
+  CUdeviceptr buffer = 0;
+  CUresult r = d.cuMemAllocFn(&buffer, static_cast<size_t>(bytes));
+  if (r != CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_CUDA,
+                where + size + ": " + rt::formatCudaError(d, "cuMemAlloc", r));
+  // Zeroed once: the kernel leaves any flags it keeps there zero at exit.
+  // On the launch stream, so that the kernel sees the zeros even on a
+  // stream that does not synchronize with the legacy default stream.
+  r = d.cuMemsetD8AsyncFn(buffer, 0, static_cast<size_t>(bytes), stream);
+  if (r != CUDA_SUCCESS) {
+    d.cuMemFreeFn(buffer);
+    return fail(TCGEN_ERROR_CUDA,
+                where + size + ": " +
+                    rt::formatCudaError(d, "cuMemsetD8Async", r));
+  }
+  k.workspace = buffer;
+  return TCGEN_OK;
+}
+
 CUresult launchKernel(tcgen_kernel &k, CUstream stream, void **params) {
   const Driver &d = *k.driver;
   Launch l = k.manifest.launch;
-  // A persistent kernel strides over grid[0] tiles with one block per SM.
-  if (l.persistent && k.device.smCount > 0)
-    l.grid[0] = std::min<int64_t>(l.grid[0], k.device.smCount);
+  // The same grid the workspace was sized for.
+  l.grid = launchedGrid(l, k.device.smCount);
   auto u = [](int64_t v) { return static_cast<unsigned>(v); };
   if (l.cluster[0] * l.cluster[1] * l.cluster[2] == 1)
     return d.cuLaunchKernelFn(k.function, u(l.grid[0]), u(l.grid[1]),
@@ -502,10 +600,10 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
                 "kernel '" + k->manifest.entry + "': " + error);
 
   // kernelParams[i] points at the bytes of parameter i, which the driver
-  // copies at launch: a ptr's 8-byte address, or a tensormap's 128-byte
-  // CUtensorMap (a by-value __grid_constant__ struct). Both arrays are sized
-  // before any pointer into them is taken and live until launchKernel
-  // returns.
+  // copies at launch: a ptr's or the workspace's 8-byte address, or a
+  // tensormap's 128-byte CUtensorMap (a by-value __grid_constant__ struct).
+  // Both arrays are sized before any pointer into them is taken and live
+  // until launchKernel returns.
   size_t numParams = k->paramPlans.size();
   size_t numMaps = 0;
   for (const ParamPlan &plan : k->paramPlans)
@@ -515,22 +613,19 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
   std::vector<void *> params(numParams);
 
   const Driver &d = *k->driver;
-  CUcontext current = nullptr;
-  CUresult r = d.cuCtxGetCurrentFn(&current);
+  ScopedContext scope(d);
+  const char *call = nullptr;
+  CUresult r = scope.enter(k->context, call);
   if (r != CUDA_SUCCESS)
-    return fail(TCGEN_ERROR_CUDA, rt::formatCudaError(d, "cuCtxGetCurrent", r));
-  bool pushed = current != k->context;
-  if (pushed && (r = d.cuCtxPushCurrentFn(k->context)) != CUDA_SUCCESS)
-    return fail(TCGEN_ERROR_CUDA,
-                rt::formatCudaError(d, "cuCtxPushCurrent", r));
-  auto popContext = [&] {
-    if (pushed) {
-      CUcontext popped;
-      d.cuCtxPopCurrentFn(&popped);
-    }
-  };
+    return fail(TCGEN_ERROR_CUDA, rt::formatCudaError(d, call, r));
+  bool usesWorkspace = false;
   for (size_t i = 0, map = 0; i < numParams; ++i) {
     const ParamPlan &plan = k->paramPlans[i];
+    if (plan.kind == ParamPlan::Workspace) {
+      usesWorkspace = true;
+      params[i] = &pointers[i]; // Set below.
+      continue;
+    }
     const TensorArg &tensor = tensors[plan.operand];
     if (plan.kind == ParamPlan::Ptr) {
       pointers[i] = static_cast<CUdeviceptr>(tensor.address);
@@ -538,15 +633,20 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
       continue;
     }
     CUtensorMap &slot = maps[map++].map;
-    status = encodeTensorMap(*k, i, tensor, slot);
-    if (status != TCGEN_OK) {
-      popContext();
+    if ((status = encodeTensorMap(*k, i, tensor, slot)) != TCGEN_OK)
       return status;
-    }
     params[i] = &slot;
   }
+  // After the encoding, so that a launch refused there allocates nothing
+  // and enqueues nothing.
+  if (usesWorkspace) {
+    if ((status = ensureWorkspace(*k, stream)) != TCGEN_OK)
+      return status;
+    for (size_t i = 0; i < numParams; ++i)
+      if (k->paramPlans[i].kind == ParamPlan::Workspace)
+        pointers[i] = k->workspace;
+  }
   r = launchKernel(*k, stream, params.empty() ? nullptr : params.data());
-  popContext();
   if (r != CUDA_SUCCESS) {
     bool cluster = k->manifest.launch.cluster[0] *
                        k->manifest.launch.cluster[1] *

@@ -1,6 +1,7 @@
 //===- Validate.cpp - Launch-argument validation --------------------------===//
 //
-// This file implements validateDevice() and validateLaunch().
+// This file implements validateDevice(), validateLaunch(), launchedGrid()
+// and workspaceBytes().
 //
 //===----------------------------------------------------------------------===//
 
@@ -142,6 +143,37 @@ std::string tcgen::tensorMapLayout(const Param &param, const Operand &operand,
   }
   out = std::move(layout);
   return "";
+}
+
+std::array<int64_t, 3> tcgen::launchedGrid(const Launch &launch, int smCount) {
+  std::array<int64_t, 3> grid = launch.grid;
+  // stream_k implies persistent (the parser insists); a built manifest
+  // with only stream_k still gets the grid its kernel expects.
+  if ((!launch.persistent && !launch.streamK) || smCount <= 0)
+    return grid;
+  // A persistent kernel strides over grid[0] tiles with at most one block
+  // per SM; a stream-K kernel shares the k-iterations of all tiles among
+  // exactly one block per SM, so that every SM has work even when there are
+  // fewer tiles than SMs.
+  grid[0] = launch.streamK ? smCount : std::min<int64_t>(grid[0], smCount);
+  // The launch fails unless the grid is a multiple of the cluster; the
+  // kernel reads its real grid size, so fewer blocks are fine.
+  int64_t cluster = std::max<int64_t>(launch.cluster[0], 1);
+  grid[0] = std::max(grid[0] / cluster, int64_t(1)) * cluster;
+  return grid;
+}
+
+int64_t tcgen::workspaceBytes(const Manifest &manifest, int smCount) {
+  auto it = std::find_if(manifest.params.begin(), manifest.params.end(),
+                         [](const Param &p) { return p.kind == "workspace"; });
+  if (it == manifest.params.end())
+    return 0;
+  std::array<int64_t, 3> grid = launchedGrid(manifest.launch, smCount);
+  int64_t bytes = it->bytesPerBlock;
+  for (int64_t blocks : grid)
+    if (__builtin_mul_overflow(bytes, blocks, &bytes))
+      return -1;
+  return bytes;
 }
 
 std::string tcgen::validateDevice(const Manifest &manifest,

@@ -54,6 +54,7 @@ static ::tcgen::json::Value configToJson(ConfigAttr config) {
   json.set("vector", Value(config.getVector()));
   json.set("raster", Value(config.getRaster()));
   json.set("persistent", Value(config.getPersistent()));
+  json.set("streamk", Value(config.getStreamK()));
   return json;
 }
 
@@ -147,6 +148,12 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     for (Attribute p : params) {
       auto [kind, operand] = cast<StringAttr>(p).getValue().split(':');
       ::tcgen::Param param{kind.str(), operand.str(), ""};
+      if (kind == "workspace") {
+        // "workspace:<bytes per block>": scratch the runtime owns.
+        param.operand.clear();
+        if (operand.getAsInteger(10, param.bytesPerBlock))
+          return func.emitError("malformed workspace parameter ") << p;
+      }
       if (kind == "tensormap") {
         auto box = boxes.getAs<DenseI64ArrayAttr>(operand);
         if (!box)
@@ -162,7 +169,10 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     m.launch.grid = {l[0], l[1], l[2]};
     m.launch.block = {l[3], l[4], l[5]};
     m.launch.dynamicSmemBytes = l[6];
+    // 0: one block per tile; 1: persistent; 2: stream-K (persistent, one
+    // block per SM).
     m.launch.persistent = l[7] != 0;
+    m.launch.streamK = l[7] == 2;
     ArrayRef<int64_t> bt = config.getBlockTile();
     m.launch.gridFormula = {"ceildiv(m, " + std::to_string(bt[0]) +
                                 ") * ceildiv(n, " + std::to_string(bt[1]) +

@@ -79,6 +79,11 @@ static cl::opt<int>
     persistentBlocks("persistent",
                      cl::desc("Persistent blocks on sm90: 1 (default) or 0"),
                      cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<int> streamK(
+    "stream-k",
+    cl::desc("Stream-K on sm90: 1 or 0 (default: when the tiles fill the "
+             "last wave of SMs poorly)"),
+    cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> noPromote("no-promote",
                                cl::desc("Skip shared-memory promotion"),
                                cl::sub(compileCmd), cl::sub(explainCmd));
@@ -135,6 +140,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.vector = vectorWidth;
   options.raster = rasterGroup;
   options.persistent = persistentBlocks;
+  options.streamK = streamK;
   options.promote = !noPromote;
   options.hoist = !noHoist;
   options.unroll = !noUnroll;

@@ -19,6 +19,7 @@
 using namespace tcgen;
 using tcgen::testing::replaceFirst;
 using tcgen::testing::sampleManifestText;
+using tcgen::testing::streamKManifestText;
 using tcgen::testing::tensorMapManifestText;
 
 namespace {
@@ -518,6 +519,138 @@ TEST(ManifestTest, TensorMapNanFillNeedsAFloatOperand) {
             "field 'params[2].oob_fill': \"nan\" needs a floating-point "
             "operand, 'C' is i32");
 }
+
+//===----------------------------------------------------------------------===//
+// workspace params and stream-K launches
+//===----------------------------------------------------------------------===//
+
+TEST(ManifestTest, ParsesWorkspaceAndStreamK) {
+  Manifest m = parseOk(streamKManifestText());
+  ASSERT_EQ(m.params.size(), 4u);
+  const Param &w = m.params[3];
+  EXPECT_EQ(w.kind, "workspace");
+  EXPECT_EQ(w.bytesPerBlock, 131584);
+  EXPECT_EQ(w.operand, "");
+  EXPECT_TRUE(w.box.empty());
+  // Other kinds keep the default.
+  EXPECT_EQ(m.params[2].bytesPerBlock, 0);
+  EXPECT_TRUE(m.launch.persistent);
+  EXPECT_TRUE(m.launch.streamK);
+  // Both default to off.
+  Manifest plain = parseOk(sampleManifestText());
+  EXPECT_FALSE(plain.launch.persistent);
+  EXPECT_FALSE(plain.launch.streamK);
+}
+
+TEST(ManifestTest, StreamKRoundTrip) {
+  Manifest m = parseOk(streamKManifestText());
+  std::string text = writeManifest(m);
+  Manifest again = parseOk(text);
+  EXPECT_EQ(again, m);
+  EXPECT_EQ(writeManifest(again), text);
+  EXPECT_NE(
+      text.find("{ \"kind\": \"workspace\", \"bytes_per_block\": 131584 }"),
+      std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\"persistent\": true"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"stream_k\": true"), std::string::npos) << text;
+  // operator== looks at both.
+  Manifest other = m;
+  other.params[3].bytesPerBlock = 256;
+  EXPECT_NE(other, m);
+  other = m;
+  other.launch.streamK = false;
+  EXPECT_NE(other, m);
+}
+
+TEST(ManifestTest, WriterLeavesOutWorkspaceFieldsWhenUnused) {
+  std::string text = writeManifest(parseOk(sampleManifestText()));
+  EXPECT_EQ(text.find("bytes_per_block"), std::string::npos) << text;
+  EXPECT_EQ(text.find("stream_k"), std::string::npos) << text;
+  // A persistent kernel that is not stream-K writes no stream_k.
+  Manifest m = parseOk(streamKManifestText());
+  m.launch.streamK = false;
+  text = writeManifest(m);
+  EXPECT_EQ(text.find("stream_k"), std::string::npos) << text;
+  EXPECT_EQ(parseOk(text), m);
+}
+
+TEST(ManifestTest, RoundTripOfABuiltStreamKManifest) {
+  Manifest m;
+  m.entry = "k";
+  m.cubin = "k.cubin";
+  m.target = {"sm_90a", "sm90", 90};
+  m.op = {"matmul", 1, 1024, 1024, 4096, false};
+  m.operands = {
+      {"A", OperandRole::Lhs, DType::F16, {1024, 4096}, {4096, 1}, 16},
+      {"B", OperandRole::Rhs, DType::F16, {4096, 1024}, {1024, 1}, 16},
+      {"C", OperandRole::Out, DType::F32, {1024, 1024}, {1024, 1}, 16}};
+  Param workspace{"workspace", "", ""};
+  workspace.bytesPerBlock = 128 * 256 * 4 + 16;
+  m.params = {{"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""}, workspace};
+  m.launch.grid = {32, 1, 1};
+  m.launch.block = {384, 1, 1};
+  m.launch.persistent = true;
+  m.launch.streamK = true;
+  Manifest again = parseOk(writeManifest(m));
+  EXPECT_EQ(again, m);
+  EXPECT_EQ(again.params[3].bytesPerBlock, 131088);
+}
+
+class StreamKErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(StreamKErrorTest, NamesTheField) {
+  const ErrorCase &c = GetParam();
+  std::string text = replaceFirst(streamKManifestText(), c.from, c.to);
+  ASSERT_NE(text, streamKManifestText()) << "edit did not apply: " << c.from;
+  EXPECT_EQ(parseError(text), c.expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, StreamKErrorTest,
+    ::testing::Values(
+        ErrorCase{"MissingBytesPerBlock", ", \"bytes_per_block\": 131584", "",
+                  "missing required field 'params[3].bytes_per_block'"},
+        ErrorCase{"BytesPerBlockZero", "\"bytes_per_block\": 131584",
+                  "\"bytes_per_block\": 0",
+                  "field 'params[3].bytes_per_block' must be >= 1, got 0"},
+        ErrorCase{"BytesPerBlockNegative", "\"bytes_per_block\": 131584",
+                  "\"bytes_per_block\": -16",
+                  "field 'params[3].bytes_per_block' must be >= 1, got -16"},
+        ErrorCase{"BytesPerBlockNotMultipleOf16", "\"bytes_per_block\": 131584",
+                  "\"bytes_per_block\": 131580",
+                  "field 'params[3].bytes_per_block' must be a multiple of "
+                  "16, got 131580"},
+        ErrorCase{"BytesPerBlockIsFractional", "\"bytes_per_block\": 131584",
+                  "\"bytes_per_block\": 131584.5",
+                  "field 'params[3].bytes_per_block' must be an integer, got "
+                  "number"},
+        ErrorCase{"BytesPerBlockIsString", "\"bytes_per_block\": 131584",
+                  "\"bytes_per_block\": \"131584\"",
+                  "field 'params[3].bytes_per_block' must be an integer, got "
+                  "string"},
+        ErrorCase{"TwoWorkspaces", "\"bytes_per_block\": 131584 }",
+                  "\"bytes_per_block\": 131584 },\n"
+                  "              { \"kind\": \"workspace\", "
+                  "\"bytes_per_block\": 16 }",
+                  "field 'params[4].kind': a manifest has at most one "
+                  "workspace param (params[3] is one)"},
+        ErrorCase{"WorkspaceWithOperand", "{ \"kind\": \"workspace\", ",
+                  "{ \"kind\": \"workspace\", \"operand\": \"C\", ",
+                  "field 'params[3].operand': a workspace param takes no "
+                  "operand"},
+        ErrorCase{"StreamKWithoutPersistent", "\"persistent\": true",
+                  "\"persistent\": false",
+                  "field 'launch.stream_k': a stream-K kernel must be "
+                  "persistent, but launch.persistent is false"},
+        ErrorCase{"StreamKWithPersistentAbsent", "\"persistent\": true,", "",
+                  "field 'launch.stream_k': a stream-K kernel must be "
+                  "persistent, but launch.persistent is false"},
+        ErrorCase{"StreamKIsNumber", "\"stream_k\": true", "\"stream_k\": 1",
+                  "field 'launch.stream_k' must be a bool, got number"}),
+    [](const ::testing::TestParamInfo<ErrorCase> &info) {
+      return std::string(info.param.name);
+    });
 
 TEST(ManifestTest, NonMatmulOpsSkipTheMatmulChecks) {
   std::string text = replaceFirst(sampleManifestText(), "\"kind\": \"matmul\"",

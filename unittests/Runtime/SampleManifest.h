@@ -65,6 +65,18 @@ inline std::string tensorMapManifestText() {
                 "swizzle": "128B" })");
 }
 
+/// Returns the example manifest as a stream-K kernel: a workspace param
+/// after C's ptr, and launch.persistent and launch.stream_k set.
+inline std::string streamKManifestText() {
+  std::string text =
+      replaceFirst(sampleManifestText(), R"({ "kind": "ptr", "operand": "C" })",
+                   R"({ "kind": "ptr", "operand": "C" },
+              { "kind": "workspace", "bytes_per_block": 131584 })");
+  return replaceFirst(text, R"("dynamic_smem_bytes": 0,)",
+                      R"("dynamic_smem_bytes": 0, "persistent": true,
+              "stream_k": true,)");
+}
+
 } // namespace tcgen::testing
 
 #endif // TCGEN_UNITTESTS_RUNTIME_SAMPLEMANIFEST_H

@@ -12,6 +12,7 @@
 
 using namespace tcgen;
 using tcgen::testing::sampleManifestText;
+using tcgen::testing::streamKManifestText;
 using tcgen::testing::tensorMapManifestText;
 
 namespace {
@@ -259,6 +260,100 @@ TEST_F(TensorMapValidateTest, NeedsComputeCapability90) {
             "device 'A100' (compute capability 8.0) cannot take params[0] of "
             "kind tensormap: TMA needs compute capability 9.0 or higher");
   EXPECT_EQ(validateLaunch(manifest, args, h100), "");
+}
+
+//===----------------------------------------------------------------------===//
+// Launched grid, workspace params
+//===----------------------------------------------------------------------===//
+
+Launch tileLaunch(int64_t tiles, bool persistent, bool streamK) {
+  Launch l;
+  l.grid = {tiles, 1, 1};
+  l.block = {384, 1, 1};
+  l.persistent = persistent;
+  l.streamK = streamK;
+  return l;
+}
+
+TEST(LaunchedGridTest, PersistentTakesAtMostOneBlockPerSM) {
+  using Grid = std::array<int64_t, 3>;
+  EXPECT_EQ(launchedGrid(tileLaunch(72, true, false), 132), (Grid{72, 1, 1}));
+  EXPECT_EQ(launchedGrid(tileLaunch(1024, true, false), 132),
+            (Grid{132, 1, 1}));
+  // Not persistent: the manifest's grid.
+  EXPECT_EQ(launchedGrid(tileLaunch(1024, false, false), 132),
+            (Grid{1024, 1, 1}));
+}
+
+TEST(LaunchedGridTest, StreamKTakesExactlyOneBlockPerSM) {
+  using Grid = std::array<int64_t, 3>;
+  // Fewer tiles than SMs: every SM still gets a share of the k-iterations.
+  EXPECT_EQ(launchedGrid(tileLaunch(72, true, true), 132), (Grid{132, 1, 1}));
+  EXPECT_EQ(launchedGrid(tileLaunch(1024, true, true), 132), (Grid{132, 1, 1}));
+  EXPECT_EQ(launchedGrid(tileLaunch(1, true, true), 114), (Grid{114, 1, 1}));
+  // y and z stay as they are.
+  Launch l = tileLaunch(72, true, true);
+  l.grid = {72, 2, 3};
+  EXPECT_EQ(launchedGrid(l, 132), (Grid{132, 2, 3}));
+}
+
+TEST(LaunchedGridTest, UnknownSMCountKeepsTheManifestGrid) {
+  using Grid = std::array<int64_t, 3>;
+  EXPECT_EQ(launchedGrid(tileLaunch(72, true, true), 0), (Grid{72, 1, 1}));
+  EXPECT_EQ(launchedGrid(tileLaunch(200, true, false), 0), (Grid{200, 1, 1}));
+}
+
+TEST(LaunchedGridTest, WholeClusters) {
+  using Grid = std::array<int64_t, 3>;
+  // 114 SMs hold 28 clusters of 4: a grid of 114 would not launch.
+  Launch l = tileLaunch(256, true, true);
+  l.cluster = {4, 1, 1};
+  EXPECT_EQ(launchedGrid(l, 114), (Grid{112, 1, 1}));
+  l.streamK = false;
+  EXPECT_EQ(launchedGrid(l, 114), (Grid{112, 1, 1}));
+  l.grid[0] = 8; // fewer tiles than SMs: already whole clusters
+  EXPECT_EQ(launchedGrid(l, 114), (Grid{8, 1, 1}));
+  l.cluster = {2, 1, 1};
+  EXPECT_EQ(launchedGrid(l, 1), (Grid{2, 1, 1})); // at least one cluster
+}
+
+TEST(WorkspaceBytesTest, BytesPerBlockTimesLaunchedBlocks) {
+  Manifest m;
+  ASSERT_EQ(parseManifest(streamKManifestText(), m), "");
+  // The sample's grid is [8, 16, 1]: stream-K launches [132, 16, 1].
+  EXPECT_EQ(workspaceBytes(m, 132), int64_t(131584) * 132 * 16);
+  m.launch.streamK = false; // persistent: min(8, 132) blocks along x
+  EXPECT_EQ(workspaceBytes(m, 132), int64_t(131584) * 8 * 16);
+  // Without a workspace param there is no buffer.
+  m.params.pop_back();
+  EXPECT_EQ(workspaceBytes(m, 132), 0);
+}
+
+TEST(WorkspaceBytesTest, Overflow) {
+  Manifest m;
+  ASSERT_EQ(parseManifest(streamKManifestText(), m), "");
+  m.params[3].bytesPerBlock = int64_t(1) << 58;
+  EXPECT_EQ(workspaceBytes(m, 132), -1);
+}
+
+/// The stream-K sample: ptr params for A, B and C, then a workspace.
+class WorkspaceValidateTest : public ValidateTest {
+protected:
+  void SetUp() override {
+    ValidateTest::SetUp();
+    ASSERT_EQ(parseManifest(streamKManifestText(), manifest), "");
+    manifest.target.minCC = 90;
+  }
+};
+
+TEST_F(WorkspaceValidateTest, TakesNoTensorArgument) {
+  EXPECT_EQ(validate(), "");
+  args.push_back({"workspace", DType::I8, {1024}, {1}, 0x40000});
+  EXPECT_EQ(validate(), "argument count mismatch: kernel expects 3 tensors "
+                        "(A, B, C), got 4");
+  args.resize(2);
+  EXPECT_EQ(validate(), "argument count mismatch: kernel expects 3 tensors "
+                        "(A, B, C), got 2");
 }
 
 } // namespace

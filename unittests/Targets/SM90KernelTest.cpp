@@ -27,12 +27,14 @@ using namespace mlir::tcgen::sm90;
 
 namespace {
 
-/// Every block tile the sm90 back end accepts.
+/// Every block tile the sm90 back end accepts, data-parallel and stream-K.
 std::vector<KernelParams> allTiles() {
   std::vector<KernelParams> out;
   for (int64_t m : {64, 128})
-    for (int64_t n : {64, 128, 192, 256}) {
+    for (int64_t n : {64, 128, 192, 256})
+      for (bool streamK : {false, true}) {
       KernelParams p;
+      p.streamK = streamK;
       p.name = "k";
       p.m = 256;
       p.n = 768;
@@ -41,14 +43,14 @@ std::vector<KernelParams> allTiles() {
       p.blockN = n;
       p.stages = chooseStages(m, n, 64);
       out.push_back(p);
-    }
+      }
   return out;
 }
 
 TEST(SM90Kernel, RegisterSplitFitsTheBlock) {
   for (const KernelParams &p : allTiles()) {
     int64_t owned = p.threads() * p.entryRegisters();
-    int64_t wanted = 128 * KernelParams::kProducerRegisters +
+    int64_t wanted = 128 * p.producerRegisters() +
                      128 * p.consumers() * p.consumerRegisters();
     EXPECT_LE(wanted, owned) << p.blockM << "x" << p.blockN;
     // setmaxnreg takes multiples of 8 in [24, 256].
@@ -67,6 +69,26 @@ TEST(SM90Kernel, ThreeWarpgroupSplitIs48And224) {
   EXPECT_EQ(p.threads(), 384);
   EXPECT_EQ(p.entryRegisters(), 168);
   EXPECT_EQ(p.consumerRegisters(), 224);
+}
+
+TEST(SM90Kernel, StreamKProducerKeepsTheConsumerSplit) {
+  KernelParams p;
+  p.blockM = 128;
+  p.blockN = 256;
+  p.streamK = true;
+  EXPECT_EQ(p.producerRegisters(), 40);
+  EXPECT_EQ(p.consumerRegisters(), 232);
+  // Two 64 KiB partial slots and the flags.
+  EXPECT_EQ(p.workspaceBytesPerBlock(), 2 * 65536 + 16);
+  EXPECT_EQ(p.workspaceBytesPerBlock() % 16, 0);
+}
+
+TEST(SM90Kernel, WaveEfficiency) {
+  EXPECT_DOUBLE_EQ(waveEfficiency(132, 132), 1.0);
+  EXPECT_NEAR(waveEfficiency(72, 132), 72.0 / 132, 1e-12);   // 1536^3
+  EXPECT_NEAR(waveEfficiency(288, 132), 288.0 / 396, 1e-12); // 3072^3
+  EXPECT_NEAR(waveEfficiency(2048, 132), 2048.0 / 2112, 1e-12);
+  EXPECT_DOUBLE_EQ(waveEfficiency(0, 132), 1.0);
 }
 
 TEST(SM90Kernel, RingFitsSharedMemory) {
@@ -94,7 +116,8 @@ TEST(SM90Kernel, RenderedKernelParsesForEveryTile) {
       FailureOr<Operation *> kernel =
           buildKernelModule(*module, p, UnknownLoc::get(&ctx));
       ASSERT_TRUE(succeeded(kernel))
-          << p.blockM << "x" << p.blockN << " " << in;
+          << p.blockM << "x" << p.blockN << " " << in
+          << (p.streamK ? " stream-K" : "");
       EXPECT_TRUE(succeeded(verify(*module)));
     }
   }

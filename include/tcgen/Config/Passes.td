@@ -38,6 +38,8 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
            "Tile rows per raster group (1: row-major; -1: default)">,
     Option<"persistent", "persistent", "int", /*default=*/"-1",
            "Persistent blocks: 1 yes, 0 no, -1 default">,
+    Option<"streamK", "stream-k", "int", /*default=*/"-1",
+           "Stream-K on sm90: 1 yes, 0 no, -1 default (by wave efficiency)">,
   ];
   let dependentDialects = ["::mlir::tcgen::TCGenDialect"];
 }

@@ -70,8 +70,11 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
     - `raster`: tile rows of M walked before the next tile column of N
       (grouped rasterization for L2 reuse; 1 = row-major block order).
     - `persistent`: one block per SM looping over the tiles (sm90).
+    - `streamk`: stream-K (sm90, persistent): the k-tiles of the tiles
+      that do not fill a whole wave are split evenly over the SMs, and the
+      partial accumulators are summed through a global workspace.
     Omitted fields take the defaults shown above (raster = 8,
-    persistent = true).
+    persistent = true, streamk = false).
   }];
   let parameters = (ins
     StringRefParameter<"backend">:$backend,
@@ -82,7 +85,8 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
     "int64_t":$padding,
     "int64_t":$vector,
     "int64_t":$raster,
-    "bool":$persistent);
+    "bool":$persistent,
+    "bool":$streamK);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

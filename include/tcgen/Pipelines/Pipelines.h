@@ -37,6 +37,9 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
   Option<int> persistent{*this, "persistent",
                          llvm::cl::desc("Persistent blocks: 1, 0, -1 default"),
                          llvm::cl::init(-1)};
+  Option<int> streamK{*this, "stream-k",
+                      llvm::cl::desc("Stream-K on sm90: 1, 0, -1 default"),
+                      llvm::cl::init(-1)};
   Option<bool> bufferize{*this, "bufferize",
                          llvm::cl::desc("Bufferize tensor inputs first"),
                          llvm::cl::init(true)};

@@ -64,6 +64,7 @@ struct BuildKernelPass final
     p.blockK = config.getBlockTile()[2];
     p.stages = config.getStages();
     p.groupM = config.getRaster();
+    p.streamK = config.getStreamK();
     p.inType = info->aType.isBF16() ? "bf16" : "f16";
     p.aMNMajor = info->aTransposed;
     p.bKMajor = info->bTransposed;
@@ -83,8 +84,13 @@ struct BuildKernelPass final
 
     // The ABI, read by `tcgen compile` for the manifest.
     Builder b(&getContext());
+    SmallVector<std::string> params = {"tensormap:A", "tensormap:B", "ptr:C"};
+    if (p.streamK)
+      params.push_back("workspace:" +
+                       std::to_string(p.workspaceBytesPerBlock()));
     kernel->setAttr("tcgen.params",
-                    b.getStrArrayAttr({"tensormap:A", "tensormap:B", "ptr:C"}));
+                    b.getStrArrayAttr(SmallVector<StringRef>(params.begin(),
+                                                             params.end())));
     kernel->setAttr(
         "tcgen.tensormap_boxes",
         b.getDictionaryAttr(
@@ -99,17 +105,18 @@ struct BuildKernelPass final
     func->setAttr("tcgen.transposed",
                   b.getDenseBoolArrayAttr({p.aMNMajor, p.bKMajor}));
     // grid x = the number of tiles; persistent (1): the runtime launches at
-    // most one block per SM and the blocks stride over the tiles.
+    // most one block per SM and the blocks stride over the tiles; stream-K
+    // (2): exactly one block per SM, which share the k-tiles.
+    int64_t schedule = p.streamK ? 2 : config.getPersistent() ? 1 : 0;
     kernel->setAttr("tcgen.launch",
                     b.getDenseI64ArrayAttr({p.tiles(), 1, 1, p.threads(), 1, 1,
-                                            p.smemBytes(),
-                                            config.getPersistent() ? 1 : 0}));
+                                            p.smemBytes(), schedule}));
     // The register split setmaxnreg asks for; `tcgen compile` checks it
     // against what ptxas allocated (asking for more than the block owns
     // hangs the consumers).
     kernel->setAttr(
         "tcgen.setmaxnreg",
-        b.getDenseI64ArrayAttr({sm90::KernelParams::kProducerRegisters,
+        b.getDenseI64ArrayAttr({p.producerRegisters(),
                                 p.consumerRegisters(), p.consumers()}));
     kernel->setAttr(kConfigAttrName, config);
     func->setAttr(kConfigAttrName, config);

@@ -157,12 +157,242 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
   return prev;
 }
 
+double mlir::tcgen::sm90::waveEfficiency(int64_t tiles, int64_t sms) {
+  if (tiles <= 0 || sms <= 0)
+    return 1.0;
+  int64_t waves = (tiles + sms - 1) / sms;
+  return double(tiles) / double(waves * sms);
+}
+
+/// Stream-K partition, computed in the kernel from the real grid size P:
+/// with W = T / P full waves and R = T % P tiles left over, the first
+/// R + P tiles (all T when W <= 1) are "stream-K" tiles whose U k-tiles are
+/// split into P' = min(P, U) contiguous ranges of at least one k-tile, one
+/// per block (blocks from P' on get none), walked first; the other
+/// (W - 1) * P tiles follow as whole tiles, P apart (data-parallel). With
+/// R = 0 nothing is split. Block b's range is [start(b), start(b + 1)) with
+/// start(b) = min(b, P') * U / P'.
+static const char *kStreamKPartition = R"(
+    %skW = arith.divui %cTiles, %nbl : index
+    %skR = arith.remui %cTiles, %nbl : index
+    %skRz = arith.cmpi eq, %skR, %c0 : index
+    %skW1 = arith.cmpi ule, %skW, %c1 : index
+    %skRP = arith.addi %skR, %nbl : index
+    %skT1 = arith.select %skW1, %cTiles, %skRP : index
+    %skTiles = arith.select %skRz, %c0, %skT1 : index
+    %skUnits = arith.muli %skTiles, %cNumK : index
+    %skP0 = arith.minui %nbl, %skUnits : index
+    %skP = arith.maxui %skP0, %c1 : index
+    %skB0 = arith.minui %bid, %skP : index
+    %skS0 = arith.muli %skB0, %skUnits : index
+    %skStart = arith.divui %skS0, %skP : index
+    %bidNext = arith.addi %bid, %c1 : index
+    %skB1 = arith.minui %bidNext, %skP : index
+    %skE0 = arith.muli %skB1, %skUnits : index
+    %skEnd = arith.divui %skE0, %skP : index
+    %dpFirst = arith.addi %skTiles, %bid : index
+)";
+
+/// Opens the loop over this block's work items; defines %t (the tile),
+/// %ks (its first k-tile), %len (how many k-tiles) and %it0 (the ring
+/// counter at the item's start).
+static void emitWorkLoopBegin(llvm::raw_ostream &os, const KernelParams &p) {
+  if (!p.streamK) {
+    // Data-parallel: block b computes tiles b, b + gridDim.x, ...
+    os << llvm::formatv(R"(
+      %itEnd = scf.for %t = %bid to %cTiles step %nbl iter_args(%it0 = %c0) -> (index) {{
+        %ks = arith.constant 0 : index
+        %len = arith.constant {0} : index
+)",
+                        p.k / p.blockK);
+    return;
+  }
+  // Stream-K items first (while %u < %skEnd), then whole tiles.
+  os << R"(
+      %wl:3 = scf.while (%u = %skStart, %dt = %dpFirst, %it0 = %c0) : (index, index, index) -> (index, index, index) {
+        %inSKc = arith.cmpi ult, %u, %skEnd : index
+        %inDPc = arith.cmpi ult, %dt, %cTiles : index
+        %more = arith.ori %inSKc, %inDPc : i1
+        scf.condition(%more) %u, %dt, %it0 : index, index, index
+      } do {
+      ^bb0(%u: index, %dt: index, %it0: index):
+        %inSK = arith.cmpi ult, %u, %skEnd : index
+        %tS = arith.divui %u, %cNumK : index
+        %tSk = arith.muli %tS, %cNumK : index
+        %ksS = arith.subi %u, %tSk : index
+        %leftT = arith.subi %cNumK, %ksS : index
+        %leftR = arith.subi %skEnd, %u : index
+        %lenS = arith.minui %leftT, %leftR : index
+        %t = arith.select %inSK, %tS, %dt : index
+        %ks = arith.select %inSK, %ksS, %c0 : index
+        %len = arith.select %inSK, %lenS, %cNumK : index
+        %uAdv = arith.addi %u, %lenS : index
+        %uN = arith.select %inSK, %uAdv, %u : index
+        %dtAdv = arith.addi %dt, %nbl : index
+        %dtN = arith.select %inSK, %dt, %dtAdv : index
+)";
+}
+
+/// Closes the loop of emitWorkLoopBegin; %itNext is the ring counter after
+/// the item.
+static void emitWorkLoopEnd(llvm::raw_ostream &os, const KernelParams &p) {
+  if (!p.streamK) {
+    os << R"(
+        scf.yield %itNext : index
+      }
+)";
+    return;
+  }
+  os << R"(
+        scf.yield %uN, %dtN, %itNext : index, index, index
+      }
+)";
+}
+
+/// Stream-K fix-up of one consumer warpgroup after its k-range of tile %t:
+/// a block that did not start the tile (%ks > 0) stores its partial
+/// accumulators to its workspace slot and raises its flag; the block that
+/// started it but did not finish it adds the partials of the blocks after
+/// it (each block's range starts inside at most one tile, so block c's
+/// slot holds c's first item), clearing their flags, and writes the tile.
+/// Slot layout: float4 q of thread l at slot * slotBytes + q * 2 KiB +
+/// l * 16 (coalesced); flags after the P slots of every block.
+static void emitStreamKFixup(llvm::raw_ostream &os, const KernelParams &p) {
+  const int64_t quads = p.accRegs() / 4;
+  os << llvm::formatv(R"(
+      %isContrib = arith.cmpi ugt, %ks, %c0 : index
+      %ksEnd = arith.addi %ks, %len : index
+      %unfinished = arith.cmpi ult, %ksEnd, %cNumK : index
+      %ksZero = arith.cmpi eq, %ks, %c0 : index
+      %isFinisher = arith.andi %ksZero, %unfinished : i1
+      scf.if %isContrib {{
+        %slotC = arith.addi %bidC, %wg : index
+        %slotCI = arith.index_cast %slotC : index to i64
+        %slotCB = arith.muli %slotCI, %cSlotBytes : i64
+        %pBaseC = arith.addi %slotCB, %lt16 : i64
+)");
+  for (int64_t q = 0; q < quads; ++q) {
+    os << llvm::formatv(R"(
+        %wq{0} = arith.constant {1} : i64
+        %wo{0} = arith.addi %pBaseC, %wq{0} : i64
+        %wp{0} = llvm.getelementptr %wsG[%wo{0}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+        %we{0}a = llvm.extractvalue %acc[{2}] : !acc
+        %we{0}b = llvm.extractvalue %acc[{3}] : !acc
+        %we{0}c = llvm.extractvalue %acc[{4}] : !acc
+        %we{0}d = llvm.extractvalue %acc[{5}] : !acc
+        %wv{0} = vector.from_elements %we{0}a, %we{0}b, %we{0}c, %we{0}d : vector<4xf32>
+        llvm.store %wv{0}, %wp{0} {{alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+)",
+                        q, q * 2048, 4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 3);
+  }
+  os << R"(
+        // Every thread's partial is written before thread 0 releases it.
+        nvvm.barrier id = %namedBar number_of_threads = %c128n
+        scf.if %isLt0 {
+          %fOffC = arith.muli %slotCI, %c4i : i64
+          %fAtC = arith.addi %flagBase, %fOffC : i64
+          %fpC = llvm.getelementptr %wsG[%fAtC] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+          %oneI = arith.constant 1 : i32
+          llvm.inline_asm has_side_effects asm_dialect = att "st.release.gpu.global.b32 [$0], $1;", "l,r" %fpC, %oneI : (!llvm.ptr<1>, i32) -> ()
+        }
+      }
+      // The finisher waits for every later block whose range starts in
+      // this tile; the epilogue adds their slots (%bidNext ..< %cEnd).
+      %cEnd = scf.if %isFinisher -> (index) {
+        %tNext = arith.addi %t, %c1 : index
+        %tEndU = arith.muli %tNext, %cNumK : index
+        %fw = scf.while (%cb = %bidNext) : (index) -> (index) {
+          %cbP = arith.minui %cb, %skP : index
+          %cs0 = arith.muli %cbP, %skUnits : index
+          %cs = arith.divui %cs0, %skP : index
+          %inTile = arith.cmpi ult, %cs, %tEndU : index
+          scf.condition(%inTile) %cb : index
+        } do {
+        ^bb0(%cb: index):
+          scf.if %isLt0 {
+            %cbC = arith.muli %cb, %cCons : index
+            %slotF = arith.addi %cbC, %wg : index
+            %slotFI = arith.index_cast %slotF : index to i64
+            %fOffF = arith.muli %slotFI, %c4i : i64
+            %fAtF = arith.addi %flagBase, %fOffF : i64
+            %fpF = llvm.getelementptr %wsG[%fAtF] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+            %oneW = arith.constant 1 : i32
+            scf.while : () -> () {
+              %flag = llvm.inline_asm has_side_effects asm_dialect = att "ld.acquire.gpu.global.b32 $0, [$1];", "=r,l" %fpF : (!llvm.ptr<1>) -> i32
+              %notReady = arith.cmpi ne, %flag, %oneW : i32
+              scf.condition(%notReady)
+            } do {
+              scf.yield
+            }
+            // Consumed: zero again for the next launch.
+            %zeroI = arith.constant 0 : i32
+            llvm.inline_asm has_side_effects asm_dialect = att "st.relaxed.gpu.global.b32 [$0], $1;", "l,r" %fpF, %zeroI : (!llvm.ptr<1>, i32) -> ()
+          }
+          %cbN = arith.addi %cb, %c1 : index
+          scf.yield %cbN : index
+        }
+        nvvm.barrier id = %namedBar number_of_threads = %c128n
+        scf.yield %fw : index
+      } else {
+        scf.yield %bidNext : index
+      }
+      %notContrib = arith.xori %isContrib, %true : i1
+      scf.if %notContrib {
+      %zero4 = arith.constant dense<0.0> : vector<4xf32>
+      %sumFirst = arith.muli %bidNext, %cCons : index
+      %sumSlot = arith.addi %sumFirst, %wg : index
+      %sumSlotI = arith.index_cast %sumSlot : index to i64
+      %sumOff0 = arith.muli %sumSlotI, %cSlotBytes : i64
+      %sumOff = arith.addi %sumOff0, %lt16 : i64
+      %sumBase = llvm.getelementptr %wsG[%sumOff] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+      %cSlotStride = arith.muli %cSlotBytes, %cConsI : i64
+)";
+}
+
+/// Quads of partial accumulators a finisher loads in one loop: their loads
+/// are in flight together (one L2 round trip per group instead of one per
+/// quad) while the extra registers (2 x 4 per quad) stay within the
+/// consumers' budget.
+constexpr int64_t kPartialGroup = 8;
+
+/// Stream-K: the sums of the partial slots (%bidNext ..< %cEnd) for the
+/// accumulator quads [first, first + kPartialGroup) (a zero-trip loop unless
+/// this block finishes a split tile); result #i is quad first + i. One
+/// pointer walks the slots, and the quads are constant offsets from it.
+static void emitPartialSums(llvm::raw_ostream &os, int64_t first) {
+  std::string inits, types, args, yields;
+  for (int64_t i = 0; i < kPartialGroup; ++i) {
+    inits += llvm::formatv("%sv{0} = %zero4, ", i).str();
+    types += "vector<4xf32>, ";
+    yields += llvm::formatv("%svN{0}, ", i).str();
+  }
+  os << llvm::formatv(R"(
+      %ps{0}:{1} = scf.for %cb = %bidNext to %cEnd step %c1 iter_args({2}%pp = %sumBase) -> ({3}!llvm.ptr<1>) {{
+)",
+                      first, kPartialGroup + 1, inits, types);
+  for (int64_t i = 0; i < kPartialGroup; ++i)
+    os << llvm::formatv(R"(
+        %rp{0} = llvm.getelementptr %pp[{1}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i8
+        %rv{0} = llvm.load %rp{0} {{alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+)",
+                        i, (first + i) * 2048);
+  for (int64_t i = 0; i < kPartialGroup; ++i)
+    os << llvm::formatv(
+        "        %svN{0} = arith.addf %sv{0}, %rv{0} : vector<4xf32>\n", i);
+  os << llvm::formatv(R"(
+        %ppN = llvm.getelementptr %pp[%cSlotStride] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+        scf.yield {0}%ppN : {1}!llvm.ptr<1>
+      }
+)",
+                      yields, types);
+}
+
 std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   std::string s;
   llvm::raw_string_ostream os(s);
   const int64_t numK = p.k / p.blockK;
   const int64_t consumers = p.consumers();
-  const int64_t accRegs = p.blockN / 2; // m64nN f32: N/2 per thread
+  const int64_t accRegs = p.accRegs();
   const std::string &cType = p.outType;
   const uint64_t descAHi = descriptorHigh(/*kMajor=*/!p.aMNMajor);
   const uint64_t descBHi = descriptorHigh(/*kMajor=*/p.bKMajor);
@@ -186,7 +416,7 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
 module {{
 gpu.module @{0} {{
   memref.global @__tcgen_dsmem : memref<0xi8, 3> {{alignment = 1024 : i64}
-  gpu.func @{0}(%pA: !llvm.ptr, %pB: !llvm.ptr, %C: memref<{1}x{2}x{3}>) kernel
+  gpu.func @{0}(%pA: !llvm.ptr, %pB: !llvm.ptr, %C: memref<{1}x{2}x{3}>{17}) kernel
       attributes {{nvvm.maxntid = array<i32: {4}, 1, 1>, nvvm.minctasm = 1 : i32} {{
     %tmapA = builtin.unrealized_conversion_cast %pA : !llvm.ptr to !tmA
     %tmapB = builtin.unrealized_conversion_cast %pB : !llvm.ptr to !tmB
@@ -202,7 +432,7 @@ gpu.module @{0} {{
     %ticks = arith.constant 10000000 : index
     %true = arith.constant true
     %tid = gpu.thread_id x
-    // Persistent: block b computes tiles b, b + gridDim.x, ...
+    // Persistent: the blocks share the tiles (tcgen.launch).
     %bid = gpu.block_id x
     %nbl = gpu.grid_dim x
     %cTiles = arith.constant {16} : index
@@ -244,29 +474,33 @@ gpu.module @{0} {{
                       p.name, p.m, p.n, cType, p.threads(), p.stages, numK,
                       p.blockM, p.blockN, p.stageBytes(), p.smemBytes(),
                       consumers * 128, p.groupM, p.n / p.blockN, p.m / p.blockM,
-                      p.groupM * (p.n / p.blockN), p.tiles());
+                      p.groupM * (p.n / p.blockN), p.tiles(),
+                      p.streamK ? ", %pW: !llvm.ptr" : "");
+  if (p.streamK)
+    os << kStreamKPartition;
 
   // Producer: the last warpgroup; its first thread issues every TMA load.
   os << llvm::formatv(R"(
     %cProducer = arith.constant {0} : index
     %isProducer = arith.cmpi eq, %wg, %cProducer : index
     scf.if %isProducer {{
-      nvvm.setmaxregister decrease {4}
+      nvvm.setmaxregister decrease {2}
       %cLeader = arith.constant {1} : index
       %isLeader = arith.cmpi eq, %tid, %cLeader : index
       scf.if %isLeader {{
         nvgpu.tma.prefetch.descriptor %tmapA : !tmA
         nvgpu.tma.prefetch.descriptor %tmapB : !tmB
-        %itEnd = scf.for %t = %bid to %cTiles step %nbl iter_args(%it0 = %c0) -> (index) {{
 )",
-                      consumers, consumers * 128, p.blockM, p.inType,
-                      KernelParams::kProducerRegisters);
+                      consumers, consumers * 128,
+                      p.producerRegisters());
+  emitWorkLoopBegin(os, p);
   os << kRaster;
-  os << llvm::formatv(R"(
-        scf.for %kt = %c0 to %cNumK step %c1 {{
-          // %it counts k-tiles over all of this block's tiles: the ring
-          // position and the barrier phase continue from tile to tile.
-          %it = arith.addi %it0, %kt : index
+  os << R"(
+        scf.for %j = %c0 to %len step %c1 {
+          // %it counts k-tiles over all of this block's work: the ring
+          // position and the barrier phase continue from item to item.
+          %kt = arith.addi %ks, %j : index
+          %it = arith.addi %it0, %j : index
           %s = arith.remui %it, %cStages : index
           %round = arith.divui %it, %cStages : index
           %rb = arith.index_cast %round : index to i1
@@ -278,17 +512,17 @@ gpu.module @{0} {{
           %aOff = arith.addi %pad, %so : index
           %c64 = arith.constant 64 : index
           %k0 = arith.muli %kt, %c64 : index
-)",
-                      consumers, consumers * 128, p.blockM, p.inType);
+)";
   emitTileLoads(os, "A", "%tmapA", "!tmA", /*kMajor=*/!p.aMNMajor, p.blockM,
                 /*offset=*/0, "%m0", p.inType);
   emitTileLoads(os, "B", "%tmapB", "!tmB", /*kMajor=*/p.bKMajor, p.blockN,
                 aTileBytes, "%n0", p.inType);
   os << R"(
         }
-        %itNext = arith.addi %it0, %cNumK : index
-        scf.yield %itNext : index
-        }
+        %itNext = arith.addi %it0, %len : index
+)";
+  emitWorkLoopEnd(os, p);
+  os << R"(
       }
     }
 )";
@@ -308,12 +542,35 @@ gpu.module @{0} {{
       %aSlab = arith.muli %wgI, %cASlab : i64
       %cStageBytesI = arith.constant {2} : i64
       %cATile = arith.constant {3} : i64
-      %itEnd = scf.for %t = %bid to %cTiles step %nbl iter_args(%it0 = %c0) -> (index) {{
+      %c128 = arith.constant 128 : index
+      %wtid = arith.remui %tid, %c128 : index
 )",
                       descAHi, descBHi, p.stageBytes(), aTileBytes,
                       p.consumerRegisters());
+  if (p.streamK)
+    os << llvm::formatv(R"(
+      // Stream-K workspace: partial slots of every block, then the flags.
+      %wsG = llvm.addrspacecast %pW : !llvm.ptr to !llvm.ptr<1>
+      %cCons = arith.constant {0} : index
+      %cSlotBytes = arith.constant {1} : i64
+      %cConsI = arith.constant {0} : i64
+      %bidC = arith.muli %bid, %cCons : index
+      %nblI = arith.index_cast %nbl : index to i64
+      %cBlockSlots = arith.constant {2} : i64
+      %flagBase = arith.muli %nblI, %cBlockSlots : i64
+      %ltI = arith.index_cast %wtid : index to i64
+      %c16i = arith.constant 16 : i64
+      %lt16 = arith.muli %ltI, %c16i : i64
+      %isLt0 = arith.cmpi eq, %wtid, %c0 : index
+      %c1n = arith.constant 1 : i32
+      %namedBar = arith.addi %wg32, %c1n : i32
+      %c128n = arith.constant 128 : i32
+)",
+                        consumers, p.partialSlotBytes(),
+                        consumers * p.partialSlotBytes());
+  emitWorkLoopBegin(os, p);
   os << kRaster;
-  // The first k-tile of every tile is peeled: its first wgmma runs with
+  // The first k-tile of every item is peeled: its first wgmma runs with
   // scale-d = 0 on an undefined accumulator, so no instruction other than
   // wgmma writes the accumulator registers and ptxas injects no
   // warpgroup.arrive / wait (C7519 / C7517) around the chain.
@@ -322,7 +579,7 @@ gpu.module @{0} {{
 )";
   std::string first = emitKTile(os, "f", "%it0", /*isFirst=*/true, "%accU", p);
   os << llvm::formatv(R"(
-      %acc = scf.for %kt = %c1 to %cNumK step %c1 iter_args(%accIn = {0}) -> (!acc) {{
+      %acc = scf.for %kt = %c1 to %len step %c1 iter_args(%accIn = {0}) -> (!acc) {{
         %it = arith.addi %it0, %kt : index
 )",
                       first);
@@ -335,26 +592,26 @@ gpu.module @{0} {{
         scf.yield {0} : !acc
       }
       nvvm.wgmma.wait.group.sync.aligned 0
-      // The tile's last stage is read: release it (the producer may already
-      // be filling the ring for the next tile while this epilogue runs).
-      %itNext = arith.addi %it0, %cNumK : index
+      // The item's last stage is read: release it (the producer may already
+      // be filling the ring for the next item while this epilogue runs).
+      %itNext = arith.addi %it0, %len : index
       %lastIt = arith.subi %itNext, %c1 : index
       %ls = arith.remui %lastIt, %cStages : index
       %ltok = nvgpu.mbarrier.arrive %empty[%ls] : !barT -> !nvgpu.mbarrier.token
 )",
                       last);
+  if (p.streamK)
+    emitStreamKFixup(os, p);
 
   // Epilogue: the m64nN f32 fragment of thread (warp w, lane l) holds, for
   // j in [0, N/8): d[4j], d[4j+1] at row 16w + l/4, columns 8j + 2(l%4) + {0,1}
   // and d[4j+2], d[4j+3] eight rows below.
-  os << llvm::formatv(R"(
+  os << R"(
       %c32 = arith.constant 32 : index
       %c4 = arith.constant 4 : index
       %c8 = arith.constant 8 : index
       %c16 = arith.constant 16 : index
       %c64r = arith.constant 64 : index
-      %c128 = arith.constant 128 : index
-      %wtid = arith.remui %tid, %c128 : index
       %warp = arith.divui %wtid, %c32 : index
       %lane = arith.remui %wtid, %c32 : index
       %wgRow = arith.muli %wg, %c64r : index
@@ -368,7 +625,7 @@ gpu.module @{0} {{
       %c2 = arith.constant 2 : index
       %lCol = arith.muli %lq, %c2 : index
       %colBase = arith.addi %n0, %lCol : index
-)");
+)";
   for (int64_t j = 0; j < p.blockN / 8; ++j) {
     os << llvm::formatv(R"(
       %cj{0} = arith.constant {1} : index
@@ -379,14 +636,30 @@ gpu.module @{0} {{
       %e{0}d = llvm.extractvalue %acc[{5}] : !acc
 )",
                         j, 8 * j, 4 * j, 4 * j + 1, 4 * j + 2, 4 * j + 3);
+    std::string e = llvm::formatv("%e{0}", j).str();
+    if (p.streamK) {
+      // Quad j of the accumulators is the fragment's column group j.
+      if (j % kPartialGroup == 0)
+        emitPartialSums(os, j);
+      std::string sum = llvm::formatv("%ps{0}#{1}", j - j % kPartialGroup,
+                                      j % kPartialGroup)
+                            .str();
+      for (int64_t x = 0; x < 4; ++x)
+        os << llvm::formatv(R"(
+      %p{0}{1} = vector.extract {2}[{3}] : f32 from vector<4xf32>
+      %t{0}{1} = arith.addf %e{0}{1}, %p{0}{1} : f32
+)",
+                            j, "abcd"[x], sum, x);
+      e = llvm::formatv("%t{0}", j).str();
+    }
     for (auto [half, row] :
          {std::pair<const char *, const char *>{"ab", "%row0"},
           {"cd", "%row1"}}) {
       std::string v = llvm::formatv("%v{0}{1}", j, half).str();
       os << llvm::formatv(R"(
-      {0}0 = vector.from_elements %e{1}{2}, %e{1}{3} : vector<2xf32>
+      {0}0 = vector.from_elements {1}{2}, {1}{3} : vector<2xf32>
 )",
-                          v, j, half[0], half[1]);
+                          v, e, half[0], half[1]);
       std::string stored = v + "0";
       if (p.outType != "f32") {
         os << llvm::formatv("      {0}h = arith.truncf {0}0 : vector<2xf32> to "
@@ -399,9 +672,12 @@ gpu.module @{0} {{
                           stored, row, j, p.m, p.n, cType);
     }
   }
-  os << R"(
-      scf.yield %itNext : index
+  if (p.streamK)
+    os << R"(
       }
+)";
+  emitWorkLoopEnd(os, p);
+  os << R"(
     }
     gpu.return
   }

@@ -8,6 +8,10 @@
  *
  * Threading: calls may come from any thread; a kernel handle must not be
  * unloaded while another thread uses it. Error messages are per thread.
+ * A kernel with a `workspace` param shares one scratch buffer among all
+ * launches of its handle, so those launches must be stream-ordered (one
+ * stream, or streams ordered by events): two in flight at once would
+ * corrupt each other's partial results.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -107,14 +111,17 @@ tcgen_status tcgen_rt_load(const char *path, tcgen_kernel **out);
  *  the kernel parameters from the manifest's `params` (a `ptr` is the
  *  tensor's device address; a `tensormap` is a CUtensorMap encoded with
  *  cuTensorMapEncodeTiled from the tensor and the param's box and swizzle,
- *  passed by value) and launches on `stream` (0 = the legacy default
- *  stream). Nothing is launched when validation or encoding fails.
+ *  passed by value; a `workspace`, which takes no tensor argument, is the
+ *  address of the handle's scratch buffer, allocated and zeroed on
+ *  `stream` at the first launch) and launches on `stream` (0 = the legacy
+ *  default stream). Nothing is launched when validation or encoding fails.
  *  Asynchronous: errors of the kernel itself surface at the next
  *  synchronizing call. */
 tcgen_status tcgen_rt_launch(tcgen_kernel *kernel, const tcgen_tensor_arg *args,
                              int nargs, CUstream stream);
 
-/** Unloads the module and frees the handle; null is a no-op. */
+/** Frees the workspace, unloads the module and frees the handle; null is a
+ *  no-op. */
 void tcgen_rt_unload(tcgen_kernel *kernel);
 
 /* Accessors; strings and arrays live as long as the handle. Null handles

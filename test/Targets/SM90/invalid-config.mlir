@@ -1,4 +1,14 @@
-// RUN: tcgen-opt %s -verify-diagnostics
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics
 
 // expected-error @+1 {{sm90 configs need block = [64 | 128, N, 64]}}
 func.func @bad_k() attributes {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 32], warp = [64, 256, 32], mma = [64, 256, 16]>} { return }
+
+// -----
+
+// expected-error @+1 {{streamk needs the sm90 back end and persistent = true}}
+func.func @streamk_not_persistent() attributes {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], persistent = false, streamk = true>} { return }
+
+// -----
+
+// expected-error @+1 {{streamk needs the sm90 back end and persistent = true}}
+func.func @streamk_wmma() attributes {tcgen.config = #tcgen.config<streamk = true>} { return }

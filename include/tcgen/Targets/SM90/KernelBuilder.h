@@ -31,6 +31,10 @@ struct KernelParams {
   bool bKMajor = false;        ///< B stored [n][k] (else [k][n], N-major)
   std::string outType = "f32"; ///< C element type: f32, f16 or bf16
   int64_t groupM = 8;          ///< tile rows per raster group (L2 reuse)
+  /// Stream-K: the k-tiles of the last partial wave's tiles (plus one full
+  /// wave) are split evenly over the blocks; partial accumulators meet in
+  /// a global workspace. Launched with one block per SM.
+  bool streamK = false;
 
   int64_t consumers() const { return blockM / 64; }
   /// Registers per thread at launch: ptxas caps a kernel with `threads()`
@@ -39,13 +43,16 @@ struct KernelParams {
   int64_t entryRegisters() const {
     return std::min<int64_t>(255 / 8 * 8, 65536 / threads() / 8 * 8);
   }
-  /// The producer warpgroup drops to this many registers (setmaxnreg).
-  static constexpr int64_t kProducerRegisters = 48;
+  /// The producer warpgroup drops to this many registers (setmaxnreg): 48
+  /// (40 spilled for one data-parallel shape). Stream-K consumers carry the
+  /// schedule's state through the main loop and need 232 (224 spilled 8
+  /// bytes): with 384 threads that leaves the producer 40.
+  int64_t producerRegisters() const { return streamK ? 40 : 48; }
   /// The consumer warpgroups rise to this many: what the producer frees,
   /// shared among them. setmaxnreg.inc blocks until the registers exist, so
   /// asking for more than the block owns hangs the kernel.
   int64_t consumerRegisters() const {
-    int64_t pool = threads() * entryRegisters() - 128 * kProducerRegisters;
+    int64_t pool = threads() * entryRegisters() - 128 * producerRegisters();
     return std::min<int64_t>(240, pool / (128 * consumers()) / 8 * 8);
   }
   int64_t tiles() const { return (m / blockM) * (n / blockN); }
@@ -53,7 +60,24 @@ struct KernelParams {
   int64_t stageBytes() const { return (blockM + blockN) * blockK * 2; }
   /// Dynamic shared memory: the ring plus 1 KiB to align it to 1024 bytes.
   int64_t smemBytes() const { return stages * stageBytes() + 1024; }
+  /// f32 accumulator registers per consumer thread (m64nN: N/2).
+  int64_t accRegs() const { return blockN / 2; }
+  /// Stream-K workspace of one consumer warpgroup: its partial accumulators.
+  int64_t partialSlotBytes() const { return 128 * accRegs() * 4; }
+  /// Stream-K workspace per launched block: one partial slot per consumer
+  /// warpgroup, and 16 bytes holding the warpgroups' ready flags (4 each).
+  int64_t workspaceBytesPerBlock() const {
+    return consumers() * partialSlotBytes() + 16;
+  }
 };
+
+/// Streaming multiprocessors the default configuration plans waves for
+/// (H100 SXM and H200: 132). The kernels read the real grid size.
+constexpr int64_t kPlannedSMs = 132;
+
+/// Fraction of the SM-tile slots a data-parallel persistent schedule keeps
+/// busy: tiles / (waves * sms).
+double waveEfficiency(int64_t tiles, int64_t sms);
 
 /// Shared memory one block may use on sm_90, in bytes (227 KiB).
 constexpr int64_t kMaxDynamicSmemBytes = 227 * 1024;

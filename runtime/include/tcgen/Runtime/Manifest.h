@@ -69,9 +69,11 @@ struct Operand {
 
 /// One entry of `params`, in kernel-parameter order. Kinds: "ptr" (the
 /// operand's device address) and "tensormap" (a TMA descriptor of the
-/// operand, a 128-byte CUtensorMap passed by value); both need `operand`.
-/// Other kinds are kept as parsed so that the runtime can name them in its
-/// error.
+/// operand, a 128-byte CUtensorMap passed by value), which need `operand`,
+/// and "workspace" (the device address of a scratch buffer the runtime owns,
+/// `bytesPerBlock` bytes per launched block), which takes no operand and no
+/// tensor argument. Other kinds are kept as parsed so that the runtime can
+/// name them in its error.
 struct Param {
   std::string kind;
   std::string operand; // empty if absent
@@ -85,6 +87,11 @@ struct Param {
   std::string swizzle = "none";     // "none", "32B", "64B", "128B"
   std::string l2Promotion = "none"; // "none", "64B", "128B", "256B"
   std::string oobFill = "zero";     // "zero", "nan"
+
+  // Kind "workspace" only; other kinds keep the default.
+  /// Scratch bytes per launched block, > 0 and a multiple of 16 (so that
+  /// every block's slice stays 16-byte aligned).
+  int64_t bytesPerBlock = 0;
 };
 
 /// The swizzle span in bytes of a `swizzle` value ("128B" -> 128, "none" ->
@@ -99,8 +106,13 @@ struct Launch {
   int64_t dynamicSmemBytes = 0;
   std::vector<std::string> gridFormula;
   /// Persistent kernels loop over grid[0] work tiles; the runtime launches
-  /// min(grid[0], number of SMs) blocks along x.
+  /// min(grid[0], number of SMs) blocks along x (launchedGrid() in
+  /// Validate.h).
   bool persistent = false;
+  /// Stream-K kernels (persistent ones) split the k-loop iterations of all
+  /// grid[0] tiles evenly over the blocks they get; the runtime launches
+  /// one block per SM along x, even when there are fewer tiles.
+  bool streamK = false;
 };
 
 /// `resources`: what ptxas reported (informational).
@@ -149,11 +161,14 @@ inline bool operator!=(const Manifest &a, const Manifest &b) {
 /// a "ptr" or "tensormap" also needs an existing operand; a "tensormap" also
 /// needs box and swizzle and is checked against its operand: box rank ==
 /// operand rank, box entries in [1, 256], box[0] * dtype size a multiple of
-/// 16 bytes and at most the swizzle span), launch.{grid,block,
-/// dynamic_smem_bytes}. Defaults: target.backend "", op.batch 1,
-/// op.accumulate false, op.accumulator "f32", params[i].l2_promotion
-/// "none", params[i].oob_fill "zero", launch.cluster [1,1,1],
-/// resources 0, config {}. op.accumulator must be a dtype name.
+/// 16 bytes and at most the swizzle span; a "workspace" needs
+/// bytes_per_block > 0, a multiple of 16, takes no operand, and there is at
+/// most one), launch.{grid,block,dynamic_smem_bytes}. Defaults:
+/// target.backend "", op.batch 1, op.accumulate false, op.accumulator
+/// "f32", params[i].l2_promotion "none", params[i].oob_fill "zero",
+/// launch.cluster [1,1,1], launch.persistent and launch.stream_k false
+/// (stream_k needs persistent), resources 0, config {}. op.accumulator must
+/// be a dtype name.
 /// Unknown fields are ignored. For op.kind "matmul" the lhs/rhs/out shapes
 /// must be [m,k], [k,n], [m,n] and the C operand's role must be "inout" iff
 /// op.accumulate.

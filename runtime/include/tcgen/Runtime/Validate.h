@@ -3,7 +3,9 @@
 // This file declares validateLaunch(), the pure check the runtime runs before
 // every launch: do the caller's tensors and the device match what the
 // manifest says the kernel was compiled for? No CUDA: the caller describes
-// the device in a DeviceInfo, so the check is unit-testable anywhere.
+// the device in a DeviceInfo, so the check is unit-testable anywhere. Also
+// the launch geometry the runtime derives from the manifest (launchedGrid(),
+// workspaceBytes()), for the same reason.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 
 #include "tcgen/Runtime/Manifest.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -64,14 +67,29 @@ struct TensorMapLayout {
 std::string tensorMapLayout(const Param &param, const Operand &operand,
                             uintptr_t address, TensorMapLayout &out);
 
+/// Returns the grid the runtime launches for `launch` on a device with
+/// `smCount` SMs. The manifest's grid as is, except along x: a persistent
+/// kernel gets min(grid[0], smCount) blocks and a stream-K kernel smCount
+/// blocks (even with fewer tiles), in both cases rounded down to a multiple
+/// of cluster[0] (but at least one cluster) so that the launch stays valid.
+/// An unknown SM count (smCount <= 0) leaves the grid as is.
+std::array<int64_t, 3> launchedGrid(const Launch &launch, int smCount);
+
+/// Returns the size in bytes of the workspace buffer the manifest's kernel
+/// needs on a device with `smCount` SMs: its workspace param's
+/// bytes_per_block times the blocks of launchedGrid(). 0 if it has no
+/// workspace param, -1 if the size does not fit in int64_t.
+int64_t workspaceBytes(const Manifest &manifest, int smCount);
+
 /// Returns "" if a launch of the manifest's kernel with `args` on `device`
 /// is valid; otherwise one message naming the first problem, e.g.
 /// "operand 'A': dtype mismatch: kernel expects f16, got f32". Checks, in
 /// order: the device (validateDevice), compute capability 9.0 if a param is
 /// a tensormap, dynamic + static shared memory against the device limit, the
-/// argument count, then per argument (in operand order): name, dtype, shape,
-/// strides, non-null address, alignment, and the TMA rules of
-/// tensorMapLayout() for each tensormap param of the operand.
+/// argument count (one tensor per operand; a workspace param takes none),
+/// then per argument (in operand order): name, dtype, shape, strides,
+/// non-null address, alignment, and the TMA rules of tensorMapLayout() for
+/// each tensormap param of the operand.
 std::string validateLaunch(const Manifest &manifest,
                            const std::vector<TensorArg> &args,
                            const DeviceInfo &device);
