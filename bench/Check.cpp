@@ -62,8 +62,14 @@ void setBounds(const GemmSpec &spec, CheckResult &r) {
     break;
   default:
     // f32 inputs may go through TF32 tensor cores: allow 10-bit mantissas.
+    // f32 accumulation on tensor cores loses precision linearly in K
+    // (measured on H100: ||out-ref||/||ref|| = 9.8e-6 at K = 8192, 1.9e-5
+    // at K = 16384, while maxnorm stays near 1.4e-6): the Frobenius bound
+    // is 1e-5 up to K = 5368 and K * 2^-29 above.
     r.maxNormBound = lowInputs ? 1e-4 : 1e-2;
-    r.frobBound = lowInputs ? 1e-5 : 5e-3;
+    r.frobBound =
+        lowInputs ? std::max(1e-5, double(spec.k) * std::ldexp(1.0, -29))
+                  : 5e-3;
     break;
   }
 }

@@ -71,6 +71,12 @@ if [ -d "$CARRY/streamk-bundles" ]; then
 fi
 
 if [ -d "$CARRY/sm90sweep-bundles" ]; then
+  echo "=== sm90 square sweep (default config): checks"
+  for b in "$CARRY"/sm90sweep-bundles/*/; do
+    timeout "${CHECK_TIMEOUT:-120}" "$GPU" run "$b" --check 2>&1 | tail -1
+  done > "$OUT/sm90sweep-checks.log"
+  echo "checks: $(grep -c ' PASS ' "$OUT/sm90sweep-checks.log") pass, $(grep -vc ' PASS ' "$OUT/sm90sweep-checks.log") not"
+  grep -v ' PASS ' "$OUT/sm90sweep-checks.log" | head -5
   echo "=== sm90 square sweep (default config)"
   timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sm90sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
     --csv "$OUT/sm90sweep.csv" > "$OUT/sm90sweep.log" 2>&1 || echo "sm90 sweep bench failed"
