@@ -46,9 +46,9 @@ struct ErrorStats {
   }
 };
 
-/// Sets the pass bounds for the output (and input) dtypes. A kernel that
-/// accumulates in f16 gets the f16-output bounds even for an f32 output.
-void setBounds(const GemmSpec &spec, CheckResult &r) {
+} // namespace
+
+void tcgen::bench::setBounds(const GemmSpec &spec, CheckResult &r) {
   bool lowInputs = spec.aType != DType::F32 && spec.bType != DType::F32;
   DType boundsType = spec.cType;
   if (spec.accumulator == DType::F16 && boundsType == DType::F32)
@@ -73,6 +73,8 @@ void setBounds(const GemmSpec &spec, CheckResult &r) {
     break;
   }
 }
+
+namespace {
 
 /// The float64 host reference over every element, rows split over threads.
 struct HostReference {

@@ -11,6 +11,7 @@
 #ifndef TCGEN_BENCH_CHECK_H
 #define TCGEN_BENCH_CHECK_H
 
+#include "Gemm.h"
 #include "tcgen/Runtime/Runtime.h"
 
 #include <cstdint>
@@ -46,6 +47,12 @@ struct CheckResult {
   /// OK|FAIL ms=... nonfinite=...".
   std::string line(bool compared) const;
 };
+
+/// Sets r's pass bounds for the output (and input) dtypes. A kernel that
+/// accumulates in f16 gets the f16-output bounds even for an f32 output;
+/// an f32 output from 16-bit inputs gets a Frobenius bound that grows with
+/// K (tensor-core f32 accumulation).
+void setBounds(const GemmSpec &spec, CheckResult &r);
 
 /// Checks an already-loaded kernel. Uses the current device and the legacy
 /// default stream.

@@ -374,6 +374,21 @@ void writeHostManifest(const fs::path &dir, std::vector<Param> params) {
   std::ofstream(dir / "k.json") << writeManifest(m);
 }
 
+/// Loads the bundle in `dir` and expects it to get past the manifest and the
+/// param plan: what fails then is the driver (none on a CPU machine) or the
+/// missing PTX, never "not supported".
+void expectLoadPassesThePlan(const fs::path &dir) {
+  tcgen_kernel *k = nullptr;
+  tcgen_status s = tcgen_rt_load(dir.c_str(), &k);
+  EXPECT_TRUE(s == TCGEN_ERROR_NO_DRIVER || s == TCGEN_ERROR_NO_DEVICE ||
+              s == TCGEN_ERROR_NOT_FOUND || s == TCGEN_ERROR_UNSUPPORTED_DEVICE)
+      << tcgen_rt_status_name(s) << ": " << tcgen_rt_last_error();
+  EXPECT_EQ(std::string(tcgen_rt_last_error()).find("not supported"),
+            std::string::npos)
+      << tcgen_rt_last_error();
+  EXPECT_EQ(k, nullptr);
+}
+
 TEST(RuntimeHost, UnsupportedParamKind) {
   fs::path dir = fs::temp_directory_path() /
                  ("tcgen-host-tests-" + std::to_string(::getpid()));
@@ -401,17 +416,7 @@ TEST(RuntimeHost, TensorMapParamsAreAccepted) {
   b.swizzle = "none";
   b.l2Promotion = "256B";
   writeHostManifest(dir, {a, b, {"ptr", "C", ""}});
-  tcgen_kernel *k = nullptr;
-  // Past the manifest and the param plan: what fails now is the driver
-  // (none here) or the missing PTX.
-  tcgen_status s = tcgen_rt_load(dir.c_str(), &k);
-  EXPECT_TRUE(s == TCGEN_ERROR_NO_DRIVER || s == TCGEN_ERROR_NO_DEVICE ||
-              s == TCGEN_ERROR_NOT_FOUND || s == TCGEN_ERROR_UNSUPPORTED_DEVICE)
-      << tcgen_rt_status_name(s) << ": " << tcgen_rt_last_error();
-  EXPECT_EQ(std::string(tcgen_rt_last_error()).find("not supported"),
-            std::string::npos)
-      << tcgen_rt_last_error();
-  EXPECT_EQ(k, nullptr);
+  expectLoadPassesThePlan(dir);
   fs::remove_all(dir);
 }
 
@@ -422,16 +427,7 @@ TEST(RuntimeHost, WorkspaceParamsAreAccepted) {
   workspace.bytesPerBlock = 4096;
   writeHostManifest(
       dir, {{"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""}, workspace});
-  tcgen_kernel *k = nullptr;
-  // Past the manifest and the param plan, as for tensormaps above.
-  tcgen_status s = tcgen_rt_load(dir.c_str(), &k);
-  EXPECT_TRUE(s == TCGEN_ERROR_NO_DRIVER || s == TCGEN_ERROR_NO_DEVICE ||
-              s == TCGEN_ERROR_NOT_FOUND || s == TCGEN_ERROR_UNSUPPORTED_DEVICE)
-      << tcgen_rt_status_name(s) << ": " << tcgen_rt_last_error();
-  EXPECT_EQ(std::string(tcgen_rt_last_error()).find("not supported"),
-            std::string::npos)
-      << tcgen_rt_last_error();
-  EXPECT_EQ(k, nullptr);
+  expectLoadPassesThePlan(dir);
   fs::remove_all(dir);
 }
 
@@ -503,6 +499,22 @@ TEST(BenchHost, DescribeGemmTakesTheAccumulator) {
   EXPECT_EQ(spec.accumulator, DType::F32);
   EXPECT_EQ(describeGemm(smallMatmul(DType::F32, DType::F64), spec),
             "op.accumulator 'f64' is not supported by tcgen-gpu (f16 or f32)");
+}
+
+TEST(BenchHost, F32OutputFrobeniusBoundGrowsWithK) {
+  GemmSpec spec; // f16 x f16 -> f32, f32 accumulation
+  CheckResult r;
+  spec.k = 1024;
+  setBounds(spec, r);
+  EXPECT_EQ(r.maxNormBound, 1e-4);
+  EXPECT_EQ(r.frobBound, 1e-5);
+  spec.k = 16384;
+  setBounds(spec, r);
+  EXPECT_EQ(r.maxNormBound, 1e-4);
+  EXPECT_DOUBLE_EQ(r.frobBound, 16384.0 / (1 << 29)); // 3.05e-5
+  spec.cType = DType::F16; // 16-bit outputs keep their fixed bounds
+  setBounds(spec, r);
+  EXPECT_EQ(r.frobBound, 5e-3);
 }
 
 TEST(BenchHost, CheckLineShowsTheAccumulator) {

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the scripts that run ON the GPU machine: the repository root,
 # the output and carry folders, and the CUDA libraries for the prebuilt
 # binaries (their RUNPATH names this machine's toolkit path only if it
@@ -10,3 +11,13 @@ mkdir -p "$OUT"
 for d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do
   [ -d "$d" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 done
+
+# sass_counts CUBIN: "HGMMA=.. UTMALDG=.. HMMA=.. LDL=.. STL=.." of its SASS
+# (tensor-core and TMA instructions present; LDL/STL mean local memory).
+sass_counts() {
+  local sass
+  sass=$(cuobjdump -sass "$1" 2>/dev/null)
+  printf 'HGMMA=%s UTMALDG=%s HMMA=%s LDL=%s STL=%s' \
+    "$(grep -c HGMMA <<<"$sass")" "$(grep -c UTMALDG <<<"$sass")" \
+    "$(grep -c HMMA <<<"$sass")" "$(grep -c LDL <<<"$sass")" "$(grep -c STL <<<"$sass")"
+}

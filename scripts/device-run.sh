@@ -127,11 +127,8 @@ if command -v cuobjdump >/dev/null 2>&1; then
     cubin=$(ls "$b"*.cubin 2>/dev/null | head -1)
     [ -n "$cubin" ] || continue
     name=$(basename "$b")
-    sass=$(cuobjdump -sass "$cubin")
-    count() { printf '%s\n' "$sass" | grep -c "$1"; }
-    hgmma=$(count HGMMA); hmma=$(count HMMA); tma=$(count UTMALDG)
-    ldl=$(count LDL); stl=$(count STL)
-    detail="HGMMA=$hgmma UTMALDG=$tma HMMA=$hmma LDL=$ldl STL=$stl"
+    detail=$(sass_counts "$cubin")
+    read -r hgmma tma hmma ldl stl < <(tr -c '0-9\n' ' ' <<<"$detail")
     if grep -q '"backend": "sm90"' "$b"*.json; then
       ok=$(( hgmma > 0 && tma > 0 && ldl == 0 && stl == 0 ))
     else

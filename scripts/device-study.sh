@@ -12,10 +12,32 @@ GPU="$CARRY/bin/tcgen-gpu"
 ITERS="${ITERS:-20}"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,power.draw,temperature.gpu --format=csv,noheader
 
+# check_bundles LOG [RUN_OPTION...] -- BUNDLE...: `tcgen-gpu run --check` on
+# each bundle, one line each into $OUT/LOG; prints a count and the failures.
+check_bundles() {
+  local log="$OUT/$1" opts=() b
+  shift
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+  shift
+  for b in "$@"; do
+    [ -d "$b" ] && timeout "${CHECK_TIMEOUT:-120}" "$GPU" run "$b" --check "${opts[@]}" 2>&1 | tail -1
+  done > "$log"
+  echo "checks: $(grep -c ' PASS ' "$log") pass, $(grep -vc ' PASS ' "$log") not"
+  grep -v ' PASS ' "$log" | head -5
+}
+
+# bench_bundles NAME BUNDLE...: times the bundles against cuBLAS into
+# $OUT/NAME.csv (log: $OUT/NAME.log).
+bench_bundles() {
+  local name=$1
+  shift
+  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$@" --iters "$ITERS" --warmup 3 --no-cublaslt \
+    --csv "$OUT/$name.csv" > "$OUT/$name.log" 2>&1 || echo "$name bench failed"
+}
+
 if [ -d "$CARRY/tiling-bundles" ]; then
   echo "=== tiling study"
-  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/tiling-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
-    --csv "$OUT/tiling.csv" > "$OUT/tiling.log" 2>&1 || echo "tiling bench failed"
+  bench_bundles tiling "$CARRY"/tiling-bundles/*/
   # best, median, worst by tcgen TFLOP/s (column 11)
   picks=$(tail -n +2 "$OUT/tiling.csv" | sort -t, -k11,11 -g -r | awk -F, '
     {n++; name[n]=$3} END {print name[1], name[int((n+1)/2)], name[n]}')
@@ -33,53 +55,36 @@ fi
 
 if [ -d "$CARRY/sm90-bundles" ]; then
   echo "=== sm90 candidates: correctness of every block tile (1024^3 and 1536^3)"
-  for b in "$CARRY"/sm90-bundles/h1024_*/ "$CARRY"/sm90-bundles/h1536_*/; do
-    [ -d "$b" ] && timeout "${CHECK_TIMEOUT:-120}" "$GPU" run "$b" --check 2>&1 | tail -1
-  done | tee "$OUT/sm90-checks.log"
+  check_bundles sm90-checks.log -- "$CARRY"/sm90-bundles/h1024_*/ "$CARRY"/sm90-bundles/h1536_*/
   echo "=== sm90 sweep"
-  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sm90-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
-    --csv "$OUT/sm90.csv" > "$OUT/sm90.log" 2>&1 || echo "sm90 bench failed"
+  bench_bundles sm90 "$CARRY"/sm90-bundles/*/
   echo "--- all (size out entry tcgen cuBLAS ratio)"
   tail -n +2 "$OUT/sm90.csv" | awk -F, '{print $5, $9, $3, $11, $13, $14}' | sort -n -k1,1 -k2,2
 fi
 
 if [ -d "$CARRY/sm90ablation-bundles" ]; then
   echo "=== sm90 ablation"
-  for b in "$CARRY"/sm90ablation-bundles/*/; do
-    timeout "${CHECK_TIMEOUT:-120}" "$GPU" run "$b" --check 2>&1 | tail -1
-  done | tee "$OUT/sm90ablation-checks.log"
-  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sm90ablation-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
-    --csv "$OUT/sm90ablation.csv" > "$OUT/sm90ablation.log" 2>&1 || echo "sm90 ablation bench failed"
+  check_bundles sm90ablation-checks.log -- "$CARRY"/sm90ablation-bundles/*/
+  bench_bundles sm90ablation "$CARRY"/sm90ablation-bundles/*/
   tail -n +2 "$OUT/sm90ablation.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
 fi
 
 if [ -d "$CARRY/streamk-bundles" ]; then
   echo "=== stream-K: checks (every bundle, third of three launches: the workspace flags must be left clean)"
-  for b in "$CARRY"/streamk-bundles/*/; do
-    timeout "${CHECK_TIMEOUT:-120}" "$GPU" run "$b" --check --launches 3 2>&1 | tail -1
-  done | tee "$OUT/streamk-checks.log"
+  check_bundles streamk-checks.log --launches 3 -- "$CARRY"/streamk-bundles/*/
   for b in "$CARRY"/streamk-bundles/sk1_*/; do
-    sass=$(cuobjdump -sass "$b"*.cubin 2>/dev/null)
-    printf 'SASS %s HGMMA=%s UTMALDG=%s LDL=%s STL=%s\n' "$(basename "$b")" \
-      "$(grep -c HGMMA <<<"$sass")" "$(grep -c UTMALDG <<<"$sass")" \
-      "$(grep -c LDL <<<"$sass")" "$(grep -c STL <<<"$sass")"
+    echo "SASS $(basename "$b") $(sass_counts "$b"*.cubin)"
   done | tee -a "$OUT/streamk-checks.log" | sort -u -k3 | head -4
-  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/streamk-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
-    --csv "$OUT/streamk.csv" > "$OUT/streamk.log" 2>&1 || echo "stream-K bench failed"
+  bench_bundles streamk "$CARRY"/streamk-bundles/*/
   echo "--- entry tcgen-TFLOP/s cuBLAS-TFLOP/s ratio"
   tail -n +2 "$OUT/streamk.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -t_ -k2,2 -k1,1
 fi
 
 if [ -d "$CARRY/sm90sweep-bundles" ]; then
   echo "=== sm90 square sweep (default config): checks"
-  for b in "$CARRY"/sm90sweep-bundles/*/; do
-    timeout "${CHECK_TIMEOUT:-120}" "$GPU" run "$b" --check 2>&1 | tail -1
-  done > "$OUT/sm90sweep-checks.log"
-  echo "checks: $(grep -c ' PASS ' "$OUT/sm90sweep-checks.log") pass, $(grep -vc ' PASS ' "$OUT/sm90sweep-checks.log") not"
-  grep -v ' PASS ' "$OUT/sm90sweep-checks.log" | head -5
+  check_bundles sm90sweep-checks.log -- "$CARRY"/sm90sweep-bundles/*/
   echo "=== sm90 square sweep (default config)"
-  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sm90sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
-    --csv "$OUT/sm90sweep.csv" > "$OUT/sm90sweep.log" 2>&1 || echo "sm90 sweep bench failed"
+  bench_bundles sm90sweep "$CARRY"/sm90sweep-bundles/*/
   tail -n +2 "$OUT/sm90sweep.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
   tail -n +2 "$OUT/sm90sweep.csv" | awk -F, '$3 ~ /^q/ && $5 >= 1024 {k=$8"->"$9; n[k]++; s[k] += log($14); if (!(k in lo) || $14 < lo[k]) lo[k]=$14}
     END {for (k in n) printf "geomean ratio 1024-16384 %s: %.3f (min %.3f)\n", k, exp(s[k]/n[k]), lo[k]}'
@@ -87,8 +92,7 @@ fi
 
 if [ -d "$CARRY/sweep-bundles" ]; then
   echo "=== square sweep"
-  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/sweep-bundles/*/ --iters "$ITERS" --warmup 3 --no-cublaslt \
-    --csv "$OUT/sweep.csv" > "$OUT/sweep.log" 2>&1 || echo "sweep bench failed"
+  bench_bundles sweep "$CARRY"/sweep-bundles/*/
   echo "--- best config per size (size out entry tcgen cuBLAS ratio)"
   tail -n +2 "$OUT/sweep.csv" | awk -F, '{key=$5"_"$9; if (!(key in best) || $11 > best[key]) {best[key]=$11; line[key]=$5" "$9" "$3" "$11" "$13" "$14}}
     END {for (k in line) print line[k]}' | sort -n -k1,1 -k2,2

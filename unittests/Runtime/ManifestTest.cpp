@@ -180,13 +180,17 @@ struct ErrorCase {
 
 void PrintTo(const ErrorCase &c, std::ostream *os) { *os << c.name; }
 
+/// Applies the case's edit to `base` and expects its parse error.
+void expectEditError(const std::string &base, const ErrorCase &c) {
+  std::string text = replaceFirst(base, c.from, c.to);
+  ASSERT_NE(text, base) << "edit did not apply: " << c.from;
+  EXPECT_EQ(parseError(text), c.expected);
+}
+
 class ManifestErrorTest : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(ManifestErrorTest, NamesTheField) {
-  const ErrorCase &c = GetParam();
-  std::string text = replaceFirst(sampleManifestText(), c.from, c.to);
-  ASSERT_NE(text, sampleManifestText()) << "edit did not apply: " << c.from;
-  EXPECT_EQ(parseError(text), c.expected);
+  expectEditError(sampleManifestText(), GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -434,10 +438,7 @@ TEST(ManifestTest, UnknownParamKindsParse) {
 class TensorMapErrorTest : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(TensorMapErrorTest, NamesTheField) {
-  const ErrorCase &c = GetParam();
-  std::string text = replaceFirst(tensorMapManifestText(), c.from, c.to);
-  ASSERT_NE(text, tensorMapManifestText()) << "edit did not apply: " << c.from;
-  EXPECT_EQ(parseError(text), c.expected);
+  expectEditError(tensorMapManifestText(), GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -600,10 +601,7 @@ TEST(ManifestTest, RoundTripOfABuiltStreamKManifest) {
 class StreamKErrorTest : public ::testing::TestWithParam<ErrorCase> {};
 
 TEST_P(StreamKErrorTest, NamesTheField) {
-  const ErrorCase &c = GetParam();
-  std::string text = replaceFirst(streamKManifestText(), c.from, c.to);
-  ASSERT_NE(text, streamKManifestText()) << "edit did not apply: " << c.from;
-  EXPECT_EQ(parseError(text), c.expected);
+  expectEditError(streamKManifestText(), GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(

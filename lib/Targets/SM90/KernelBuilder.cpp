@@ -249,6 +249,42 @@ static void emitWorkLoopEnd(llvm::raw_ostream &os, const KernelParams &p) {
 )";
 }
 
+/// Emits %{name}, the i64 index of this warpgroup's partial slot (and flag)
+/// in the workspace of block `block`: block * consumers + warpgroup.
+static void emitSlotIndex(llvm::raw_ostream &os, StringRef name,
+                          StringRef block) {
+  os << llvm::formatv(R"(
+        %{0}B = arith.muli {1}, %cCons : index
+        %{0}W = arith.addi %{0}B, %wg : index
+        %{0} = arith.index_cast %{0}W : index to i64
+)",
+                      name, block);
+}
+
+/// Emits %{name}, a pointer to the ready flag of slot %{slot} (the flags
+/// follow the partial slots of all blocks).
+static void emitFlagPointer(llvm::raw_ostream &os, StringRef name,
+                            StringRef slot) {
+  os << llvm::formatv(R"(
+          %{0}Off = arith.muli %{1}, %c4i : i64
+          %{0}At = arith.addi %flagBase, %{0}Off : i64
+          %{0} = llvm.getelementptr %wsG[%{0}At] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+)",
+                      name, slot);
+}
+
+/// Emits %{name}, a pointer to thread %wtid's first float4 in slot %{slot};
+/// float4 q follows at q * 2 KiB.
+static void emitSlotPointer(llvm::raw_ostream &os, StringRef name,
+                            StringRef slot) {
+  os << llvm::formatv(R"(
+        %{0}Slot = arith.muli %{1}, %cSlotBytes : i64
+        %{0}Off = arith.addi %{0}Slot, %lt16 : i64
+        %{0} = llvm.getelementptr %wsG[%{0}Off] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+)",
+                      name, slot);
+}
+
 /// Stream-K fix-up of one consumer warpgroup after its k-range of tile %t:
 /// a block that did not start the tile (%ks > 0) stores its partial
 /// accumulators to its workspace slot and raises its flag; the block that
@@ -266,16 +302,12 @@ static void emitStreamKFixup(llvm::raw_ostream &os, const KernelParams &p) {
       %ksZero = arith.cmpi eq, %ks, %c0 : index
       %isFinisher = arith.andi %ksZero, %unfinished : i1
       scf.if %isContrib {{
-        %slotC = arith.addi %bidC, %wg : index
-        %slotCI = arith.index_cast %slotC : index to i64
-        %slotCB = arith.muli %slotCI, %cSlotBytes : i64
-        %pBaseC = arith.addi %slotCB, %lt16 : i64
 )");
+  emitSlotIndex(os, "slotC", "%bid");
+  emitSlotPointer(os, "pC", "slotC");
   for (int64_t q = 0; q < quads; ++q) {
     os << llvm::formatv(R"(
-        %wq{0} = arith.constant {1} : i64
-        %wo{0} = arith.addi %pBaseC, %wq{0} : i64
-        %wp{0} = llvm.getelementptr %wsG[%wo{0}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+        %wp{0} = llvm.getelementptr %pC[{1}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i8
         %we{0}a = llvm.extractvalue %acc[{2}] : !acc
         %we{0}b = llvm.extractvalue %acc[{3}] : !acc
         %we{0}c = llvm.extractvalue %acc[{4}] : !acc
@@ -289,9 +321,9 @@ static void emitStreamKFixup(llvm::raw_ostream &os, const KernelParams &p) {
         // Every thread's partial is written before thread 0 releases it.
         nvvm.barrier id = %namedBar number_of_threads = %c128n
         scf.if %isLt0 {
-          %fOffC = arith.muli %slotCI, %c4i : i64
-          %fAtC = arith.addi %flagBase, %fOffC : i64
-          %fpC = llvm.getelementptr %wsG[%fAtC] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+)";
+  emitFlagPointer(os, "fpC", "slotC");
+  os << R"(
           %oneI = arith.constant 1 : i32
           llvm.inline_asm has_side_effects asm_dialect = att "st.release.gpu.global.b32 [$0], $1;", "l,r" %fpC, %oneI : (!llvm.ptr<1>, i32) -> ()
         }
@@ -310,12 +342,10 @@ static void emitStreamKFixup(llvm::raw_ostream &os, const KernelParams &p) {
         } do {
         ^bb0(%cb: index):
           scf.if %isLt0 {
-            %cbC = arith.muli %cb, %cCons : index
-            %slotF = arith.addi %cbC, %wg : index
-            %slotFI = arith.index_cast %slotF : index to i64
-            %fOffF = arith.muli %slotFI, %c4i : i64
-            %fAtF = arith.addi %flagBase, %fOffF : i64
-            %fpF = llvm.getelementptr %wsG[%fAtF] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
+)";
+  emitSlotIndex(os, "slotF", "%cb");
+  emitFlagPointer(os, "fpF", "slotF");
+  os << R"(
             %oneW = arith.constant 1 : i32
             scf.while : () -> () {
               %flag = llvm.inline_asm has_side_effects asm_dialect = att "ld.acquire.gpu.global.b32 $0, [$1];", "=r,l" %fpF : (!llvm.ptr<1>) -> i32
@@ -339,14 +369,10 @@ static void emitStreamKFixup(llvm::raw_ostream &os, const KernelParams &p) {
       %notContrib = arith.xori %isContrib, %true : i1
       scf.if %notContrib {
       %zero4 = arith.constant dense<0.0> : vector<4xf32>
-      %sumFirst = arith.muli %bidNext, %cCons : index
-      %sumSlot = arith.addi %sumFirst, %wg : index
-      %sumSlotI = arith.index_cast %sumSlot : index to i64
-      %sumOff0 = arith.muli %sumSlotI, %cSlotBytes : i64
-      %sumOff = arith.addi %sumOff0, %lt16 : i64
-      %sumBase = llvm.getelementptr %wsG[%sumOff] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
       %cSlotStride = arith.muli %cSlotBytes, %cConsI : i64
 )";
+  emitSlotIndex(os, "sumSlot", "%bidNext");
+  emitSlotPointer(os, "sumBase", "sumSlot");
 }
 
 /// Quads of partial accumulators a finisher loads in one loop: their loads
@@ -554,7 +580,6 @@ gpu.module @{0} {{
       %cCons = arith.constant {0} : index
       %cSlotBytes = arith.constant {1} : i64
       %cConsI = arith.constant {0} : i64
-      %bidC = arith.muli %bid, %cCons : index
       %nblI = arith.index_cast %nbl : index to i64
       %cBlockSlots = arith.constant {2} : i64
       %flagBase = arith.muli %nblI, %cBlockSlots : i64
