@@ -24,18 +24,29 @@ namespace {
 struct ErrorStats {
   double maxNorm = 0, errSq = 0, refSq = 0;
   int64_t nonFinite = 0;
+  /// The element with the largest normalized error (where to look).
+  int64_t worstRow = -1, worstCol = -1;
+  double worstOut = 0, worstRef = 0;
 
-  void add(double out, double ref, double scale) {
+  void add(int64_t i, int64_t j, double out, double ref, double scale) {
     if (!std::isfinite(out)) {
       ++nonFinite;
       return;
     }
     double err = std::fabs(out - ref);
-    maxNorm = std::max(maxNorm, scale > 0 ? err / scale : err);
+    double norm = scale > 0 ? err / scale : err;
+    if (norm > maxNorm || worstRow < 0) {
+      maxNorm = std::max(maxNorm, norm);
+      worstRow = i, worstCol = j, worstOut = out, worstRef = ref;
+    }
     errSq += err * err;
     refSq += ref * ref;
   }
   void merge(const ErrorStats &o) {
+    if (o.maxNorm > maxNorm || worstRow < 0) {
+      worstRow = o.worstRow, worstCol = o.worstCol;
+      worstOut = o.worstOut, worstRef = o.worstRef;
+    }
     maxNorm = std::max(maxNorm, o.maxNorm);
     errSq += o.errSq;
     refSq += o.refSq;
@@ -108,7 +119,7 @@ struct HostReference {
           ref += c;
           scale += std::fabs(c);
         }
-        s.add(h->out->get(i, j), ref, scale);
+        s.add(i, j, h->out->get(i, j), ref, scale);
       }
     }
   }
@@ -144,7 +155,7 @@ struct CublasCompare {
     int64_t n = c->spec->n;
     for (int64_t i = begin; i < end; ++i)
       for (int64_t j = 0; j < n; ++j)
-        c->rowStats[i].add(c->out->get(i, j), (*c->ref)[i * n + j],
+        c->rowStats[i].add(i, j, c->out->get(i, j), (*c->ref)[i * n + j],
                            (*c->scale)[i * n + j]);
   }
 };
@@ -291,7 +302,14 @@ std::string CheckResult::line(bool compared) const {
                 entry.c_str(), (long long)m, (long long)n, (long long)k,
                 pass ? "PASS" : "FAIL", maxNorm, frob, (long long)nonFinite,
                 reference.c_str(), accumulator.c_str());
-  return buf;
+  std::string text = buf;
+  if (!pass && worstRow >= 0) {
+    std::snprintf(buf, sizeof(buf), " worst=(%lld,%lld) out=%.6g ref=%.6g",
+                  (long long)worstRow, (long long)worstCol, worstOut,
+                  worstRef);
+    text += buf;
+  }
+  return text;
 }
 
 CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
@@ -347,6 +365,8 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
     compareSamples(spec, host, out, options, stats);
   }
   r.maxNorm = stats.maxNorm;
+  r.worstRow = stats.worstRow, r.worstCol = stats.worstCol;
+  r.worstOut = stats.worstOut, r.worstRef = stats.worstRef;
   r.frob = stats.frob();
   r.nonFinite = stats.nonFinite;
   r.pass = r.nonFinite == 0 &&

@@ -37,6 +37,10 @@ struct CheckResult {
   double maxNorm = 0; // max |out - ref| / (sum_k |a b| + |c0|)
   double frob = 0;    // ||out - ref|| / ||ref||
   int64_t nonFinite = 0;
+  /// The compared element with the largest normalized error (-1: none);
+  /// printed after a FAIL.
+  int64_t worstRow = -1, worstCol = -1;
+  double worstOut = 0, worstRef = 0;
   double maxNormBound = 0, frobBound = 0;
   std::string reference;           // "host-f64", "cublas+sampled-f64" or "none"
   std::string accumulator = "f32"; // the kernel's op.accumulator

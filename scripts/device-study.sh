@@ -80,6 +80,17 @@ if [ -d "$CARRY/streamk-bundles" ]; then
   tail -n +2 "$OUT/streamk.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -t_ -k2,2 -k1,1
 fi
 
+if [ -d "$CARRY/cluster-bundles" ]; then
+  echo "=== clusters: checks (every bundle, second of two launches)"
+  check_bundles cluster-checks.log --launches 2 -- "$CARRY"/cluster-bundles/*/
+  for b in "$CARRY"/cluster-bundles/cs*/; do
+    echo "SASS $(basename "$b") $(sass_counts "$b"*.cubin)"
+  done | tee -a "$OUT/cluster-checks.log" | sort -u -k3 | head -4
+  bench_bundles cluster "$CARRY"/cluster-bundles/cs*/
+  echo "--- entry tcgen-TFLOP/s cuBLAS-TFLOP/s ratio"
+  tail -n +2 "$OUT/cluster.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
+fi
+
 if [ -d "$CARRY/sm90sweep-bundles" ]; then
   echo "=== sm90 square sweep (default config): checks"
   check_bundles sm90sweep-checks.log -- "$CARRY"/sm90sweep-bundles/*/

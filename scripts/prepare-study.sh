@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -16,7 +16,7 @@ ARGS=("$@")
 # sm90 (sm90 per-size candidates), sm90sweep (the default config over the
 # Hopper issue's square sizes and BERT shapes), sm90ablation (Hopper features
 # one at a time), streamk (data-parallel against stream-K where whole tiles
-# fill the last wave poorly)
+# fill the last wave poorly), cluster (2x1 and 1x2 clusters with multicast)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -115,6 +115,29 @@ if want streamk; then
       done
     done
   done
+fi
+
+if want cluster; then
+  rm -rf "$CARRY/cluster-bundles"; mkdir -p "$CARRY/cluster-bundles"
+  echo "clusters with TMA multicast: every layout at 1024x2048x512 (checks),"
+  echo "then no cluster, 2x1 and 1x2 over square sizes (f16 -> f32)"
+  for al in mk km; do
+    for bl in kn nk; do
+      for cl in 2,1 1,2; do
+        for block in 128,256,64 64,128,64; do
+          build "$CARRY/cluster-bundles" "lay_${al}_${bl}_c${cl/,/x}_b$(echo "${block%,64}" | tr , x)" 1024 2048 512 \
+            --a-layout "$al" --b-layout "$bl" -- --cluster="$cl" --block-tile="$block"
+        done
+      done
+    done
+  done
+  build "$CARRY/cluster-bundles" "lay_bf16_c2x1" 1024 2048 512 --in bf16 --out bf16 -- --cluster=2,1
+  for s in 2048 3072 4096 6144 8192 16384; do
+    for cl in 1,1 2,1 1,2; do
+      build "$CARRY/cluster-bundles" "cs${s}_c${cl/,/x}" "$s" "$s" "$s" -- --cluster="$cl" --block-tile=128,256,64
+    done
+  done
+  echo "  $(ls "$CARRY/cluster-bundles" | wc -l) bundles"
 fi
 
 if want sm90sweep; then

@@ -48,7 +48,7 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
                            {64, n, 64}, {64, n, 16},
                            sm90::chooseStages(m, n, 64), /*padding=*/0,
                            /*vector=*/8, /*raster=*/8, /*persistent=*/true,
-                           streamK);
+                           streamK, /*cluster=*/{1, 1});
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
   // fragments per warp, 19 KiB of padded shared memory, two blocks per SM on
@@ -56,7 +56,8 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
   return ConfigAttr::get(info.op->getContext(), "wmma", {128, 128, 32},
                          {64, 64, 32}, {16, 16, 16}, /*stages=*/1,
                          /*padding=*/8, /*vector=*/8, /*raster=*/8,
-                         /*persistent=*/true, /*streamK=*/false);
+                         /*persistent=*/true, /*streamK=*/false,
+                         /*cluster=*/{1, 1});
 }
 
 /// Checks that M, N and K are multiples of the block tile `bt`.
@@ -86,6 +87,20 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
   ArrayRef<int64_t> bt = config.getBlockTile();
   if (failed(verifyDivisible(info, bt)))
     return failure();
+  // A cluster walks pairs of neighbouring tiles; the operand tile the pair
+  // shares is split in two halves, one loaded by each block.
+  ArrayRef<int64_t> cl = config.getCluster();
+  if ((info.m / bt[0]) % cl[0] != 0 || (info.n / bt[1]) % cl[1] != 0)
+    return info.op->emitOpError()
+           << "cluster [" << cl[0] << ", " << cl[1] << "] needs the "
+           << info.m / bt[0] << "x" << info.n / bt[1]
+           << " tiles to be a multiple of it in each dimension";
+  if ((cl[0] == 2 && !info.bTransposed && bt[1] % 128 != 0) ||
+      (cl[1] == 2 && info.aTransposed && bt[0] % 128 != 0))
+    return info.op->emitOpError()
+           << "cluster [" << cl[0] << ", " << cl[1]
+           << "] splits the shared MN-major operand tile into two halves of "
+              "64-wide boxes: its tile size must be a multiple of 128";
   int64_t smem = config.getStages() * (bt[0] + bt[1]) * bt[2] * 2 + 1024;
   if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)
     return info.op->emitOpError()

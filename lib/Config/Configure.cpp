@@ -33,6 +33,9 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     // Asked-for stream-K without persistence is an error (the verifier
     // says so); the default simply follows persistence.
     bool split = streamK >= 0 ? streamK != 0 : config.getStreamK() && persist;
+    SmallVector<int64_t> clusterShape(config.getCluster());
+    if (!cluster.empty())
+      clusterShape.assign(cluster.begin(), cluster.end());
     SmallVector<int64_t> mma(config.getMmaShape());
     int64_t stages = config.getStages();
     StringRef backendName =
@@ -49,7 +52,7 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     ConfigAttr result = ConfigAttr::getChecked(
         emit, op->getContext(), backendName, ArrayRef<int64_t>(block),
         ArrayRef<int64_t>(warp), ArrayRef<int64_t>(mma), stages, pad, vec,
-        group, persist, split);
+        group, persist, split, ArrayRef<int64_t>(clusterShape));
     if (!result)
       return failure();
     return result;

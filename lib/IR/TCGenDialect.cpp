@@ -95,6 +95,7 @@ struct ConfigFields {
   int64_t raster = 8;
   bool persistent = true;
   bool streamK = false;
+  SmallVector<int64_t> cluster = {1, 1};
 };
 } // namespace
 
@@ -149,10 +150,12 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       return parseBool(parser, f.persistent);
     if (key == "streamk")
       return parseBool(parser, f.streamK);
+    if (key == "cluster")
+      return parseTriple(parser, f.cluster);
     return parser.emitError(loc)
            << "unknown #tcgen.config field '" << key
            << "' (expected backend, block, warp, mma, stages, padding, vector, "
-              "raster, persistent, streamk)";
+              "raster, persistent, streamk, cluster)";
   };
   if (parser.parseLess())
     return {};
@@ -164,7 +167,8 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       [&] { return parser.emitError(parser.getNameLoc()); },
       parser.getContext(), StringRef(f.backend), ArrayRef<int64_t>(f.block),
       ArrayRef<int64_t>(f.warp), ArrayRef<int64_t>(f.mma), f.stages, f.padding,
-      f.vector, f.raster, f.persistent, f.streamK);
+      f.vector, f.raster, f.persistent, f.streamK,
+      ArrayRef<int64_t>(f.cluster));
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -182,7 +186,10 @@ void ConfigAttr::print(AsmPrinter &printer) const {
   printer << ", stages = " << getStages() << ", padding = " << getPadding()
           << ", vector = " << getVector() << ", raster = " << getRaster()
           << ", persistent = " << (getPersistent() ? "true" : "false")
-          << ", streamk = " << (getStreamK() ? "true" : "false") << ">";
+          << ", streamk = " << (getStreamK() ? "true" : "false")
+          << ", cluster = ";
+  triple(getCluster());
+  printer << ">";
 }
 
 LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -190,12 +197,22 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> warp, ArrayRef<int64_t> mma,
                                  int64_t stages, int64_t padding,
                                  int64_t vector, int64_t raster,
-                                 bool persistent, bool streamK) {
+                                 bool persistent, bool streamK,
+                                 ArrayRef<int64_t> cluster) {
   if (raster < 1)
     return emitError() << "raster " << raster << " must be at least 1";
   if (streamK && (backend != "sm90" || !persistent))
     return emitError() << "streamk needs the sm90 back end and persistent = "
                           "true";
+  if (cluster.size() != 2 || cluster[0] < 1 || cluster[1] < 1)
+    return emitError() << "cluster needs 2 positive sizes [m, n]";
+  if (cluster[0] * cluster[1] > 2)
+    return emitError() << "clusters of more than 2 blocks are not generated "
+                          "(cluster = [" << cluster[0] << ", " << cluster[1]
+                       << "])";
+  if (cluster[0] * cluster[1] > 1 && (backend != "sm90" || streamK))
+    return emitError() << "cluster [" << cluster[0] << ", " << cluster[1]
+                       << "] needs the sm90 back end without streamk";
   if (backend != "wmma" && backend != "sm90")
     return emitError() << "unknown backend '" << backend
                        << "' (available: wmma, sm90)";

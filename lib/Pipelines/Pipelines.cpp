@@ -42,6 +42,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   configure.raster = options.raster;
   configure.persistent = options.persistent;
   configure.streamK = options.streamK;
+  configure.cluster.assign(options.cluster.begin(), options.cluster.end());
   pm.addNestedPass<func::FuncOp>(createTCGenConfigurePass(configure));
   // The sm90 back end generates whole kernels; the rest goes down the
   // paper's pipeline.

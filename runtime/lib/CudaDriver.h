@@ -46,6 +46,7 @@ struct Driver {
   X(cuMemsetD8Async, 3020)                                                     \
   X(cuLaunchKernel, 4000)                                                      \
   X(cuLaunchKernelEx, 11060)                                                   \
+  X(cuOccupancyMaxActiveClusters, 11070)                                       \
   X(cuTensorMapEncodeTiled, 12000)
 #define TCGEN_DECLARE_FN(name, version)                                        \
   PFN_##name##_v##version name##Fn = nullptr;

@@ -130,6 +130,11 @@ struct tcgen_kernel {
   CUmodule module = nullptr;
   CUfunction function = nullptr;
   std::vector<ParamPlan> paramPlans; // one per manifest param
+  /// Blocks that can be resident at once, for the persistent grid: one per
+  /// SM, or for cluster kernels the clusters the device can hold at once
+  /// times their size (a cluster that has to wait for another to finish
+  /// would double a persistent kernel's time).
+  int persistentSlots = 0;
   /// The buffer of the manifest's workspace param, allocated and zeroed at
   /// the first launch and shared by every launch of this handle (so its
   /// launches must be stream-ordered); 0 until then.
@@ -295,6 +300,29 @@ tcgen_status prepareFunction(tcgen_kernel &k) {
   }
   int64_t clusterSize =
       launch.cluster[0] * launch.cluster[1] * launch.cluster[2];
+  k.persistentSlots = k.device.smCount;
+  if (clusterSize > 1) {
+    CUlaunchAttribute attribute = {};
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = static_cast<unsigned>(launch.cluster[0]);
+    attribute.value.clusterDim.y = static_cast<unsigned>(launch.cluster[1]);
+    attribute.value.clusterDim.z = static_cast<unsigned>(launch.cluster[2]);
+    CUlaunchConfig config = {};
+    config.gridDimX = static_cast<unsigned>(launch.cluster[0]);
+    config.gridDimY = static_cast<unsigned>(launch.cluster[1]);
+    config.gridDimZ = static_cast<unsigned>(launch.cluster[2]);
+    config.blockDimX = static_cast<unsigned>(launch.block[0]);
+    config.blockDimY = static_cast<unsigned>(launch.block[1]);
+    config.blockDimZ = static_cast<unsigned>(launch.block[2]);
+    config.sharedMemBytes = static_cast<unsigned>(launch.dynamicSmemBytes);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    int clusters = 0;
+    r = d.cuOccupancyMaxActiveClustersFn(&clusters, k.function, &config);
+    if (r == CUDA_SUCCESS && clusters > 0)
+      k.persistentSlots = static_cast<int>(
+          std::min<int64_t>(k.device.smCount, clusters * clusterSize));
+  }
   if (clusterSize > kPortableClusterSize) {
     r = d.cuFuncSetAttributeFn(
         k.function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
@@ -527,7 +555,7 @@ tcgen_status ensureWorkspace(tcgen_kernel &k, CUstream stream) {
   std::lock_guard<std::mutex> lock(k.workspaceMutex);
   if (k.workspace)
     return TCGEN_OK;
-  int64_t bytes = workspaceBytes(k.manifest, k.device.smCount);
+  int64_t bytes = workspaceBytes(k.manifest, k.persistentSlots);
   if (bytes == 0)
     return TCGEN_OK;
   std::string where = "kernel '" + k.manifest.entry + "': workspace of ";
@@ -559,7 +587,7 @@ CUresult launchKernel(tcgen_kernel &k, CUstream stream, void **params) {
   const Driver &d = *k.driver;
   Launch l = k.manifest.launch;
   // The same grid the workspace was sized for.
-  l.grid = launchedGrid(l, k.device.smCount);
+  l.grid = launchedGrid(l, k.persistentSlots);
   auto u = [](int64_t v) { return static_cast<unsigned>(v); };
   if (l.cluster[0] * l.cluster[1] * l.cluster[2] == 1)
     return d.cuLaunchKernelFn(k.function, u(l.grid[0]), u(l.grid[1]),

@@ -3,7 +3,7 @@
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1 persistent=0}))' 2>&1 | FileCheck %s --check-prefix=SK
 
 // The options override the default field by field.
-// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [64, 64, 32], warp = [32, 32, 32], mma = [16, 16, 16], stages = 1, padding = 0, vector = 4, raster = 8, persistent = true, streamk = false>}
+// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [64, 64, 32], warp = [32, 32, 32], mma = [16, 16, 16], stages = 1, padding = 0, vector = 4, raster = 8, persistent = true, streamk = false, cluster = [1, 1]>}
 // ERR: error: 'linalg.matmul' op invalid configuration: block tile m=64 is not a multiple of warp tile 48
 // Stream-K asked for without persistent blocks is refused, not dropped.
 // SK: error: 'linalg.matmul' op invalid configuration: streamk needs the sm90 back end and persistent = true

@@ -3,7 +3,7 @@
 
 // C = A*B on sm_90a: the sm90 back end, 128x256 tiles when there are enough.
 // CHECK-LABEL: func @large
-// CHECK: #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4{{.*}}streamk = false>
+// CHECK: #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4{{.*}}streamk = false, cluster = [1, 1]>
 // SM80-LABEL: func @large
 // SM80: #tcgen.config<backend = "wmma"
 func.func @large(%a: memref<4096x512xf16>, %b: memref<512x4096xf16>, %c: memref<4096x4096xf32>) {
@@ -40,7 +40,7 @@ func.func @accumulate(%a: memref<1024x512xf16>, %b: memref<512x1024xf16>, %c: me
 // 1536^3: 72 tiles of 128x256 fill 55 % of 132 SMs, but stream-K measured
 // slower there: whole tiles by default.
 // CHECK-LABEL: func @stream_k
-// CHECK: #tcgen.config<backend = "sm90", block = [128, 256, 64]{{.*}}persistent = true, streamk = false>
+// CHECK: #tcgen.config<backend = "sm90", block = [128, 256, 64]{{.*}}persistent = true, streamk = false, cluster = [1, 1]>
 func.func @stream_k(%a: memref<1536x1536xf16>, %b: memref<1536x1536xf16>, %c: memref<1536x1536xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<1536x1536xf32>)

@@ -55,6 +55,7 @@ static ::tcgen::json::Value configToJson(ConfigAttr config) {
   json.set("raster", Value(config.getRaster()));
   json.set("persistent", Value(config.getPersistent()));
   json.set("streamk", Value(config.getStreamK()));
+  json.set("cluster", triple(config.getCluster()));
   return json;
 }
 
@@ -169,6 +170,9 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     m.launch.grid = {l[0], l[1], l[2]};
     m.launch.block = {l[3], l[4], l[5]};
     m.launch.dynamicSmemBytes = l[6];
+    if (auto cluster = kernel->getAttrOfType<DenseI64ArrayAttr>("tcgen.cluster");
+        cluster && cluster.size() == 3)
+      m.launch.cluster = {cluster[0], cluster[1], cluster[2]};
     // 0: one block per tile; 1: persistent; 2: stream-K (persistent, one
     // block per SM).
     m.launch.persistent = l[7] != 0;

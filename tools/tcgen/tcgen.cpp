@@ -84,6 +84,11 @@ static cl::opt<int> streamK(
     cl::desc("Stream-K on sm90: 1 or 0 (default: when the tiles fill the "
              "last wave of SMs poorly)"),
     cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::list<int64_t>
+    clusterShape("cluster",
+                 cl::desc("Blocks per cluster m,n on sm90 (2,1: B tiles "
+                          "multicast to two blocks; 1,2: A tiles)"),
+                 cl::CommaSeparated, cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> noPromote("no-promote",
                                cl::desc("Skip shared-memory promotion"),
                                cl::sub(compileCmd), cl::sub(explainCmd));
@@ -141,6 +146,8 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.raster = rasterGroup;
   options.persistent = persistentBlocks;
   options.streamK = streamK;
+  options.cluster =
+      SmallVector<int64_t>(clusterShape.begin(), clusterShape.end());
   options.promote = !noPromote;
   options.hoist = !noHoist;
   options.unroll = !noUnroll;

@@ -40,6 +40,8 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
            "Persistent blocks: 1 yes, 0 no, -1 default">,
     Option<"streamK", "stream-k", "int", /*default=*/"-1",
            "Stream-K on sm90: 1 yes, 0 no, -1 default (by wave efficiency)">,
+    ListOption<"cluster", "cluster", "int64_t",
+               "Blocks per cluster [m, n] on sm90 (default: the target's)">,
   ];
   let dependentDialects = ["::mlir::tcgen::TCGenDialect"];
 }

@@ -73,8 +73,12 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
     - `streamk`: stream-K (sm90, persistent): the k-tiles of the tiles
       that do not fill a whole wave are split evenly over the SMs, and the
       partial accumulators are summed through a global workspace.
+    - `cluster`: thread blocks per cluster [m, n] (sm90): with [2, 1] two
+      blocks on neighbouring tile rows share each B tile, which TMA
+      multicasts (each block loads half of it into both); with [1, 2] they
+      share the A tile. [1, 1] is no cluster.
     Omitted fields take the defaults shown above (raster = 8,
-    persistent = true, streamk = false).
+    persistent = true, streamk = false, cluster = [1, 1]).
   }];
   let parameters = (ins
     StringRefParameter<"backend">:$backend,
@@ -86,7 +90,8 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
     "int64_t":$vector,
     "int64_t":$raster,
     "bool":$persistent,
-    "bool":$streamK);
+    "bool":$streamK,
+    ArrayRefParameter<"int64_t", "blocks per cluster [m, n]">:$cluster);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

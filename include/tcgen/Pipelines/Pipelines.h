@@ -40,6 +40,8 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
   Option<int> streamK{*this, "stream-k",
                       llvm::cl::desc("Stream-K on sm90: 1, 0, -1 default"),
                       llvm::cl::init(-1)};
+  ListOption<int64_t> cluster{*this, "cluster",
+                             llvm::cl::desc("Blocks per cluster [m, n]")};
   Option<bool> bufferize{*this, "bufferize",
                          llvm::cl::desc("Bufferize tensor inputs first"),
                          llvm::cl::init(true)};

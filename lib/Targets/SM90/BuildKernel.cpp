@@ -65,6 +65,8 @@ struct BuildKernelPass final
     p.stages = config.getStages();
     p.groupM = config.getRaster();
     p.streamK = config.getStreamK();
+    p.clusterM = config.getCluster()[0];
+    p.clusterN = config.getCluster()[1];
     p.inType = info->aType.isBF16() ? "bf16" : "f16";
     p.aMNMajor = info->aTransposed;
     p.bKMajor = info->bTransposed;
@@ -94,10 +96,12 @@ struct BuildKernelPass final
     kernel->setAttr(
         "tcgen.tensormap_boxes",
         b.getDictionaryAttr(
-            {b.getNamedAttr(
-                 "A", b.getDenseI64ArrayAttr({64, p.aMNMajor ? 64 : p.blockM})),
+            {b.getNamedAttr("A", b.getDenseI64ArrayAttr(
+                                     {64, p.aMNMajor ? 64
+                                                     : p.blockM / p.clusterN})),
              b.getNamedAttr("B", b.getDenseI64ArrayAttr(
-                                     {64, p.bKMajor ? p.blockN : 64}))}));
+                                     {64, p.bKMajor ? p.blockN / p.clusterM
+                                                    : 64}))}));
     // Operands stored transposed (A[k,m], B[n,k]): the manifest describes
     // them by their logical [m,k] / [k,n] shape with swapped strides.
     kernel->setAttr("tcgen.transposed",
@@ -111,6 +115,9 @@ struct BuildKernelPass final
     kernel->setAttr("tcgen.launch",
                     b.getDenseI64ArrayAttr({p.tiles(), 1, 1, p.threads(), 1, 1,
                                             p.smemBytes(), schedule}));
+    // Blocks per cluster (x: the grid is one-dimensional).
+    kernel->setAttr("tcgen.cluster",
+                    b.getDenseI64ArrayAttr({p.clusterSize(), 1, 1}));
     // The register split setmaxnreg asks for; `tcgen compile` checks it
     // against what ptxas allocated (asking for more than the block owns
     // hangs the consumers).

@@ -32,11 +32,13 @@ constexpr uint64_t kLboShift = 16;            // bits 16-29: leading offset >> 4
 constexpr int64_t kSwizzleRowBytes = 128;     // one swizzle atom row
 constexpr int64_t kAtomBytes = 8 * kSwizzleRowBytes;  // 8 rows: the SBO
 constexpr int64_t kBBoxBytes = 64 * kSwizzleRowBytes; // one [64 k][64 n] box
+constexpr uint64_t kDescAddressMask = (1ull << 18) - 1; // 14 bits of addr >> 4
 
 /// The tile origin (%m0, %n0) of linear tile %t under grouped rasterization
 /// (L2 reuse): consecutive tiles walk `groupM` tile rows of M before moving
 /// to the next tile column of N, so the blocks in flight share few A and B
-/// panels.
+/// panels. With a cluster, %t numbers cluster tiles (clusterM x clusterN
+/// block tiles) and the block takes its own (%rankM, %rankN) inside.
 static const char *kRaster = R"(
           %groupId = arith.divui %t, %cPerGroup : index
           %firstM = arith.muli %groupId, %cGroup : index
@@ -46,8 +48,12 @@ static const char *kRaster = R"(
           %tileMIn = arith.remui %inGroup, %groupM : index
           %tileM = arith.addi %firstM, %tileMIn : index
           %tileN = arith.divui %inGroup, %groupM : index
-          %m0 = arith.muli %tileM, %cBM : index
-          %n0 = arith.muli %tileN, %cBN : index
+          %tileMc = arith.muli %tileM, %cClM : index
+          %tileMb = arith.addi %tileMc, %rankM : index
+          %tileNc = arith.muli %tileN, %cClN : index
+          %tileNb = arith.addi %tileNc, %rankN : index
+          %m0 = arith.muli %tileMb, %cBM : index
+          %n0 = arith.muli %tileNb, %cBN : index
 )";
 
 int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
@@ -76,32 +82,52 @@ static int64_t kStepBytes(bool kMajor) {
 /// Emits the TMA loads of one operand's tile of a stage into shared memory
 /// at `%aOff + offset`: a K-major tile [rows][64 k] is one box (coordinates
 /// innermost first: k, then row); an MN-major tile is rows/64 boxes
-/// [64 k][64 rows-dim] stacked 8 KiB apart.
+/// [64 k][64 rows-dim] stacked 8 KiB apart. Either way row r of the tile
+/// starts r * 128 bytes in (for MN-major: within its box column), so with
+/// `shared` (the tile both blocks of a cluster use) this block loads the
+/// half of the rows its cluster rank %rankX names and multicasts it to both.
 static void emitTileLoads(llvm::raw_ostream &os, StringRef name,
                           StringRef tmap, StringRef tmapType, bool kMajor,
                           int64_t rows, int64_t offset, StringRef origin,
-                          StringRef elt) {
+                          StringRef elt, bool shared) {
+  std::string base = "%aOff", org = origin.str(), multicast;
+  if (shared) {
+    rows /= 2;
+    os << llvm::formatv(R"(
+          %{0}HalfRows = arith.constant {1} : index
+          %{0}PartRow = arith.muli %rankX, %{0}HalfRows : index
+          %{0}Org = arith.addi {2}, %{0}PartRow : index
+          %{0}HalfBytes = arith.constant {3} : index
+          %{0}PartByte = arith.muli %rankX, %{0}HalfBytes : index
+          %{0}Base = arith.addi %aOff, %{0}PartByte : index
+)",
+                        name, rows, origin, rows * kSwizzleRowBytes);
+    base = ("%" + name + "Base").str();
+    org = ("%" + name + "Org").str();
+    multicast = " multicast_mask = %mcMask";
+  }
   if (kMajor) {
     os << llvm::formatv(R"(
           %{0}Off = arith.constant {1} : index
-          %{0}At = arith.addi %aOff, %{0}Off : index
+          %{0}At = arith.addi {7}, %{0}Off : index
           %{0}Buf = memref.view %dsm[%{0}At][] : !smem to memref<{2}x64x{3}, 3>
-          nvgpu.tma.async.load {4}[%k0, {5}], %full[%s] to %{0}Buf : {6}, !barT -> memref<{2}x64x{3}, 3>
+          nvgpu.tma.async.load {4}[%k0, {5}], %full[%s] to %{0}Buf{8} : {6}, !barT -> memref<{2}x64x{3}, 3>
 )",
-                        name, offset, rows, elt, tmap, origin, tmapType);
+                        name, offset, rows, elt, tmap, org, tmapType, base,
+                        multicast);
     return;
   }
   for (int64_t b = 0; b < rows / 64; ++b)
     os << llvm::formatv(R"(
           %{0}Off{1} = arith.constant {2} : index
-          %{0}At{1} = arith.addi %aOff, %{0}Off{1} : index
+          %{0}At{1} = arith.addi {8}, %{0}Off{1} : index
           %{0}Buf{1} = memref.view %dsm[%{0}At{1}][] : !smem to memref<64x64x{3}, 3>
           %{0}o{1}c = arith.constant {4} : index
           %{0}o{1} = arith.addi {5}, %{0}o{1}c : index
-          nvgpu.tma.async.load {6}[%{0}o{1}, %k0], %full[%s] to %{0}Buf{1} : {7}, !barT -> memref<64x64x{3}, 3>
+          nvgpu.tma.async.load {6}[%{0}o{1}, %k0], %full[%s] to %{0}Buf{1}{9} : {7}, !barT -> memref<64x64x{3}, 3>
 )",
-                        name, b, offset + b * kBBoxBytes, elt, b * 64, origin,
-                        tmap, tmapType);
+                        name, b, offset + b * kBBoxBytes, elt, b * 64, org,
+                        tmap, tmapType, base, multicast);
 }
 
 /// Emits the consumer's work on one k-tile: wait for its stage, then
@@ -157,6 +183,30 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
   return prev;
 }
 
+/// Emits the consumers' release of stage `stage` (an index SSA name) to the
+/// producers. Without a cluster every consumer thread arrives on the
+/// block's empty barrier. In a cluster both blocks' producers write the
+/// stage (multicast), so it is free only once both blocks' consumers are
+/// done with it: lane 0 of every consumer warp arrives on the empty barrier
+/// of each block of the cluster (its own and the peer's, through `mapa`),
+/// predicated rather than branched so that the wgmma chain stays on a
+/// uniform path.
+static void emitRelease(llvm::raw_ostream &os, StringRef name, StringRef stage,
+                        const KernelParams &p) {
+  if (p.clusterSize() == 1) {
+    os << llvm::formatv(
+        "        %{0} = nvgpu.mbarrier.arrive %empty[{1}] : !barT -> "
+        "!nvgpu.mbarrier.token\n",
+        name, stage);
+    return;
+  }
+  os << llvm::formatv(R"(
+        %{0}Bar = nvgpu.mbarrier.get %empty[{1}] : !barT -> i32
+        llvm.inline_asm has_side_effects asm_dialect = att "{{ .reg .pred p; .reg .b32 r0, r1; setp.eq.u32 p, $1, 0; mapa.shared::cluster.u32 r0, $0, 0; mapa.shared::cluster.u32 r1, $0, 1; @p mbarrier.arrive.shared::cluster.b64 _, [r0]; @p mbarrier.arrive.shared::cluster.b64 _, [r1]; }", "r,r" %{0}Bar, %lane32 : (i32, i32) -> ()
+)",
+                      name, stage);
+}
+
 double mlir::tcgen::sm90::waveEfficiency(int64_t tiles, int64_t sms) {
   if (tiles <= 0 || sms <= 0)
     return 1.0;
@@ -198,9 +248,10 @@ static const char *kStreamKPartition = R"(
 /// counter at the item's start).
 static void emitWorkLoopBegin(llvm::raw_ostream &os, const KernelParams &p) {
   if (!p.streamK) {
-    // Data-parallel: block b computes tiles b, b + gridDim.x, ...
+    // Data-parallel: cluster c (block c without clusters) computes cluster
+    // tiles c, c + the number of clusters, ...
     os << llvm::formatv(R"(
-      %itEnd = scf.for %t = %bid to %cTiles step %nbl iter_args(%it0 = %c0) -> (index) {{
+      %itEnd = scf.for %t = %cid to %cUnits step %ncl iter_args(%it0 = %c0) -> (index) {{
         %ks = arith.constant 0 : index
         %len = arith.constant {0} : index
 )",
@@ -423,6 +474,15 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   const uint64_t descAHi = descriptorHigh(/*kMajor=*/!p.aMNMajor);
   const uint64_t descBHi = descriptorHigh(/*kMajor=*/p.bKMajor);
   const int64_t aTileBytes = p.blockM * kSwizzleRowBytes;
+  const bool clustered = p.clusterSize() > 1;
+  // Stage releases the empty barrier waits for: every consumer thread, or
+  // in a cluster lane 0 of every consumer warp of both blocks.
+  const int64_t releases =
+      clustered ? consumers * 4 * p.clusterSize() : consumers * 128;
+  // Raster over cluster tiles; the group keeps its height in block tiles.
+  const int64_t tilesM = p.m / p.blockM / p.clusterM;
+  const int64_t tilesN = p.n / p.blockN / p.clusterN;
+  const int64_t groupM = std::max<int64_t>(1, p.groupM / p.clusterM);
 
   std::string acc = "!llvm.struct<(";
   for (int64_t i = 0; i < accRegs; ++i)
@@ -435,15 +495,15 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
 !tmB = !nvgpu.tensormap.descriptor<tensor = memref<{3}x64x{2}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !smem = memref<?xi8, 3>
 )",
-                      p.stages, p.aMNMajor ? 64 : p.blockM, p.inType,
-                      p.bKMajor ? p.blockN : 64);
+                      p.stages, p.aMNMajor ? 64 : p.blockM / p.clusterN,
+                      p.inType, p.bKMajor ? p.blockN / p.clusterM : 64);
   os << "!acc = " << acc << "\n";
   os << llvm::formatv(R"(
 module {{
 gpu.module @{0} {{
-  memref.global @__tcgen_dsmem : memref<0xi8, 3> {{alignment = 1024 : i64}
+  memref.global @__tcgen_dsmem : memref<0xi8, 3> {{alignment = 16 : i64}
   gpu.func @{0}(%pA: !llvm.ptr, %pB: !llvm.ptr, %C: memref<{1}x{2}x{3}>{17}) kernel
-      attributes {{nvvm.maxntid = array<i32: {4}, 1, 1>, nvvm.minctasm = 1 : i32} {{
+      attributes {{nvvm.maxntid = array<i32: {4}, 1, 1>, nvvm.minctasm = 1 : i32{18}} {{
     %tmapA = builtin.unrealized_conversion_cast %pA : !llvm.ptr to !tmA
     %tmapB = builtin.unrealized_conversion_cast %pB : !llvm.ptr to !tmB
     %c0 = arith.constant 0 : index
@@ -462,10 +522,17 @@ gpu.module @{0} {{
     %bid = gpu.block_id x
     %nbl = gpu.grid_dim x
     %cTiles = arith.constant {16} : index
-    %cGridX = arith.constant {13} : index
     %cTilesM = arith.constant {14} : index
     %cGroup = arith.constant {12} : index
     %cPerGroup = arith.constant {15} : index
+    // Clusters of {19} x {20} blocks take cluster tiles (that many block
+    // tiles) in turn; %rankM / %rankN place the block's tile inside.
+    %cClSize = arith.constant {21} : index
+    %cClM = arith.constant {19} : index
+    %cClN = arith.constant {20} : index
+    %cUnits = arith.constant {22} : index
+    %cid = arith.divui %bid, %cClSize : index
+    %ncl = arith.divui %nbl, %cClSize : index
     // Warp-uniform warpgroup index (lane 0's), so that ptxas sees uniform
     // role branches and does not serialize the wgmma.
     %tid32 = arith.index_cast %tid : index to i32
@@ -488,20 +555,49 @@ gpu.module @{0} {{
     %empty = nvgpu.mbarrier.create -> !barT
     %isT0 = arith.cmpi eq, %tid, %c0 : index
     scf.if %isT0 {{
-      %cConsumerThreads = arith.constant {11} : index
+      %cReleases = arith.constant {11} : index
       scf.for %s = %c0 to %cStages step %c1 {{
         nvgpu.mbarrier.init %full[%s], %c1 : !barT
-        nvgpu.mbarrier.init %empty[%s], %cConsumerThreads : !barT
+        nvgpu.mbarrier.init %empty[%s], %cReleases : !barT
       }
       nvvm.fence.mbarrier.init
     }
-    gpu.barrier
 )",
                       p.name, p.m, p.n, cType, p.threads(), p.stages, numK,
                       p.blockM, p.blockN, p.stageBytes(), p.smemBytes(),
-                      consumers * 128, p.groupM, p.n / p.blockN, p.m / p.blockM,
-                      p.groupM * (p.n / p.blockN), p.tiles(),
-                      p.streamK ? ", %pW: !llvm.ptr" : "");
+                      releases, groupM, tilesN, tilesM, groupM * tilesN,
+                      p.tiles(), p.streamK ? ", %pW: !llvm.ptr" : "",
+                      clustered ? llvm::formatv(", nvvm.cluster_dim = "
+                                                "array<i32: {0}, 1, 1>",
+                                                p.clusterSize())
+                                      .str()
+                                : std::string(),
+                      p.clusterM, p.clusterN, p.clusterSize(),
+                      p.tiles() / p.clusterSize());
+  if (!clustered) {
+    os << "    gpu.barrier\n";
+    os << R"(
+    %rankX = arith.constant 0 : index
+    %rankM = arith.constant 0 : index
+    %rankN = arith.constant 0 : index
+)";
+  } else {
+    // The peer's barriers must be initialized before this block multicasts
+    // into its shared memory or arrives on them.
+    os << llvm::formatv(R"(
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+    %rank32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rankX = arith.index_cast %rank32 : i32 to index
+    %rankM = {0}
+    %rankN = {1}
+    %mcMask = arith.constant 3 : i16
+)",
+                        p.clusterM == 2 ? "arith.addi %rankX, %c0 : index"
+                                        : "arith.constant 0 : index",
+                        p.clusterN == 2 ? "arith.addi %rankX, %c0 : index"
+                                        : "arith.constant 0 : index");
+  }
   if (p.streamK)
     os << kStreamKPartition;
 
@@ -540,9 +636,9 @@ gpu.module @{0} {{
           %k0 = arith.muli %kt, %c64 : index
 )";
   emitTileLoads(os, "A", "%tmapA", "!tmA", /*kMajor=*/!p.aMNMajor, p.blockM,
-                /*offset=*/0, "%m0", p.inType);
+                /*offset=*/0, "%m0", p.inType, /*shared=*/p.clusterN == 2);
   emitTileLoads(os, "B", "%tmapB", "!tmB", /*kMajor=*/p.bKMajor, p.blockN,
-                aTileBytes, "%n0", p.inType);
+                aTileBytes, "%n0", p.inType, /*shared=*/p.clusterM == 2);
   os << R"(
         }
         %itNext = arith.addi %it0, %len : index
@@ -559,7 +655,12 @@ gpu.module @{0} {{
     scf.if %isConsumer {{
       nvvm.setmaxregister increase {4}
       %ringIdx = arith.addi %base, %pad : index
-      %ring = arith.index_cast %ringIdx : index to i64
+      %ringAddr = arith.index_cast %ringIdx : index to i64
+      // Descriptors hold 18 address bits (14 bits of address >> 4). In a
+      // cluster the shared address of a variable carries the block's rank
+      // above them, which would spill into the leading-byte-offset field.
+      %cAddrMask = arith.constant {5} : i64
+      %ring = arith.andi %ringAddr, %cAddrMask : i64
       %descAHi = arith.constant {0} : i64
       %descBHi = arith.constant {1} : i64
       %c4i = arith.constant 4 : i64
@@ -570,9 +671,10 @@ gpu.module @{0} {{
       %cATile = arith.constant {3} : i64
       %c128 = arith.constant 128 : index
       %wtid = arith.remui %tid, %c128 : index
+      %lane32 = arith.remui %tid32, %c32i : i32
 )",
                       descAHi, descBHi, p.stageBytes(), aTileBytes,
-                      p.consumerRegisters());
+                      p.consumerRegisters(), kDescAddressMask);
   if (p.streamK)
     os << llvm::formatv(R"(
       // Stream-K workspace: partial slots of every block, then the flags.
@@ -609,11 +711,13 @@ gpu.module @{0} {{
 )",
                       first);
   std::string last = emitKTile(os, "", "%it", /*isFirst=*/false, "%accIn", p);
-  os << llvm::formatv(R"(
+  os << R"(
         // The previous k-tile's wgmma group is done: release its stage.
         %prevIt = arith.subi %it, %c1 : index
         %ps = arith.remui %prevIt, %cStages : index
-        %tok = nvgpu.mbarrier.arrive %empty[%ps] : !barT -> !nvgpu.mbarrier.token
+)";
+  emitRelease(os, "tok", "%ps", p);
+  os << llvm::formatv(R"(
         scf.yield {0} : !acc
       }
       nvvm.wgmma.wait.group.sync.aligned 0
@@ -622,9 +726,9 @@ gpu.module @{0} {{
       %itNext = arith.addi %it0, %len : index
       %lastIt = arith.subi %itNext, %c1 : index
       %ls = arith.remui %lastIt, %cStages : index
-      %ltok = nvgpu.mbarrier.arrive %empty[%ls] : !barT -> !nvgpu.mbarrier.token
 )",
                       last);
+  emitRelease(os, "ltok", "%ls", p);
   if (p.streamK)
     emitStreamKFixup(os, p);
 
@@ -704,6 +808,15 @@ gpu.module @{0} {{
   emitWorkLoopEnd(os, p);
   os << R"(
     }
+)";
+  // No block leaves while its peer may still multicast into its shared
+  // memory or arrive on its barriers.
+  if (clustered)
+    os << R"(
+    nvvm.cluster.arrive
+    nvvm.cluster.wait
+)";
+  os << R"(
     gpu.return
   }
 }

@@ -10,7 +10,7 @@
 // CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "ptr:C", "workspace:131088"]
 // The partition: R + P split tiles when R != 0 (all when there is at most
 // one wave), each block a contiguous range of their k-tiles.
-// CHECK:       %[[W:.*]] = arith.divui %{{.*}}, %[[NBL:.*]] : index
+// CHECK:       %[[W:.*]] = arith.divui %[[TILES:c[0-9_]*]], %[[NBL:.*]] : index
 // CHECK:       arith.remui
 // CHECK:       arith.cmpi ule, %[[W]], %{{.*}}
 // CHECK:       arith.select

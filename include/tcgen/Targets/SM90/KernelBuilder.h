@@ -35,8 +35,14 @@ struct KernelParams {
   /// wave) are split evenly over the blocks; partial accumulators meet in
   /// a global workspace. Launched with one block per SM.
   bool streamK = false;
+  /// Blocks per cluster along M and N (at most 2 in all). With clusterM = 2
+  /// the two blocks compute vertically adjacent tiles and share the B tile:
+  /// each loads half of it and TMA multicasts it into both; clusterN = 2
+  /// shares the A tile the same way.
+  int64_t clusterM = 1, clusterN = 1;
 
   int64_t consumers() const { return blockM / 64; }
+  int64_t clusterSize() const { return clusterM * clusterN; }
   /// Registers per thread at launch: ptxas caps a kernel with `threads()`
   /// threads per block (.maxntid) and one block per SM at 64K / threads,
   /// rounded down to a multiple of 8 (168 for 384 threads).

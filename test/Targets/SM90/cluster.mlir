@@ -1,0 +1,62 @@
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 cluster=2,1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=C21
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 cluster=1,2}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=C12
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=C11
+
+// A 2x1 cluster: two blocks on neighbouring tile rows share the B tile.
+// Each loads the half of its four 64-wide B boxes that its rank names and
+// multicasts it to both (mask 0b11); A stays local. The empty barriers
+// count lane 0 of each consumer warp of both blocks (2 x 4 x 2), and the
+// release arrives on both blocks' barriers through mapa.
+// C21-LABEL: gpu.func @mm_kernel(
+// C21-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
+// C21-SAME:    tcgen.cluster = array<i64: 2, 1, 1>
+// C21-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128>, B = array<i64: 64, 64>}
+// C21:         %[[C16:.*]] = arith.constant 16 : index
+// C21:         nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %[[C16]]
+// C21:         nvvm.fence.mbarrier.init
+// C21-NEXT:    }
+// C21-NEXT:    nvvm.cluster.arrive
+// C21-NEXT:    nvvm.cluster.wait
+// C21:         nvvm.read.ptx.sreg.cluster.ctarank
+// C21:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step
+// C21:         nvgpu.tma.async.load %{{.*}} to %{{.*}} : <tensor = memref<128x64xf16, 3>
+// C21-NOT:     multicast_mask
+// C21:         nvgpu.tma.async.load {{.*}} multicast_mask
+// C21:         nvgpu.tma.async.load {{.*}} multicast_mask
+// C21-NOT:     nvgpu.tma.async.load
+// C21:         nvvm.setmaxregister increase
+// Descriptors keep the 18 low address bits: the rank bits of a cluster's
+// shared addresses must not reach the LBO field.
+// C21:         %[[MASK:.*]] = arith.constant 262143 : i64
+// C21:         arith.andi %{{.*}}, %[[MASK]] : i64
+// C21:         nvgpu.mbarrier.get
+// C21-NEXT:    llvm.inline_asm has_side_effects {{.*}}mapa.shared::cluster.u32 r0, $0, 0; mapa.shared::cluster.u32 r1, $0, 1; @p mbarrier.arrive.shared::cluster.b64 _, [r0]; @p mbarrier.arrive.shared::cluster.b64 _, [r1];
+// C21:         nvvm.cluster.arrive
+// C21-NEXT:    nvvm.cluster.wait
+// C21-NEXT:    gpu.return
+
+// A 1x2 cluster shares A instead: its [128][64] box splits into two of 64
+// rows; B is loaded whole, locally.
+// C12-LABEL: gpu.func @mm_kernel(
+// C12-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 64>, B = array<i64: 64, 64>}
+// C12:         nvgpu.tma.async.load {{.*}} multicast_mask {{.*}} -> memref<64x64xf16, 3>
+// C12-COUNT-4: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] to %{{.*}} :
+
+// Without a cluster: no cluster barrier, every consumer thread releases.
+// C11-LABEL: gpu.func @mm_kernel(
+// C11-NOT:     nvvm.cluster_dim
+// C11:         %[[C256:.*]] = arith.constant 256 : index
+// C11:         nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %[[C256]]
+// C11-NOT:     nvvm.cluster.arrive
+// C11-NOT:     multicast_mask
+// C11:         nvgpu.mbarrier.arrive %{{.*}}
+// C11-NOT:     nvvm.cluster.arrive
+// C11:         gpu.return
+
+func.func @mm(%A: memref<256x512xf16>, %B: memref<512x512xf16>, %C: memref<256x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)
+  linalg.matmul ins(%A, %B : memref<256x512xf16>, memref<512x512xf16>) outs(%C : memref<256x512xf32>)
+  return
+}
+
