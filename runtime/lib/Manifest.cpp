@@ -7,6 +7,7 @@
 
 #include "tcgen/Runtime/Manifest.h"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -36,7 +37,36 @@ struct RoleEntry {
 constexpr RoleEntry kRoles[] = {{OperandRole::Lhs, "lhs"},
                                 {OperandRole::Rhs, "rhs"},
                                 {OperandRole::Out, "out"},
-                                {OperandRole::InOut, "inout"}};
+                                {OperandRole::InOut, "inout"},
+                                {OperandRole::In, "in"}};
+
+struct InputKindEntry {
+  EpilogueInputKind kind;
+  const char *name;
+};
+constexpr InputKindEntry kInputKinds[] = {
+    {EpilogueInputKind::Scalar, "scalar"},
+    {EpilogueInputKind::Row, "row"},
+    {EpilogueInputKind::Col, "col"},
+    {EpilogueInputKind::Matrix, "matrix"}};
+
+/// The epilogue step ops: arith and math op names without the dialect.
+struct StepOpEntry {
+  const char *name;
+  int arity;
+};
+constexpr StepOpEntry kStepOps[] = {
+    {"addf", 2},     {"subf", 2},     {"mulf", 2},     {"divf", 2},
+    {"maximumf", 2}, {"minimumf", 2}, {"maxnumf", 2},  {"minnumf", 2},
+    {"powf", 2},     {"negf", 1},     {"absf", 1},     {"exp", 1},
+    {"exp2", 1},     {"log", 1},      {"tanh", 1},     {"erf", 1},
+    {"sqrt", 1},     {"rsqrt", 1},    {"constant", 0}, {"cmpf", 2},
+    {"select", 3},   {"extf", 1},     {"truncf", 1}};
+
+/// arith.cmpf's predicates (arith::CmpFPredicate spellings).
+constexpr const char *kCmpFPredicates[] = {
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord",
+    "ueq",   "ugt", "uge", "ult", "ule", "une", "uno", "true"};
 } // namespace
 
 const char *tcgen::dtypeName(DType dtype) {
@@ -74,6 +104,35 @@ std::optional<OperandRole> tcgen::parseRole(std::string_view name) {
   return std::nullopt;
 }
 
+const char *tcgen::epilogueInputKindName(EpilogueInputKind kind) {
+  for (const InputKindEntry &e : kInputKinds)
+    if (e.kind == kind)
+      return e.name;
+  return "?";
+}
+
+std::optional<EpilogueInputKind>
+tcgen::parseEpilogueInputKind(std::string_view name) {
+  for (const InputKindEntry &e : kInputKinds)
+    if (name == e.name)
+      return e.kind;
+  return std::nullopt;
+}
+
+int tcgen::epilogueOpArity(std::string_view op) {
+  for (const StepOpEntry &e : kStepOps)
+    if (op == e.name)
+      return e.arity;
+  return -1;
+}
+
+bool tcgen::isCmpFPredicate(std::string_view predicate) {
+  for (const char *p : kCmpFPredicates)
+    if (predicate == p)
+      return true;
+  return false;
+}
+
 int64_t tcgen::swizzleBytes(std::string_view swizzle) {
   if (swizzle == "none")
     return 0;
@@ -100,6 +159,46 @@ const Operand *Manifest::findRole(OperandRole role) const {
   return nullptr;
 }
 
+const Operand *Manifest::findResult() const {
+  for (const Operand &o : operands)
+    if (o.role == OperandRole::Out || o.role == OperandRole::InOut)
+      return &o;
+  return nullptr;
+}
+
+std::string tcgen::epilogueValueDType(const Manifest &manifest,
+                                      int64_t value) {
+  if (!manifest.op.epilogue || value < 0)
+    return "";
+  const Epilogue &e = *manifest.op.epilogue;
+  if (value == 0)
+    return dtypeName(e.matmulDType);
+  auto numInputs = static_cast<int64_t>(e.inputs.size());
+  if (value <= numInputs) {
+    const Operand *o = manifest.findOperand(e.inputs[value - 1].operand);
+    return o ? dtypeName(o->dtype) : "";
+  }
+  if (value - numInputs - 1 < static_cast<int64_t>(e.steps.size()))
+    return e.steps[value - numInputs - 1].dtype;
+  return "";
+}
+
+bool tcgen::operator==(const EpilogueInput &a, const EpilogueInput &b) {
+  return a.operand == b.operand && a.kind == b.kind;
+}
+
+bool tcgen::operator==(const EpilogueStep &a, const EpilogueStep &b) {
+  bool sameValue =
+      a.value == b.value || (std::isnan(a.value) && std::isnan(b.value));
+  return a.op == b.op && a.args == b.args && a.dtype == b.dtype &&
+         sameValue && a.predicate == b.predicate;
+}
+
+bool tcgen::operator==(const Epilogue &a, const Epilogue &b) {
+  return a.matmulDType == b.matmulDType && a.inputs == b.inputs &&
+         a.steps == b.steps && a.result == b.result;
+}
+
 bool tcgen::operator==(const Operand &a, const Operand &b) {
   return a.name == b.name && a.role == b.role && a.dtype == b.dtype &&
          a.shape == b.shape && a.strides == b.strides &&
@@ -121,7 +220,8 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.target.minCC == b.target.minCC && a.op.kind == b.op.kind &&
          a.op.batch == b.op.batch && a.op.m == b.op.m && a.op.n == b.op.n &&
          a.op.k == b.op.k && a.op.accumulate == b.op.accumulate &&
-         a.op.accumulator == b.op.accumulator && a.operands == b.operands &&
+         a.op.accumulator == b.op.accumulator &&
+         a.op.epilogue == b.op.epilogue && a.operands == b.operands &&
          a.params == b.params && a.launch.grid == b.launch.grid &&
          a.launch.block == b.launch.block &&
          a.launch.cluster == b.launch.cluster &&
@@ -271,6 +371,178 @@ public:
   }
 };
 
+bool isFloat(DType dtype) {
+  return dtype == DType::F16 || dtype == DType::BF16 || dtype == DType::F32 ||
+         dtype == DType::F64;
+}
+
+//===----------------------------------------------------------------------===//
+// op.epilogue
+//===----------------------------------------------------------------------===//
+
+/// The bit width of an epilogue value dtype ("i1", "f16", ...), 0 if none.
+int valueBits(std::string_view dtype) {
+  if (dtype == "i1")
+    return 1;
+  if (dtype == "f16" || dtype == "bf16")
+    return 16;
+  if (dtype == "f32")
+    return 32;
+  if (dtype == "f64")
+    return 64;
+  return 0;
+}
+
+std::string plural(size_t count, const char *noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+/// Parses a "constant" step's value: a number, or "inf", "-inf" or "nan"
+/// (JSON has no non-finite numbers).
+bool parseConstantValue(FieldReader &r, const Value &v,
+                        const std::string &path, double &out) {
+  const Value *value = r.member(v, path, "value", true);
+  if (!value)
+    return false;
+  if (value->isNumber()) {
+    out = value->getNumber();
+    return true;
+  }
+  std::string field = join(path, "value");
+  if (!value->isString())
+    return r.wrongType(field, "a number, \"inf\", \"-inf\" or \"nan\"",
+                       *value);
+  const std::string &text = value->getString();
+  if (text == "inf" || text == "-inf") {
+    out = text == "inf" ? HUGE_VAL : -HUGE_VAL;
+    return true;
+  }
+  if (text == "nan") {
+    out = std::nan("");
+    return true;
+  }
+  return r.fail("field '" + field +
+                "' must be a number, \"inf\", \"-inf\" or \"nan\", got \"" +
+                text + "\"");
+}
+
+/// Parses step `i` of op.epilogue.ops; `defined` values precede it. Checks
+/// its structure (op, arity, args, dtype name, value, predicate); the
+/// dtypes are checked against each other by checkEpilogue().
+bool parseStep(FieldReader &r, const Value &v, const std::string &path,
+               size_t i, int64_t defined, EpilogueStep &step) {
+  if (!v.isObject())
+    return r.wrongType(path, "an object", v);
+  if (!r.string(v, path, "op", step.op, true) ||
+      !r.intArray(v, path, "args", step.args, false, 0) ||
+      !r.string(v, path, "dtype", step.dtype, true))
+    return false;
+  int arity = epilogueOpArity(step.op);
+  if (arity < 0) {
+    std::string names;
+    for (size_t e = 0; e < std::size(kStepOps); ++e)
+      names += std::string(e == 0 ? "" : e + 1 == std::size(kStepOps) ? " or "
+                                                                      : ", ") +
+               kStepOps[e].name;
+    return r.fail("field '" + path + ".op': unknown epilogue op '" + step.op +
+                  "' (expected " + names + ")");
+  }
+  if (!valueBits(step.dtype))
+    return r.fail("field '" + path + ".dtype': unknown dtype '" + step.dtype +
+                  "' (expected f16, bf16, f32, f64 or i1)");
+  if (step.args.size() != static_cast<size_t>(arity))
+    return r.fail("field '" + path + ".args': " + step.op + " takes " +
+                  plural(arity, "arg") + ", got " +
+                  std::to_string(step.args.size()));
+  for (size_t j = 0; j < step.args.size(); ++j)
+    if (step.args[j] >= defined)
+      return r.fail("field '" + index(path + ".args", j) + "': value " +
+                    std::to_string(step.args[j]) +
+                    " is not defined before step " + std::to_string(i));
+  if (step.op == "constant" && !parseConstantValue(r, v, path, step.value))
+    return false;
+  if (step.op == "cmpf") {
+    if (!r.string(v, path, "predicate", step.predicate, true))
+      return false;
+    if (!isCmpFPredicate(step.predicate)) {
+      std::string names;
+      for (const char *p : kCmpFPredicates)
+        names += std::string(names.empty() ? "" : " ") + p;
+      return r.fail("field '" + path + ".predicate': unknown cmpf predicate '" +
+                    step.predicate + "' (expected one of: " + names + ")");
+    }
+  }
+  return true;
+}
+
+/// Parses the structure of op.epilogue, if there is one, into `out`.
+bool parseEpilogue(FieldReader &r, const Value &op,
+                   std::optional<Epilogue> &out) {
+  const Value *v;
+  if (!r.object(op, "op", "epilogue", v, false))
+    return false;
+  if (!v)
+    return true;
+  const std::string path = "op.epilogue";
+  Epilogue e;
+  std::string matmulDType;
+  if (!r.string(*v, path, "matmul_dtype", matmulDType, true))
+    return false;
+  std::optional<DType> parsed = parseDType(matmulDType);
+  if (!parsed || !isFloat(*parsed))
+    return r.fail("field 'op.epilogue.matmul_dtype': expected f16, bf16, f32 "
+                  "or f64, got '" +
+                  matmulDType + "'");
+  e.matmulDType = *parsed;
+
+  const Value *inputs = r.member(*v, path, "inputs", true);
+  if (!inputs)
+    return false;
+  if (!inputs->isArray())
+    return r.wrongType(path + ".inputs", "an array", *inputs);
+  for (size_t i = 0; i < inputs->getElements().size(); ++i) {
+    const Value &in = inputs->getElements()[i];
+    std::string at = index(path + ".inputs", i);
+    if (!in.isObject())
+      return r.wrongType(at, "an object", in);
+    EpilogueInput input;
+    std::string kind;
+    if (!r.string(in, at, "operand", input.operand, true) ||
+        !r.string(in, at, "kind", kind, true))
+      return false;
+    if (input.operand.empty())
+      return r.fail("field '" + at + ".operand' must not be empty");
+    std::optional<EpilogueInputKind> parsedKind = parseEpilogueInputKind(kind);
+    if (!parsedKind)
+      return r.fail("field '" + at + ".kind': unknown input kind '" + kind +
+                    "' (expected scalar, row, col or matrix)");
+    input.kind = *parsedKind;
+    e.inputs.push_back(std::move(input));
+  }
+
+  const Value *ops = r.member(*v, path, "ops", true);
+  if (!ops)
+    return false;
+  if (!ops->isArray())
+    return r.wrongType(path + ".ops", "an array", *ops);
+  for (size_t i = 0; i < ops->getElements().size(); ++i) {
+    EpilogueStep step;
+    if (!parseStep(r, ops->getElements()[i], index(path + ".ops", i), i,
+                   e.numValues(), step))
+      return false;
+    e.steps.push_back(std::move(step));
+  }
+
+  if (!r.integer(*v, path, "result", e.result, true, 0))
+    return false;
+  if (e.result >= e.numValues())
+    return r.fail("field 'op.epilogue.result': value " +
+                  std::to_string(e.result) + " is not defined (the epilogue "
+                  "has " + plural(e.numValues(), "value") + ")");
+  out = std::move(e);
+  return true;
+}
+
 bool parseTarget(FieldReader &r, const Value &root, Target &target) {
   const Value *t;
   if (!r.object(root, "", "target", t, true))
@@ -295,7 +567,8 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
       !r.integer(*o, "op", "n", op.n, true, 1) ||
       !r.integer(*o, "op", "k", op.k, true, 1) ||
       !r.boolean(*o, "op", "accumulate", op.accumulate, false) ||
-      !r.string(*o, "op", "accumulator", accumulator, false))
+      !r.string(*o, "op", "accumulator", accumulator, false) ||
+      !parseEpilogue(r, *o, op.epilogue))
     return false;
   std::optional<DType> parsed = parseDType(accumulator);
   if (!parsed)
@@ -322,15 +595,17 @@ bool parseOperand(FieldReader &r, const Value &v, const std::string &path,
   std::optional<OperandRole> parsedRole = parseRole(role);
   if (!parsedRole)
     return r.fail("field '" + path + ".role': unknown role '" + role +
-                  "' (expected lhs, rhs, out or inout)");
+                  "' (expected lhs, rhs, out, inout or in)");
   operand.role = *parsedRole;
   std::optional<DType> parsedType = parseDType(dtype);
   if (!parsedType)
     return r.fail("field '" + path + ".dtype': unknown dtype '" + dtype +
                   "' (expected f16, bf16, f32, f64, i8 or i32)");
   operand.dtype = *parsedType;
-  if (operand.shape.empty())
-    return r.fail("field '" + path + ".shape' must not be empty");
+  // Scalar epilogue inputs are rank 0; every other operand has a shape.
+  if (operand.shape.empty() && operand.role != OperandRole::In)
+    return r.fail("field '" + path + ".shape' must not be empty (only an "
+                  "operand of role 'in' may have rank 0)");
   if (operand.shape.size() != operand.strides.size())
     return r.fail("field '" + path + ".strides' has " +
                   std::to_string(operand.strides.size()) +
@@ -366,11 +641,6 @@ bool parseOperands(FieldReader &r, const Value &root, Manifest &m) {
 constexpr size_t kMaxTensorMapRank = 5;      // cuTensorMapEncodeTiled's limit.
 constexpr int64_t kMaxTensorMapBox = 256;    // Per box dimension.
 constexpr int64_t kTensorMapInnerBytes = 16; // box[0] bytes are a multiple.
-
-bool isFloat(DType dtype) {
-  return dtype == DType::F16 || dtype == DType::BF16 || dtype == DType::F32 ||
-         dtype == DType::F64;
-}
 
 /// Parses and checks the fields of a "tensormap" param of `operand`.
 bool parseTensorMap(FieldReader &r, const Value &v, const std::string &path,
@@ -580,6 +850,141 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
                     e.sizes + " = " + formatDims(e.shape));
   return true;
 }
+
+/// Checks step `i` of op.epilogue against the dtypes of the values before
+/// it (`types`, one per value), arith's rules, and appends its dtype.
+bool checkStepTypes(FieldReader &r, const EpilogueStep &step,
+                    const std::string &path, std::vector<std::string> &types) {
+  const std::string &type = step.dtype;
+  auto argType = [&](size_t j) { return types[step.args[j]]; };
+  auto argError = [&](size_t j, const std::string &why) {
+    return r.fail("field '" + index(path + ".args", j) + "': value " +
+                  std::to_string(step.args[j]) + " is " + argType(j) + ", " +
+                  why);
+  };
+  const std::string &op = step.op;
+  if (op == "cmpf") {
+    if (type != "i1")
+      return r.fail("field '" + path + ".dtype': cmpf yields i1, got " + type);
+    if (argType(0) == "i1")
+      return argError(0, "but cmpf compares floats");
+    if (argType(1) != argType(0))
+      return argError(1, "but value " + std::to_string(step.args[0]) +
+                             " is " + argType(0) +
+                             " (cmpf compares two values of one dtype)");
+  } else if (op == "select") {
+    if (argType(0) != "i1")
+      return argError(0, "but the condition of select must be i1");
+    for (size_t j = 1; j < 3; ++j)
+      if (argType(j) != type)
+        return argError(j, "but select yields " + type);
+  } else if (op == "extf" || op == "truncf") {
+    if (type == "i1")
+      return r.fail("field '" + path + ".dtype': " + op +
+                    " needs a float dtype, got i1");
+    if (argType(0) == "i1")
+      return argError(0, "but " + op + " converts floats");
+    int from = valueBits(argType(0)), to = valueBits(type);
+    if (op == "extf" ? to <= from : to >= from)
+      return r.fail("field '" + path + "': " + op + " from " + argType(0) +
+                    " to " + type +
+                    (op == "extf" ? " does not widen" : " does not narrow"));
+  } else {
+    // The float ops (and constants) take and yield one float dtype.
+    if (type == "i1")
+      return r.fail("field '" + path + ".dtype': " + op +
+                    " needs a float dtype, got i1");
+    for (size_t j = 0; j < step.args.size(); ++j)
+      if (argType(j) != type)
+        return argError(j, "but " + op + " computes in " + type);
+  }
+  types.push_back(type);
+  return true;
+}
+
+/// Checks op.epilogue against the operands: its inputs are the operands of
+/// role "in", each once, with the shape of its kind; the dtypes of the
+/// steps agree; the result is a float of the result operand's dtype. With
+/// no epilogue, checks that no operand has role "in".
+bool checkEpilogue(FieldReader &r, const Manifest &m) {
+  const std::optional<Epilogue> &e = m.op.epilogue;
+  if (!e) {
+    for (size_t i = 0; i < m.operands.size(); ++i)
+      if (m.operands[i].role == OperandRole::In)
+        return r.fail("field '" + index("operands", i) + ".role': operand '" +
+                      m.operands[i].name +
+                      "' has role 'in', but op has no epilogue to read it");
+    return true;
+  }
+  const std::string path = "op.epilogue";
+  std::vector<std::string> types = {dtypeName(e->matmulDType)};
+  for (size_t i = 0; i < e->inputs.size(); ++i) {
+    const EpilogueInput &input = e->inputs[i];
+    std::string at = index(path + ".inputs", i);
+    const Operand *o = m.findOperand(input.operand);
+    if (!o)
+      return r.fail("field '" + at + ".operand': no operand named '" +
+                    input.operand + "'");
+    if (o->role != OperandRole::In)
+      return r.fail("field '" + at + ".operand': operand '" + o->name +
+                    "' has role '" + roleName(o->role) +
+                    "' (epilogue inputs have role 'in')");
+    for (size_t j = 0; j < i; ++j)
+      if (e->inputs[j].operand == input.operand)
+        return r.fail("field '" + at + ".operand': operand '" + o->name +
+                      "' is already " + index(path + ".inputs", j));
+    if (!isFloat(o->dtype))
+      return r.fail("field '" + at + ".operand': operand '" + o->name +
+                    "' has dtype " + dtypeName(o->dtype) +
+                    " (epilogue inputs are f16, bf16, f32 or f64)");
+    std::vector<int64_t> shape;
+    const char *sizes = "[]";
+    switch (input.kind) {
+    case EpilogueInputKind::Scalar:
+      break;
+    case EpilogueInputKind::Row:
+      shape = {m.op.n}, sizes = "[n]";
+      break;
+    case EpilogueInputKind::Col:
+      shape = {m.op.m}, sizes = "[m]";
+      break;
+    case EpilogueInputKind::Matrix:
+      shape = {m.op.m, m.op.n}, sizes = "[m, n]";
+      break;
+    }
+    if (o->shape != shape)
+      return r.fail("field '" + at + "': a " +
+                    epilogueInputKindName(input.kind) + " input needs shape " +
+                    sizes + " = " + formatDims(shape) + ", but operand '" +
+                    o->name + "' has shape " + formatDims(o->shape));
+    types.push_back(dtypeName(o->dtype));
+  }
+  for (size_t i = 0; i < m.operands.size(); ++i) {
+    const Operand &o = m.operands[i];
+    if (o.role != OperandRole::In)
+      continue;
+    bool used = false;
+    for (const EpilogueInput &input : e->inputs)
+      used |= input.operand == o.name;
+    if (!used)
+      return r.fail("field '" + index("operands", i) + ".role': operand '" +
+                    o.name +
+                    "' has role 'in' but is not an input of op.epilogue");
+  }
+  for (size_t i = 0; i < e->steps.size(); ++i)
+    if (!checkStepTypes(r, e->steps[i], index(path + ".ops", i), types))
+      return false;
+  const std::string &resultType = types[e->result];
+  std::string result =
+      "field 'op.epilogue.result': value " + std::to_string(e->result) + " is ";
+  if (resultType == "i1")
+    return r.fail(result + "i1, but the result must be a float");
+  const Operand *out = m.findResult();
+  if (out && resultType != dtypeName(out->dtype))
+    return r.fail(result + resultType + ", but the result operand '" +
+                  out->name + "' is " + dtypeName(out->dtype));
+  return true;
+}
 } // namespace
 
 std::string tcgen::parseManifest(std::string_view text, Manifest &out) {
@@ -622,7 +1027,7 @@ std::string tcgen::parseManifest(std::string_view text, Manifest &out) {
              std::string(json::kindName(config->getKind()));
     m.config = *config;
   }
-  if (m.op.kind == "matmul" && !checkMatmul(r, m))
+  if ((m.op.kind == "matmul" && !checkMatmul(r, m)) || !checkEpilogue(r, m))
     return r.error;
   out = std::move(m);
   return "";
@@ -673,6 +1078,44 @@ std::string tcgen::findManifest(const std::string &path,
 // Writer
 //===----------------------------------------------------------------------===//
 
+/// A "constant" step's value: non-finite values as strings (JSON has no
+/// infinities or NaNs).
+static Value constantToJson(double value) {
+  if (std::isnan(value))
+    return Value("nan");
+  if (std::isinf(value))
+    return Value(value > 0 ? "inf" : "-inf");
+  return Value(value);
+}
+
+static Value epilogueToJson(const Epilogue &e) {
+  Value v = Value::object();
+  v.set("matmul_dtype", dtypeName(e.matmulDType));
+  Value inputs = Value::array();
+  for (const EpilogueInput &input : e.inputs) {
+    Value in = Value::object();
+    in.set("operand", input.operand);
+    in.set("kind", epilogueInputKindName(input.kind));
+    inputs.push(std::move(in));
+  }
+  v.set("inputs", std::move(inputs));
+  Value ops = Value::array();
+  for (const EpilogueStep &step : e.steps) {
+    Value op = Value::object();
+    op.set("op", step.op);
+    op.set("args", Value::intArray(step.args));
+    op.set("dtype", step.dtype);
+    if (step.op == "constant")
+      op.set("value", constantToJson(step.value));
+    if (step.op == "cmpf")
+      op.set("predicate", step.predicate);
+    ops.push(std::move(op));
+  }
+  v.set("ops", std::move(ops));
+  v.set("result", e.result);
+  return v;
+}
+
 static Value dim3ToJson(const std::array<int64_t, 3> &d) {
   return Value::intArray({d[0], d[1], d[2]});
 }
@@ -701,6 +1144,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
   op.set("k", m.op.k);
   op.set("accumulate", m.op.accumulate);
   op.set("accumulator", dtypeName(m.op.accumulator));
+  if (m.op.epilogue)
+    op.set("epilogue", epilogueToJson(*m.op.epilogue));
   root.set("op", std::move(op));
 
   Value operands = Value::array();

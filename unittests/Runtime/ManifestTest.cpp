@@ -11,12 +11,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
 
 using namespace tcgen;
+using tcgen::testing::epilogueManifestText;
 using tcgen::testing::replaceFirst;
 using tcgen::testing::sampleManifestText;
 using tcgen::testing::streamKManifestText;
@@ -253,7 +255,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "f16, bf16, f32, f64, i8 or i32)"},
         ErrorCase{"UnknownRole", "\"role\": \"rhs\"", "\"role\": \"weights\"",
                   "field 'operands[1].role': unknown role 'weights' "
-                  "(expected lhs, rhs, out or inout)"},
+                  "(expected lhs, rhs, out, inout or in)"},
         ErrorCase{"WrongFormat", "\"tcgen.bundle\"", "\"other\"",
                   "field 'format': expected \"tcgen.bundle\", got \"other\""},
         ErrorCase{"WrongVersion", "\"version\": 1", "\"version\": 2",
@@ -646,6 +648,386 @@ INSTANTIATE_TEST_SUITE_P(
                   "persistent, but launch.persistent is false"},
         ErrorCase{"StreamKIsNumber", "\"stream_k\": true", "\"stream_k\": 1",
                   "field 'launch.stream_k' must be a bool, got number"}),
+    [](const ::testing::TestParamInfo<ErrorCase> &info) {
+      return std::string(info.param.name);
+    });
+
+//===----------------------------------------------------------------------===//
+// op.epilogue and operands of role "in"
+//===----------------------------------------------------------------------===//
+
+TEST(ManifestTest, ParsesTheEpilogue) {
+  Manifest m = parseOk(epilogueManifestText());
+  ASSERT_TRUE(m.op.epilogue.has_value());
+  const Epilogue &e = *m.op.epilogue;
+  EXPECT_EQ(e.matmulDType, DType::F16);
+  ASSERT_EQ(e.inputs.size(), 3u);
+  EXPECT_EQ(e.inputs[0].operand, "E0");
+  EXPECT_EQ(e.inputs[0].kind, EpilogueInputKind::Row);
+  EXPECT_EQ(e.inputs[1].kind, EpilogueInputKind::Matrix);
+  EXPECT_EQ(e.inputs[2].kind, EpilogueInputKind::Scalar);
+  ASSERT_EQ(e.steps.size(), 8u);
+  EXPECT_EQ(e.steps[0].op, "addf");
+  EXPECT_EQ(e.steps[0].args, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(e.steps[0].dtype, "f16");
+  EXPECT_EQ(e.steps[3].op, "constant");
+  EXPECT_EQ(e.steps[3].args, std::vector<int64_t>{});
+  EXPECT_EQ(e.steps[3].value, 0.0);
+  EXPECT_EQ(e.steps[4].predicate, "ogt");
+  EXPECT_EQ(e.steps[4].dtype, "i1");
+  EXPECT_EQ(e.steps[6].args, (std::vector<int64_t>{8, 6, 9}));
+  EXPECT_EQ(e.result, 11);
+  EXPECT_EQ(e.numValues(), 12);
+  const Operand *e2 = m.findOperand("E2");
+  ASSERT_NE(e2, nullptr);
+  EXPECT_EQ(e2->role, OperandRole::In);
+  EXPECT_EQ(e2->shape, std::vector<int64_t>{});
+  EXPECT_EQ(e2->strides, std::vector<int64_t>{});
+  EXPECT_EQ(m.findResult()->name, "C");
+  ASSERT_EQ(m.params.size(), 6u);
+  EXPECT_EQ(m.params[5].operand, "E2");
+}
+
+TEST(ManifestTest, EpilogueValueDTypes) {
+  Manifest m = parseOk(epilogueManifestText());
+  EXPECT_EQ(epilogueValueDType(m, 0), "f16"); // the matmul result
+  EXPECT_EQ(epilogueValueDType(m, 1), "f16"); // E0
+  EXPECT_EQ(epilogueValueDType(m, 3), "f32"); // E2
+  EXPECT_EQ(epilogueValueDType(m, 8), "i1");  // cmpf
+  EXPECT_EQ(epilogueValueDType(m, 11), "f16");
+  EXPECT_EQ(epilogueValueDType(m, 12), "");
+  EXPECT_EQ(epilogueValueDType(m, -1), "");
+  EXPECT_EQ(epilogueValueDType(parseOk(sampleManifestText()), 0), "");
+}
+
+TEST(ManifestTest, EpilogueRoundTrip) {
+  Manifest m = parseOk(epilogueManifestText());
+  std::string text = writeManifest(m);
+  Manifest again = parseOk(text);
+  EXPECT_EQ(again, m);
+  EXPECT_EQ(writeManifest(again), text);
+  EXPECT_NE(text.find("\"role\": \"in\""), std::string::npos) << text;
+  // The epilogue is part of equality.
+  again.op.epilogue->steps[3].value = 1.0;
+  EXPECT_NE(again, m);
+  again = m;
+  again.op.epilogue->inputs[0].kind = EpilogueInputKind::Col;
+  EXPECT_NE(again, m);
+  again = m;
+  again.op.epilogue.reset();
+  EXPECT_NE(again, m);
+}
+
+TEST(ManifestTest, WriterLeavesOutAnAbsentEpilogue) {
+  std::string text = writeManifest(parseOk(sampleManifestText()));
+  EXPECT_EQ(text.find("epilogue"), std::string::npos) << text;
+}
+
+TEST(ManifestTest, RoundTripOfABuiltEpilogueManifest) {
+  // out = clamp(tanh(mm) * s[i] + bias, -inf, 6) in bf16, with the constants
+  // written as strings where JSON has no number for them.
+  Manifest m;
+  m.entry = "k";
+  m.ptx = "k.ptx";
+  m.target = {"sm_90a", "sm90", 90};
+  m.op = {"matmul", 1, 64, 32, 16, false};
+  m.operands = {{"A", OperandRole::Lhs, DType::BF16, {64, 16}, {16, 1}, 16},
+                {"B", OperandRole::Rhs, DType::BF16, {16, 32}, {32, 1}, 16},
+                {"C", OperandRole::Out, DType::BF16, {64, 32}, {32, 1}, 16},
+                {"S", OperandRole::In, DType::F32, {64}, {1}, 4},
+                {"Z", OperandRole::In, DType::F32, {}, {}, 4}};
+  m.params = {{"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""},
+              {"ptr", "S", ""}, {"ptr", "Z", ""}};
+  Epilogue e;
+  e.matmulDType = DType::F32;
+  e.inputs = {{"S", EpilogueInputKind::Col}, {"Z", EpilogueInputKind::Scalar}};
+  e.steps = {{"tanh", {0}, "f32"},                   // 3
+             {"mulf", {3, 1}, "f32"},                // 4
+             {"addf", {4, 2}, "f32"},                // 5
+             {"constant", {}, "f32", -HUGE_VAL},     // 6
+             {"constant", {}, "f32", 6.0},           // 7
+             {"maximumf", {5, 6}, "f32"},            // 8
+             {"minimumf", {8, 7}, "f32"},            // 9
+             {"constant", {}, "f32", std::nan("")},  // 10
+             {"cmpf", {9, 9}, "i1", 0, "uno"},       // 11
+             {"select", {11, 10, 9}, "f32"},         // 12
+             {"truncf", {12}, "bf16"}};              // 13
+  e.result = 13;
+  m.op.epilogue = e;
+  std::string text = writeManifest(m);
+  EXPECT_NE(text.find("\"value\": \"-inf\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"value\": \"nan\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"value\": 6 }"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"shape\": []"), std::string::npos) << text;
+  Manifest again = parseOk(text);
+  EXPECT_EQ(again, m);
+  EXPECT_TRUE(std::isinf(again.op.epilogue->steps[3].value));
+  EXPECT_TRUE(std::isnan(again.op.epilogue->steps[7].value));
+}
+
+TEST(ManifestTest, EpilogueHelpers) {
+  EXPECT_EQ(epilogueOpArity("addf"), 2);
+  EXPECT_EQ(epilogueOpArity("tanh"), 1);
+  EXPECT_EQ(epilogueOpArity("constant"), 0);
+  EXPECT_EQ(epilogueOpArity("select"), 3);
+  EXPECT_EQ(epilogueOpArity("arith.addf"), -1);
+  EXPECT_TRUE(isCmpFPredicate("une"));
+  EXPECT_TRUE(isCmpFPredicate("true"));
+  EXPECT_FALSE(isCmpFPredicate("gt"));
+  EXPECT_STREQ(epilogueInputKindName(EpilogueInputKind::Col), "col");
+  EXPECT_EQ(parseEpilogueInputKind("row"), EpilogueInputKind::Row);
+  EXPECT_EQ(parseEpilogueInputKind("vector"), std::nullopt);
+  EXPECT_STREQ(roleName(OperandRole::In), "in");
+  EXPECT_EQ(parseRole("in"), OperandRole::In);
+}
+
+TEST(ManifestTest, RowAndColInputsFollowNAndM) {
+  // m = 64, n = 32: a row input has n elements, a col input m.
+  Manifest m;
+  m.entry = "k";
+  m.ptx = "k.ptx";
+  m.target = {"sm_80", "wmma", 80};
+  m.op = {"matmul", 1, 64, 32, 16, false};
+  m.operands = {{"A", OperandRole::Lhs, DType::F16, {64, 16}, {16, 1}, 16},
+                {"B", OperandRole::Rhs, DType::F16, {16, 32}, {32, 1}, 16},
+                {"C", OperandRole::Out, DType::F16, {64, 32}, {32, 1}, 16},
+                {"R", OperandRole::In, DType::F16, {32}, {1}, 16},
+                {"S", OperandRole::In, DType::F16, {64}, {1}, 16}};
+  m.params = {{"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""},
+              {"ptr", "R", ""}, {"ptr", "S", ""}};
+  Epilogue e;
+  e.matmulDType = DType::F16;
+  e.inputs = {{"R", EpilogueInputKind::Row}, {"S", EpilogueInputKind::Col}};
+  e.steps = {{"addf", {0, 1}, "f16"}, {"mulf", {3, 2}, "f16"}};
+  e.result = 4;
+  m.op.epilogue = e;
+  EXPECT_EQ(parseOk(writeManifest(m)), m);
+  m.op.epilogue->inputs[0].kind = EpilogueInputKind::Col;
+  EXPECT_EQ(parseError(writeManifest(m)),
+            "field 'op.epilogue.inputs[0]': a col input needs shape [m] = "
+            "[64], but operand 'R' has shape [32]");
+  m.op.epilogue->inputs[0].kind = EpilogueInputKind::Row;
+  m.op.epilogue->inputs[1].kind = EpilogueInputKind::Row;
+  EXPECT_EQ(parseError(writeManifest(m)),
+            "field 'op.epilogue.inputs[1]': a row input needs shape [n] = "
+            "[32], but operand 'S' has shape [64]");
+}
+
+TEST(ManifestTest, AnEmptyEpilogueStoresTheMatmulResult) {
+  // No inputs, no steps: the result is value 0, in the out dtype (f16).
+  std::string text = replaceFirst(
+      sampleManifestText(), R"("accumulator": "f32" },)",
+      R"("accumulator": "f32", "epilogue": { "matmul_dtype": "f32",
+          "inputs": [], "ops": [], "result": 0 } },)");
+  Manifest m = parseOk(text);
+  ASSERT_TRUE(m.op.epilogue.has_value());
+  EXPECT_EQ(m.op.epilogue->numValues(), 1);
+}
+
+class EpilogueErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(EpilogueErrorTest, NamesTheField) {
+  expectEditError(epilogueManifestText(), GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, EpilogueErrorTest,
+    ::testing::Values(
+        // Structure.
+        ErrorCase{"EpilogueIsArray", "\"epilogue\": {",
+                  "\"epilogue\": [], \"e\": {",
+                  "field 'op.epilogue' must be an object, got array"},
+        ErrorCase{"MissingMatmulDType", "\"matmul_dtype\": \"f16\",", "",
+                  "missing required field 'op.epilogue.matmul_dtype'"},
+        ErrorCase{"MatmulDTypeNotFloat", "\"matmul_dtype\": \"f16\"",
+                  "\"matmul_dtype\": \"i32\"",
+                  "field 'op.epilogue.matmul_dtype': expected f16, bf16, f32 "
+                  "or f64, got 'i32'"},
+        ErrorCase{"MissingInputs", "\"inputs\": [", "\"inputz\": [",
+                  "missing required field 'op.epilogue.inputs'"},
+        ErrorCase{"InputsIsObject", "\"inputs\": [", "\"inputs\": {}, \"i\": [",
+                  "field 'op.epilogue.inputs' must be an array, got object"},
+        ErrorCase{"InputMissingOperand", "{ \"operand\": \"E1\", ", "{ ",
+                  "missing required field 'op.epilogue.inputs[1].operand'"},
+        ErrorCase{"InputEmptyOperand", "\"operand\": \"E1\", \"kind\"",
+                  "\"operand\": \"\", \"kind\"",
+                  "field 'op.epilogue.inputs[1].operand' must not be empty"},
+        ErrorCase{"UnknownInputKind", "\"kind\": \"row\"",
+                  "\"kind\": \"vector\"",
+                  "field 'op.epilogue.inputs[0].kind': unknown input kind "
+                  "'vector' (expected scalar, row, col or matrix)"},
+        ErrorCase{"MissingOps", "\"ops\": [", "\"steps\": [",
+                  "missing required field 'op.epilogue.ops'"},
+        ErrorCase{"StepIsNumber", "{ \"op\": \"extf\", \"args\": [5], "
+                                  "\"dtype\": \"f32\" }",
+                  "7",
+                  "field 'op.epilogue.ops[2]' must be an object, got number"},
+        ErrorCase{"MissingStepOp", "{ \"op\": \"extf\", ", "{ ",
+                  "missing required field 'op.epilogue.ops[2].op'"},
+        ErrorCase{"MissingStepDType", "\"args\": [5], \"dtype\": \"f32\"",
+                  "\"args\": [5]",
+                  "missing required field 'op.epilogue.ops[2].dtype'"},
+        ErrorCase{"UnknownOp", "\"op\": \"mulf\"", "\"op\": \"fma\"",
+                  "field 'op.epilogue.ops[5].op': unknown epilogue op 'fma' "
+                  "(expected addf, subf, mulf, divf, maximumf, minimumf, "
+                  "maxnumf, minnumf, powf, negf, absf, exp, exp2, log, tanh, "
+                  "erf, sqrt, rsqrt, constant, cmpf, select, extf or "
+                  "truncf)"},
+        ErrorCase{"DialectPrefixedOp", "\"op\": \"mulf\"",
+                  "\"op\": \"arith.mulf\"",
+                  "field 'op.epilogue.ops[5].op': unknown epilogue op "
+                  "'arith.mulf' (expected addf, subf, mulf, divf, maximumf, "
+                  "minimumf, maxnumf, minnumf, powf, negf, absf, exp, exp2, "
+                  "log, tanh, erf, sqrt, rsqrt, constant, cmpf, select, extf "
+                  "or truncf)"},
+        ErrorCase{"UnknownStepDType", "\"args\": [6, 3], \"dtype\": \"f32\"",
+                  "\"args\": [6, 3], \"dtype\": \"tf32\"",
+                  "field 'op.epilogue.ops[5].dtype': unknown dtype 'tf32' "
+                  "(expected f16, bf16, f32, f64 or i1)"},
+        ErrorCase{"BinaryWithOneArg", "\"args\": [6, 3]", "\"args\": [6]",
+                  "field 'op.epilogue.ops[5].args': mulf takes 2 args, got 1"},
+        ErrorCase{"UnaryWithTwoArgs", "\"args\": [5]", "\"args\": [5, 5]",
+                  "field 'op.epilogue.ops[2].args': extf takes 1 arg, got 2"},
+        ErrorCase{"ConstantWithArgs", "\"args\": [], \"dtype\": \"f32\"",
+                  "\"args\": [1], \"dtype\": \"f32\"",
+                  "field 'op.epilogue.ops[3].args': constant takes 0 args, "
+                  "got 1"},
+        ErrorCase{"SelectWithTwoArgs", "\"args\": [8, 6, 9]",
+                  "\"args\": [8, 6]",
+                  "field 'op.epilogue.ops[6].args': select takes 3 args, got "
+                  "2"},
+        ErrorCase{"ArgNotYetDefined", "\"args\": [4, 2]", "\"args\": [4, 7]",
+                  "field 'op.epilogue.ops[1].args[1]': value 7 is not "
+                  "defined before step 1"},
+        ErrorCase{"ArgIsItself", "\"args\": [6, 7]", "\"args\": [6, 8]",
+                  "field 'op.epilogue.ops[4].args[1]': value 8 is not "
+                  "defined before step 4"},
+        ErrorCase{"ArgNegative", "\"args\": [0, 1]", "\"args\": [0, -1]",
+                  "field 'op.epilogue.ops[0].args[1]' must be >= 0, got -1"},
+        ErrorCase{"ArgIsString", "\"args\": [0, 1]", "\"args\": [0, \"E0\"]",
+                  "field 'op.epilogue.ops[0].args[1]' must be an integer, got "
+                  "string"},
+        ErrorCase{"ConstantWithoutValue", ", \"value\": 0.0", "",
+                  "missing required field 'op.epilogue.ops[3].value'"},
+        ErrorCase{"ConstantValueIsBool", "\"value\": 0.0", "\"value\": false",
+                  "field 'op.epilogue.ops[3].value' must be a number, \"inf\", "
+                  "\"-inf\" or \"nan\", got bool"},
+        ErrorCase{"ConstantValueIsWord", "\"value\": 0.0",
+                  "\"value\": \"zero\"",
+                  "field 'op.epilogue.ops[3].value' must be a number, \"inf\", "
+                  "\"-inf\" or \"nan\", got \"zero\""},
+        ErrorCase{"CmpfWithoutPredicate", ", \"predicate\": \"ogt\"", "",
+                  "missing required field 'op.epilogue.ops[4].predicate'"},
+        ErrorCase{"UnknownPredicate", "\"predicate\": \"ogt\"",
+                  "\"predicate\": \"gt\"",
+                  "field 'op.epilogue.ops[4].predicate': unknown cmpf "
+                  "predicate 'gt' (expected one of: false oeq ogt oge olt ole "
+                  "one ord ueq ugt uge ult ule une uno true)"},
+        ErrorCase{"MissingResult", "\"result\": 11", "\"results\": 11",
+                  "missing required field 'op.epilogue.result'"},
+        ErrorCase{"ResultUndefined", "\"result\": 11", "\"result\": 12",
+                  "field 'op.epilogue.result': value 12 is not defined (the "
+                  "epilogue has 12 values)"},
+        ErrorCase{"ResultNegative", "\"result\": 11", "\"result\": -1",
+                  "field 'op.epilogue.result' must be >= 0, got -1"},
+        // Inputs against the operands.
+        ErrorCase{"InputNamesNoOperand", "{ \"operand\": \"E1\"",
+                  "{ \"operand\": \"E9\"",
+                  "field 'op.epilogue.inputs[1].operand': no operand named "
+                  "'E9'"},
+        ErrorCase{"InputIsNotRoleIn", "{ \"operand\": \"E1\"",
+                  "{ \"operand\": \"A\"",
+                  "field 'op.epilogue.inputs[1].operand': operand 'A' has "
+                  "role 'lhs' (epilogue inputs have role 'in')"},
+        ErrorCase{"InputUsedTwice", "{ \"operand\": \"E1\", \"kind\": "
+                                    "\"matrix\" }",
+                  "{ \"operand\": \"E0\", \"kind\": \"row\" }",
+                  "field 'op.epilogue.inputs[1].operand': operand 'E0' is "
+                  "already op.epilogue.inputs[0]"},
+        ErrorCase{"InOperandNotAnInput", "{ \"name\": \"E2\", \"role\"",
+                  "{ \"name\": \"E3\", \"role\": \"in\", \"dtype\": "
+                  "\"f16\", \"shape\": [], \"strides\": [], "
+                  "\"align_bytes\": 2 },\n    { \"name\": \"E2\", \"role\"",
+                  "field 'operands[5].role': operand 'E3' has role 'in' but "
+                  "is not an input of op.epilogue"},
+        ErrorCase{"InOperandWithoutEpilogue", "\"epilogue\": {",
+                  "\"epilog\": {",
+                  "field 'operands[3].role': operand 'E0' has role 'in', but "
+                  "op has no epilogue to read it"},
+        ErrorCase{"InputDTypeNotFloat",
+                  "\"name\": \"E1\", \"role\": \"in\", \"dtype\": \"f16\"",
+                  "\"name\": \"E1\", \"role\": \"in\", \"dtype\": \"i8\"",
+                  "field 'op.epilogue.inputs[1].operand': operand 'E1' has "
+                  "dtype i8 (epilogue inputs are f16, bf16, f32 or f64)"},
+        ErrorCase{"RowInputWithMatrixShape", "\"kind\": \"row\"",
+                  "\"kind\": \"matrix\"",
+                  "field 'op.epilogue.inputs[0]': a matrix input needs shape "
+                  "[m, n] = [1024, 1024], but operand 'E0' has shape [1024]"},
+        ErrorCase{"ScalarOperandAsARow", "\"kind\": \"scalar\"",
+                  "\"kind\": \"row\"",
+                  "field 'op.epilogue.inputs[2]': a row input needs shape "
+                  "[n] = [1024], but operand 'E2' has shape []"},
+        ErrorCase{"RowInputOfTheWrongLength", "\"shape\": [1024],",
+                  "\"shape\": [512],",
+                  "field 'op.epilogue.inputs[0]': a row input needs shape "
+                  "[n] = [1024], but operand 'E0' has shape [512]"},
+        ErrorCase{"RankZeroIsForInputsOnly",
+                  "\"shape\": [1024, 1024],\n      \"strides\": [1024, 1], "
+                  "\"align_bytes\": 16 },\n    { \"name\": \"B\"",
+                  "\"shape\": [],\n      \"strides\": [], "
+                  "\"align_bytes\": 16 },\n    { \"name\": \"B\"",
+                  "field 'operands[0].shape' must not be empty (only an "
+                  "operand of role 'in' may have rank 0)"},
+        // Dtypes.
+        ErrorCase{"AddfOfMixedDTypes", "\"args\": [4, 2], \"dtype\": \"f16\"",
+                  "\"args\": [4, 3], \"dtype\": \"f16\"",
+                  "field 'op.epilogue.ops[1].args[1]': value 3 is f32, but "
+                  "addf computes in f16"},
+        ErrorCase{"MulfOfTheWrongDType", "\"args\": [6, 3], \"dtype\": \"f32\"",
+                  "\"args\": [5, 3], \"dtype\": \"f32\"",
+                  "field 'op.epilogue.ops[5].args[0]': value 5 is f16, but "
+                  "mulf computes in f32"},
+        ErrorCase{"FloatOpYieldsI1", "\"args\": [6, 3], \"dtype\": \"f32\"",
+                  "\"args\": [6, 3], \"dtype\": \"i1\"",
+                  "field 'op.epilogue.ops[5].dtype': mulf needs a float "
+                  "dtype, got i1"},
+        ErrorCase{"FloatOpOfI1", "\"args\": [6, 3], \"dtype\": \"f32\"",
+                  "\"args\": [8, 3], \"dtype\": \"f32\"",
+                  "field 'op.epilogue.ops[5].args[0]': value 8 is i1, but "
+                  "mulf computes in f32"},
+        ErrorCase{"CmpfYieldsFloat", "\"dtype\": \"i1\"", "\"dtype\": \"f32\"",
+                  "field 'op.epilogue.ops[4].dtype': cmpf yields i1, got f32"},
+        ErrorCase{"CmpfOfMixedDTypes", "\"args\": [6, 7], \"dtype\": \"i1\"",
+                  "\"args\": [6, 5], \"dtype\": \"i1\"",
+                  "field 'op.epilogue.ops[4].args[1]': value 5 is f16, but "
+                  "value 6 is f32 (cmpf compares two values of one dtype)"},
+        ErrorCase{"SelectOnAFloat", "\"args\": [8, 6, 9]",
+                  "\"args\": [7, 6, 9]",
+                  "field 'op.epilogue.ops[6].args[0]': value 7 is f32, but "
+                  "the condition of select must be i1"},
+        ErrorCase{"SelectOfMixedDTypes", "\"args\": [8, 6, 9]",
+                  "\"args\": [8, 6, 5]",
+                  "field 'op.epilogue.ops[6].args[2]': value 5 is f16, but "
+                  "select yields f32"},
+        ErrorCase{"ExtfThatNarrows", "\"args\": [5], \"dtype\": \"f32\"",
+                  "\"args\": [3], \"dtype\": \"f16\"",
+                  "field 'op.epilogue.ops[2]': extf from f32 to f16 does not "
+                  "widen"},
+        ErrorCase{"ExtfBetween16BitTypes", "\"args\": [5], \"dtype\": \"f32\"",
+                  "\"args\": [5], \"dtype\": \"bf16\"",
+                  "field 'op.epilogue.ops[2]': extf from f16 to bf16 does not "
+                  "widen"},
+        ErrorCase{"TruncfThatWidens", "\"args\": [10], \"dtype\": \"f16\"",
+                  "\"args\": [10], \"dtype\": \"f64\"",
+                  "field 'op.epilogue.ops[7]': truncf from f32 to f64 does "
+                  "not narrow"},
+        ErrorCase{"ResultIsI1", "\"result\": 11", "\"result\": 8",
+                  "field 'op.epilogue.result': value 8 is i1, but the result "
+                  "must be a float"},
+        ErrorCase{"ResultIsNotTheOutDType", "\"result\": 11",
+                  "\"result\": 10",
+                  "field 'op.epilogue.result': value 10 is f32, but the "
+                  "result operand 'C' is f16"}),
     [](const ::testing::TestParamInfo<ErrorCase> &info) {
       return std::string(info.param.name);
     });

@@ -77,6 +77,47 @@ inline std::string streamKManifestText() {
               "stream_k": true,)");
 }
 
+/// Returns the example manifest with the fused epilogue of docs/BUNDLE.md:
+/// C = truncf(leaky_relu(extf(A*B + E0[j] + E1[i, j]), slope E2)) in f16,
+/// with a row bias E0, a residual matrix E1 and a scalar slope E2.
+inline std::string epilogueManifestText() {
+  std::string text = replaceFirst(
+      sampleManifestText(), R"("accumulate": false, "accumulator": "f32" },)",
+      R"("accumulate": false, "accumulator": "f32",
+          "epilogue": {
+            "matmul_dtype": "f16",
+            "inputs": [ { "operand": "E0", "kind": "row" },
+                        { "operand": "E1", "kind": "matrix" },
+                        { "operand": "E2", "kind": "scalar" } ],
+            "ops": [
+              { "op": "addf", "args": [0, 1], "dtype": "f16" },
+              { "op": "addf", "args": [4, 2], "dtype": "f16" },
+              { "op": "extf", "args": [5], "dtype": "f32" },
+              { "op": "constant", "args": [], "dtype": "f32", "value": 0.0 },
+              { "op": "cmpf", "args": [6, 7], "dtype": "i1", "predicate": "ogt" },
+              { "op": "mulf", "args": [6, 3], "dtype": "f32" },
+              { "op": "select", "args": [8, 6, 9], "dtype": "f32" },
+              { "op": "truncf", "args": [10], "dtype": "f16" } ],
+            "result": 11 } },)");
+  text = replaceFirst(text, R"({ "name": "C", "role": "out", "dtype": "f32",)",
+                      R"({ "name": "C", "role": "out", "dtype": "f16",)");
+  text = replaceFirst(text, R"("strides": [1024, 1], "align_bytes": 16 }
+  ],)",
+                      R"("strides": [1024, 1], "align_bytes": 16 },
+    { "name": "E0", "role": "in", "dtype": "f16", "shape": [1024],
+      "strides": [1], "align_bytes": 16 },
+    { "name": "E1", "role": "in", "dtype": "f16", "shape": [1024, 1024],
+      "strides": [1024, 1], "align_bytes": 16 },
+    { "name": "E2", "role": "in", "dtype": "f32", "shape": [],
+      "strides": [], "align_bytes": 4 }
+  ],)");
+  return replaceFirst(text, R"({ "kind": "ptr", "operand": "C" } ],)",
+                      R"({ "kind": "ptr", "operand": "C" },
+              { "kind": "ptr", "operand": "E0" },
+              { "kind": "ptr", "operand": "E1" },
+              { "kind": "ptr", "operand": "E2" } ],)");
+}
+
 } // namespace tcgen::testing
 
 #endif // TCGEN_UNITTESTS_RUNTIME_SAMPLEMANIFEST_H

@@ -31,10 +31,12 @@ std::optional<DType> parseDType(std::string_view name);
 /// Returns the size of one element in bytes.
 int64_t dtypeSize(DType dtype);
 
-/// How a kernel uses an operand.
-enum class OperandRole { Lhs, Rhs, Out, InOut };
+/// How a kernel uses an operand. In: an extra read-only input of the fused
+/// epilogue (op.epilogue.inputs).
+enum class OperandRole { Lhs, Rhs, Out, InOut, In };
 
-/// Returns the manifest spelling of `role` ("lhs", "rhs", "out", "inout").
+/// Returns the manifest spelling of `role` ("lhs", "rhs", "out", "inout",
+/// "in").
 const char *roleName(OperandRole role);
 /// Parses a manifest role name; std::nullopt if unknown.
 std::optional<OperandRole> parseRole(std::string_view name);
@@ -46,6 +48,71 @@ struct Target {
   int minCC = 0;       // lowest compute capability, major*10+minor
 };
 
+/// How an epilogue input is indexed for output element (i, j): a rank-0
+/// scalar (x[]), a row vector [n] (x[j], broadcast over the rows: a bias
+/// along N), a column vector [m] (x[i]) or a full matrix [m, n] (x[i, j]).
+enum class EpilogueInputKind { Scalar, Row, Col, Matrix };
+
+/// Returns the manifest spelling of `kind` ("scalar", "row", "col",
+/// "matrix").
+const char *epilogueInputKindName(EpilogueInputKind kind);
+/// Parses a manifest input kind; std::nullopt if unknown.
+std::optional<EpilogueInputKind> parseEpilogueInputKind(std::string_view name);
+
+/// One extra input of the fused epilogue: an operand of role "in".
+struct EpilogueInput {
+  std::string operand;
+  EpilogueInputKind kind = EpilogueInputKind::Matrix;
+};
+
+/// One pointwise step of the epilogue. Its operands are value numbers: 0 is
+/// the matmul result (the k-sum rounded to `Epilogue::matmulDType`), 1..k
+/// the inputs in order (in their dtypes), k+1.. the results of the earlier
+/// steps in order. `op` is the arith/math op name without the dialect:
+/// binary addf subf mulf divf maximumf minimumf maxnumf minnumf powf;
+/// unary negf absf exp exp2 log tanh erf sqrt rsqrt; "constant" (no args,
+/// `value`); "cmpf" (2 args, `predicate`: false oeq ogt oge olt ole one ord
+/// ueq ugt uge ult ule une uno true; its dtype is "i1");
+/// "select" (cond, a, b); casts "extf" and "truncf" (1 arg, to `dtype`).
+/// `dtype` is the step's result type ("f16", "bf16", "f32", "f64"; "i1" for
+/// cmpf, and for a select of i1 values). As in arith, the float ops take
+/// and yield one dtype.
+struct EpilogueStep {
+  std::string op;
+  std::vector<int64_t> args;
+  std::string dtype = "f32";
+  double value = 0;      // "constant" only; may be infinite or NaN
+  std::string predicate; // "cmpf" only
+};
+
+/// Returns the number of args the step op `op` takes (0 for "constant", 1,
+/// 2 or 3 for "select"), or -1 if it is not an epilogue op.
+int epilogueOpArity(std::string_view op);
+/// True if `predicate` is an arith.cmpf predicate name ("oeq", "ult", ...).
+bool isCmpFPredicate(std::string_view predicate);
+
+/// `op.epilogue`: a pointwise function applied to every element of the
+/// matmul result before it is stored once, in the out operand's dtype.
+struct Epilogue {
+  /// The element type of the matmul's own result (what the unfused program
+  /// would have stored): the f32 k-sum is rounded to it first.
+  DType matmulDType = DType::F32;
+  std::vector<EpilogueInput> inputs;
+  std::vector<EpilogueStep> steps;
+  /// The value number stored (converted to the out operand's dtype).
+  int64_t result = 0;
+
+  /// The number of values: the matmul result, the inputs and the steps.
+  int64_t numValues() const {
+    return 1 + static_cast<int64_t>(inputs.size() + steps.size());
+  }
+};
+
+bool operator==(const EpilogueInput &a, const EpilogueInput &b);
+/// Constants compare equal when both are NaN.
+bool operator==(const EpilogueStep &a, const EpilogueStep &b);
+bool operator==(const Epilogue &a, const Epilogue &b);
+
 /// `op`: the computation. For kind "matmul": C[m,n] (+)= A[m,k] B[k,n].
 struct OpInfo {
   std::string kind;
@@ -55,6 +122,8 @@ struct OpInfo {
   /// The type the kernel accumulates the k-sum in (`op.accumulator`): F32,
   /// or F16 for the f16.f16 tensor-core MMA.
   DType accumulator = DType::F32;
+  /// A fused pointwise epilogue, if any (`op.epilogue`).
+  std::optional<Epilogue> epilogue;
 };
 
 /// One entry of `operands`.
@@ -62,7 +131,8 @@ struct Operand {
   std::string name;
   OperandRole role = OperandRole::Lhs;
   DType dtype = DType::F16;
-  std::vector<int64_t> shape;   // elements, outermost first
+  /// Elements, outermost first; empty (rank 0) for a scalar epilogue input.
+  std::vector<int64_t> shape;
   std::vector<int64_t> strides; // elements, outermost first
   int64_t alignBytes = 1;
 };
@@ -141,7 +211,16 @@ struct Manifest {
   const Operand *findOperand(std::string_view name) const;
   /// Returns the first operand with role `role`, or nullptr.
   const Operand *findRole(OperandRole role) const;
+  /// Returns the operand the kernel stores its result in (role "out" or
+  /// "inout"), or nullptr.
+  const Operand *findResult() const;
 };
+
+/// Returns the dtype name of value number `value` of op.epilogue: the
+/// matmul dtype for 0, the input operand's dtype for 1..k, the step's dtype
+/// after that. "" if there is no epilogue, the number is out of range or an
+/// input names no operand.
+std::string epilogueValueDType(const Manifest &manifest, int64_t value);
 
 bool operator==(const Operand &a, const Operand &b);
 bool operator==(const Param &a, const Param &b);
@@ -172,6 +251,19 @@ inline bool operator!=(const Manifest &a, const Manifest &b) {
 /// Unknown fields are ignored. For op.kind "matmul" the lhs/rhs/out shapes
 /// must be [m,k], [k,n], [m,n] and the C operand's role must be "inout" iff
 /// op.accumulate.
+///
+/// op.epilogue (optional) needs matmul_dtype (a float dtype), inputs (each
+/// with operand and kind), ops (each with op and dtype; args, default [];
+/// value for "constant": a number or "inf", "-inf", "nan"; predicate for
+/// "cmpf") and result. It is checked like arith: known ops with their
+/// arity, args that name values defined before the step, one float dtype
+/// per float op (cmpf compares two values of one float dtype and yields
+/// i1, select's condition is i1, extf widens, truncf narrows), a result
+/// that is a float value of the out operand's dtype. Its inputs are the
+/// operands of role "in", each exactly once, of a float dtype, with shape
+/// [] (scalar), [n] (row), [m] (col) or [m, n] (matrix). Operands of role
+/// "in" need an epilogue; they alone may have rank 0 (shape and strides
+/// []).
 std::string parseManifest(std::string_view text, Manifest &out);
 
 /// Reads and parses the manifest file at `path`; errors are prefixed with
