@@ -431,6 +431,33 @@ TEST(RuntimeHost, WorkspaceParamsAreAccepted) {
   fs::remove_all(dir);
 }
 
+TEST(RuntimeHost, EpilogueInputsPassThePlan) {
+  // C = A*B + bias[j] in f16; the bias is a fourth operand and ptr param.
+  fs::path dir = fs::temp_directory_path() /
+                 ("tcgen-host-tests-epi-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  Manifest m;
+  m.entry = "k";
+  m.ptx = "k.ptx";
+  m.target = {"sm_80", "wmma", 80};
+  m.op = {"matmul", 1, 16, 16, 16, false};
+  m.operands = {{"A", OperandRole::Lhs, DType::F16, {16, 16}, {16, 1}, 16},
+                {"B", OperandRole::Rhs, DType::F16, {16, 16}, {16, 1}, 16},
+                {"C", OperandRole::Out, DType::F16, {16, 16}, {16, 1}, 16},
+                {"bias", OperandRole::In, DType::F16, {16}, {1}, 16}};
+  m.params = {
+      {"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""}, {"ptr", "bias", ""}};
+  Epilogue e;
+  e.matmulDType = DType::F16;
+  e.inputs = {{"bias", EpilogueInputKind::Row}};
+  e.steps = {{"addf", {0, 1}, "f16"}};
+  e.result = 2;
+  m.op.epilogue = e;
+  std::ofstream(dir / "k.json") << writeManifest(m);
+  expectLoadPassesThePlan(dir);
+  fs::remove_all(dir);
+}
+
 TEST(RuntimeHost, NullArguments) {
   EXPECT_EQ(tcgen_rt_load(nullptr, nullptr), TCGEN_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(tcgen_rt_launch(nullptr, nullptr, 0, nullptr),

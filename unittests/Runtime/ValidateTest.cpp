@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 using namespace tcgen;
+using tcgen::testing::epilogueManifestText;
 using tcgen::testing::sampleManifestText;
 using tcgen::testing::streamKManifestText;
 using tcgen::testing::tensorMapManifestText;
@@ -354,6 +355,83 @@ TEST_F(WorkspaceValidateTest, TakesNoTensorArgument) {
   args.resize(2);
   EXPECT_EQ(validate(), "argument count mismatch: kernel expects 3 tensors "
                         "(A, B, C), got 2");
+}
+
+//===----------------------------------------------------------------------===//
+// Epilogue inputs (operands of role "in")
+//===----------------------------------------------------------------------===//
+
+/// The epilogue sample: A, B, an f16 C, then the inputs E0 (row, f16
+/// [1024]), E1 (matrix, f16 [1024, 1024]) and E2 (scalar, f32, rank 0,
+/// 4-byte aligned), each a ptr param.
+class EpilogueValidateTest : public ValidateTest {
+protected:
+  void SetUp() override {
+    ValidateTest::SetUp();
+    ASSERT_EQ(parseManifest(epilogueManifestText(), manifest), "");
+    args[2].dtype = DType::F16;
+    args.push_back({"E0", DType::F16, {1024}, {1}, 0x40000});
+    args.push_back({"E1", DType::F16, {1024, 1024}, {1024, 1}, 0x50000});
+    args.push_back({"E2", DType::F32, {}, {}, 0x60004});
+  }
+};
+
+TEST_F(EpilogueValidateTest, AcceptsMatchingArguments) {
+  EXPECT_EQ(validate(), "");
+}
+
+TEST_F(EpilogueValidateTest, InputsAreArguments) {
+  args.resize(3);
+  EXPECT_EQ(validate(), "argument count mismatch: kernel expects 6 tensors "
+                        "(A, B, C, E0, E1, E2), got 3");
+}
+
+TEST_F(EpilogueValidateTest, InputsComeInOperandOrder) {
+  std::swap(args[3], args[4]);
+  EXPECT_EQ(validate(), "argument 3: name mismatch: kernel expects operand "
+                        "'E0', got 'E1' (pass tensors in order: A, B, C, E0, "
+                        "E1, E2)");
+}
+
+TEST_F(EpilogueValidateTest, InputDType) {
+  args[3].dtype = DType::F32;
+  EXPECT_EQ(validate(),
+            "operand 'E0': dtype mismatch: kernel expects f16, got f32");
+}
+
+TEST_F(EpilogueValidateTest, RowInputShape) {
+  args[3].shape = {1, 1024}; // a [1, n] matrix is not a row vector
+  args[3].strides = {1024, 1};
+  EXPECT_EQ(validate(), "operand 'E0': shape mismatch: kernel expects "
+                        "[1024], got [1, 1024]");
+}
+
+TEST_F(EpilogueValidateTest, ScalarInputIsRankZero) {
+  args[5].shape = {1};
+  args[5].strides = {1};
+  EXPECT_EQ(validate(), "operand 'E2': shape mismatch: kernel expects [], got "
+                        "[1]");
+}
+
+TEST_F(EpilogueValidateTest, MatrixInputStrides) {
+  args[4].strides = {1, 1024}; // column-major residual
+  EXPECT_EQ(validate(), "operand 'E1': strides mismatch: kernel expects "
+                        "[1024, 1], got [1, 1024]");
+}
+
+TEST_F(EpilogueValidateTest, InputAlignment) {
+  args[4].address = 0x50008;
+  EXPECT_EQ(validate(), "operand 'E1': misaligned pointer: kernel expects "
+                        "16-byte alignment, got 0x50008");
+  args[4].address = 0x50000;
+  args[5].address = 0x60002; // the scalar needs 4 bytes
+  EXPECT_EQ(validate(), "operand 'E2': misaligned pointer: kernel expects "
+                        "4-byte alignment, got 0x60002");
+}
+
+TEST_F(EpilogueValidateTest, NullInput) {
+  args[5].address = 0;
+  EXPECT_EQ(validate(), "operand 'E2': null device pointer");
 }
 
 } // namespace

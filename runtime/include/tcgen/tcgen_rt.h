@@ -51,7 +51,11 @@ typedef enum tcgen_dtype {
   TCGEN_DTYPE_I32 = 5
 } tcgen_dtype;
 
-/** One tensor argument, passed in the manifest's operand order. */
+/** One tensor argument. A launch passes one per manifest operand, in the
+ *  manifest's operand order, whatever the role: the epilogue inputs (role
+ *  "in") included. Each is checked against its operand: name, dtype, shape,
+ *  strides, a non-null and aligned address. A scalar epilogue input has
+ *  rank 0 (shape and strides may then be null). */
 typedef struct tcgen_tensor_arg {
   const char *name; /* must equal the operand's name */
   tcgen_dtype dtype;
@@ -62,10 +66,11 @@ typedef struct tcgen_tensor_arg {
 } tcgen_tensor_arg;
 
 /** An operand as the manifest describes it; pointers live as long as the
- *  kernel handle. */
+ *  kernel handle (shape and strides may be null for rank 0). */
 typedef struct tcgen_operand_info {
   const char *name;
-  const char *role; /* "lhs", "rhs", "out", "inout" */
+  const char *role; /* "lhs", "rhs", "out", "inout", or "in": an input of
+                       the fused epilogue (manifest op.epilogue) */
   tcgen_dtype dtype;
   int rank;
   const int64_t *shape;
@@ -107,7 +112,8 @@ tcgen_status tcgen_rt_device_count(int *count);
  *  manifest's target excludes. On success stores a handle in *out. */
 tcgen_status tcgen_rt_load(const char *path, tcgen_kernel **out);
 
-/** Validates `args` against the manifest and the kernel's device, builds
+/** Validates `args` (one per manifest operand, in order; see
+ *  tcgen_tensor_arg) against the manifest and the kernel's device, builds
  *  the kernel parameters from the manifest's `params` (a `ptr` is the
  *  tensor's device address; a `tensormap` is a CUtensorMap encoded with
  *  cuTensorMapEncodeTiled from the tensor and the param's box and swizzle,

@@ -86,7 +86,8 @@ int64_t workspaceBytes(const Manifest &manifest, int smCount);
 /// "operand 'A': dtype mismatch: kernel expects f16, got f32". Checks, in
 /// order: the device (validateDevice), compute capability 9.0 if a param is
 /// a tensormap, dynamic + static shared memory against the device limit, the
-/// argument count (one tensor per operand; a workspace param takes none),
+/// argument count (one tensor per operand, the epilogue inputs of role "in"
+/// included; a workspace param takes none),
 /// then per argument (in operand order): name, dtype, shape, strides,
 /// non-null address, alignment, and the TMA rules of tensorMapLayout() for
 /// each tensormap param of the operand.
