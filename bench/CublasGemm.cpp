@@ -150,8 +150,38 @@ LtGemm::~LtGemm() {
     cudaFree(workspace);
 }
 
+const char *tcgen::bench::ltEpilogueName(LtEpilogue epilogue) {
+  switch (epilogue) {
+  case LtEpilogue::None:
+    return "CUBLASLT_EPILOGUE_DEFAULT";
+  case LtEpilogue::Bias:
+    return "CUBLASLT_EPILOGUE_BIAS";
+  case LtEpilogue::ReluBias:
+    return "CUBLASLT_EPILOGUE_RELU_BIAS";
+  case LtEpilogue::GeluBias:
+    return "CUBLASLT_EPILOGUE_GELU_BIAS";
+  }
+  return "CUBLASLT_EPILOGUE_?";
+}
+
+namespace {
+cublasLtEpilogue_t ltEpilogueOf(LtEpilogue epilogue) {
+  switch (epilogue) {
+  case LtEpilogue::Bias:
+    return CUBLASLT_EPILOGUE_BIAS;
+  case LtEpilogue::ReluBias:
+    return CUBLASLT_EPILOGUE_RELU_BIAS;
+  case LtEpilogue::GeluBias:
+    return CUBLASLT_EPILOGUE_GELU_BIAS;
+  default:
+    return CUBLASLT_EPILOGUE_DEFAULT;
+  }
+}
+} // namespace
+
 std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
-                         float beta, cublasComputeType_t compute) {
+                         float beta, cublasComputeType_t compute,
+                         LtEpilogue epilogue, const void *bias) {
   swapped = plan.swapped;
   betaValue = beta;
   // The scale type (alpha, beta) follows the compute type.
@@ -171,6 +201,30 @@ std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
                                  sizeof(opA));
   cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &opB,
                                  sizeof(opB));
+  if (epilogue != LtEpilogue::None) {
+    if (!bias)
+      return std::string(ltEpilogueName(epilogue)) + " needs a bias vector";
+    cublasLtEpilogue_t epi = ltEpilogueOf(epilogue);
+    // The bias has D's type (cuBLASLt's rule outside fp8 and int8).
+    int32_t biasType = cudaTypeOf(cType);
+    biasPtr = bias;
+    if (!(e = formatCublas(
+              "cublasLtMatmulDescSetAttribute(EPILOGUE)",
+              cublasLtMatmulDescSetAttribute(
+                  desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof(epi))))
+             .empty() ||
+        !(e = formatCublas("cublasLtMatmulDescSetAttribute(BIAS_DATA_TYPE)",
+                           cublasLtMatmulDescSetAttribute(
+                               desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE,
+                               &biasType, sizeof(biasType))))
+             .empty() ||
+        !(e = formatCublas("cublasLtMatmulDescSetAttribute(BIAS_POINTER)",
+                           cublasLtMatmulDescSetAttribute(
+                               desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
+                               &biasPtr, sizeof(biasPtr))))
+             .empty())
+      return e;
+  }
   // Stored (column-major) shapes: op T stores the transpose.
   uint64_t aRows = opA == CUBLAS_OP_N ? plan.m : plan.k;
   uint64_t aCols = opA == CUBLAS_OP_N ? plan.k : plan.m;
@@ -218,7 +272,16 @@ std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
 }
 
 std::string LtGemm::run(const void *a, const void *b, void *c,
-                        cudaStream_t stream) {
+                        cudaStream_t stream, const void *bias) {
+  if (bias && bias != biasPtr) {
+    biasPtr = bias;
+    std::string e = formatCublas(
+        "cublasLtMatmulDescSetAttribute(BIAS_POINTER)",
+        cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER,
+                                       &biasPtr, sizeof(biasPtr)));
+    if (!e.empty())
+      return e;
+  }
   const void *first = swapped ? b : a;
   const void *second = swapped ? a : b;
   const void *alphaPtr = halfScalars ? static_cast<const void *>(&alphaHalf)

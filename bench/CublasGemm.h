@@ -5,7 +5,8 @@
 // row-major C it computes C^T = B^T A^T with the operands swapped. It runs
 // cublasGemmEx (reference and benchmark) and cublasLtMatmul (benchmark),
 // with the alpha/beta scalar type that the compute type needs (__half for
-// CUBLAS_COMPUTE_16F*, float otherwise).
+// CUBLAS_COMPUTE_16F*, float otherwise), optionally with a fused cuBLASLt
+// bias / ReLU / GELU epilogue (the fusion baselines).
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +67,17 @@ std::string runGemmEx(cublasHandle_t handle, const CublasPlan &plan,
                       const void *a, const void *b, void *c, DType abType,
                       DType cType, float beta, cublasComputeType_t compute);
 
+/// A cuBLASLt epilogue fused into the matmul, applied to A B + beta C:
+/// None; Bias (+ bias); ReluBias (relu(. + bias),
+/// CUBLASLT_EPILOGUE_RELU_BIAS); GeluBias (gelu(. + bias), the tanh form,
+/// CUBLASLT_EPILOGUE_GELU_BIAS). The bias vector is indexed by the row of
+/// cuBLAS's column-major D, i.e. by its M: for a swapped plan (row-major C)
+/// that is our column j, a vector of length n; otherwise our row i.
+enum class LtEpilogue { None, Bias, ReluBias, GeluBias };
+
+/// The cuBLASLt enumerator's name, e.g. "CUBLASLT_EPILOGUE_RELU_BIAS".
+const char *ltEpilogueName(LtEpilogue epilogue);
+
 /// cublasLtMatmul with the heuristic's top algorithm, set up once.
 class LtGemm {
 public:
@@ -76,11 +88,19 @@ public:
 
   /// Creates the descriptors for `compute` (scale type CUDA_R_16F for
   /// CUBLAS_COMPUTE_16F*, CUDA_R_32F otherwise) and picks an algorithm.
-  /// Returns "" or why not.
+  /// With a bias epilogue, `bias` is a device vector (see LtEpilogue) of
+  /// cType: CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE is set to the output's
+  /// type, which is what cuBLASLt takes for f16/bf16/f32 outputs (other
+  /// bias types are for fp8 and int8 matmuls only); the heuristic sees its
+  /// alignment. Returns "" or why not.
   std::string init(const CublasPlan &plan, DType abType, DType cType,
-                   float beta, cublasComputeType_t compute);
-  /// Runs D = C = A B + beta C on `stream`.
-  std::string run(const void *a, const void *b, void *c, cudaStream_t stream);
+                   float beta, cublasComputeType_t compute,
+                   LtEpilogue epilogue = LtEpilogue::None,
+                   const void *bias = nullptr);
+  /// Runs D = C = epilogue(A B + beta C) on `stream`; `bias` (if not null)
+  /// replaces the bias vector from then on.
+  std::string run(const void *a, const void *b, void *c, cudaStream_t stream,
+                  const void *bias = nullptr);
 
 private:
   cublasLtHandle_t handle = nullptr;
@@ -92,6 +112,7 @@ private:
   size_t workspaceBytes = 0;
   bool swapped = false;
   bool halfScalars = false; // scale type CUDA_R_16F
+  const void *biasPtr = nullptr;
   float alpha = 1.0f, betaValue = 0.0f;
   __half alphaHalf = __float2half(1.0f), betaHalf = __float2half(0.0f);
 };
