@@ -27,6 +27,8 @@ static void addTextual(OpPassManager &pm, StringRef pipeline) {
 
 void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
                                      const TCGenPipelineOptions &options) {
+  if (options.bufferize && options.fuse)
+    pm.addNestedPass<func::FuncOp>(createTCGenFuseElementwisePass());
   if (options.bufferize)
     addTextual(pm, "one-shot-bufferize{bufferize-function-boundaries "
                    "function-boundary-type-conversion=identity-layout-map},"
@@ -46,7 +48,9 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createTCGenConfigurePass(configure));
   // The sm90 back end generates whole kernels; the rest goes down the
   // paper's pipeline.
-  pm.addPass(createTCGenSM90BuildKernelPass());
+  TCGenSM90BuildKernelPassOptions build;
+  build.fuseEpilogue = options.fuse;
+  pm.addPass(createTCGenSM90BuildKernelPass(build));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createTCGenLowerContractionPass());
   fpm.addPass(createTCGenTilePass());
@@ -64,6 +68,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   fpm.addPass(createTCGenMapToGPUPass());
   if (options.prefetch && options.promote)
     fpm.addPass(createTCGenPrefetchTilesPass());
+  fpm.addPass(createTCGenVerifyLoweredPass());
   addTextual(pm,
              "lower-affine,canonicalize,cse,gpu-launch-sink-index-computations,"
              "gpu-kernel-outlining,canonicalize");

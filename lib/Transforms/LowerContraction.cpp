@@ -9,6 +9,7 @@
 #include "tcgen/Transforms/Passes.h"
 
 #include "tcgen/Analysis/Contraction.h"
+#include "tcgen/Analysis/Epilogue.h"
 #include "tcgen/Transforms/LoopTags.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -55,6 +56,12 @@ struct LowerContractionPass final
     FailureOr<ContractionInfo> info = analyzeContraction(op);
     if (failed(info))
       return failure();
+    std::string whyNot;
+    if (findEpilogue(*info, whyNot) || !whyNot.empty())
+      op.emitRemark("the consumer of the result is not fused into the "
+                    "kernel: the ")
+          << op->getAttrOfType<ConfigAttr>(kConfigAttrName).getBackend()
+          << " back end does not fuse epilogues";
     if (failed(tagOperandArgument(func, op, info->a, "A")) ||
         failed(tagOperandArgument(func, op, info->b, "B")) ||
         failed(tagOperandArgument(func, op, info->c, "C")))

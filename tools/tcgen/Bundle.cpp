@@ -75,10 +75,11 @@ static FailureOr<::tcgen::Operand> describeOperand(Operation *at, Value operand,
            << operand.getType();
   ::tcgen::Operand op;
   op.name = role.str();
-  op.role = role == "A"   ? ::tcgen::OperandRole::Lhs
-            : role == "B" ? ::tcgen::OperandRole::Rhs
-            : overwrite   ? ::tcgen::OperandRole::Out
-                          : ::tcgen::OperandRole::InOut;
+  op.role = role == "A"           ? ::tcgen::OperandRole::Lhs
+            : role == "B"         ? ::tcgen::OperandRole::Rhs
+            : role.starts_with("E") ? ::tcgen::OperandRole::In
+            : overwrite           ? ::tcgen::OperandRole::Out
+                                  : ::tcgen::OperandRole::InOut;
   op.dtype = *dtype;
   op.shape.assign(type.getShape().begin(), type.getShape().end());
   op.strides.assign(strides.begin(), strides.end());
@@ -95,6 +96,63 @@ static void describeOp(::tcgen::Manifest &m, bool overwrite) {
   m.op.m = a->shape[0];
   m.op.k = a->shape[1];
   m.op.n = b->shape[1];
+}
+
+/// Reads the fused epilogue a host function records (describeEpilogue) into
+/// the manifest's op.epilogue.
+static LogicalResult readEpilogue(func::FuncOp func, DictionaryAttr attr,
+                                  ::tcgen::OpInfo &op) {
+  auto fail = [&] {
+    return func.emitError("malformed ") << kFusedEpilogueAttrName << ": "
+                                        << attr;
+  };
+  auto matmulType = attr.getAs<StringAttr>("matmul_dtype");
+  auto inputs = attr.getAs<ArrayAttr>("inputs");
+  auto steps = attr.getAs<ArrayAttr>("ops");
+  auto result = attr.getAs<IntegerAttr>("result");
+  std::optional<::tcgen::DType> dtype =
+      matmulType ? ::tcgen::parseDType(matmulType.getValue().str())
+                 : std::nullopt;
+  if (!dtype || !inputs || !steps || !result)
+    return fail();
+  ::tcgen::Epilogue e;
+  e.matmulDType = *dtype;
+  e.result = result.getInt();
+  for (Attribute a : inputs) {
+    auto d = dyn_cast<DictionaryAttr>(a);
+    auto name = d ? d.getAs<StringAttr>("operand") : StringAttr();
+    auto kind = d ? d.getAs<StringAttr>("kind") : StringAttr();
+    if (!name || !kind)
+      return fail();
+    ::tcgen::EpilogueInput in;
+    in.operand = name.getValue().str();
+    StringRef k = kind.getValue();
+    in.kind = k == "scalar" ? ::tcgen::EpilogueInputKind::Scalar
+              : k == "row"  ? ::tcgen::EpilogueInputKind::Row
+              : k == "col"  ? ::tcgen::EpilogueInputKind::Col
+                            : ::tcgen::EpilogueInputKind::Matrix;
+    e.inputs.push_back(in);
+  }
+  for (Attribute a : steps) {
+    auto d = dyn_cast<DictionaryAttr>(a);
+    auto name = d ? d.getAs<StringAttr>("op") : StringAttr();
+    auto args = d ? d.getAs<ArrayAttr>("args") : ArrayAttr();
+    auto type = d ? d.getAs<StringAttr>("dtype") : StringAttr();
+    if (!name || !args || !type)
+      return fail();
+    ::tcgen::EpilogueStep step;
+    step.op = name.getValue().str();
+    step.dtype = type.getValue().str();
+    for (Attribute arg : args)
+      step.args.push_back(cast<IntegerAttr>(arg).getInt());
+    if (auto value = d.getAs<FloatAttr>("value"))
+      step.value = value.getValueAsDouble();
+    if (auto predicate = d.getAs<StringAttr>("predicate"))
+      step.predicate = predicate.getValue().str();
+    e.steps.push_back(std::move(step));
+  }
+  op.epilogue = std::move(e);
+  return success();
 }
 
 /// Kernels the sm90 back end generated: the ABI is on the gpu.func.
@@ -146,6 +204,10 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
       return func.emitError("kernel does not take all of A, B and C");
     describeOp(m, /*overwrite=*/true);
     m.op.accumulator = ::tcgen::DType::F32; // wgmma accumulates in f32
+    if (auto epilogue =
+            func->getAttrOfType<DictionaryAttr>(kFusedEpilogueAttrName))
+      if (failed(readEpilogue(func, epilogue, m.op)))
+        return failure();
     for (Attribute p : params) {
       auto [kind, operand] = cast<StringAttr>(p).getValue().split(':');
       ::tcgen::Param param{kind.str(), operand.str(), ""};

@@ -89,6 +89,12 @@ static cl::list<int64_t>
                  cl::desc("Blocks per cluster m,n on sm90 (2,1: B tiles "
                           "multicast to two blocks; 1,2: A tiles)"),
                  cl::CommaSeparated, cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<bool> noFuseEpilogue(
+    "no-fuse-epilogue",
+    cl::desc("Do not fuse pointwise consumers of a contraction into its "
+             "kernel (they are then refused: tcgen emits no standalone "
+             "pointwise kernels)"),
+    cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> noPromote("no-promote",
                                cl::desc("Skip shared-memory promotion"),
                                cl::sub(compileCmd), cl::sub(explainCmd));
@@ -148,6 +154,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.streamK = streamK;
   options.cluster =
       SmallVector<int64_t>(clusterShape.begin(), clusterShape.end());
+  options.fuse = !noFuseEpilogue;
   options.promote = !noPromote;
   options.hoist = !noHoist;
   options.unroll = !noUnroll;

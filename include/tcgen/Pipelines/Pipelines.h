@@ -45,6 +45,10 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
   Option<bool> bufferize{*this, "bufferize",
                          llvm::cl::desc("Bufferize tensor inputs first"),
                          llvm::cl::init(true)};
+  Option<bool> fuse{
+      *this, "fuse",
+      llvm::cl::desc("Fuse pointwise consumers into the kernel epilogue"),
+      llvm::cl::init(true)};
   Option<bool> promote{*this, "promote",
                        llvm::cl::desc("Copy A/B tiles to shared memory"),
                        llvm::cl::init(true)};

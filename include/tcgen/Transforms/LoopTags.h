@@ -20,6 +20,9 @@ constexpr llvm::StringLiteral kLoopAttrName = "tcgen.loop";
 constexpr llvm::StringLiteral kOperandAttrName = "tcgen.operand";
 constexpr llvm::StringLiteral kCopyAttrName = "tcgen.copy";
 constexpr llvm::StringLiteral kOverwriteAttrName = "tcgen.overwrite";
+/// On a host function whose kernel computes a fused epilogue: its
+/// description for the manifest (describeEpilogue).
+constexpr llvm::StringLiteral kFusedEpilogueAttrName = "tcgen.fused_epilogue";
 constexpr llvm::StringLiteral kParallelAttrName = "tcgen.parallel";
 
 /// Returns the role tag of `op` ("" when untagged).

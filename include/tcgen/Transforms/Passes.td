@@ -11,6 +11,27 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TCGenFuseElementwisePass : Pass<"tcgen-fuse-elementwise", "func::FuncOp"> {
+  let summary = "Merge chains of elementwise ops on tensors into one generic";
+  let description = [{
+    Runs on tensors, before bufferization, so that the pointwise DAG that
+    consumes a contraction's result becomes a single `linalg.generic` the
+    back end can compute in the kernel's epilogue (seed 001 section 6).
+    Elementwise named ops (`linalg.add`, `linalg.max`, `linalg.exp`,
+    `linalg.elementwise`, ...) are generalized first; contractions, fills
+    and copies are left alone. A producer is fused into its consumer when
+    both are elementwise generics and the producer has no other user (so no
+    work is duplicated): `relu(C + D)` written as two ops becomes one
+    generic reading C and D.
+
+    Before: `%s = linalg.add ins(%mm, %d)` ; `%r = linalg.max ins(%s, %zero)`
+    After:  `%r = linalg.generic ins(%mm, %d, %zero) { addf ; maximumf }`
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TCGenLowerContractionPass : Pass<"tcgen-lower-contraction", "func::FuncOp"> {
   let summary = "Lower configured contractions to a tagged affine loop nest";
   let description = [{
@@ -148,6 +169,17 @@ def TCGenPrefetchTilesPass : Pass<"tcgen-prefetch-tiles", "func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::gpu::GPUDialect"];
+}
+
+def TCGenVerifyLoweredPass : Pass<"tcgen-verify-lowered", "func::FuncOp"> {
+  let summary = "Reject computation left outside the generated kernels";
+  let description = [{
+    Runs last in the kernel-formation pipeline. tcgen emits the kernels of
+    contractions (with the pointwise consumers it fused) and nothing for the
+    rest of a host function, so a linalg op still there would be dropped
+    from the compiled result without a word. Each one is an error naming
+    it; the remarks of the earlier passes say why it was not fused.
+  }];
 }
 
 #endif // TCGEN_TRANSFORMS_PASSES_TD

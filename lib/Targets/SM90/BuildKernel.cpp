@@ -9,11 +9,13 @@
 #include "tcgen/Targets/SM90/Passes.h"
 
 #include "tcgen/Analysis/Contraction.h"
+#include "tcgen/Analysis/Epilogue.h"
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 #include "tcgen/Transforms/LoopTags.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 namespace mlir::tcgen {
 #define GEN_PASS_DEF_TCGENSM90BUILDKERNELPASS
@@ -43,10 +45,28 @@ struct BuildKernelPass final
     if (failed(info))
       return failure();
     auto func = op->getParentOfType<func::FuncOp>();
+    // A pointwise consumer of the result is computed in the epilogue; the
+    // kernel then writes the consumer's output instead.
+    std::string whyNot;
+    std::optional<EpilogueInfo> epilogue = findEpilogue(*info, whyNot);
+    if (epilogue && !fuseEpilogue) {
+      epilogue.reset();
+      whyNot = "fusion is off (fuse-epilogue=false)";
+    }
+    if (!whyNot.empty())
+      op.emitRemark("the consumer of the result is not fused into the "
+                    "kernel: ")
+          << whyNot;
+    Value out = epilogue ? epilogue->out : info->c;
     if (failed(tagOperandArgument(func, op, info->a, "A")) ||
         failed(tagOperandArgument(func, op, info->b, "B")) ||
-        failed(tagOperandArgument(func, op, info->c, "C")))
+        failed(tagOperandArgument(func, op, out, "C")))
       return failure();
+    if (epilogue)
+      for (auto [k, e] : llvm::enumerate(epilogue->operands))
+        if (failed(tagOperandArgument(func, epilogue->op, e.memref,
+                                      "E" + std::to_string(k))))
+          return failure();
     // The kernel writes C = A*B: it needs the zero fill of C in front.
     linalg::FillOp fill = getZeroFillOfOutput(*info);
     if (!fill)
@@ -70,13 +90,28 @@ struct BuildKernelPass final
     p.inType = info->aType.isBF16() ? "bf16" : "f16";
     p.aMNMajor = info->aTransposed;
     p.bKMajor = info->bTransposed;
-    p.outType = info->cType.isF32()    ? "f32"
-                : info->cType.isBF16() ? "bf16"
-                                       : "f16";
+    auto typeName = [](Type t) {
+      return t.isF32() ? "f32" : t.isBF16() ? "bf16" : "f16";
+    };
+    p.outType = typeName(info->cType);
+    if (epilogue) {
+      p.fusedEpilogue = true;
+      p.matmulType = typeName(info->cType);
+      p.outType = typeName(epilogue->outType);
+      for (const EpilogueOperand &e : epilogue->operands)
+        p.epilogueOperands.push_back(
+            {stringifyEpilogueOperandKind(e.kind).str(),
+             typeName(e.elementType)});
+    }
 
     auto module = getOperation();
+    sm90::EpilogueBodyBuilder body;
+    if (epilogue)
+      body = [&](OpBuilder &builder, Value acc, ValueRange operands) {
+        return emitEpilogueBody(builder, *epilogue, acc, operands);
+      };
     FailureOr<Operation *> kernelModule =
-        sm90::buildKernelModule(module, p, op.getLoc());
+        sm90::buildKernelModule(module, p, op.getLoc(), body);
     if (failed(kernelModule))
       return failure();
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -87,6 +122,8 @@ struct BuildKernelPass final
     // The ABI, read by `tcgen compile` for the manifest.
     Builder b(&getContext());
     SmallVector<std::string> params = {"tensormap:A", "tensormap:B", "ptr:C"};
+    for (size_t k = 0; k < p.epilogueOperands.size(); ++k)
+      params.push_back("ptr:E" + std::to_string(k));
     if (p.streamK)
       params.push_back("workspace:" +
                        std::to_string(p.workspaceBytesPerBlock()));
@@ -129,6 +166,23 @@ struct BuildKernelPass final
     func->setAttr(kConfigAttrName, config);
     func->setAttr(kOverwriteAttrName, b.getUnitAttr());
     func->setAttr("tcgen.kernel", FlatSymbolRefAttr::get(kernel.getNameAttr()));
+    if (epilogue) {
+      func->setAttr(kFusedEpilogueAttrName, describeEpilogue(*epilogue));
+      // The intermediate result is unobservable (findEpilogue): the
+      // consumer, the contraction, its fill and the buffer all go.
+      Value c = info->c;
+      epilogue->op->erase();
+      fill->erase();
+      op->erase();
+      if (auto alloc = c.getDefiningOp<memref::AllocOp>()) {
+        for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+          if (isa<memref::DeallocOp>(user))
+            user->erase();
+        if (alloc->use_empty())
+          alloc->erase();
+      }
+      return success();
+    }
     fill->erase();
     op->erase();
     return success();

@@ -16,6 +16,7 @@
 
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
@@ -464,6 +465,113 @@ static void emitPartialSums(llvm::raw_ostream &os, int64_t first) {
                       yields, types);
 }
 
+/// The memref type of extra epilogue operand `e`.
+static std::string epilogueOperandType(const KernelParams &p,
+                                       const KernelParams::EpilogueOperand &e) {
+  if (e.kind == "scalar")
+    return "memref<" + e.type + ">";
+  if (e.kind == "row")
+    return llvm::formatv("memref<{0}x{1}>", p.n, e.type).str();
+  if (e.kind == "col")
+    return llvm::formatv("memref<{0}x{1}>", p.m, e.type).str();
+  return llvm::formatv("memref<{0}x{1}x{2}>", p.m, p.n, e.type).str();
+}
+
+/// The kernel parameters of the extra epilogue operands.
+static std::string epilogueParams(const KernelParams &p) {
+  std::string s;
+  for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
+    s += llvm::formatv(", %E{0}: {1}", k, epilogueOperandType(p, e)).str();
+  return s;
+}
+
+/// The declaration of the epilogue function the kernel calls.
+static std::string epilogueDecl(const KernelParams &p) {
+  if (!p.fusedEpilogue)
+    return "";
+  std::string s = llvm::formatv("\n  func.func private @{0}({1}",
+                                kEpilogueFuncName, p.matmulType)
+                      .str();
+  for (const KernelParams::EpilogueOperand &e : p.epilogueOperands)
+    s += ", " + e.type;
+  return s + ") -> " + p.outType;
+}
+
+/// Loads, once per tile, the column-vector operands at the thread's two
+/// fragment rows: %colE<k>a at %row0, %colE<k>b at %row1.
+static void emitColumnOperandLoads(llvm::raw_ostream &os,
+                                   const KernelParams &p) {
+  for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
+    if (e.kind == "col")
+      os << llvm::formatv(R"(
+      %colE{0}a = memref.load %E{0}[%row0] : {1}
+      %colE{0}b = memref.load %E{0}[%row1] : {1}
+)",
+                          k, epilogueOperandType(p, e));
+}
+
+/// Emits the fused epilogue of the element pair {0,1} of fragment column
+/// group j in the rows `row` (half "ab": %row0, "cd": %row1), whose f32
+/// values are `%<e><half[0]>`, `%<e><half[1]>`; defines `%v<j><half>h`, a
+/// vector<2 x outType>.
+static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
+                          int64_t j, StringRef half, StringRef row,
+                          StringRef e) {
+  std::string v = llvm::formatv("%v{0}{1}", j, half).str();
+  // One element of each extra operand for each of the two columns.
+  SmallVector<std::array<std::string, 2>> ext;
+  for (auto [k, op] : llvm::enumerate(p.epilogueOperands)) {
+    std::string type = epilogueOperandType(p, op);
+    if (op.kind == "scalar") {
+      ext.push_back({llvm::formatv("%sclE{0}", k).str(),
+                     llvm::formatv("%sclE{0}", k).str()});
+    } else if (op.kind == "col") {
+      std::string name =
+          llvm::formatv("%colE{0}{1}", k, half == "ab" ? "a" : "b").str();
+      ext.push_back({name, name});
+    } else {
+      // Row vectors are the same for both halves: load them once.
+      std::string vec = op.kind == "row"
+                            ? llvm::formatv("%rowE{0}_{1}", k, j).str()
+                            : llvm::formatv("%matE{0}_{1}{2}", k, j, half).str();
+      if (op.kind == "matrix" || half == "ab")
+        os << llvm::formatv(
+            "      {0} = vector.load %E{1}[{2}%col{3}] : {4}, vector<2x{5}>\n",
+            vec, k, op.kind == "matrix" ? (row + ", ").str() : "", j, type,
+            op.type);
+      std::array<std::string, 2> pair;
+      for (int x = 0; x < 2; ++x) {
+        pair[x] = llvm::formatv("{0}x{1}", vec, x).str();
+        if (op.kind == "matrix" || half == "ab")
+          os << llvm::formatv("      {0} = vector.extract {1}[{2}] : {3} "
+                              "from vector<2x{3}>\n",
+                              pair[x], vec, x, op.type);
+      }
+      ext.push_back(pair);
+    }
+  }
+  std::string results[2];
+  for (int x = 0; x < 2; ++x) {
+    std::string acc = llvm::formatv("{0}{1}", e, half[x]).str();
+    if (p.matmulType != "f32") {
+      os << llvm::formatv("      {0}r = arith.truncf {0} : f32 to {1}\n", acc,
+                          p.matmulType);
+      acc += "r";
+    }
+    std::string args = acc, types = p.matmulType;
+    for (auto [k, op] : llvm::enumerate(p.epilogueOperands)) {
+      args += ", " + ext[k][x];
+      types += ", " + op.type;
+    }
+    results[x] = llvm::formatv("{0}y{1}", v, x).str();
+    os << llvm::formatv("      {0} = func.call @{1}({2}) : ({3}) -> {4}\n",
+                        results[x], kEpilogueFuncName, args, types, p.outType);
+  }
+  os << llvm::formatv(
+      "      {0}h = vector.from_elements {1}, {2} : vector<2x{3}>\n", v,
+      results[0], results[1], p.outType);
+}
+
 std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -501,7 +609,7 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   os << llvm::formatv(R"(
 module {{
 gpu.module @{0} {{
-  memref.global @__tcgen_dsmem : memref<0xi8, 3> {{alignment = 16 : i64}
+  memref.global @__tcgen_dsmem : memref<0xi8, 3> {{alignment = 16 : i64}{23}
   gpu.func @{0}(%pA: !llvm.ptr, %pB: !llvm.ptr, %C: memref<{1}x{2}x{3}>{17}) kernel
       attributes {{nvvm.maxntid = array<i32: {4}, 1, 1>, nvvm.minctasm = 1 : i32{18}} {{
     %tmapA = builtin.unrealized_conversion_cast %pA : !llvm.ptr to !tmA
@@ -566,14 +674,14 @@ gpu.module @{0} {{
                       p.name, p.m, p.n, cType, p.threads(), p.stages, numK,
                       p.blockM, p.blockN, p.stageBytes(), p.smemBytes(),
                       releases, groupM, tilesN, tilesM, groupM * tilesN,
-                      p.tiles(), p.streamK ? ", %pW: !llvm.ptr" : "",
+                      p.tiles(), epilogueParams(p) + (p.streamK ? ", %pW: !llvm.ptr" : ""),
                       clustered ? llvm::formatv(", nvvm.cluster_dim = "
                                                 "array<i32: {0}, 1, 1>",
                                                 p.clusterSize())
                                       .str()
                                 : std::string(),
                       p.clusterM, p.clusterN, p.clusterSize(),
-                      p.tiles() / p.clusterSize());
+                      p.tiles() / p.clusterSize(), epilogueDecl(p));
   if (!clustered) {
     os << "    gpu.barrier\n";
     os << R"(
@@ -675,6 +783,10 @@ gpu.module @{0} {{
 )",
                       descAHi, descBHi, p.stageBytes(), aTileBytes,
                       p.consumerRegisters(), kDescAddressMask);
+  for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
+    if (e.kind == "scalar")
+      os << llvm::formatv("      %sclE{0} = memref.load %E{0}[] : {1}\n", k,
+                          epilogueOperandType(p, e));
   if (p.streamK)
     os << llvm::formatv(R"(
       // Stream-K workspace: partial slots of every block, then the flags.
@@ -755,6 +867,7 @@ gpu.module @{0} {{
       %lCol = arith.muli %lq, %c2 : index
       %colBase = arith.addi %n0, %lCol : index
 )";
+  emitColumnOperandLoads(os, p);
   for (int64_t j = 0; j < p.blockN / 8; ++j) {
     os << llvm::formatv(R"(
       %cj{0} = arith.constant {1} : index
@@ -785,6 +898,13 @@ gpu.module @{0} {{
          {std::pair<const char *, const char *>{"ab", "%row0"},
           {"cd", "%row1"}}) {
       std::string v = llvm::formatv("%v{0}{1}", j, half).str();
+      if (p.fusedEpilogue) {
+        emitFusedPair(os, p, j, half, row, e);
+        os << llvm::formatv("      vector.store {0}h, %C[{1}, %col{2}] : "
+                            "memref<{3}x{4}x{5}>, vector<2x{5}>\n",
+                            v, row, j, p.m, p.n, cType);
+        continue;
+      }
       os << llvm::formatv(R"(
       {0}0 = vector.from_elements {1}{2}, {1}{3} : vector<2xf32>
 )",
@@ -827,7 +947,8 @@ gpu.module @{0} {{
 
 FailureOr<Operation *>
 mlir::tcgen::sm90::buildKernelModule(ModuleOp module,
-                                     const KernelParams &params, Location loc) {
+                                     const KernelParams &params, Location loc,
+                                     const EpilogueBodyBuilder &epilogueBody) {
   std::string text = renderKernelModule(params);
   ParserConfig config(module.getContext());
   OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(text, config);
@@ -835,6 +956,26 @@ mlir::tcgen::sm90::buildKernelModule(ModuleOp module,
     return emitError(loc, "internal error: the sm90 kernel template did not "
                           "parse (a tcgen bug)");
   auto gpuModule = *parsed->getOps<gpu::GPUModuleOp>().begin();
+  if (params.fusedEpilogue) {
+    if (!epilogueBody)
+      return emitError(loc, "internal error: a fused epilogue without a body "
+                            "(a tcgen bug)");
+    SmallVector<func::CallOp> calls;
+    gpuModule.walk([&](func::CallOp call) { calls.push_back(call); });
+    for (func::CallOp call : calls) {
+      OpBuilder builder(call);
+      Value result = epilogueBody(builder, call.getOperand(0),
+                                  call.getOperands().drop_front());
+      if (!result || result.getType() != call.getResult(0).getType())
+        return emitError(loc, "internal error: the fused epilogue yields ")
+               << (result ? result.getType() : Type()) << ", not "
+               << call.getResult(0).getType() << " (a tcgen bug)";
+      call.getResult(0).replaceAllUsesWith(result);
+      call.erase();
+    }
+    if (auto decl = gpuModule.lookupSymbol<func::FuncOp>(kEpilogueFuncName))
+      decl.erase();
+  }
   gpuModule->remove();
   SymbolTable(module).insert(gpuModule);
   return gpuModule.getOperation();

@@ -10,11 +10,14 @@
 #ifndef TCGEN_TARGETS_SM90_KERNELBUILDER_H
 #define TCGEN_TARGETS_SM90_KERNELBUILDER_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
 #include <algorithm>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace mlir::tcgen::sm90 {
 
@@ -40,6 +43,19 @@ struct KernelParams {
   /// each loads half of it and TMA multicasts it into both; clusterN = 2
   /// shares the A tile the same way.
   int64_t clusterM = 1, clusterN = 1;
+  /// A fused pointwise epilogue: each f32 accumulator is rounded to
+  /// `matmulType` and passed, with one element of every extra operand, to
+  /// the function @tcgen_epilogue the kernel module declares; the result,
+  /// of `outType`, is stored. The caller replaces the calls with the body
+  /// of the consumer (buildKernelModule's `epilogueBody`).
+  bool fusedEpilogue = false;
+  std::string matmulType = "f32";
+  /// The extra operands, kernel parameters %E0, %E1, ... after %C.
+  struct EpilogueOperand {
+    std::string kind; ///< "scalar", "row" ([n]), "col" ([m]), "matrix"
+    std::string type; ///< element type: f16, bf16 or f32
+  };
+  std::vector<EpilogueOperand> epilogueOperands;
 
   int64_t consumers() const { return blockM / 64; }
   int64_t clusterSize() const { return clusterM * clusterN; }
@@ -94,9 +110,21 @@ int64_t chooseStages(int64_t blockM, int64_t blockN, int64_t blockK);
 /// Renders the gpu.module of the kernel as MLIR text (exposed for tests).
 std::string renderKernelModule(const KernelParams &params);
 
-/// Parses the rendered kernel and appends its gpu.module to `module`.
+/// The name of the function a fused epilogue's calls name.
+constexpr llvm::StringLiteral kEpilogueFuncName = "tcgen_epilogue";
+
+/// Emits the fused epilogue at the builder's insertion point for one
+/// element: the rounded accumulator and one element of each extra operand
+/// in; the stored value out.
+using EpilogueBodyBuilder =
+    std::function<Value(OpBuilder &, Value acc, ValueRange operands)>;
+
+/// Parses the rendered kernel and appends its gpu.module to `module`. With
+/// a fused epilogue, every call of @tcgen_epilogue is replaced by what
+/// `epilogueBody` emits and the declaration is erased.
 FailureOr<Operation *>
-buildKernelModule(ModuleOp module, const KernelParams &params, Location loc);
+buildKernelModule(ModuleOp module, const KernelParams &params, Location loc,
+                  const EpilogueBodyBuilder &epilogueBody = {});
 
 } // namespace mlir::tcgen::sm90
 

@@ -22,13 +22,28 @@ def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
     and dynamic shared memory), and the contraction is erased from the host
     function, which keeps its tagged operands.
 
+    An elementwise consumer of the result (a linalg.generic reading it with
+    the identity map; see findEpilogue for the legality rules) is fused:
+    the kernel computes the consumer's body on the accumulators in
+    registers, loads its extra operands (scalars, row or column vectors,
+    matrices: kernel parameters E0, E1, ...) in the accumulator layout and
+    writes the consumer's output as C; the host function records the body
+    for the manifest (`tcgen.fused_epilogue`). A consumer that cannot be
+    fused stays, with a remark saying why.
+
     Before: `linalg.fill` (zero) + `linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", ...>}`
     After:  `gpu.module @f_kernel { gpu.func @f_kernel(%tmA: !llvm.ptr, %tmB: !llvm.ptr, %C: memref<...>) kernel ... }`
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
-                           "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+                           "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+  let options = [
+    Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
+           "Compute an elementwise consumer of the result in the kernel's "
+           "epilogue">,
+  ];
 }
 
 def TCGenSM90GridConstantPass : Pass<"tcgen-sm90-grid-constant", "ModuleOp"> {

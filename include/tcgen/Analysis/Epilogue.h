@@ -1,0 +1,81 @@
+//===- Epilogue.h - Pointwise consumers fused into a kernel -----*- C++ -*-===//
+//
+// Target-neutral analysis of the epilogue of a contraction: the elementwise
+// linalg.generic that consumes the contraction's result, the extra operands
+// it reads (scalars, row or column vectors, matrices) and whether it can be
+// computed on the accumulators in registers (seed 001 section 6's legality:
+// identity access of the result, contiguous fastest-varying dimension, same
+// or broadcast shapes, an unobservable intermediate).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_ANALYSIS_EPILOGUE_H
+#define TCGEN_ANALYSIS_EPILOGUE_H
+
+#include "tcgen/Analysis/Contraction.h"
+
+#include "mlir/IR/Builders.h"
+
+#include <string>
+
+namespace mlir::tcgen {
+
+/// How an extra epilogue operand is indexed for output element (i, j).
+enum class EpilogueOperandKind {
+  Scalar, ///< rank 0: x[]
+  Row,    ///< [n]: x[j], broadcast over the rows (a bias along N)
+  Col,    ///< [m]: x[i], broadcast over the columns
+  Matrix, ///< [m, n]: x[i, j]
+};
+
+/// Returns "scalar", "row", "col" or "matrix".
+StringRef stringifyEpilogueOperandKind(EpilogueOperandKind kind);
+
+/// One extra operand of the epilogue: a memref function argument.
+struct EpilogueOperand {
+  Value memref;
+  EpilogueOperandKind kind = EpilogueOperandKind::Matrix;
+  Type elementType;
+};
+
+/// What the kernel needs to compute the consumer of the contraction result.
+struct EpilogueInfo {
+  /// The consumer: a linalg.generic (or an elementwise named op).
+  linalg::LinalgOp op;
+  /// The memref the generic writes: the kernel's output.
+  Value out;
+  /// The element type of `out`.
+  Type outType;
+  /// The element type of the contraction's own result (what the unfused
+  /// program stores before the generic reads it back).
+  Type matmulType;
+  /// The extra operands, in first-use order (one entry per distinct value).
+  SmallVector<EpilogueOperand> operands;
+  /// For each block argument of the generic's body: -1 for the contraction
+  /// result, k >= 0 for operands[k], -2 for an unused output argument.
+  SmallVector<int64_t> argSource;
+};
+
+/// Looks for the elementwise consumer of the contraction `info` describes.
+/// Returns it when it can be fused into the kernel's epilogue. Returns
+/// std::nullopt with `whyNot` empty when the result has no consumer, and
+/// std::nullopt with `whyNot` set to the reason when a consumer exists but
+/// cannot be fused.
+std::optional<EpilogueInfo> findEpilogue(const ContractionInfo &info,
+                                         std::string &whyNot);
+
+/// Clones the generic's body at the builder's insertion point: `acc` (of
+/// type `matmulType`) stands for the contraction result, `operands[k]` for
+/// one element of extra operand k. Returns the value the body yields (of
+/// type `outType`).
+Value emitEpilogueBody(OpBuilder &builder, const EpilogueInfo &info,
+                       Value acc, ValueRange operands);
+
+/// The body as a list of steps for the kernel manifest (docs/BUNDLE.md,
+/// op.epilogue): {matmul_dtype, inputs = [{operand, kind}], ops = [{op,
+/// args, dtype, value?, predicate?}], result}. Operand names are E0, E1, ...
+DictionaryAttr describeEpilogue(const EpilogueInfo &info);
+
+} // namespace mlir::tcgen
+
+#endif // TCGEN_ANALYSIS_EPILOGUE_H

@@ -1,0 +1,318 @@
+//===- Epilogue.cpp - Pointwise consumers fused into a kernel ---*- C++ -*-===//
+//
+// This file implements the recognition of a contraction's elementwise
+// consumer, the legality rules for computing it in the kernel's epilogue,
+// the cloning of its body and its description for the manifest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Analysis/Epilogue.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::tcgen;
+
+StringRef mlir::tcgen::stringifyEpilogueOperandKind(EpilogueOperandKind kind) {
+  switch (kind) {
+  case EpilogueOperandKind::Scalar:
+    return "scalar";
+  case EpilogueOperandKind::Row:
+    return "row";
+  case EpilogueOperandKind::Col:
+    return "col";
+  case EpilogueOperandKind::Matrix:
+    return "matrix";
+  }
+  llvm_unreachable("unknown epilogue operand kind");
+}
+
+/// The arith and math ops an epilogue may contain (what the kernel and the
+/// manifest's reference interpreter both implement).
+static bool isSupportedBodyOp(Operation *op) {
+  static const llvm::StringSet<> names = {
+      "arith.addf",    "arith.subf",    "arith.mulf",     "arith.divf",
+      "arith.maximumf", "arith.minimumf", "arith.maxnumf", "arith.minnumf",
+      "arith.negf",    "arith.cmpf",    "arith.select",   "arith.constant",
+      "arith.extf",    "arith.truncf",  "math.exp",       "math.exp2",
+      "math.log",      "math.tanh",     "math.erf",       "math.sqrt",
+      "math.rsqrt",    "math.absf",     "math.powf"};
+  return names.contains(op->getName().getStringRef());
+}
+
+static bool isEpilogueFloat(Type t) { return t.isF16() || t.isBF16() || t.isF32(); }
+
+/// Returns a printable form of `t`.
+static std::string str(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+/// True if `type` is a statically shaped memref with the identity layout.
+static bool isContiguous(MemRefType type) {
+  return type && type.hasStaticShape() && type.getLayout().isIdentity();
+}
+
+/// Checks the body ops; returns the reason it cannot be fused, or "".
+static std::string checkBody(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  for (Operation &inner : body->without_terminator()) {
+    if (!isSupportedBodyOp(&inner))
+      return "the body op '" + inner.getName().getStringRef().str() +
+             "' is not supported in an epilogue";
+    for (Type t : inner.getResultTypes())
+      if (!isEpilogueFloat(t) && !t.isInteger(1))
+        return "the body computes in " + str(t) +
+               " (epilogues compute in f16, bf16 or f32)";
+    if (isa<arith::ConstantOp>(inner) &&
+        !isa<FloatAttr>(cast<arith::ConstantOp>(inner).getValue()))
+      return "the body has a non-float constant";
+    for (Value v : inner.getOperands()) {
+      if (v.getParentBlock() == body)
+        continue;
+      auto cst = v.getDefiningOp<arith::ConstantOp>();
+      if (!cst || !isa<FloatAttr>(cst.getValue()))
+        return "the body reads a value defined outside it that is not a "
+               "float constant";
+    }
+  }
+  return "";
+}
+
+std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &info,
+                                                      std::string &whyNot) {
+  whyNot.clear();
+  Value c = info.c;
+  Operation *matmul = info.op;
+  // The ops other than the contraction, its zero fill and a dealloc that
+  // touch C.
+  SmallVector<Operation *> readers;
+  for (Operation *user : c.getUsers()) {
+    if (user == matmul || isa<memref::DeallocOp>(user))
+      continue;
+    if (auto fill = dyn_cast<linalg::FillOp>(user);
+        fill && fill->getBlock() == matmul->getBlock() &&
+        fill->isBeforeInBlock(matmul))
+      continue;
+    readers.push_back(user);
+  }
+  if (readers.empty())
+    return std::nullopt;
+  auto op = dyn_cast<linalg::LinalgOp>(readers.front());
+  if (readers.size() > 1) {
+    whyNot = "the contraction result is read by more than one op";
+    return std::nullopt;
+  }
+  if (!op || op->getBlock() != matmul->getBlock() ||
+      !matmul->isBeforeInBlock(op)) {
+    whyNot = "the contraction result is used by '" +
+             readers.front()->getName().getStringRef().str() +
+             "', which is not an elementwise linalg op after it";
+    return std::nullopt;
+  }
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != 2 || op.getNumParallelLoops() != 2 ||
+      op.hasIndexSemantics() || !op.getBlock()) {
+    whyNot = "the consumer is not a two-dimensional elementwise op on "
+             "memrefs with one output";
+    return std::nullopt;
+  }
+  if (std::string body = checkBody(op); !body.empty()) {
+    whyNot = body;
+    return std::nullopt;
+  }
+
+  EpilogueInfo result;
+  result.op = op;
+  result.matmulType = info.cType;
+  OpOperand *init = op.getDpsInitOperand(0);
+  result.out = init->get();
+  auto outType = dyn_cast<MemRefType>(result.out.getType());
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, op->getContext());
+  if (!isContiguous(outType) || outType.getRank() != 2 ||
+      outType.getDimSize(0) != info.m || outType.getDimSize(1) != info.n ||
+      op.getMatchingIndexingMap(init) != identity) {
+    whyNot = "the consumer's output is not a contiguous " +
+             std::to_string(info.m) + "x" + std::to_string(info.n) +
+             " memref written element for element";
+    return std::nullopt;
+  }
+  result.outType = outType.getElementType();
+  if (!isEpilogueFloat(result.outType)) {
+    whyNot = "the consumer writes " + str(result.outType);
+    return std::nullopt;
+  }
+  auto outArg = dyn_cast<BlockArgument>(result.out);
+  if (!outArg || !isa<func::FuncOp>(outArg.getOwner()->getParentOp())) {
+    whyNot = "the consumer's output is not a function argument";
+    return std::nullopt;
+  }
+  bool inPlace = result.out == c;
+  if (!inPlace) {
+    // The intermediate must be unobservable: a local allocation the
+    // contraction, its fill and the consumer alone touch.
+    if (auto arg = dyn_cast<BlockArgument>(c)) {
+      whyNot = "the contraction result is function argument #" +
+               std::to_string(arg.getArgNumber()) +
+               ", which the caller can observe (the kernel would have to "
+               "write it as well)";
+      return std::nullopt;
+    }
+    if (!c.getDefiningOp<memref::AllocOp>()) {
+      whyNot = "the contraction result is not a local allocation";
+      return std::nullopt;
+    }
+  }
+
+  Block *body = op.getBlock();
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = body->getArgument(operand.getOperandNumber());
+    if (&operand == init) {
+      if (inPlace)
+        result.argSource.push_back(-1);
+      else if (!arg.use_empty()) {
+        whyNot = "the consumer reads the old value of its output";
+        return std::nullopt;
+      } else
+        result.argSource.push_back(-2);
+      continue;
+    }
+    Value v = operand.get();
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (v == c) {
+      if (map != identity) {
+        whyNot = "the consumer reads the contraction result transposed or "
+                 "broadcast";
+        return std::nullopt;
+      }
+      result.argSource.push_back(-1);
+      continue;
+    }
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!isContiguous(type) || !isEpilogueFloat(type.getElementType())) {
+      whyNot = "operand #" + std::to_string(operand.getOperandNumber()) +
+               " is not a contiguous, statically shaped memref of f16, bf16 "
+               "or f32";
+      return std::nullopt;
+    }
+    EpilogueOperandKind kind;
+    auto dim = [&](unsigned d) {
+      return getAffineDimExpr(d, op->getContext());
+    };
+    if (map.getNumResults() == 0)
+      kind = EpilogueOperandKind::Scalar;
+    else if (map == identity && type.getShape() == ArrayRef<int64_t>{info.m, info.n})
+      kind = EpilogueOperandKind::Matrix;
+    else if (map.getNumResults() == 1 && map.getResult(0) == dim(1) &&
+             type.getShape() == ArrayRef<int64_t>{info.n})
+      kind = EpilogueOperandKind::Row;
+    else if (map.getNumResults() == 1 && map.getResult(0) == dim(0) &&
+             type.getShape() == ArrayRef<int64_t>{info.m})
+      kind = EpilogueOperandKind::Col;
+    else {
+      whyNot = "operand #" + std::to_string(operand.getOperandNumber()) +
+               " is neither a scalar, a row or column vector nor an " +
+               std::to_string(info.m) + "x" + std::to_string(info.n) +
+               " matrix read element for element";
+      return std::nullopt;
+    }
+    auto vArg = dyn_cast<BlockArgument>(v);
+    if (!vArg || !isa<func::FuncOp>(vArg.getOwner()->getParentOp())) {
+      whyNot = "operand #" + std::to_string(operand.getOperandNumber()) +
+               " is not a function argument";
+      return std::nullopt;
+    }
+    if (v == result.out) {
+      whyNot = "the consumer reads its own output";
+      return std::nullopt;
+    }
+    // One extra operand per distinct value (and access).
+    int64_t index = -1;
+    for (auto [i, e] : llvm::enumerate(result.operands))
+      if (e.memref == v && e.kind == kind)
+        index = i;
+    if (index < 0) {
+      index = result.operands.size();
+      result.operands.push_back({v, kind, type.getElementType()});
+    }
+    result.argSource.push_back(index);
+  }
+  return result;
+}
+
+Value mlir::tcgen::emitEpilogueBody(OpBuilder &builder,
+                                    const EpilogueInfo &info, Value acc,
+                                    ValueRange operands) {
+  Block *body = linalg::LinalgOp(info.op).getBlock();
+  IRMapping mapping;
+  for (auto [arg, source] : llvm::zip(body->getArguments(), info.argSource)) {
+    if (source == -1)
+      mapping.map(arg, acc);
+    else if (source >= 0)
+      mapping.map(arg, operands[source]);
+  }
+  for (Operation &inner : body->without_terminator()) {
+    for (Value v : inner.getOperands())
+      if (!mapping.contains(v) && v.getParentBlock() != body)
+        mapping.map(v, builder.clone(*v.getDefiningOp())->getResult(0));
+    builder.clone(inner, mapping);
+  }
+  return mapping.lookup(body->getTerminator()->getOperand(0));
+}
+
+DictionaryAttr mlir::tcgen::describeEpilogue(const EpilogueInfo &info) {
+  Builder b(info.op->getContext());
+  Block *body = linalg::LinalgOp(info.op).getBlock();
+  llvm::DenseMap<Value, int64_t> number;
+  for (auto [arg, source] : llvm::zip(body->getArguments(), info.argSource))
+    if (source >= -1)
+      number[arg] = source + 1;
+  int64_t next = 1 + info.operands.size();
+  SmallVector<Attribute> steps;
+  auto addStep = [&](Operation *op) {
+    SmallVector<NamedAttribute> fields;
+    fields.push_back(b.getNamedAttr(
+        "op", b.getStringAttr(op->getName().stripDialect())));
+    SmallVector<int64_t> args;
+    for (Value v : op->getOperands())
+      args.push_back(number.lookup(v));
+    fields.push_back(b.getNamedAttr("args", b.getI64ArrayAttr(args)));
+    fields.push_back(
+        b.getNamedAttr("dtype", b.getStringAttr(str(op->getResult(0).getType()))));
+    if (auto cst = dyn_cast<arith::ConstantOp>(op))
+      fields.push_back(b.getNamedAttr(
+          "value",
+          b.getF64FloatAttr(
+              cast<FloatAttr>(cst.getValue()).getValue().convertToDouble())));
+    if (auto cmp = dyn_cast<arith::CmpFOp>(op))
+      fields.push_back(b.getNamedAttr(
+          "predicate",
+          b.getStringAttr(arith::stringifyCmpFPredicate(cmp.getPredicate()))));
+    steps.push_back(b.getDictionaryAttr(fields));
+    number[op->getResult(0)] = next++;
+  };
+  for (Operation &inner : body->without_terminator()) {
+    for (Value v : inner.getOperands())
+      if (!number.count(v))
+        addStep(v.getDefiningOp()); // a float constant defined outside
+    addStep(&inner);
+  }
+  SmallVector<Attribute> inputs;
+  for (auto [i, e] : llvm::enumerate(info.operands))
+    inputs.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("operand", b.getStringAttr("E" + std::to_string(i))),
+         b.getNamedAttr("kind",
+                        b.getStringAttr(stringifyEpilogueOperandKind(e.kind)))}));
+  return b.getDictionaryAttr(
+      {b.getNamedAttr("matmul_dtype", b.getStringAttr(str(info.matmulType))),
+       b.getNamedAttr("inputs", b.getArrayAttr(inputs)),
+       b.getNamedAttr("ops", b.getArrayAttr(steps)),
+       b.getNamedAttr("result", b.getI64IntegerAttr(number.lookup(
+                                    body->getTerminator()->getOperand(0))))});
+}

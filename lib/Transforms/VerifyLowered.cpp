@@ -1,0 +1,32 @@
+//===- VerifyLowered.cpp - Nothing left behind the kernels ------*- C++ -*-===//
+//
+// This file implements tcgen-verify-lowered: a linalg op left in a host
+// function after kernel formation is an error, never a silent omission.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Transforms/Passes.h"
+
+namespace mlir::tcgen {
+#define GEN_PASS_DEF_TCGENVERIFYLOWEREDPASS
+#include "tcgen/Transforms/Passes.h.inc"
+
+namespace {
+struct VerifyLoweredPass final
+    : impl::TCGenVerifyLoweredPassBase<VerifyLoweredPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    bool failedAny = false;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      op->emitOpError("is not compiled into any kernel: tcgen generates "
+                      "kernels for contractions and the pointwise consumers "
+                      "it fuses into them, not standalone ops");
+      failedAny = true;
+    });
+    if (failedAny)
+      signalPassFailure();
+  }
+};
+} // namespace
+} // namespace mlir::tcgen

@@ -1,0 +1,166 @@
+// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel,func.func(tcgen-verify-lowered))'
+// RUN: not tcgen-opt %S/Inputs/bias-relu.mlir --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{fuse-epilogue=false})' 2>&1 | FileCheck %s --check-prefix=OFF
+
+// Consumers that cannot be computed in the epilogue: a remark at the
+// contraction says why, and the consumer is an error, never dropped.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// The result is a function argument: the caller can observe it, so the
+// kernel would have to write it as well.
+func.func @observable(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                      %C: memref<256x256xf32>, %out: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-remark @below {{the consumer of the result is not fused into the kernel: the contraction result is function argument #2, which the caller can observe (the kernel would have to write it as well)}}
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  // expected-error @below {{'linalg.generic' op is not compiled into any kernel}}
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x256xf32>) outs(%out : memref<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.maximumf %x, %zero : f32
+    linalg.yield %y : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// An op the epilogue does not implement.
+func.func @unsupported_op(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                          %out: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-remark @below {{not fused into the kernel: the body op 'math.sin' is not supported in an epilogue}}
+  // expected-error @below {{operand C must be a function argument}}
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x256xf32>) outs(%out : memref<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.sin %x : f32
+    linalg.yield %y : f32
+  }
+  return
+}
+
+// With fusion off, a fusable consumer is refused too.
+// OFF: remark: the consumer of the result is not fused into the kernel: fusion is off (fuse-epilogue=false)
+// OFF: error: 'linalg.matmul' op operand C must be a function argument
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#t = affine_map<(d0, d1) -> (d1, d0)>
+// The result read transposed: not element for element.
+func.func @transposed(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                      %out: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-remark @below {{the consumer reads the contraction result transposed or broadcast}}
+  // expected-error @below {{operand C must be a function argument}}
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [#t, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x256xf32>) outs(%out : memref<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// The consumer accumulates into its output's old value.
+func.func @reads_output(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                        %out: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-remark @below {{the consumer reads the old value of its output}}
+  // expected-error @below {{operand C must be a function argument}}
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x256xf32>) outs(%out : memref<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.addf %x, %o : f32
+    linalg.yield %y : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#t = affine_map<(d0, d1) -> (d1, d0)>
+// An extra operand read transposed.
+func.func @extra_transposed(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                            %D: memref<256x256xf32>, %out: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-remark @below {{operand #1 is neither a scalar, a row or column vector nor an 256x256 matrix read element for element}}
+  // expected-error @below {{operand C must be a function argument}}
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [#id, #t, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C, %D : memref<256x256xf32>, memref<256x256xf32>) outs(%out : memref<256x256xf32>) {
+  ^bb0(%x: f32, %d: f32, %o: f32):
+    %y = arith.addf %x, %d : f32
+    linalg.yield %y : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// Two readers of the intermediate.
+func.func @two_readers(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                       %out: memref<256x256xf32>, %out2: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-remark @below {{the contraction result is read by more than one op}}
+  // expected-error @below {{operand C must be a function argument}}
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x256xf32>) outs(%out : memref<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x256xf32>) outs(%out2 : memref<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// Integer arithmetic in the body.
+func.func @integer_body(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                        %out: memref<256x256xi32>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-remark @below {{the body op 'arith.fptosi' is not supported in an epilogue}}
+  // expected-error @below {{operand C must be a function argument}}
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x256xf32>) outs(%out : memref<256x256xi32>) {
+  ^bb0(%x: f32, %o: i32):
+    %y = arith.fptosi %x : f32 to i32
+    linalg.yield %y : i32
+  }
+  return
+}
