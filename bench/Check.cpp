@@ -1,7 +1,8 @@
 //===- Check.cpp - Correctness check of a bundle's matmul -----------------===//
 //
 // This file implements checkKernel() and checkBundle(): random operands,
-// one launch through the runtime, and the float64 / cuBLAS comparison.
+// one launch through the runtime, and the float64 / cuBLAS comparison, with
+// a fused epilogue applied to the reference (compareEpilogue()).
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,7 @@
 
 #include "CublasGemm.h"
 #include "CudaUtil.h"
+#include "EpilogueRef.h"
 #include "Gemm.h"
 
 #include <algorithm>
@@ -24,9 +26,13 @@ namespace {
 struct ErrorStats {
   double maxNorm = 0, errSq = 0, refSq = 0;
   int64_t nonFinite = 0;
-  /// The element with the largest normalized error (where to look).
+  /// The element with the largest normalized error (where to look), and
+  /// with an epilogue the range it may take.
   int64_t worstRow = -1, worstCol = -1;
-  double worstOut = 0, worstRef = 0;
+  double worstOut = 0, worstRef = 0, worstLo = 0, worstHi = 0;
+  /// With an epilogue: the sum of the squared half-widths of the ranges
+  /// that the Frobenius bound allows.
+  double widthSq = 0;
 
   void add(int64_t i, int64_t j, double out, double ref, double scale) {
     if (!std::isfinite(out)) {
@@ -34,11 +40,23 @@ struct ErrorStats {
       return;
     }
     double err = std::fabs(out - ref);
-    double norm = scale > 0 ? err / scale : err;
+    addNormalized(i, j, out, ref, scale > 0 ? err / scale : err);
+  }
+  /// Records the normalized error `norm` of element (i, j); returns true
+  /// if it is the worst so far.
+  bool noteNorm(int64_t i, int64_t j, double out, double ref, double norm) {
     if (norm > maxNorm || worstRow < 0) {
       maxNorm = std::max(maxNorm, norm);
       worstRow = i, worstCol = j, worstOut = out, worstRef = ref;
+      return true;
     }
+    return false;
+  }
+  /// Records a finite `out` whose normalized error is `norm`.
+  void addNormalized(int64_t i, int64_t j, double out, double ref,
+                     double norm) {
+    noteNorm(i, j, out, ref, norm);
+    double err = out - ref;
     errSq += err * err;
     refSq += ref * ref;
   }
@@ -46,10 +64,12 @@ struct ErrorStats {
     if (o.maxNorm > maxNorm || worstRow < 0) {
       worstRow = o.worstRow, worstCol = o.worstCol;
       worstOut = o.worstOut, worstRef = o.worstRef;
+      worstLo = o.worstLo, worstHi = o.worstHi;
     }
     maxNorm = std::max(maxNorm, o.maxNorm);
     errSq += o.errSq;
     refSq += o.refSq;
+    widthSq += o.widthSq;
     nonFinite += o.nonFinite;
   }
   double frob() const {
@@ -92,8 +112,11 @@ struct HostReference {
   const GemmSpec *spec;
   std::vector<float> a, b; // dense row-major copies of the rounded inputs
   const HostMatrix *c0;    // initial C for accumulate, else nullptr
-  const HostMatrix *out;
+  const HostMatrix *out;           // compared with, unless ref is set
   std::vector<ErrorStats> rowStats;
+  /// If set, the row-major reference and scale of every element are stored
+  /// here instead of compared.
+  std::vector<double> *ref = nullptr, *scale = nullptr;
 
   static void rows(void *context, int64_t begin, int64_t end) {
     auto *h = static_cast<HostReference *>(context);
@@ -119,6 +142,11 @@ struct HostReference {
           ref += c;
           scale += std::fabs(c);
         }
+        if (h->ref) {
+          (*h->ref)[i * n + j] = ref;
+          (*h->scale)[i * n + j] = scale;
+          continue;
+        }
         s.add(i, j, h->out->get(i, j), ref, scale);
       }
     }
@@ -140,6 +168,153 @@ ErrorStats compareOnHost(const GemmSpec &spec,
   for (const ErrorStats &s : h.rowStats)
     total.merge(s);
   return total;
+}
+
+/// The float64 host reference and scale of every element, row-major.
+void matmulOnHost(const GemmSpec &spec, const std::vector<HostMatrix> &host,
+                  std::vector<double> &ref, std::vector<double> &scale) {
+  HostReference h;
+  h.spec = &spec;
+  h.a = host[spec.aIndex].toDenseFloat();
+  h.b = host[spec.bIndex].toDenseFloat();
+  h.c0 = spec.accumulate ? &host[spec.cIndex] : nullptr;
+  h.out = nullptr;
+  ref.assign(static_cast<size_t>(spec.m * spec.n), 0.0);
+  scale.assign(ref.size(), 0.0);
+  h.ref = &ref;
+  h.scale = &scale;
+  h.rowStats.resize(spec.m);
+  parallelFor(spec.m, HostReference::rows, &h);
+}
+
+/// What the comparison of a kernel with an epilogue needs per element: the
+/// compiled epilogue, its inputs and the matmul's error allowances.
+struct EpilogueContext {
+  EpilogueProgram program;
+  std::vector<const HostMatrix *> inputs;
+  std::vector<EpilogueInputKind> kinds;
+  double maxNormBound = 0; // the matmul's allowance per unit of scale
+  double frobDelta = 0;    // frobBound * rms(reference), absolute
+
+  /// Compiles the epilogue and finds its inputs in `host`.
+  std::string init(const Manifest &manifest,
+                   const std::vector<HostMatrix> &host) {
+    const Epilogue &e = *manifest.op.epilogue;
+    std::string error = program.compile(e);
+    if (!error.empty())
+      return error;
+    for (const EpilogueInput &input : e.inputs) {
+      const Operand *o = manifest.findOperand(input.operand);
+      if (!o)
+        return "op.epilogue: no operand named '" + input.operand + "'";
+      inputs.push_back(&host[o - manifest.operands.data()]);
+      kinds.push_back(input.kind);
+    }
+    return "";
+  }
+
+  /// Compares output element (i, j) with the epilogue of the matmul
+  /// reference `acc` (scale `scale`) into `s`; `withWidth` adds the range
+  /// the Frobenius bound allows.
+  void element(int64_t i, int64_t j, double out, double acc, double scale,
+               bool withWidth, ErrorStats &s) const {
+    // Scratch per thread: the rows run on several.
+    thread_local std::vector<double> x, values;
+    thread_local std::vector<ValueRange> ranges;
+    x.resize(inputs.size());
+    values.resize(program.numValues());
+    ranges.resize(program.numValues());
+    double *xp = x.data(), *vp = values.data();
+    ValueRange *rp = ranges.data();
+    for (size_t e = 0; e < inputs.size(); ++e) {
+      auto [r, c] = epilogueInputIndex(kinds[e], i, j);
+      xp[e] = inputs[e]->get(r, c);
+    }
+    double ref = program.eval(acc, xp, vp);
+    double delta = maxNormBound * scale;
+    ValueRange allowed = program.range(acc - delta, acc + delta, xp, rp);
+    double norm = allowanceNorm(out, ref, allowed);
+    if (!std::isfinite(out)) {
+      // Infinities and NaNs the reference allows are no error.
+      if (!allowed.contains(out))
+        ++s.nonFinite;
+      return;
+    }
+    bool worst = std::isfinite(ref) ? (s.addNormalized(i, j, out, ref, norm),
+                                       s.worstRow == i && s.worstCol == j)
+                                    : s.noteNorm(i, j, out, ref, norm);
+    if (worst)
+      s.worstLo = allowed.lo, s.worstHi = allowed.hi;
+    if (!withWidth || !std::isfinite(ref))
+      return;
+    ValueRange tight = program.range(acc - frobDelta, acc + frobDelta, xp, rp);
+    double half = std::max(tight.hi - ref, ref - tight.lo);
+    if (std::isfinite(half) && half > 0)
+      s.widthSq += half * half;
+  }
+};
+
+/// Compares every element of `out` with the epilogue of `acc`, rows split
+/// over threads. T is double (host reference) or float (cuBLAS).
+template <typename T> struct EpilogueRows {
+  const EpilogueContext *context;
+  const HostMatrix *out;
+  const T *acc, *scale;
+  int64_t n;
+  std::vector<ErrorStats> rowStats;
+
+  static void rows(void *self, int64_t begin, int64_t end) {
+    auto *e = static_cast<EpilogueRows *>(self);
+    for (int64_t i = begin; i < end; ++i)
+      for (int64_t j = 0; j < e->n; ++j)
+        e->context->element(i, j, e->out->get(i, j), e->acc[i * e->n + j],
+                            e->scale[i * e->n + j], /*withWidth=*/true,
+                            e->rowStats[i]);
+  }
+};
+
+/// The body of compareEpilogue(), for both reference types; leaves the
+/// context (with the matmul's bounds) in `context` for sampling.
+template <typename T>
+std::string compareEpilogueImpl(const Manifest &manifest,
+                                const std::vector<HostMatrix> &host,
+                                const HostMatrix &out, const T *acc,
+                                const T *scale, CheckResult &r,
+                                EpilogueContext &context) {
+  if (!manifest.op.epilogue)
+    return "the manifest has no op.epilogue";
+  std::string error = context.init(manifest, host);
+  if (!error.empty())
+    return error;
+  int64_t m = out.rows, n = out.cols;
+  double sumSq = 0;
+  int64_t finite = 0;
+  for (int64_t e = 0; e < m * n; ++e)
+    if (std::isfinite(double(acc[e]))) {
+      sumSq += double(acc[e]) * double(acc[e]);
+      ++finite;
+    }
+  context.maxNormBound = r.maxNormBound;
+  context.frobDelta =
+      r.frobBound * (finite > 0 ? std::sqrt(sumSq / double(finite)) : 0.0);
+  EpilogueRows<T> rows{&context, &out, acc, scale, n, {}};
+  rows.rowStats.resize(m);
+  parallelFor(m, EpilogueRows<T>::rows, &rows);
+  ErrorStats stats;
+  for (const ErrorStats &s : rows.rowStats)
+    stats.merge(s);
+  r.maxNorm = stats.maxNorm;
+  r.maxNormBound = 1;
+  r.frob = stats.frob();
+  r.frobBound = stats.refSq > 0 ? std::sqrt(stats.widthSq / stats.refSq)
+                                : std::sqrt(stats.widthSq);
+  r.nonFinite = stats.nonFinite;
+  r.worstRow = stats.worstRow, r.worstCol = stats.worstCol;
+  r.worstOut = stats.worstOut, r.worstRef = stats.worstRef;
+  r.worstLo = stats.worstLo, r.worstHi = stats.worstHi;
+  r.epilogueSteps = static_cast<int64_t>(manifest.op.epilogue->steps.size());
+  r.pass = r.withinBounds();
+  return "";
 }
 
 /// Every element against cuBLAS (f32 pedantic, scale from |A| |B| through
@@ -187,10 +362,12 @@ std::string cublasReference(cublasHandle_t handle, const GemmSpec &spec,
   return "";
 }
 
-std::string compareWithCublas(const GemmSpec &spec,
-                              const std::vector<HostMatrix> &host,
-                              const DeviceOperands &dev, const HostMatrix &out,
-                              ErrorStats &stats) {
+/// Computes the reference `ref` of every element with cuBLAS and its scale
+/// sum_k |a||b| + |c0| (a matmul of absolute values), row-major.
+std::string cublasMatmul(const GemmSpec &spec,
+                         const std::vector<HostMatrix> &host,
+                         const DeviceOperands &dev, std::vector<float> &ref,
+                         std::vector<float> &scale) {
   if (spec.aType != spec.bType)
     return "cuBLAS reference needs equal A and B dtypes, got " +
            dtypeLabel(spec);
@@ -199,11 +376,9 @@ std::string compareWithCublas(const GemmSpec &spec,
   if (!e.empty())
     return e;
   const HostMatrix *c0 = spec.accumulate ? &host[spec.cIndex] : nullptr;
-  std::vector<float> ref, scale;
   e = cublasReference(handle, spec, dev.buffers[spec.aIndex].get(),
                       dev.buffers[spec.bIndex].get(), c0, ref);
   if (e.empty()) {
-    // The scale sum_k |a||b| + |c0| is itself a matmul of absolute values.
     HostMatrix absA = host[spec.aIndex].absolute();
     HostMatrix absB = host[spec.bIndex].absolute();
     HostMatrix absC = c0 ? c0->absolute() : HostMatrix();
@@ -216,14 +391,51 @@ std::string compareWithCublas(const GemmSpec &spec,
                           c0 ? &absC : nullptr, scale);
   }
   cublasDestroy(handle);
-  if (!e.empty())
-    return e;
+  return e;
+}
+
+/// Compares every element with the cuBLAS reference `ref` (f32 pedantic)
+/// and its scale.
+void compareWithCublas(const GemmSpec &spec, const std::vector<float> &ref,
+                       const std::vector<float> &scale, const HostMatrix &out,
+                       ErrorStats &stats) {
   CublasCompare c{&spec, &ref, &scale, &out, {}};
   c.rowStats.resize(spec.m);
   parallelFor(spec.m, CublasCompare::rows, &c);
   for (const ErrorStats &s : c.rowStats)
     stats.merge(s);
-  return "";
+}
+
+/// The float64 matmul reference of element (i, j) and its scale
+/// sum_k |a b| + |c0|.
+void hostElement(const GemmSpec &spec, const std::vector<HostMatrix> &host,
+                 int64_t i, int64_t j, double &ref, double &scale) {
+  const HostMatrix &a = host[spec.aIndex], &b = host[spec.bIndex];
+  ref = 0, scale = 0;
+  for (int64_t p = 0; p < spec.k; ++p) {
+    double x = a.get(i, p), y = b.get(p, j);
+    ref += x * y;
+    scale += std::fabs(x * y);
+  }
+  if (spec.accumulate) {
+    double c = host[spec.cIndex].get(i, j);
+    ref += c;
+    scale += std::fabs(c);
+  }
+}
+
+/// The sampled elements of the cuBLAS path: (0, 0), (m-1, n-1), then
+/// seeded random ones.
+std::pair<int64_t, int64_t> sampleElement(const GemmSpec &spec,
+                                          const CheckOptions &options,
+                                          int64_t s) {
+  if (s == 0)
+    return {0, 0};
+  if (s == 1)
+    return {spec.m - 1, spec.n - 1};
+  uint64_t h = mix64(options.seed * 0x9e3779b97f4a7c15ull + s);
+  return {static_cast<int64_t>(h % spec.m),
+          static_cast<int64_t>(mix64(h) % spec.n)};
 }
 
 /// Recomputes sampled elements in float64 and folds their normalized error
@@ -231,29 +443,10 @@ std::string compareWithCublas(const GemmSpec &spec,
 void compareSamples(const GemmSpec &spec, const std::vector<HostMatrix> &host,
                     const HostMatrix &out, const CheckOptions &options,
                     ErrorStats &stats) {
-  const HostMatrix &a = host[spec.aIndex], &b = host[spec.bIndex];
-  const HostMatrix *c0 = spec.accumulate ? &host[spec.cIndex] : nullptr;
   for (int64_t s = 0; s < options.samples; ++s) {
-    int64_t i, j;
-    if (s == 0) {
-      i = 0, j = 0;
-    } else if (s == 1) {
-      i = spec.m - 1, j = spec.n - 1;
-    } else {
-      uint64_t h = mix64(options.seed * 0x9e3779b97f4a7c15ull + s);
-      i = static_cast<int64_t>(h % spec.m);
-      j = static_cast<int64_t>(mix64(h) % spec.n);
-    }
-    double ref = 0, scale = 0;
-    for (int64_t p = 0; p < spec.k; ++p) {
-      double x = a.get(i, p), y = b.get(p, j);
-      ref += x * y;
-      scale += std::fabs(x * y);
-    }
-    if (c0) {
-      ref += c0->get(i, j);
-      scale += std::fabs(c0->get(i, j));
-    }
+    auto [i, j] = sampleElement(spec, options, s);
+    double ref, scale;
+    hostElement(spec, host, i, j, ref, scale);
     double o = out.get(i, j);
     if (std::isfinite(o)) {
       double err = std::fabs(o - ref);
@@ -303,13 +496,105 @@ std::string CheckResult::line(bool compared) const {
                 pass ? "PASS" : "FAIL", maxNorm, frob, (long long)nonFinite,
                 reference.c_str(), accumulator.c_str());
   std::string text = buf;
+  if (epilogueSteps >= 0)
+    text += " epilogue=" + std::to_string(epilogueSteps);
   if (!pass && worstRow >= 0) {
     std::snprintf(buf, sizeof(buf), " worst=(%lld,%lld) out=%.6g ref=%.6g",
                   (long long)worstRow, (long long)worstCol, worstOut,
                   worstRef);
     text += buf;
+    if (epilogueSteps >= 0) {
+      std::snprintf(buf, sizeof(buf), " allowed=[%.6g,%.6g]", worstLo,
+                    worstHi);
+      text += buf;
+    }
   }
   return text;
+}
+
+std::string tcgen::bench::describeCheckedGemm(const Manifest &manifest,
+                                              GemmSpec &spec) {
+  if (!manifest.op.epilogue)
+    return describeGemm(manifest, spec);
+  // The matmul without its epilogue inputs, then the indices of A, B and C
+  // in the whole manifest.
+  Manifest matmul = manifest;
+  matmul.operands.clear();
+  for (const Operand &o : manifest.operands) {
+    if (o.role != OperandRole::In) {
+      matmul.operands.push_back(o);
+      continue;
+    }
+    std::string error = checkFloatDType(
+        o.dtype, "epilogue input '" + o.name + "'");
+    if (!error.empty())
+      return error;
+  }
+  std::string error = describeGemm(matmul, spec);
+  if (!error.empty())
+    return error;
+  auto indexOf = [&](size_t i) {
+    const Operand *o = manifest.findOperand(matmul.operands[i].name);
+    return static_cast<size_t>(o - manifest.operands.data());
+  };
+  spec.aIndex = indexOf(spec.aIndex);
+  spec.bIndex = indexOf(spec.bIndex);
+  spec.cIndex = indexOf(spec.cIndex);
+  return "";
+}
+
+std::vector<HostMatrix> tcgen::bench::makeCheckOperands(
+    const Manifest &manifest, const GemmSpec &spec, uint64_t seed) {
+  if (!manifest.op.epilogue)
+    return makeHostOperands(manifest, spec, seed);
+  std::vector<HostMatrix> host(manifest.operands.size());
+  for (size_t i = 0; i < host.size(); ++i) {
+    const Operand &o = manifest.operands[i];
+    if (o.role != OperandRole::In) {
+      host[i].allocate(o.dtype, o.shape[0], o.shape[1], o.strides[0],
+                       o.strides[1]);
+    } else {
+      // One HostMatrix geometry per input kind (epilogueInputIndex()).
+      EpilogueInputKind kind = EpilogueInputKind::Matrix;
+      for (const EpilogueInput &input : manifest.op.epilogue->inputs)
+        if (input.operand == o.name)
+          kind = input.kind;
+      switch (kind) {
+      case EpilogueInputKind::Scalar:
+        host[i].allocate(o.dtype, 1, 1, 0, 0);
+        break;
+      case EpilogueInputKind::Row:
+        host[i].allocate(o.dtype, 1, o.shape[0], 0, o.strides[0]);
+        break;
+      case EpilogueInputKind::Col:
+        host[i].allocate(o.dtype, o.shape[0], 1, o.strides[0], 0);
+        break;
+      case EpilogueInputKind::Matrix:
+        host[i].allocate(o.dtype, o.shape[0], o.shape[1], o.strides[0],
+                         o.strides[1]);
+        break;
+      }
+    }
+    if (i == spec.cIndex && !spec.accumulate)
+      host[i].poisonNaN();
+    else
+      host[i].fillRandom(seed, /*stream=*/i);
+  }
+  return host;
+}
+
+std::string tcgen::bench::compareEpilogue(const Manifest &manifest,
+                                          const std::vector<HostMatrix> &host,
+                                          const HostMatrix &out,
+                                          const std::vector<double> &acc,
+                                          const std::vector<double> &scale,
+                                          CheckResult &r) {
+  if (acc.size() != static_cast<size_t>(out.rows * out.cols) ||
+      scale.size() != acc.size())
+    return "compareEpilogue: the reference does not match the output's size";
+  EpilogueContext context;
+  return compareEpilogueImpl(manifest, host, out, acc.data(), scale.data(), r,
+                             context);
 }
 
 CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
@@ -318,14 +603,16 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
   const Manifest &manifest = kernel.manifest();
   r.entry = manifest.entry;
   GemmSpec spec;
-  r.error = describeGemm(manifest, spec);
+  r.error = describeCheckedGemm(manifest, spec);
   if (!r.error.empty())
     return r;
   r.m = spec.m, r.n = spec.n, r.k = spec.k;
   r.accumulator = dtypeName(spec.accumulator);
   setBounds(spec, r);
+  bool epilogue = manifest.op.epilogue.has_value();
 
-  std::vector<HostMatrix> host = makeHostOperands(manifest, spec, options.seed);
+  std::vector<HostMatrix> host =
+      makeCheckOperands(manifest, spec, options.seed);
   DeviceOperands dev;
   r.error = dev.create(manifest, host);
   for (int64_t i = 0; i < options.warmLaunches && r.error.empty(); ++i) {
@@ -343,25 +630,76 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
   if (!r.error.empty())
     return r;
 
-  ErrorStats stats;
   double mnk = double(spec.m) * double(spec.n) * double(spec.k);
   bool hostFits = mnk <= double(options.hostLimit) &&
                   spec.m * spec.k <= (int64_t(1) << 28) &&
                   spec.k * spec.n <= (int64_t(1) << 28);
   if (!options.compare) {
     r.reference = "none";
+    // An epilogue may overflow to infinity; NaN stays what an unwritten
+    // (NaN-poisoned) element reads.
     for (int64_t i = 0; i < spec.m; ++i)
-      for (int64_t j = 0; j < spec.n; ++j)
-        if (!std::isfinite(out.get(i, j)))
-          ++stats.nonFinite;
-  } else if (hostFits) {
+      for (int64_t j = 0; j < spec.n; ++j) {
+        double o = out.get(i, j);
+        r.nonFinite += epilogue ? std::isnan(o) : !std::isfinite(o);
+      }
+    r.pass = r.nonFinite == 0;
+    return r;
+  }
+
+  if (epilogue) {
+    // The epilogue of the matmul reference, from the host or cuBLAS.
+    EpilogueContext context;
+    if (hostFits) {
+      r.reference = "host-f64";
+      std::vector<double> ref, scale;
+      matmulOnHost(spec, host, ref, scale);
+      r.error = compareEpilogueImpl(manifest, host, out, ref.data(),
+                                    scale.data(), r, context);
+      return r;
+    }
+    r.reference = "cublas+sampled-f64";
+    std::vector<float> ref, scale;
+    r.error = cublasMatmul(spec, host, dev, ref, scale);
+    if (r.error.empty())
+      r.error = compareEpilogueImpl(manifest, host, out, ref.data(),
+                                    scale.data(), r, context);
+    if (!r.error.empty())
+      return r;
+    // Sampled elements from a float64 reference, against the matmul's
+    // allowance the context kept.
+    ErrorStats samples;
+    samples.maxNorm = r.maxNorm;
+    samples.worstRow = r.worstRow, samples.worstCol = r.worstCol;
+    samples.worstOut = r.worstOut, samples.worstRef = r.worstRef;
+    samples.worstLo = r.worstLo, samples.worstHi = r.worstHi;
+    for (int64_t s = 0; s < options.samples; ++s) {
+      auto [i, j] = sampleElement(spec, options, s);
+      double acc, scaleIJ;
+      hostElement(spec, host, i, j, acc, scaleIJ);
+      context.element(i, j, out.get(i, j), acc, scaleIJ,
+                      /*withWidth=*/false, samples);
+    }
+    r.maxNorm = samples.maxNorm;
+    r.worstRow = samples.worstRow, r.worstCol = samples.worstCol;
+    r.worstOut = samples.worstOut, r.worstRef = samples.worstRef;
+    r.worstLo = samples.worstLo, r.worstHi = samples.worstHi;
+    r.nonFinite += samples.nonFinite;
+    r.pass = r.withinBounds();
+    return r;
+  }
+
+  ErrorStats stats;
+  if (hostFits) {
     r.reference = "host-f64";
     stats = compareOnHost(spec, host, out);
   } else {
     r.reference = "cublas+sampled-f64";
-    r.error = compareWithCublas(spec, host, dev, out, stats);
+    std::vector<float> ref, scale;
+    r.error = cublasMatmul(spec, host, dev, ref, scale);
     if (!r.error.empty())
       return r;
+    compareWithCublas(spec, ref, scale, out, stats);
     compareSamples(spec, host, out, options, stats);
   }
   r.maxNorm = stats.maxNorm;
@@ -369,9 +707,7 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
   r.worstOut = stats.worstOut, r.worstRef = stats.worstRef;
   r.frob = stats.frob();
   r.nonFinite = stats.nonFinite;
-  r.pass = r.nonFinite == 0 &&
-           (!options.compare ||
-            (r.maxNorm <= r.maxNormBound && r.frob <= r.frobBound));
+  r.pass = r.withinBounds();
   return r;
 }
 

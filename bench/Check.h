@@ -4,7 +4,9 @@
 // tcgen-gpu-tests: launch a bundle once on random inputs and compare its
 // output with a float64 reference computed from the rounded inputs (on the
 // host for m*n*k <= 2^30; otherwise cuBLAS in pedantic f32 for every element
-// plus a float64 recomputation of sampled elements).
+// plus a float64 recomputation of sampled elements). A fused epilogue
+// (op.epilogue) is applied to that reference, and the matmul's error
+// allowance is carried through it (EpilogueRef.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,10 +14,13 @@
 #define TCGEN_BENCH_CHECK_H
 
 #include "Gemm.h"
+#include "HostTensor.h"
 #include "tcgen/Runtime/Runtime.h"
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tcgen::bench {
 
@@ -34,21 +39,34 @@ struct CheckResult {
   bool pass = false;
   std::string entry;
   int64_t m = 0, n = 0, k = 0;
-  double maxNorm = 0; // max |out - ref| / (sum_k |a b| + |c0|)
-  double frob = 0;    // ||out - ref|| / ||ref||
+  /// max |out - ref| / (sum_k |a b| + |c0|); with an epilogue, max
+  /// |out - ref| over the element's allowance (allowanceNorm()).
+  double maxNorm = 0;
+  double frob = 0; // ||out - ref|| / ||ref||
+  /// Non-finite outputs (with an epilogue: where the reference allows none).
   int64_t nonFinite = 0;
   /// The compared element with the largest normalized error (-1: none);
-  /// printed after a FAIL.
+  /// printed after a FAIL, with an epilogue also the range it may take.
   int64_t worstRow = -1, worstCol = -1;
   double worstOut = 0, worstRef = 0;
+  double worstLo = 0, worstHi = 0;
   double maxNormBound = 0, frobBound = 0;
   std::string reference;           // "host-f64", "cublas+sampled-f64" or "none"
   std::string accumulator = "f32"; // the kernel's op.accumulator
-  double kernelMs = 0;             // the checked launch, CUDA events
+  /// The number of op.epilogue steps; -1 without an epilogue.
+  int64_t epilogueSteps = -1;
+  double kernelMs = 0; // the checked launch, CUDA events
+
+  /// True if nothing is non-finite and both errors are within their bounds.
+  bool withinBounds() const {
+    return nonFinite == 0 && maxNorm <= maxNormBound && frob <= frobBound;
+  }
 
   /// "CHECK <entry> m n k PASS|FAIL maxnorm=... frob=... nonfinite=...
-  /// ref=... acc=f16|f32", or for compare = false "RUN <entry> m n k
-  /// OK|FAIL ms=... nonfinite=...".
+  /// ref=... acc=f16|f32", then " epilogue=<steps>" for a kernel with an
+  /// epilogue, or for compare = false "RUN <entry> m n k OK|FAIL ms=...
+  /// nonfinite=...". A FAIL ends with " worst=(i,j) out=... ref=..." (and
+  /// " allowed=[lo,hi]" with an epilogue).
   std::string line(bool compared) const;
 };
 
@@ -57,6 +75,56 @@ struct CheckResult {
 /// an f32 output from 16-bit inputs gets a Frobenius bound that grows with
 /// K (tensor-core f32 accumulation).
 void setBounds(const GemmSpec &spec, CheckResult &r);
+
+/// Describes a manifest's matmul like describeGemm(), also when its op has
+/// an epilogue: the epilogue inputs (role "in") are then left out of
+/// `spec`, whose indices still count every operand, and must have a dtype
+/// the checker stores (f16, bf16, f32).
+std::string describeCheckedGemm(const Manifest &manifest, GemmSpec &spec);
+
+/// Creates the host operands in manifest order like makeHostOperands(),
+/// the epilogue inputs included: uniform in [-1, 1) in their dtype, each a
+/// HostMatrix laid out so that get(i, j) reads the value output element
+/// (i, j) uses only after epilogueInputIndex() (scalar 1 x 1, row 1 x n,
+/// col m x 1, each with stride 0 in its missing dimensions).
+std::vector<HostMatrix> makeCheckOperands(const Manifest &manifest,
+                                          const GemmSpec &spec, uint64_t seed);
+
+/// Returns where output element (i, j) reads an epilogue input of `kind`
+/// in the HostMatrix makeCheckOperands() made for it.
+inline std::pair<int64_t, int64_t> epilogueInputIndex(EpilogueInputKind kind,
+                                                      int64_t i, int64_t j) {
+  switch (kind) {
+  case EpilogueInputKind::Scalar:
+    return {0, 0};
+  case EpilogueInputKind::Row:
+    return {0, j};
+  case EpilogueInputKind::Col:
+    return {i, 0};
+  case EpilogueInputKind::Matrix:
+    break;
+  }
+  return {i, j};
+}
+
+/// Compares `out`, the output of a kernel with an epilogue, element by
+/// element with the epilogue of `manifest` applied to the matmul reference
+/// `acc` (row-major m x n, with `scale` = sum_k |a b| + |c0| per element),
+/// reading the inputs from `host` (makeCheckOperands()). Takes the
+/// matmul's bounds from r.maxNormBound and r.frobBound (setBounds()) and
+/// replaces them with the epilogue's: element (i, j) must lie in the range
+/// the epilogue takes over acc +- maxNormBound * scale (maxnorm is the
+/// error over that allowance, bound 1), and ||out - ref|| may reach the
+/// norm of the ranges' half-widths over acc +- frobBound * rms(acc), an
+/// error spread evenly over the elements as the matmul's Frobenius bound
+/// allows. Sets maxNorm, frob, frobBound, nonFinite, the worst element,
+/// epilogueSteps and pass (withinBounds()); an error if the epilogue cannot
+/// be evaluated.
+std::string compareEpilogue(const Manifest &manifest,
+                            const std::vector<HostMatrix> &host,
+                            const HostMatrix &out,
+                            const std::vector<double> &acc,
+                            const std::vector<double> &scale, CheckResult &r);
 
 /// Checks an already-loaded kernel. Uses the current device and the legacy
 /// default stream.
