@@ -2,9 +2,19 @@
 """Writes a linalg matmul in MLIR: C[m,n] (=|+=) A[m,k] * B[k,n], f16 inputs.
 
   gen_matmul.py M N K [--out f32|f16] [--accumulate] [--tensor] [--name NAME]
+                [--epilogue relu-bias|gelu-bias|add-relu|add-scalar|bias-gelu-residual]
 
 Without --accumulate, C is zero-filled first (C = A*B); with it the matmul
 accumulates into C (C += A*B), as in the CC'22 paper.
+
+--epilogue writes the tensor form with a pointwise consumer of the matmul
+result (whose dtype is --out); the extra operands have that dtype, the body
+computes in f32 and the result is stored in --out:
+  relu-bias           relu(C + bias[j])
+  gelu-bias           gelu(C + bias[j])          (tanh form)
+  add-relu            relu(C + D[i,j])
+  add-scalar          C + 0.5
+  bias-gelu-residual  gelu(C + bias[j]) + R[i,j]
 """
 import argparse
 
@@ -17,6 +27,9 @@ p.add_argument("--in", dest="inp", choices=["f16", "bf16"], default="f16")
 p.add_argument("--accumulate", action="store_true")
 p.add_argument("--tensor", action="store_true", help="value semantics")
 p.add_argument("--name", default=None)
+p.add_argument("--epilogue", default=None,
+               choices=["relu-bias", "gelu-bias", "add-relu", "add-scalar",
+                        "bias-gelu-residual"])
 p.add_argument("--a-layout", choices=["mk", "km"], default="mk",
                help="A stored [m][k] (default) or [k][m]")
 p.add_argument("--b-layout", choices=["kn", "nk"], default="kn",
@@ -32,7 +45,64 @@ if a.a_layout != "mk" or a.b_layout != "kn":
     bmap = "(k, n)" if a.b_layout == "kn" else "(n, k)"
     maps = (f"indexing_maps = [affine_map<(m, n, k) -> {amap}>, "
             f"affine_map<(m, n, k) -> {bmap}>, affine_map<(m, n, k) -> (m, n)>] ")
-if a.tensor:
+GELU = """    %g0 = arith.mulf %s, %s : f32
+    %g1 = arith.mulf %g0, %s : f32
+    %g2 = arith.mulf %g1, %k1 : f32
+    %g3 = arith.addf %s, %g2 : f32
+    %g4 = arith.mulf %g3, %k0 : f32
+    %g5 = math.tanh %g4 : f32
+    %g6 = arith.addf %g5, %one : f32
+    %g7 = arith.mulf %g6, %half : f32
+    %g = arith.mulf %s, %g7 : f32
+"""
+if a.epilogue:
+    assert not a.accumulate, "--epilogue writes C = A*B"
+    t = a.out
+    extras = {"relu-bias": [("bias", "row")], "gelu-bias": [("bias", "row")],
+              "add-relu": [("D", "matrix")], "add-scalar": [],
+              "bias-gelu-residual": [("bias", "row"), ("R", "matrix")]}[a.epilogue]
+    shape = {"row": f"{a.n}x{t}", "matrix": f"{a.m}x{a.n}x{t}"}
+    amap = {"row": "affine_map<(i, j) -> (j)>", "matrix": "affine_map<(i, j) -> (i, j)>"}
+    ident = "affine_map<(i, j) -> (i, j)>"
+    args = "".join(f", %{n}: tensor<{shape[k]}>" for n, k in extras)
+    ins = ", ".join(["%M"] + [f"%{n}" for n, _ in extras])
+    ins_t = ", ".join([f"tensor<{C}>"] + [f"tensor<{shape[k]}>" for _, k in extras])
+    maps_e = ", ".join([ident] + [amap[k] for _, k in extras] + [ident])
+    bb = ", ".join([f"%x: {t}"] + [f"%{n.lower()}v: {t}" for n, _ in extras] + [f"%o: {t}"])
+    ext = lambda v: f"arith.extf {v} : {t} to f32" if t != "f32" else f"arith.addf {v}, %zf : f32"
+    body = "    %zf = arith.constant 0.0 : f32\n    %half = arith.constant 0.5 : f32\n"
+    body += "    %one = arith.constant 1.0 : f32\n    %k0 = arith.constant 0.7978845608 : f32\n"
+    body += "    %k1 = arith.constant 0.044715 : f32\n"
+    body = body.replace("\\n", "\n")
+    body += f"    %xf = {ext('%x')}\n"
+    for n, _ in extras:
+        body += f"    %{n.lower()}f = {ext('%' + n.lower() + 'v')}\n"
+    e = a.epilogue
+    if e == "relu-bias":
+        body += "    %s = arith.addf %xf, %biasf : f32\n    %y = arith.maximumf %s, %zf : f32\n"
+    elif e == "gelu-bias":
+        body += "    %s = arith.addf %xf, %biasf : f32\n" + GELU + "    %y = arith.addf %g, %zf : f32\n"
+    elif e == "add-relu":
+        body += "    %s = arith.addf %xf, %df : f32\n    %y = arith.maximumf %s, %zf : f32\n"
+    elif e == "add-scalar":
+        body += "    %y = arith.addf %xf, %half : f32\n"
+    else:
+        body += "    %s = arith.addf %xf, %biasf : f32\n" + GELU + "    %y = arith.addf %g, %rf : f32\n"
+    store = "    %yo = arith.truncf %y : f32 to " + t + "\n    linalg.yield %yo : " + t if t != "f32" else "    linalg.yield %y : f32"
+    print(f"""func.func @{name}(%A: tensor<{A}>, %B: tensor<{B}>{args}) -> tensor<{C}> {{
+  %zero = arith.constant 0.0 : {t}
+  %init = tensor.empty() : tensor<{C}>
+  %C = linalg.fill ins(%zero : {t}) outs(%init : tensor<{C}>) -> tensor<{C}>
+  %M = linalg.matmul {maps}ins(%A, %B : tensor<{A}>, tensor<{B}>) outs(%C : tensor<{C}>) -> tensor<{C}>
+  %e = tensor.empty() : tensor<{C}>
+  %Y = linalg.generic {{indexing_maps = [{maps_e}], iterator_types = ["parallel", "parallel"]}}
+      ins({ins} : {ins_t}) outs(%e : tensor<{C}>) {{
+  ^bb0({bb}):
+{body}{store}
+  }} -> tensor<{C}>
+  return %Y : tensor<{C}>
+}}""")
+elif a.tensor:
     assert not a.accumulate, "--tensor writes C = A*B"
     print(f"""func.func @{name}(%A: tensor<{A}>, %B: tensor<{B}>) -> tensor<{C}> {{
   %zero = arith.constant 0.0 : {a.out}

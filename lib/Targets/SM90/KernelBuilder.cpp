@@ -550,14 +550,23 @@ static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
       ext.push_back(pair);
     }
   }
+  // Rounding to a 16-bit matmul type converts the pair at once, in one
+  // packed cvt.rn.f16x2.f32: ptxas serializes the wgmma chain (C7514) when
+  // scalar cvt.rn.f16.f32 read the accumulator registers, and LLVM splits
+  // a vector truncf into those.
+  if (p.matmulType != "f32")
+    os << llvm::formatv(R"(
+      {0}p = llvm.inline_asm "cvt.rn.{4}x2.f32 $0, $1, $2;", "=r,f,f" {1}{3}, {1}{2} : (f32, f32) -> i32
+      {0}r = llvm.bitcast {0}p : i32 to vector<2x{4}>
+      {0}r0 = vector.extract {0}r[0] : {4} from vector<2x{4}>
+      {0}r1 = vector.extract {0}r[1] : {4} from vector<2x{4}>
+)",
+                        v, e, half[0], half[1], p.matmulType);
   std::string results[2];
   for (int x = 0; x < 2; ++x) {
-    std::string acc = llvm::formatv("{0}{1}", e, half[x]).str();
-    if (p.matmulType != "f32") {
-      os << llvm::formatv("      {0}r = arith.truncf {0} : f32 to {1}\n", acc,
-                          p.matmulType);
-      acc += "r";
-    }
+    std::string acc = p.matmulType != "f32"
+                          ? llvm::formatv("{0}r{1}", v, x).str()
+                          : llvm::formatv("{0}{1}", e, half[x]).str();
     std::string args = acc, types = p.matmulType;
     for (auto [k, op] : llvm::enumerate(p.epilogueOperands)) {
       args += ", " + ext[k][x];
@@ -872,12 +881,23 @@ gpu.module @{0} {{
     os << llvm::formatv(R"(
       %cj{0} = arith.constant {1} : index
       %col{0} = arith.addi %colBase, %cj{0} : index
-      %e{0}a = llvm.extractvalue %acc[{2}] : !acc
-      %e{0}b = llvm.extractvalue %acc[{3}] : !acc
-      %e{0}c = llvm.extractvalue %acc[{4}] : !acc
-      %e{0}d = llvm.extractvalue %acc[{5}] : !acc
+      %e{0}a{6} = llvm.extractvalue %acc[{2}] : !acc
+      %e{0}b{6} = llvm.extractvalue %acc[{3}] : !acc
+      %e{0}c{6} = llvm.extractvalue %acc[{4}] : !acc
+      %e{0}d{6} = llvm.extractvalue %acc[{5}] : !acc
 )",
-                        j, 8 * j, 4 * j, 4 * j + 1, 4 * j + 2, 4 * j + 3);
+                        j, 8 * j, 4 * j, 4 * j + 1, 4 * j + 2, 4 * j + 3,
+                        p.fusedEpilogue ? "raw" : "");
+    // A fused epilogue computes on the accumulators; LLVM sees nothing tie
+    // them to the wgmma wait and may hoist that arithmetic above it, which
+    // makes ptxas serialize the wgmma chain (C7514). An empty volatile asm
+    // per register (CUTLASS's warpgroup_fence_operand) pins each value
+    // after the wait.
+    if (p.fusedEpilogue)
+      for (char x : StringRef("abcd"))
+        os << llvm::formatv("      %e{0}{1} = llvm.inline_asm has_side_effects "
+                            "\"\", \"=f,0\" %e{0}{1}raw : (f32) -> f32\n",
+                            j, x);
     std::string e = llvm::formatv("%e{0}", j).str();
     if (p.streamK) {
       // Quad j of the accumulators is the fragment's column group j.

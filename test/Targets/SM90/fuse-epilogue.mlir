@@ -37,9 +37,14 @@ func.func @bias_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK:       return
 // CHECK:       gpu.func @bias_relu_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[C:.*]]: memref<256x256xf16>, %[[E0:.*]]: memref<256xf16>) kernel
 // CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "ptr:C", "ptr:E0"]
+// The accumulators are pinned after the wgmma wait, and rounded in pairs.
+// CHECK:       %[[F0:.*]] = llvm.inline_asm has_side_effects "", "=f,0" %{{.*}} : (f32) -> f32
+// CHECK:       %[[F1:.*]] = llvm.inline_asm has_side_effects "", "=f,0" %{{.*}} : (f32) -> f32
 // CHECK:       %[[BV:.*]] = vector.load %[[E0]][%[[COL:.*]]] : memref<256xf16>, vector<2xf16>
 // CHECK:       %[[B0:.*]] = vector.extract %[[BV]][0]
-// CHECK:       %[[R0:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK:       %[[PK:.*]] = llvm.inline_asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f" %[[F1]], %[[F0]] : (f32, f32) -> i32
+// CHECK:       %[[PV:.*]] = llvm.bitcast %[[PK]] : i32 to vector<2xf16>
+// CHECK:       %[[R0:.*]] = vector.extract %[[PV]][0]
 // CHECK:       %[[S0:.*]] = arith.addf %[[R0]], %[[B0]] : f16
 // CHECK:       arith.maximumf %[[S0]], %{{.*}} : f16
 // CHECK:       vector.store %{{.*}}, %[[C]][%{{.*}}, %[[COL]]] : memref<256x256xf16>, vector<2xf16>
@@ -90,7 +95,7 @@ func.func @mixed(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK:       %[[S0:.*]] = memref.load %[[E0]][%[[ROW0:.*]]] : memref<256xf32>
 // CHECK:       %[[S1:.*]] = memref.load %[[E0]][%[[ROW1:.*]]] : memref<256xf32>
 // CHECK:       %[[RV:.*]] = vector.load %[[E2]][%[[ROW0]], %{{.*}}] : memref<256x256xbf16>, vector<2xbf16>
-// CHECK-NOT:   arith.truncf %{{.*}} : f32 to f16
+// CHECK-NOT:   cvt.rn
 // CHECK:       %[[P:.*]] = arith.mulf %{{.*}}, %[[S0]] : f32
 // CHECK:       arith.mulf %[[P]], %[[ALPHA]] : f32
 // CHECK:       math.tanh
