@@ -5,7 +5,9 @@
 // after about a second of load; inputs rotate over several buffer sets when
 // they would otherwise stay resident in L2. Work is queued in small batches
 // behind a host-side gate so that the GPU never waits on the CPU between
-// timed runs.
+// timed runs. A fusion baseline (BaselineRunner) joins the alternation
+// right after the kernel, on the same buffers; its output is compared with
+// the kernel's before anything is timed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 
 #include "CublasGemm.h"
 #include "Gemm.h"
+#include "Pointwise.h"
 #include "tcgen/Runtime/Runtime.h"
 
 #include <algorithm>
@@ -31,6 +34,9 @@ constexpr int kMaxBufferSets = 64;
 constexpr double kGateTimeoutS = 2.0; // Never deadlock on a closed gate.
 constexpr size_t kCublasWorkspace = 32u << 20;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Events of one iteration: tcgen [0, 1], cuBLAS [2, 3], cuBLASLt [4, 5],
+// the baseline [6, 8] with [7] between its matmul and pointwise parts.
+constexpr int kEventsPerIter = 9;
 
 /// Holds a stream until the host has queued a batch behind it.
 struct Gate {
@@ -72,7 +78,189 @@ int bufferSets(size_t bytesPerSet, const DeviceProps &device) {
   return sets;
 }
 
-/// The three contenders, their events and timings.
+const void *elementAt(const DeviceBuffer &b, int64_t offset, DType dtype) {
+  return static_cast<const char *>(b.get()) + offset * dtypeSize(dtype);
+}
+
+/// An unfused baseline of a fused bundle (Baseline.h), set up once and run
+/// on any buffer set: cuBLAS (or cuBLASLt) and the pointwise kernels of
+/// Pointwise.h on the set's operands, with its own scratch for the
+/// intermediate matmul result (or for relu(A)).
+struct BaselineRunner {
+  BaselinePlan plan;
+  const Manifest *manifest = nullptr;
+  cublasHandle_t cublas = nullptr; // stream already set
+  cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  CublasPlan gemm; // the matmul (each half for 2cublas+add)
+  LtGemm lt;       // cublaslt-*
+  DeviceBuffer scratch, scratch2;
+  DeviceBuffer biasCopy; // the bias in out's dtype, if the bundle's differs
+  double scalar = 0;
+  /// Which part of run() is pointwise: 0 none, 1 the first (before the
+  /// middle event), 2 the second.
+  int pointwisePart = 0;
+
+  const Operand &operand(size_t i) const { return manifest->operands[i]; }
+  static MatrixLayout layoutOf(const Operand &o) {
+    return {o.shape[0], o.shape[1], o.strides[0], o.strides[1]};
+  }
+  PwInput input(const DeviceOperands &d, size_t i) const {
+    const Operand &o = operand(i);
+    return {d.buffers[i].get(), o.dtype,
+            o.shape.size() == 2 ? o.strides[0] : 0};
+  }
+  PwOutput output(const DeviceOperands &d) const {
+    return {d.buffers[plan.out].get(), plan.outType,
+            operand(plan.out).strides[0]};
+  }
+  const void *biasFor(const DeviceOperands &d) const {
+    return biasCopy.get() ? biasCopy.get() : d.buffers[*plan.bias].get();
+  }
+
+  std::string init(const Manifest &m, const BaselinePlan &p,
+                   const std::vector<HostMatrix> &host,
+                   const DeviceOperands &set0, cublasHandle_t handle,
+                   cublasComputeType_t computeType) {
+    manifest = &m;
+    plan = p;
+    cublas = handle;
+    compute = computeType;
+    MatrixLayout a = layoutOf(operand(plan.a)), b = layoutOf(operand(plan.b));
+    MatrixLayout out = layoutOf(operand(plan.out));
+    MatrixLayout dense{plan.m, plan.n, plan.n, 1};
+    size_t denseBytes = size_t(plan.m * plan.n * dtypeSize(plan.matmulType));
+    std::string e;
+    switch (plan.kind) {
+    case BaselineKind::AddRelu:
+    case BaselineKind::AddScalar:
+    case BaselineKind::BiasGeluResidual:
+      pointwisePart = 2;
+      if (plan.scalar)
+        scalar = host[*plan.scalar].get(0, 0);
+      else
+        scalar = plan.constant;
+      if (!(e = checkComputeType(compute, plan.abType, plan.matmulType))
+               .empty() ||
+          !(e = planCublas(a, b, dense, gemm)).empty())
+        return e;
+      return scratch.allocate(denseBytes);
+    case BaselineKind::LtReluBias:
+    case BaselineKind::LtGeluBias: {
+      if (!(e = checkComputeType(compute, plan.abType, plan.outType)).empty() ||
+          !(e = planCublas(a, b, out, gemm)).empty())
+        return e;
+      if (!gemm.swapped)
+        return "cuBLASLt's bias would index the rows";
+      const HostMatrix &bias = host[*plan.bias];
+      if (bias.dtype != plan.outType) { // cuBLASLt takes D's dtype
+        HostMatrix converted;
+        converted.allocate(plan.outType, 1, plan.n, 0, 1);
+        for (int64_t j = 0; j < plan.n; ++j)
+          converted.set(0, j, bias.get(0, j));
+        if (!(e = biasCopy.allocate(converted.bytes.size())).empty() ||
+            !(e = biasCopy.upload(converted.bytes.data(),
+                                  converted.bytes.size()))
+                 .empty())
+          return e;
+      }
+      return lt.init(gemm, plan.abType, plan.outType, 0.0f, compute,
+                     plan.kind == BaselineKind::LtReluBias
+                         ? LtEpilogue::ReluBias
+                         : LtEpilogue::GeluBias,
+                     biasFor(set0));
+    }
+    case BaselineKind::ReluA:
+      pointwisePart = 1;
+      if (!(a.stride1 == 1 || a.stride0 == 1))
+        return "relu-a+cublas needs an A with a unit stride";
+      if (!(e = checkComputeType(compute, plan.abType, plan.outType)).empty() ||
+          !(e = planCublas(a, b, out, gemm)).empty())
+        return e;
+      return scratch.allocate(set0.buffers[plan.a].bytes());
+    case BaselineKind::TwoGemmAdd: {
+      pointwisePart = 2;
+      int64_t half = plan.k / 2;
+      MatrixLayout a1 = a, b1 = b;
+      a1.cols = half, b1.rows = half;
+      if (!(e = checkComputeType(compute, plan.abType, plan.matmulType))
+               .empty() ||
+          !(e = planCublas(a1, b1, dense, gemm)).empty())
+        return e;
+      if (!(e = scratch.allocate(denseBytes)).empty())
+        return e;
+      return scratch2.allocate(denseBytes);
+    }
+    }
+    return "unknown baseline";
+  }
+
+  /// Queues the baseline on `stream` (cuBLAS's stream too), recording `mid`
+  /// between its two parts.
+  std::string run(const DeviceOperands &d, cudaStream_t stream,
+                  cudaEvent_t mid) {
+    const void *a = d.buffers[plan.a].get(), *b = d.buffers[plan.b].get();
+    PwInput c{scratch.get(), plan.matmulType, plan.n};
+    std::string e;
+    switch (plan.kind) {
+    case BaselineKind::AddRelu:
+    case BaselineKind::AddScalar:
+    case BaselineKind::BiasGeluResidual:
+      e = runGemmEx(cublas, gemm, a, b, scratch.get(), plan.abType,
+                    plan.matmulType, 0.0f, compute);
+      cudaEventRecord(mid, stream);
+      if (!e.empty())
+        return e;
+      if (plan.kind == BaselineKind::AddRelu)
+        return addRelu(c, input(d, *plan.matrix), output(d), plan.m, plan.n,
+                       stream);
+      if (plan.kind == BaselineKind::AddScalar)
+        return addScalar(c, float(scalar), output(d), plan.m, plan.n, stream);
+      return biasGeluResidual(c, d.buffers[*plan.bias].get(),
+                              operand(*plan.bias).dtype, input(d, *plan.matrix),
+                              output(d), plan.m, plan.n, stream);
+    case BaselineKind::LtReluBias:
+    case BaselineKind::LtGeluBias:
+      cudaEventRecord(mid, stream);
+      return lt.run(a, b, d.buffers[plan.out].get(), stream, biasFor(d));
+    case BaselineKind::ReluA: {
+      // relu over A's storage: rows along its larger stride.
+      const Operand &o = operand(plan.a);
+      bool rowMajor = o.strides[1] == 1;
+      int64_t rows = rowMajor ? o.shape[0] : o.shape[1];
+      int64_t cols = rowMajor ? o.shape[1] : o.shape[0];
+      int64_t ld = rowMajor ? o.strides[0] : o.strides[1];
+      e = relu({a, plan.abType, ld}, {scratch.get(), plan.abType, ld}, rows,
+               cols, stream);
+      cudaEventRecord(mid, stream);
+      if (!e.empty())
+        return e;
+      return runGemmEx(cublas, gemm, scratch.get(), b,
+                       d.buffers[plan.out].get(), plan.abType, plan.outType,
+                       0.0f, compute);
+    }
+    case BaselineKind::TwoGemmAdd: {
+      int64_t half = plan.k / 2;
+      const Operand &oa = operand(plan.a), &ob = operand(plan.b);
+      e = runGemmEx(cublas, gemm, a, b, scratch.get(), plan.abType,
+                    plan.matmulType, 0.0f, compute);
+      if (e.empty())
+        e = runGemmEx(
+            cublas, gemm,
+            elementAt(d.buffers[plan.a], half * oa.strides[1], plan.abType),
+            elementAt(d.buffers[plan.b], half * ob.strides[0], plan.abType),
+            scratch2.get(), plan.abType, plan.matmulType, 0.0f, compute);
+      cudaEventRecord(mid, stream);
+      if (!e.empty())
+        return e;
+      return add(c, {scratch2.get(), plan.matmulType, plan.n}, output(d),
+                 plan.m, plan.n, stream);
+    }
+    }
+    return "unknown baseline";
+  }
+};
+
+/// The contenders, their events and timings.
 struct Sides {
   rt::Kernel *kernel = nullptr;
   cublasHandle_t cublas = nullptr;
@@ -82,21 +270,30 @@ struct Sides {
   CublasPlan plan;
   GemmSpec spec;
   std::vector<DeviceOperands> *sets = nullptr;
+  /// Where the cuBLAS sides write instead of the set's C (with a baseline:
+  /// a scratch of the epilogue's matmul_dtype).
+  void *plainC = nullptr;
+  BaselineRunner *baseline = nullptr;
 
+  void *cFor(DeviceOperands &d) {
+    return plainC ? plainC : d.buffers[spec.cIndex].get();
+  }
   std::string runTcgen(int set, cudaStream_t stream) {
     return kernel->launch((*sets)[set].args, stream);
   }
   std::string runCublas(int set) {
     DeviceOperands &d = (*sets)[set];
     return runGemmEx(cublas, plan, d.buffers[spec.aIndex].get(),
-                     d.buffers[spec.bIndex].get(), d.buffers[spec.cIndex].get(),
-                     spec.aType, spec.cType, spec.accumulate ? 1.0f : 0.0f,
-                     compute);
+                     d.buffers[spec.bIndex].get(), cFor(d), spec.aType,
+                     spec.cType, spec.accumulate ? 1.0f : 0.0f, compute);
   }
   std::string runLt(int set, cudaStream_t stream) {
     DeviceOperands &d = (*sets)[set];
     return lt.run(d.buffers[spec.aIndex].get(), d.buffers[spec.bIndex].get(),
-                  d.buffers[spec.cIndex].get(), stream);
+                  cFor(d), stream);
+  }
+  std::string runBaseline(int set, cudaStream_t stream, cudaEvent_t mid) {
+    return baseline->run((*sets)[set], stream, mid);
   }
 };
 
@@ -109,6 +306,14 @@ std::string queueIteration(Sides &s, int set, cudaStream_t stream,
   cudaEventRecord(events[1], stream);
   if (!e.empty())
     return "tcgen: " + e;
+  if (s.baseline) {
+    cudaEventRecord(events[6], stream);
+    e = s.runBaseline(set, stream, events[7]);
+    cudaEventRecord(events[8], stream);
+    if (!e.empty())
+      return std::string("baseline ") + baselineName(s.baseline->plan.kind) +
+             ": " + e;
+  }
   if (s.haveCublas) {
     cudaEventRecord(events[2], stream);
     e = s.runCublas(set);
@@ -130,7 +335,7 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
                     cudaStream_t stream, BenchRow &row) {
   // Warm-up: loads lazily-loaded modules and picks cuBLAS algorithms, so
   // nothing synchronizes while a gate is closed.
-  std::vector<cudaEvent_t> events(6 * std::max(options.iters, 1));
+  std::vector<cudaEvent_t> events(kEventsPerIter * std::max(options.iters, 1));
   for (cudaEvent_t &ev : events)
     if (cudaEventCreate(&ev) != cudaSuccess)
       return "cudaEventCreate failed";
@@ -147,7 +352,7 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
                    cudaLaunchHostFunc(stream, Gate::wait, &gate));
     int end = std::min(options.iters, begin + kBatch);
     for (int it = begin; it < end && e.empty(); ++it)
-      e = queueIteration(s, it % numSets, stream, &events[6 * it]);
+      e = queueIteration(s, it % numSets, stream, &events[kEventsPerIter * it]);
     gate.open.store(true, std::memory_order_release);
     // The gate lives on this stack frame: wait for the batch to drain.
     std::string sync =
@@ -155,15 +360,23 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
     if (e.empty())
       e = sync;
   }
-  std::vector<double> t[3];
+  // Per side: the event pair of its time; the baseline's pointwise part
+  // last.
+  int pairs[5][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 8}, {7, 8}};
+  if (s.baseline && s.baseline->pointwisePart == 1)
+    pairs[4][0] = 6, pairs[4][1] = 7;
+  bool haveSide[5] = {true, s.haveCublas, s.haveLt, s.baseline != nullptr,
+                      s.baseline && s.baseline->pointwisePart != 0};
+  std::vector<double> t[5];
   for (int it = 0; it < options.iters && e.empty(); ++it) {
-    for (int side = 0; side < 3; ++side) {
-      if ((side == 1 && !s.haveCublas) || (side == 2 && !s.haveLt))
+    for (int side = 0; side < 5 && e.empty(); ++side) {
+      if (!haveSide[side])
         continue;
       float ms = 0;
-      e = formatCuda("cudaEventElapsedTime",
-                     cudaEventElapsedTime(&ms, events[6 * it + 2 * side],
-                                          events[6 * it + 2 * side + 1]));
+      cudaEvent_t *ev = &events[kEventsPerIter * it];
+      e = formatCuda(
+          "cudaEventElapsedTime",
+          cudaEventElapsedTime(&ms, ev[pairs[side][0]], ev[pairs[side][1]]));
       t[side].push_back(ms);
     }
   }
@@ -172,12 +385,135 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
   row.tcgenMs = median(t[0]);
   row.cublasMs = s.haveCublas ? median(t[1]) : kNaN;
   row.ltMs = s.haveLt ? median(t[2]) : kNaN;
+  row.baselineMs = haveSide[3] ? median(t[3]) : kNaN;
+  row.baselinePointwiseMs = haveSide[4] ? median(t[4]) : kNaN;
   row.iters = options.iters;
   return e;
 }
 
 void addNote(BenchRow &row, const std::string &note) {
   row.note += (row.note.empty() ? "" : "; ") + note;
+}
+
+/// The bare matmul of a fused bundle, for the cuBLAS sides: A and B as in
+/// the bundle, C a dense row-major [m, n] scratch of the matmul's dtype.
+GemmSpec bareMatmulSpec(const Manifest &manifest, const BaselinePlan &plan) {
+  GemmSpec spec;
+  auto layoutOf = [&](size_t i) {
+    const Operand &o = manifest.operands[i];
+    return MatrixLayout{o.shape[0], o.shape[1], o.strides[0], o.strides[1]};
+  };
+  spec.aIndex = plan.a, spec.bIndex = plan.b, spec.cIndex = plan.out;
+  spec.m = plan.m, spec.n = plan.n, spec.k = plan.k;
+  spec.accumulate = false;
+  spec.accumulator = plan.accumulator;
+  spec.aType = spec.bType = plan.abType;
+  spec.cType = plan.matmulType;
+  spec.a = layoutOf(plan.a);
+  spec.b = layoutOf(plan.b);
+  spec.c = MatrixLayout{plan.m, plan.n, plan.n, 1};
+  return spec;
+}
+
+/// Runs the kernel and the baseline once on buffer set 0, each into a
+/// NaN-poisoned out, and compares the two outputs.
+std::string checkBaseline(Sides &s, const std::vector<HostMatrix> &host,
+                          cudaStream_t stream, BaselineComparison &result) {
+  const BaselinePlan &plan = s.baseline->plan;
+  DeviceOperands &d = (*s.sets)[0];
+  DeviceBuffer &out = d.buffers[plan.out];
+  HostMatrix outputs[2] = {host[plan.out], host[plan.out]};
+  cudaEvent_t mid = nullptr;
+  std::string e = formatCuda("cudaEventCreate", cudaEventCreate(&mid));
+  for (int side = 0; side < 2 && e.empty(); ++side) {
+    // 0xff bytes are NaN in f16, bf16 and f32.
+    e = formatCuda("cudaMemsetAsync",
+                   cudaMemsetAsync(out.get(), 0xff, out.bytes(), stream));
+    if (e.empty())
+      e = side == 0 ? s.runTcgen(0, stream) : s.runBaseline(0, stream, mid);
+    if (e.empty())
+      e = formatCuda("cudaStreamSynchronize", cudaStreamSynchronize(stream));
+    if (e.empty())
+      e = out.download(outputs[side].bytes.data(), outputs[side].bytes.size());
+    if (!e.empty())
+      e = (side == 0
+               ? std::string("tcgen: ")
+               : std::string("baseline ") + baselineName(plan.kind) + ": ") +
+          e;
+  }
+  if (mid)
+    cudaEventDestroy(mid);
+  if (e.empty())
+    result = compareOutputs(outputs[0], outputs[1],
+                            baselineTolerance(plan.coarsest));
+  return e;
+}
+
+/// Sets up cuBLAS (and cuBLASLt, and the baseline) on `stream`, checks the
+/// baseline and times everything.
+std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
+                           cudaStream_t stream, DeviceBuffer &workspace,
+                           DeviceBuffer &plainC, BaselineRunner &baseline,
+                           const BaselinePlan &baselinePlan,
+                           const std::vector<HostMatrix> &host, BenchRow &row) {
+  const GemmSpec &spec = s.spec;
+  // Our own workspace: cuBLAS then never allocates inside the timed loop.
+  std::string handleWhy = formatCublas("cublasCreate", cublasCreate(&s.cublas));
+  if (handleWhy.empty() &&
+      (handleWhy = workspace.allocate(kCublasWorkspace)).empty() &&
+      (handleWhy = formatCublas(
+           "cublasSetWorkspace",
+           cublasSetWorkspace(s.cublas, workspace.get(), kCublasWorkspace)))
+          .empty())
+    handleWhy =
+        formatCublas("cublasSetStream", cublasSetStream(s.cublas, stream));
+  if (options.baseline) {
+    // The baseline needs cuBLAS; the bare matmul goes to a scratch.
+    std::string e = handleWhy;
+    if (e.empty())
+      e = plainC.allocate(size_t(spec.m * spec.n * dtypeSize(spec.cType)));
+    if (e.empty())
+      e = baseline.init(s.kernel->manifest(), baselinePlan, host, (*s.sets)[0],
+                        s.cublas, s.compute);
+    if (!e.empty())
+      return std::string("baseline ") + baselineName(baselinePlan.kind) + ": " +
+             e;
+    s.plainC = plainC.get();
+    s.baseline = &baseline;
+    e = checkBaseline(s, host, stream, row.check);
+    if (!e.empty())
+      return e;
+    row.checkLine = row.check.line(row.entry, baselinePlan.kind);
+    if (!row.check.pass)
+      return "the baseline's output differs from the kernel's, not timed: " +
+             row.checkLine;
+    if (options.baselineCheckOnly)
+      return "";
+  }
+
+  std::string why;
+  if (spec.aType != spec.bType)
+    why = "cuBLAS needs equal A and B dtypes";
+  else if ((why = checkComputeType(s.compute, spec.aType, spec.cType)).empty())
+    why = planCublas(spec.a, spec.b, spec.c, s.plan);
+  if (why.empty())
+    why = handleWhy;
+  if (why.empty()) {
+    s.haveCublas = true;
+    row.cublasCompute = computeTypeName(s.compute);
+    if (options.cublasLt) {
+      std::string ltWhy = s.lt.init(s.plan, spec.aType, spec.cType,
+                                    spec.accumulate ? 1.0f : 0.0f, s.compute);
+      s.haveLt = ltWhy.empty();
+      if (!s.haveLt)
+        addNote(row, "cuBLASLt: " + ltWhy);
+    }
+  } else if (handleWhy.empty()) {
+    addNote(row, "no cuBLAS: " + why);
+  } else {
+    addNote(row, "cuBLAS: " + why);
+  }
+  return timeAll(s, options, numSets, stream, row);
 }
 } // namespace
 
@@ -192,19 +528,29 @@ std::string tcgen::bench::benchBundle(const std::string &path,
   const Manifest &manifest = kernel.manifest();
   Sides s;
   s.kernel = &kernel;
-  if (!(e = describeGemm(manifest, s.spec)).empty())
-    return e;
+  BaselinePlan baselinePlan;
+  std::vector<HostMatrix> host;
+  if (options.baseline) {
+    if (!(e = planBaseline(manifest, *options.baseline, baselinePlan)).empty())
+      return e;
+    s.spec = bareMatmulSpec(manifest, baselinePlan);
+    host = makeBaselineHostOperands(manifest, options.seed);
+    row.baseline = baselineName(*options.baseline);
+  } else {
+    if (!(e = describeGemm(manifest, s.spec)).empty())
+      return e;
+    host = makeHostOperands(manifest, s.spec, options.seed);
+  }
   const GemmSpec &spec = s.spec;
   row.entry = manifest.entry;
   row.backend = manifest.target.backend;
   row.m = spec.m, row.n = spec.n, row.k = spec.k;
   row.aType = dtypeName(spec.aType);
-  row.cType = dtypeName(spec.cType);
+  row.cType = dtypeName(manifest.operands[spec.cIndex].dtype);
   row.accumulator = dtypeName(spec.accumulator);
   // cuBLAS accumulates in the kernel's accumulator type.
   s.compute = computeTypeFor(spec.accumulator);
 
-  std::vector<HostMatrix> host = makeHostOperands(manifest, spec, options.seed);
   size_t bytesPerSet = 0;
   for (const HostMatrix &h : host)
     bytesPerSet += h.bytes.size();
@@ -221,38 +567,10 @@ std::string tcgen::bench::benchBundle(const std::string &path,
                                                &stream, cudaStreamNonBlocking)))
            .empty())
     return e;
-  DeviceBuffer workspace;
-  std::string why;
-  if (spec.aType != spec.bType)
-    why = "cuBLAS needs equal A and B dtypes";
-  else if ((why = checkComputeType(s.compute, spec.aType, spec.cType)).empty())
-    why = planCublas(spec.a, spec.b, spec.c, s.plan);
-  if (why.empty()) {
-    // Our own workspace: cuBLAS then never allocates inside the timed loop.
-    if ((why = formatCublas("cublasCreate", cublasCreate(&s.cublas))).empty() &&
-        (why = workspace.allocate(kCublasWorkspace)).empty() &&
-        (why = formatCublas(
-             "cublasSetWorkspace",
-             cublasSetWorkspace(s.cublas, workspace.get(), kCublasWorkspace)))
-            .empty())
-      why = formatCublas("cublasSetStream", cublasSetStream(s.cublas, stream));
-    s.haveCublas = why.empty();
-    if (s.haveCublas)
-      row.cublasCompute = computeTypeName(s.compute);
-    else
-      addNote(row, "cuBLAS: " + why);
-    if (s.haveCublas && options.cublasLt) {
-      std::string ltWhy = s.lt.init(s.plan, spec.aType, spec.cType,
-                                    spec.accumulate ? 1.0f : 0.0f, s.compute);
-      s.haveLt = ltWhy.empty();
-      if (!s.haveLt)
-        addNote(row, "cuBLASLt: " + ltWhy);
-    }
-  } else {
-    addNote(row, "no cuBLAS: " + why);
-  }
-
-  e = timeAll(s, options, numSets, stream, row);
+  DeviceBuffer workspace, plainC;
+  BaselineRunner baseline;
+  e = timeWithCublas(s, options, numSets, stream, workspace, plainC, baseline,
+                     baselinePlan, host, row);
   if (s.cublas)
     cublasDestroy(s.cublas);
   cudaStreamDestroy(stream);

@@ -5,15 +5,20 @@
 // buffers, alternating per iteration, each run timed with its own CUDA
 // events; medians are reported. cuBLAS accumulates like the kernel
 // (op.accumulator): CUBLAS_COMPUTE_16F for f16, CUBLAS_COMPUTE_32F for f32.
+// With a baseline (Baseline.h), a fused bundle is also timed against an
+// unfused way to compute the same, in the same alternation.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TCGEN_BENCH_BENCH_H
 #define TCGEN_BENCH_BENCH_H
 
+#include "Baseline.h"
 #include "CudaUtil.h"
 
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 
 namespace tcgen::bench {
@@ -23,6 +28,11 @@ struct BenchOptions {
   int warmup = 10;
   uint64_t seed = 1;
   bool cublasLt = true; // also time cublasLtMatmul
+  /// Also time this unfused baseline (Baseline.h) of a fused bundle. Its
+  /// output is first compared with the kernel's (BenchRow::check), and a
+  /// bundle whose baseline disagrees is not timed.
+  std::optional<BaselineKind> baseline;
+  bool baselineCheckOnly = false; // compare, do not time
 };
 
 /// One bundle's timings. Times are medians in milliseconds; NaN where a
@@ -37,13 +47,26 @@ struct BenchRow {
   int bufferSets = 1;
   std::string note;
 
+  // With a baseline: its name, its median time (all of its launches) and
+  // that of its pointwise kernels alone (NaN for the cuBLASLt ones); the
+  // cuBLAS and cuBLASLt columns then time the bare matmul A B into a
+  // scratch of the epilogue's matmul_dtype. `check` compares its output with
+  // the kernel's (checkLine: BaselineComparison::line()).
+  std::string baseline;
+  double baselineMs = std::numeric_limits<double>::quiet_NaN();
+  double baselinePointwiseMs = std::numeric_limits<double>::quiet_NaN();
+  BaselineComparison check;
+  std::string checkLine;
+
   double flops() const { return 2.0 * double(m) * double(n) * double(k); }
   /// TFLOP/s for a time in ms (NaN for NaN).
   double tflops(double ms) const { return flops() / (ms * 1e9); }
 };
 
 /// Loads and times the bundle at `path` on the current device. Returns ""
-/// or why it could not be timed (load error, unsupported op, CUDA error).
+/// or why it could not be timed (load error, unsupported op, CUDA error,
+/// a baseline that does not match the bundle or whose output check
+/// failed; row.checkLine is set once the check ran).
 std::string benchBundle(const std::string &path, const BenchOptions &options,
                         const DeviceProps &device, BenchRow &row);
 

@@ -34,6 +34,7 @@ const char *kUsage =
     "  tcgen-gpu run BUNDLE [--check] [--seed N] [--launches N]\n"
     "  tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
     "                  [--seed N] [--no-cublaslt] [--device-name]\n"
+    "                  [--baseline=NAME [--check-baseline]]\n"
     "  tcgen-gpu --help | tcgen-gpu run --help | tcgen-gpu bench --help\n"
     "\n"
     "BUNDLE is a bundle directory holding exactly one manifest (*.json) or\n"
@@ -88,6 +89,7 @@ const char *kRunHelp =
 const char *kBenchHelp =
     "tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
     "                [--seed N] [--no-cublaslt] [--device-name]\n"
+    "                [--baseline=NAME [--check-baseline]]\n"
     "\n"
     "Times each bundle's kernel against cublasGemmEx (same dtypes, default\n"
     "algorithm) and cublasLtMatmul (heuristic's top algorithm, 32 MiB\n"
@@ -100,20 +102,55 @@ const char *kBenchHelp =
     "Inputs rotate over several buffer sets when they are smaller than twice\n"
     "the L2 cache. FLOPs are 2*m*n*k.\n"
     "\n"
+    "With --baseline=NAME a fused bundle (op.epilogue) is also timed against\n"
+    "an unfused baseline computing the same from the same buffers, in the\n"
+    "same alternation (tcgen / baseline / cuBLAS / cuBLASLt); cuBLAS and\n"
+    "cuBLASLt then time the bare matmul into a scratch of the epilogue's\n"
+    "matmul_dtype. Row-major out = A B + epilogue; NAME is one of\n"
+    "  cublas+add-relu            cuBLAS, then relu(C + D)        (D matrix)\n"
+    "  cublas+add-scalar          cuBLAS, then C + s        (s scalar/const)\n"
+    "  cublas+bias-gelu-residual  cuBLAS, then gelu(C + bias[j]) + R\n"
+    "                             (bias row, R matrix; GELU tanh form)\n"
+    "  cublaslt-relu-bias         cublasLtMatmul, CUBLASLT_EPILOGUE_RELU_BIAS\n"
+    "  cublaslt-gelu-bias         cublasLtMatmul, CUBLASLT_EPILOGUE_GELU_BIAS\n"
+    "                             (bias row, in the out dtype)\n"
+    "  relu-a+cublas              relu(A) into a scratch, then cuBLAS (a\n"
+    "                             ReLU prologue on A; no epilogue)\n"
+    "  2cublas+add                cuBLAS on each K half of A and B, then\n"
+    "                             their sum (add(gemm, gemm); no epilogue)\n"
+    "The intermediate matmul result has the epilogue's matmul_dtype; the\n"
+    "pointwise kernels read 16 bytes a thread and compute in f32. A bundle\n"
+    "whose epilogue inputs (number, kinds) or values on probe points are not\n"
+    "what NAME computes is refused before the GPU is touched. The baseline's\n"
+    "output is then compared with the kernel's, element by element, with\n"
+    "err = |tcgen - baseline| / (|baseline| + rms(baseline)):\n"
+    "`BASELINE-CHECK <entry> NAME PASS|FAIL maxerr=... tol=... nonfinite=...\n"
+    "worst=(i,j) tcgen=... baseline=...`; tol is 1e-3 (f32), 1e-2 (f16) or\n"
+    "4e-2 (bf16) after the coarsest dtype of the matmul result, the\n"
+    "epilogue and the output. A FAIL is not timed (exit status 1).\n"
+    "\n"
     "  --iters N       timed iterations (default 50)\n"
     "  --warmup N      untimed iterations first (default 10)\n"
     "  --csv FILE      append rows to FILE (header written when FILE is new):\n"
     "                  date,device,entry,backend,m,n,k,a_dtype,c_dtype,\n"
     "                  tcgen_ms,tcgen_tflops,cublas_ms,cublas_tflops,ratio,\n"
-    "                  iters,cublaslt_ms,cublaslt_tflops,accumulator\n"
+    "                  iters,cublaslt_ms,cublaslt_tflops,accumulator,\n"
+    "                  baseline,baseline_ms,baseline_tflops,baseline_ratio,\n"
+    "                  baseline_pointwise_ms,baseline_check_maxerr\n"
     "                  (ratio = cuBLAS time / tcgen time: >1 is tcgen faster;\n"
     "                  accumulator = the kernel's op.accumulator, which is\n"
-    "                  also cuBLAS's compute type)\n"
+    "                  also cuBLAS's compute type; baseline_ratio = baseline\n"
+    "                  time / tcgen time; baseline_pointwise_ms = its\n"
+    "                  pointwise kernels alone; TFLOP/s count 2*m*n*k)\n"
     "  --seed N        random seed (default 1)\n"
     "  --no-cublaslt   skip cublasLtMatmul\n"
     "  --device-name   print `DEVICE <name> cc=X.Y sms=N l2=MB` first; with "
     "no\n"
-    "                  BUNDLE, print it and exit\n";
+    "                  BUNDLE, print it and exit\n"
+    "  --baseline=NAME also time the unfused baseline NAME (above);\n"
+    "                  `--baseline NAME` works too\n"
+    "  --check-baseline  with --baseline: compare the outputs and print the\n"
+    "                  BASELINE-CHECK lines only (exit 1 on a FAIL)\n";
 
 int usageError(const std::string &message) {
   std::fprintf(stderr, "tcgen-gpu: %s\n(run 'tcgen-gpu --help' for usage)\n",
@@ -148,6 +185,29 @@ bool checkBundles(const std::vector<std::string> &bundles) {
       error = loadManifest(path, m);
     if (!error.empty()) {
       std::fprintf(stderr, "tcgen-gpu: %s\n", error.c_str());
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+/// Matches every bundle against the baseline before touching the GPU
+/// (planBaseline()), so that a bundle it does not fit is refused the same
+/// way everywhere.
+bool checkBaselines(const std::vector<std::string> &bundles,
+                    BaselineKind baseline) {
+  bool ok = true;
+  for (const std::string &b : bundles) {
+    std::string path;
+    Manifest m;
+    BaselinePlan plan;
+    std::string error = findManifest(b, path);
+    if (error.empty())
+      error = loadManifest(path, m);
+    if (error.empty())
+      error = planBaseline(m, baseline, plan);
+    if (!error.empty()) {
+      std::fprintf(stderr, "tcgen-gpu: %s: %s\n", b.c_str(), error.c_str());
       ok = false;
     }
   }
@@ -239,7 +299,8 @@ std::string fmt(const char *format, double v) {
 const char *kCsvHeader =
     "date,device,entry,backend,m,n,k,a_dtype,c_dtype,tcgen_ms,tcgen_tflops,"
     "cublas_ms,cublas_tflops,ratio,iters,cublaslt_ms,cublaslt_tflops,"
-    "accumulator";
+    "accumulator,baseline,baseline_ms,baseline_tflops,baseline_ratio,"
+    "baseline_pointwise_ms,baseline_check_maxerr";
 
 bool appendCsv(const std::string &path, const std::string &device,
                const std::vector<BenchRow> &rows, int iters) {
@@ -268,8 +329,11 @@ bool appendCsv(const std::string &path, const std::string &device,
     std::fprintf(f, "%s\n", kCsvHeader);
   std::string date = utcNow();
   for (const BenchRow &r : rows) {
+    bool b = !r.baseline.empty();
     std::fprintf(
-        f, "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s\n",
+        f,
+        "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,"
+        "%s,%s,%s\n",
         date.c_str(), csvField(device).c_str(), csvField(r.entry).c_str(),
         csvField(r.backend).c_str(), (long long)r.m, (long long)r.n,
         (long long)r.k, r.aType.c_str(), r.cType.c_str(),
@@ -279,7 +343,12 @@ bool appendCsv(const std::string &path, const std::string &device,
         fmt("%.3f", r.tflops(r.cublasMs)).c_str(),
         fmt("%.4f", r.cublasMs / r.tcgenMs).c_str(), iters,
         fmt("%.6f", r.ltMs).c_str(), fmt("%.3f", r.tflops(r.ltMs)).c_str(),
-        r.accumulator.c_str());
+        r.accumulator.c_str(), csvField(r.baseline).c_str(),
+        fmt("%.6f", r.baselineMs).c_str(),
+        fmt("%.3f", r.tflops(r.baselineMs)).c_str(),
+        fmt("%.4f", r.baselineMs / r.tcgenMs).c_str(),
+        fmt("%.6f", r.baselinePointwiseMs).c_str(),
+        fmt("%.3g", b ? r.check.maxErr : NAN).c_str());
   }
   bool ok = std::fclose(f) == 0;
   if (!ok)
@@ -303,6 +372,20 @@ void printTable(const std::vector<BenchRow> &rows) {
         fmt("%.3f", r.cublasMs / r.tcgenMs).c_str(),
         fmt("%.4f", r.ltMs).c_str(), fmt("%.1f", r.tflops(r.ltMs)).c_str());
   }
+  bool anyBaseline = false;
+  for (const BenchRow &r : rows)
+    anyBaseline = anyBaseline || !r.baseline.empty();
+  if (anyBaseline) {
+    std::printf("%-32s %-26s %11s %8s %11s %8s\n", "entry", "baseline",
+                "baseline ms", "TFLOP/s", "pointwise ms", "b/t");
+    for (const BenchRow &r : rows)
+      if (!r.baseline.empty())
+        std::printf("%-32s %-26s %11s %8s %11s %8s\n", r.entry.c_str(),
+                    r.baseline.c_str(), fmt("%.4f", r.baselineMs).c_str(),
+                    fmt("%.1f", r.tflops(r.baselineMs)).c_str(),
+                    fmt("%.4f", r.baselinePointwiseMs).c_str(),
+                    fmt("%.3f", r.baselineMs / r.tcgenMs).c_str());
+  }
   for (const BenchRow &r : rows)
     if (!r.note.empty())
       std::printf("note: %s: %s\n", r.entry.c_str(), r.note.c_str());
@@ -316,8 +399,12 @@ void printTable(const std::vector<BenchRow> &rows) {
                   std::isnan(r.ltMs) ? "cuBLAS" : "cuBLAS and cuBLASLt",
                   r.cublasCompute.c_str(), r.accumulator.c_str(),
                   r.aType.c_str(), r.cType.c_str());
+  if (anyBaseline)
+    std::printf("b/t = baseline ms / tcgen ms (> 1: the fused kernel is "
+                "faster); cuBLAS and cuBLASLt time the bare matmul\n");
   std::printf("ratio = cuBLAS ms / tcgen ms (> 1: tcgen is faster); medians, "
-              "runs alternated tcgen/cuBLAS/cuBLASLt\n");
+              "runs alternated tcgen/%scuBLAS/cuBLASLt\n",
+              anyBaseline ? "baseline/" : "");
 }
 
 int benchCommand(const std::vector<std::string> &args) {
@@ -357,6 +444,22 @@ int benchCommand(const std::vector<std::string> &args) {
       options.cublasLt = false;
     } else if (a == "--device-name") {
       printDevice = true;
+    } else if (a == "--baseline" || a.rfind("--baseline=", 0) == 0) {
+      std::string name;
+      if (a == "--baseline") {
+        if (i + 1 >= args.size())
+          return usageError("--baseline needs a NAME (" + baselineNameList() +
+                            ")");
+        name = args[++i];
+      } else {
+        name = a.substr(std::strlen("--baseline="));
+      }
+      options.baseline = parseBaseline(name);
+      if (!options.baseline)
+        return usageError("unknown baseline '" + name + "' (one of " +
+                          baselineNameList() + ")");
+    } else if (a == "--check-baseline") {
+      options.baselineCheckOnly = true;
     } else if (!a.empty() && a[0] == '-') {
       return usageError("bench: unknown option '" + a + "'");
     } else {
@@ -365,7 +468,11 @@ int benchCommand(const std::vector<std::string> &args) {
   }
   if (bundles.empty() && !printDevice)
     return usageError("bench needs at least one BUNDLE");
+  if (options.baselineCheckOnly && !options.baseline)
+    return usageError("--check-baseline needs --baseline=NAME");
   if (!checkBundles(bundles))
+    return kExitFail;
+  if (options.baseline && !checkBaselines(bundles, *options.baseline))
     return kExitFail;
   if (!initDeviceOrReport())
     return kExitFail;
@@ -388,6 +495,19 @@ int benchCommand(const std::vector<std::string> &args) {
   for (const std::string &b : bundles) {
     BenchRow row;
     error = benchBundle(b, options, device, row);
+    if (!row.checkLine.empty())
+      std::printf("%s\n", row.checkLine.c_str());
+    std::fflush(stdout);
+    if (!row.checkLine.empty() && !row.check.pass) {
+      std::fprintf(stderr,
+                   "tcgen-gpu: %s: the baseline's output differs "
+                   "from the kernel's: not timed\n",
+                   b.c_str());
+      failed = true;
+      continue;
+    }
+    if (options.baselineCheckOnly && error.empty())
+      continue;
     if (!error.empty()) {
       std::fprintf(stderr, "tcgen-gpu: %s: %s\n", b.c_str(), error.c_str());
       failed = true;

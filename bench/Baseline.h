@@ -1,0 +1,141 @@
+//===- Baseline.h - Unfused baselines of a fused bundle ---------*- C++ -*-===//
+//
+// This file declares the fusion baselines of `tcgen-gpu bench --baseline`:
+// what each one computes from a bundle's operands, how a bundle is matched
+// against one (planBaseline(): the inputs' number and kinds, then the
+// epilogue's values on probe points), the host operands the benchmark
+// fills, and the element-wise comparison of a baseline's output with the
+// tcgen kernel's. No CUDA: everything here runs on any machine.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_BENCH_BASELINE_H
+#define TCGEN_BENCH_BASELINE_H
+
+#include "HostTensor.h"
+#include "tcgen/Runtime/Manifest.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tcgen::bench {
+
+/// The baselines, each an unfused way to compute what a fused bundle does.
+/// Row-major out[m, n] = A[m, k] B[k, n] + epilogue:
+///   AddRelu           cublas+add-relu: cuBLAS C = A B, then relu(C + D)
+///   AddScalar         cublas+add-scalar: cuBLAS C = A B, then C + s
+///   BiasGeluResidual  cublas+bias-gelu-residual: cuBLAS C = A B, then
+///                     gelu(C + bias[j]) + R (GELU tanh form)
+///   LtReluBias        cublaslt-relu-bias: cublasLtMatmul with
+///                     CUBLASLT_EPILOGUE_RELU_BIAS, relu(A B + bias[j])
+///   LtGeluBias        cublaslt-gelu-bias: CUBLASLT_EPILOGUE_GELU_BIAS,
+///                     gelu(A B + bias[j])
+///   ReluA             relu-a+cublas: A' = relu(A), then cuBLAS A' B (a
+///                     ReLU prologue on A)
+///   TwoGemmAdd        2cublas+add: cuBLAS C1 = A[:, :k/2] B[:k/2, :] and
+///                     C2 = A[:, k/2:] B[k/2:, :], then C1 + C2
+///                     (add(gemm, gemm), which a fused kernel computes as
+///                     one matmul over the concatenated K)
+enum class BaselineKind {
+  AddRelu,
+  AddScalar,
+  BiasGeluResidual,
+  LtReluBias,
+  LtGeluBias,
+  ReluA,
+  TwoGemmAdd
+};
+
+/// The command-line name, e.g. "cublas+add-relu".
+const char *baselineName(BaselineKind kind);
+/// What it computes, in one line (help text and errors).
+const char *baselineComputes(BaselineKind kind);
+/// Parses a command-line name; std::nullopt if unknown.
+std::optional<BaselineKind> parseBaseline(std::string_view name);
+/// Every name, comma separated, in the order of BaselineKind.
+std::string baselineNameList();
+/// Every kind, in order.
+const std::vector<BaselineKind> &allBaselines();
+
+/// What a baseline reads and writes: indices into manifest.operands and
+/// the types it computes with.
+struct BaselinePlan {
+  BaselineKind kind = BaselineKind::AddRelu;
+  size_t a = 0, b = 0, out = 0;
+  int64_t m = 0, n = 0, k = 0;
+  DType abType = DType::F16, outType = DType::F16;
+  DType accumulator = DType::F32; // op.accumulator (cuBLAS's compute type)
+  /// The dtype of the intermediate matmul result (op.epilogue.matmul_dtype;
+  /// the out dtype where the bundle has no epilogue).
+  DType matmulType = DType::F16;
+  std::optional<size_t> matrix; // D (add-relu) or R (bias-gelu-residual)
+  std::optional<size_t> bias;   // the bias vector along n
+  std::optional<size_t> scalar; // s as a rank-0 operand (add-scalar)
+  double constant = 0;          // s when it is a constant of the epilogue
+  /// The lowest-precision dtype among the matmul result, the epilogue's
+  /// steps and the output: what the comparison tolerance is made for.
+  DType coarsest = DType::F32;
+};
+
+/// Checks that `manifest` computes what `kind` computes and fills `plan`.
+/// Returns "" or a message naming the baseline and what the bundle lacks
+/// or has too much of. The bundle must be a matmul (batch 1, C = A B, no
+/// accumulate) with rank-2 f16 or bf16 A and B of one dtype and a row-major
+/// out (strides [ld, 1]) of f16, bf16 or f32; then per baseline:
+///   - the epilogue's inputs, by number and kind: add-relu one matrix;
+///     add-scalar one scalar or none (a constant); bias-gelu-residual one
+///     row and one matrix, in either order; the cuBLASLt ones one row;
+///     relu-a and 2cublas+add no epilogue at all (and 2cublas+add an even
+///     k). Matrix inputs must be row-major and row vectors contiguous;
+///   - the epilogue's value on 64 probe points (matmul values in [-6, 6],
+///     inputs in [-2, 2], rounded to their dtypes) must equal the
+///     baseline's formula within max(1e-3, 16 unit roundoffs of the
+///     coarsest step dtype) relative to 1 + |value|, so that a GELU in the
+///     erf form matches the tanh one but relu does not match gelu.
+/// The manifest records no prologue: relu-a+cublas accepts any plain
+/// matmul, and only the output check (compareOutputs) tells one without a
+/// ReLU on A.
+std::string planBaseline(const Manifest &manifest, BaselineKind kind,
+                         BaselinePlan &plan);
+
+/// Host operands for timing a bundle against a baseline, in manifest
+/// order: every operand but out uniform in [-1, 1) stored in its dtype
+/// (stream = the operand's index, like makeHostOperands()), out poisoned
+/// with NaN. Rank-0 operands are 1 x 1, rank-1 ones 1 x len with their
+/// stride. Requires an operand set that planBaseline() accepted.
+std::vector<HostMatrix> makeBaselineHostOperands(const Manifest &manifest,
+                                                 uint64_t seed);
+
+/// The element-wise comparison of the tcgen kernel's output with a
+/// baseline's, both [m, n]. The error of an element is
+/// |tcgen - baseline| / (|baseline| + rms(baseline)); PASS needs every
+/// element finite on both sides and the largest error <= tolerance.
+struct BaselineComparison {
+  bool pass = false;
+  double maxErr = 0, tolerance = 0;
+  double rms = 0;        // of the baseline's output
+  int64_t nonFinite = 0; // elements not finite on either side
+  int64_t worstRow = -1, worstCol = -1;
+  double worstTcgen = 0, worstBaseline = 0;
+
+  /// "BASELINE-CHECK <entry> <name> PASS|FAIL maxerr=... tol=...
+  /// nonfinite=... worst=(i,j) tcgen=... baseline=...".
+  std::string line(const std::string &entry, BaselineKind kind) const;
+};
+
+/// The comparison tolerance for outputs computed through `coarsest`: 1e-3
+/// for f32, 1e-2 for f16, 4e-2 for bf16 (a few roundings of either side's
+/// intermediate; a wrong function, bias index or missing input is off by
+/// 1e-1 or more).
+double baselineTolerance(DType coarsest);
+
+/// Compares `tcgen` with `baseline` (same shape) element by element.
+BaselineComparison compareOutputs(const HostMatrix &tcgen,
+                                  const HostMatrix &baseline, double tolerance);
+
+} // namespace tcgen::bench
+
+#endif // TCGEN_BENCH_BASELINE_H
