@@ -91,6 +91,26 @@ if [ -d "$CARRY/cluster-bundles" ]; then
   tail -n +2 "$OUT/cluster.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
 fi
 
+if [ -d "$CARRY/fusion-bundles" ]; then
+  echo "=== fused epilogues: checks against the float64 reference"
+  check_bundles fusion-checks.log -- "$CARRY"/fusion-bundles/*/
+  echo "=== fused epilogues against their unfused baselines (checked first)"
+  for pair in relu_bias:cublaslt-relu-bias gelu_bias:cublaslt-gelu-bias \
+              add_relu:cublas+add-relu add_scalar:cublas+add-scalar \
+              bias_gelu_residual:cublas+bias-gelu-residual; do
+    pat=${pair%%:*}; base=${pair#*:}
+    timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/fusion-bundles/f*_"$pat"/ \
+      --iters "$ITERS" --warmup 3 --baseline="$base" --check-baseline \
+      --csv "$OUT/fusion.csv" >> "$OUT/fusion.log" 2>&1 || echo "fusion bench $base failed"
+  done
+  grep BASELINE-CHECK "$OUT/fusion.log" | grep -v PASS | head -5
+  bench_bundles fusion-plain "$CARRY"/fusion-bundles/f*_plain/
+  echo "--- entry tcgen-ms baseline baseline-ms baseline/tcgen cuBLAS-matmul-ms"
+  head -1 "$OUT/fusion.csv" | tr , '\n' | cat -n | grep -E "baseline|tcgen_ms|cublas_ms" | tr '\n' ' '; echo
+  tail -n +2 "$OUT/fusion.csv" | awk -F, '{print $3, $10, $19, $20, $22, $12}' | sort -V
+  tail -n +2 "$OUT/fusion-plain.csv" | awk -F, '{print $3, $10, $12, $14}' | sort -V
+fi
+
 if [ -d "$CARRY/sm90sweep-bundles" ]; then
   echo "=== sm90 square sweep (default config): checks"
   check_bundles sm90sweep-checks.log -- "$CARRY"/sm90sweep-bundles/*/

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [fusion]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -16,7 +16,9 @@ ARGS=("$@")
 # sm90 (sm90 per-size candidates), sm90sweep (the default config over the
 # Hopper issue's square sizes and BERT shapes), sm90ablation (Hopper features
 # one at a time), streamk (data-parallel against stream-K where whole tiles
-# fill the last wave poorly), cluster (2x1 and 1x2 clusters with multicast)
+# fill the last wave poorly), cluster (2x1 and 1x2 clusters with multicast),
+# fusion (fused epilogues against cuBLAS + pointwise kernels and cuBLASLt's
+# fused epilogues)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -160,5 +162,24 @@ if want sm90sweep; then
     done
   done
   echo "  $(ls "$CARRY/sm90sweep-bundles" | wc -l) bundles"
+fi
+if want fusion; then
+  rm -rf "$CARRY/fusion-bundles"; mkdir -p "$CARRY/fusion-bundles"
+  echo "fused epilogues (f16 in, f16 matmul result and out), and the plain"
+  echo "matmul for reference, at 1024..8192 cubed; bf16 and f32 variants"
+  for s in 1024 2048 4096 8192; do
+    for e in relu-bias gelu-bias add-relu add-scalar bias-gelu-residual; do
+      build "$CARRY/fusion-bundles" "f${s}_${e//-/_}" "$s" "$s" "$s" --out f16 --epilogue "$e"
+    done
+    build "$CARRY/fusion-bundles" "f${s}_plain" "$s" "$s" "$s" --out f16
+  done
+  for out in bf16 f32; do
+    for e in relu-bias bias-gelu-residual add-scalar; do
+      # (linalg.matmul cannot take f16 inputs to a bf16 result: bf16 in)
+      in=f16; [ "$out" = bf16 ] && in=bf16
+      build "$CARRY/fusion-bundles" "v2048_${out}_${e//-/_}" 2048 2048 2048 --in "$in" --out "$out" --epilogue "$e"
+    done
+  done
+  echo "  $(ls "$CARRY/fusion-bundles" | wc -l) bundles"
 fi
 du -sh "$CARRY"
