@@ -567,10 +567,14 @@ double tcgen::bench::allowanceNorm(double out, double ref,
   double error = std::fabs(out - ref);
   if (error == 0)
     return 0;
+  if (allowed.contains(out)) {
+    // Against the wider side: an output on a clamp (ReLU's 0 for a small
+    // positive reference) is no closer to failing than one beside ref.
+    double halfWidth = std::max(allowed.hi - ref, ref - allowed.lo);
+    return std::min(error / halfWidth, 1.0);
+  }
+  // Outside: above 1, by how far it overshoots the side it lies on.
   double side = out > ref ? allowed.hi - ref : ref - allowed.lo;
   double norm = side > 0 ? error / side : kInf;
-  // Outside the set (also where ref itself is not in it): above 1.
-  if (!allowed.contains(out))
-    norm = std::max(norm, std::nextafter(1.0, 2.0));
-  return norm;
+  return std::max(norm, std::nextafter(1.0, 2.0));
 }

@@ -110,11 +110,13 @@ double evalEpilogue(const Epilogue &epilogue, double matmul,
                     const std::vector<double> &inputs);
 
 /// The normalized error of a kernel output against the reference `ref` and
-/// the set `allowed` it may take: |out - ref| divided by the distance from
-/// `ref` to the end of `allowed` on out's side, so that 1 is the edge of
-/// the allowance; above 1 (infinity where that distance is 0) when out lies
-/// outside `allowed`. Where out or ref is not finite: 0 if they are equal
-/// (or both NaN), 1 if `allowed` contains out, else infinity.
+/// the set `allowed` it may take: at most 1 if and only if `allowed` holds
+/// out. Inside, |out - ref| over the larger distance from `ref` to an end
+/// of `allowed` (its half-width, so that an output on a clamp, ReLU's 0
+/// for a small positive reference, reads as small as it is); outside,
+/// |out - ref| over the distance to the end on out's side (infinity where
+/// that is 0). Where out or ref is not finite: 0 if they are equal (or
+/// both NaN), 1 if `allowed` holds out, else infinity.
 double allowanceNorm(double out, double ref, const ValueRange &allowed);
 
 } // namespace tcgen::bench

@@ -383,6 +383,11 @@ TEST(EpilogueHost, AllowanceNorm) {
   EXPECT_EQ(allowanceNorm(2.5, 2.0, allowed), 0.5);
   EXPECT_EQ(allowanceNorm(1.0, 2.0, allowed), 1.0);
   EXPECT_EQ(allowanceNorm(4.0, 2.0, allowed), 2.0);
+  EXPECT_GT(allowanceNorm(3.0 + 1e-9, 2.0, allowed), 1.0);
+  // On a clamp: ReLU may give 0 where the reference is 0.5 (the range
+  // reaches 0), which is far from the allowance's half-width 3.5.
+  EXPECT_EQ(allowanceNorm(0.0, 0.5, ValueRange{0.0, 4.0, false}), 0.5 / 3.5);
+  EXPECT_GT(allowanceNorm(-0.25, 0.5, ValueRange{0.0, 4.0, false}), 1.0);
   EXPECT_EQ(allowanceNorm(0.5, 0.0, ValueRange{0.0, 0.0, false}), HUGE_VAL);
   EXPECT_EQ(allowanceNorm(HUGE_VAL, HUGE_VAL, allowed), 0.0);
   EXPECT_EQ(allowanceNorm(HUGE_VAL, 2.0, ValueRange{1.0, HUGE_VAL, false}),

@@ -5,6 +5,9 @@
 //                     `tcgen-gpu run --check` (one test per subdirectory);
 //   RefBundles.<dir>  the same for the hand-made reference bundles of
 //                     bench/refbundles ($TCGEN_REF_BUNDLES overrides where);
+//   RefBundlesExpectFail.<dir>  the reference bundles whose kernel gets its
+//                     fused epilogue wrong: the check must FAIL them
+//                     ($TCGEN_REF_FAIL_BUNDLES overrides where);
 //   GpuRuntime.*      rejected launches (misaligned pointer, wrong dtype)
 //                     return the runtime's error and launch nothing;
 //   GpuWorkspace.*    a hand-written kernel with a workspace param sees a
@@ -62,6 +65,11 @@ std::string refBundlesDir() {
   return env && *env ? env : TCGEN_REF_BUNDLES_DEFAULT;
 }
 
+std::string refFailBundlesDir() {
+  const char *env = std::getenv("TCGEN_REF_FAIL_BUNDLES");
+  return env && *env ? env : TCGEN_REF_FAIL_BUNDLES_DEFAULT;
+}
+
 /// Subdirectories of `dir`, sorted; empty if `dir` is not a directory.
 std::vector<fs::path> bundleDirs(const std::string &dir) {
   std::vector<fs::path> dirs;
@@ -74,20 +82,24 @@ std::vector<fs::path> bundleDirs(const std::string &dir) {
   return dirs;
 }
 
-/// Runs the `tcgen-gpu run --check` check on one bundle.
+/// Runs the `tcgen-gpu run --check` check on one bundle and expects it to
+/// pass, or with `expectPass` false to fail (a wrong kernel).
 class BundleCheckTest : public ::testing::Test {
 public:
-  explicit BundleCheckTest(fs::path bundle) : bundle(std::move(bundle)) {}
+  BundleCheckTest(fs::path bundle, bool expectPass)
+      : bundle(std::move(bundle)), expectPass(expectPass) {}
   void TestBody() override {
     SKIP_WITHOUT_GPU();
     CheckResult r = checkBundle(bundle.string(), CheckOptions());
     ASSERT_EQ(r.error, "") << bundle;
-    EXPECT_TRUE(r.pass) << r.line(true);
+    EXPECT_EQ(r.pass, expectPass) << r.line(true);
+    EXPECT_NE(r.reference, "none");
     std::printf("%s\n", r.line(true).c_str());
   }
 
 private:
   fs::path bundle;
+  bool expectPass;
 };
 
 class SkipTest : public ::testing::Test {
@@ -99,10 +111,12 @@ private:
   std::string reason;
 };
 
-/// Registers one test per bundle directory under `dir`, or one skipping
-/// test saying why there are none.
+/// Registers one test per bundle directory under `dir` (expecting each
+/// check to pass, or with `expectPass` false to fail), or one skipping test
+/// saying why there are none.
 void registerBundleTests(const char *suite, const std::string &dir,
-                         const std::string &unsetReason) {
+                         const std::string &unsetReason,
+                         bool expectPass = true) {
   if (dir.empty()) {
     ::testing::RegisterTest(
         suite, "NoBundles", nullptr, nullptr, __FILE__, __LINE__,
@@ -121,7 +135,9 @@ void registerBundleTests(const char *suite, const std::string &dir,
     ::testing::RegisterTest(
         suite, d.filename().string().c_str(), nullptr, d.string().c_str(),
         __FILE__, __LINE__,
-        [=]() -> ::testing::Test * { return new BundleCheckTest(d); });
+        [=]() -> ::testing::Test * {
+          return new BundleCheckTest(d, expectPass);
+        });
 }
 
 //===----------------------------------------------------------------------===//
@@ -566,6 +582,11 @@ int main(int argc, char **argv) {
   registerBundleTests("RefBundles", refBundlesDir(),
                       "no reference bundles (built with "
                       "TCGEN_BUILD_REF_BUNDLES=OFF; set TCGEN_REF_BUNDLES)");
+  registerBundleTests("RefBundlesExpectFail", refFailBundlesDir(),
+                      "no reference bundles (built with "
+                      "TCGEN_BUILD_REF_BUNDLES=OFF; set "
+                      "TCGEN_REF_FAIL_BUNDLES)",
+                      /*expectPass=*/false);
   int rc = RUN_ALL_TESTS();
   const ::testing::UnitTest &unit = *::testing::UnitTest::GetInstance();
   if (rc == 0 && unit.test_to_run_count() > 0 &&

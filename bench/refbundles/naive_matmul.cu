@@ -5,7 +5,18 @@
 // exercise libtcgen_rt and tcgen-gpu on a GPU without the compiler: cubin
 // and PTX loading, clusters, large dynamic shared memory, strided layouts.
 // Configured with -D: TCGEN_ENTRY, TCGEN_TA (A and B), TCGEN_TC, TCGEN_M,
-// TCGEN_N, TCGEN_K, the strides TCGEN_SA0..TCGEN_SC1, and TCGEN_ACCUM.
+// TCGEN_N, TCGEN_K, the strides TCGEN_SA0..TCGEN_SC1, TCGEN_ACCUM, and
+// TCGEN_EPILOGUE, a fused epilogue with its extra parameters (the matching
+// op.epilogue is in CMakeLists.txt):
+//   0    none: (a, b, c);
+//   1    bias + ReLU in f16: (a, b, c, bias), bias a row [n] of f16 and
+//        C f16: c = max(f16(f16(acc) + bias[j]), 0);
+//   2    tanh(acc * s[i] + t) + r[i, j] + bias[j] in f32: (a, b, c, s, t,
+//        r, bias), s a col [m] of f32, t a rank-0 f32, r an [m, n] bf16
+//        matrix with row stride TCGEN_SR0, bias a row [n] of f16, C f32;
+// and, for epilogue 1's manifest, kernels that the check must fail:
+//   101  the epilogue skipped: c = f16(acc);
+//   102  the bias read along the wrong dimension: bias[i % n].
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,10 +36,33 @@ template <> __device__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float x) {
 }
 template <> __device__ float fromFloat<float>(float x) { return x; }
 
-/// C[i, j] (+)= sum_p A[i, p] B[p, j] in f32, for a 2-D grid of 2-D blocks.
+#ifndef TCGEN_EPILOGUE
+#define TCGEN_EPILOGUE 0
+#endif
+#define TCGEN_BIAS_RELU                                                        \
+  (TCGEN_EPILOGUE == 1 || TCGEN_EPILOGUE == 101 || TCGEN_EPILOGUE == 102)
+
+/// Rounds to f16 and back: the f16 steps of an epilogue.
+__device__ inline float roundF16(float x) {
+  return __half2float(__float2half_rn(x));
+}
+
+/// C[i, j] (+)= sum_p A[i, p] B[p, j] in f32, for a 2-D grid of 2-D blocks,
+/// then the epilogue.
 extern "C" __global__ void TCGEN_ENTRY(const TCGEN_TA *__restrict__ a,
                                        const TCGEN_TA *__restrict__ b,
-                                       TCGEN_TC *__restrict__ c) {
+                                       TCGEN_TC *__restrict__ c
+#if TCGEN_BIAS_RELU
+                                       ,
+                                       const __half *__restrict__ bias
+#elif TCGEN_EPILOGUE == 2
+                                       ,
+                                       const float *__restrict__ s,
+                                       const float *__restrict__ t,
+                                       const __nv_bfloat16 *__restrict__ r,
+                                       const __half *__restrict__ bias
+#endif
+) {
   long j = blockIdx.x * long(blockDim.x) + threadIdx.x;
   long i = blockIdx.y * long(blockDim.y) + threadIdx.y;
   if (i >= TCGEN_M || j >= TCGEN_N)
@@ -40,6 +74,14 @@ extern "C" __global__ void TCGEN_ENTRY(const TCGEN_TA *__restrict__ a,
   long o = i * TCGEN_SC0 + j * TCGEN_SC1;
 #if TCGEN_ACCUM
   acc += toFloat(c[o]);
+#endif
+#if TCGEN_EPILOGUE == 1 || TCGEN_EPILOGUE == 102
+  // addf, constant 0, maximumf, all in f16 after the k-sum's rounding.
+  long bj = TCGEN_EPILOGUE == 1 ? j : i % TCGEN_N;
+  acc = fmaxf(roundF16(roundF16(acc) + __half2float(bias[bj])), 0.0f);
+#elif TCGEN_EPILOGUE == 2
+  acc = tanhf(acc * s[i] + t[0]) + __bfloat162float(r[i * TCGEN_SR0 + j]) +
+        __half2float(bias[j]);
 #endif
   c[o] = fromFloat<TCGEN_TC>(acc);
 }
