@@ -50,6 +50,9 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
     case OperandRole::InOut:
       spec.cIndex = i, spec.cType = o.dtype, spec.c = layout, haveC = true;
       break;
+    case OperandRole::In: // Epilogue inputs: see describeCheckedGemm().
+      return "operand '" + o.name +
+             "' is an epilogue input; describe the matmul without it";
     }
   }
   if (!haveA || !haveB || !haveC) // parseManifest checks this for matmul.
