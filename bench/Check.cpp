@@ -98,9 +98,9 @@ void tcgen::bench::setBounds(const GemmSpec &spec, CheckResult &r) {
     // at K = 16384, while maxnorm stays near 1.4e-6): the Frobenius bound
     // is 1e-5 up to K = 5368 and K * 2^-29 above.
     r.maxNormBound = lowInputs ? 1e-4 : 1e-2;
-    r.frobBound =
-        lowInputs ? std::max(1e-5, double(spec.k) * std::ldexp(1.0, -29))
-                  : 5e-3;
+    r.frobBound = lowInputs
+                      ? std::max(1e-5, double(spec.k) * std::ldexp(1.0, -29))
+                      : 5e-3;
     break;
   }
 }
@@ -112,7 +112,7 @@ struct HostReference {
   const GemmSpec *spec;
   std::vector<float> a, b; // dense row-major copies of the rounded inputs
   const HostMatrix *c0;    // initial C for accumulate, else nullptr
-  const HostMatrix *out;           // compared with, unless ref is set
+  const HostMatrix *out;   // compared with, unless ref is set
   std::vector<ErrorStats> rowStats;
   /// If set, the row-major reference and scale of every element are stored
   /// here instead of compared.
@@ -426,9 +426,8 @@ void hostElement(const GemmSpec &spec, const std::vector<HostMatrix> &host,
 
 /// The sampled elements of the cuBLAS path: (0, 0), (m-1, n-1), then
 /// seeded random ones.
-std::pair<int64_t, int64_t> sampleElement(const GemmSpec &spec,
-                                          const CheckOptions &options,
-                                          int64_t s) {
+std::pair<int64_t, int64_t>
+sampleElement(const GemmSpec &spec, const CheckOptions &options, int64_t s) {
   if (s == 0)
     return {0, 0};
   if (s == 1)
@@ -500,12 +499,10 @@ std::string CheckResult::line(bool compared) const {
     text += " epilogue=" + std::to_string(epilogueSteps);
   if (!pass && worstRow >= 0) {
     std::snprintf(buf, sizeof(buf), " worst=(%lld,%lld) out=%.6g ref=%.6g",
-                  (long long)worstRow, (long long)worstCol, worstOut,
-                  worstRef);
+                  (long long)worstRow, (long long)worstCol, worstOut, worstRef);
     text += buf;
     if (epilogueSteps >= 0) {
-      std::snprintf(buf, sizeof(buf), " allowed=[%.6g,%.6g]", worstLo,
-                    worstHi);
+      std::snprintf(buf, sizeof(buf), " allowed=[%.6g,%.6g]", worstLo, worstHi);
       text += buf;
     }
   }
@@ -525,8 +522,8 @@ std::string tcgen::bench::describeCheckedGemm(const Manifest &manifest,
       matmul.operands.push_back(o);
       continue;
     }
-    std::string error = checkFloatDType(
-        o.dtype, "epilogue input '" + o.name + "'");
+    std::string error =
+        checkFloatDType(o.dtype, "epilogue input '" + o.name + "'");
     if (!error.empty())
       return error;
   }
@@ -543,8 +540,9 @@ std::string tcgen::bench::describeCheckedGemm(const Manifest &manifest,
   return "";
 }
 
-std::vector<HostMatrix> tcgen::bench::makeCheckOperands(
-    const Manifest &manifest, const GemmSpec &spec, uint64_t seed) {
+std::vector<HostMatrix>
+tcgen::bench::makeCheckOperands(const Manifest &manifest, const GemmSpec &spec,
+                                uint64_t seed) {
   if (!manifest.op.epilogue)
     return makeHostOperands(manifest, spec, seed);
   std::vector<HostMatrix> host(manifest.operands.size());

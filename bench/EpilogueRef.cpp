@@ -52,23 +52,22 @@ struct Predicate {
   const char *name;
   unsigned mask; // the relations for which the predicate holds
 };
-constexpr Predicate kPredicates[] = {
-    {"false", 0},
-    {"oeq", kEQ},
-    {"ogt", kGT},
-    {"oge", kGT | kEQ},
-    {"olt", kLT},
-    {"ole", kLT | kEQ},
-    {"one", kLT | kGT},
-    {"ord", kLT | kEQ | kGT},
-    {"ueq", kUN | kEQ},
-    {"ugt", kUN | kGT},
-    {"uge", kUN | kGT | kEQ},
-    {"ult", kUN | kLT},
-    {"ule", kUN | kLT | kEQ},
-    {"une", kUN | kLT | kGT},
-    {"uno", kUN},
-    {"true", kLT | kEQ | kGT | kUN}};
+constexpr Predicate kPredicates[] = {{"false", 0},
+                                     {"oeq", kEQ},
+                                     {"ogt", kGT},
+                                     {"oge", kGT | kEQ},
+                                     {"olt", kLT},
+                                     {"ole", kLT | kEQ},
+                                     {"one", kLT | kGT},
+                                     {"ord", kLT | kEQ | kGT},
+                                     {"ueq", kUN | kEQ},
+                                     {"ugt", kUN | kGT},
+                                     {"uge", kUN | kGT | kEQ},
+                                     {"ult", kUN | kLT},
+                                     {"ule", kUN | kLT | kEQ},
+                                     {"une", kUN | kLT | kGT},
+                                     {"uno", kUN},
+                                     {"true", kLT | kEQ | kGT | kUN}};
 
 using Op = EpilogueProgram::Op;
 
@@ -77,14 +76,18 @@ struct OpName {
   Op op;
 };
 constexpr OpName kOps[] = {
-    {"addf", Op::Add},         {"subf", Op::Sub},         {"mulf", Op::Mul},
-    {"divf", Op::Div},         {"maximumf", Op::Maximum}, {"minimumf", Op::Minimum},
-    {"maxnumf", Op::MaxNum},   {"minnumf", Op::MinNum},   {"powf", Op::Pow},
-    {"negf", Op::Neg},         {"absf", Op::Abs},         {"exp", Op::Exp},
-    {"exp2", Op::Exp2},        {"log", Op::Log},          {"tanh", Op::Tanh},
-    {"erf", Op::Erf},          {"sqrt", Op::Sqrt},        {"rsqrt", Op::Rsqrt},
-    {"constant", Op::Constant}, {"cmpf", Op::CmpF},       {"select", Op::Select},
-    {"extf", Op::ExtF},        {"truncf", Op::TruncF}};
+    {"addf", Op::Add},          {"subf", Op::Sub},
+    {"mulf", Op::Mul},          {"divf", Op::Div},
+    {"maximumf", Op::Maximum},  {"minimumf", Op::Minimum},
+    {"maxnumf", Op::MaxNum},    {"minnumf", Op::MinNum},
+    {"powf", Op::Pow},          {"negf", Op::Neg},
+    {"absf", Op::Abs},          {"exp", Op::Exp},
+    {"exp2", Op::Exp2},         {"log", Op::Log},
+    {"tanh", Op::Tanh},         {"erf", Op::Erf},
+    {"sqrt", Op::Sqrt},         {"rsqrt", Op::Rsqrt},
+    {"constant", Op::Constant}, {"cmpf", Op::CmpF},
+    {"select", Op::Select},     {"extf", Op::ExtF},
+    {"truncf", Op::TruncF}};
 
 /// The relation of a and b (one of kLT, kEQ, kGT, kUN).
 unsigned relation(double a, double b) {
@@ -188,7 +191,8 @@ ValueRange hull(const ValueRange &a, const ValueRange &b) {
 /// decrease (or, with `decreasing`, does not increase) on [domainLo, inf]
 /// and is NaN below domainLo.
 template <typename F>
-ValueRange monotone(const ValueRange &a, F f, double domainLo, bool decreasing) {
+ValueRange monotone(const ValueRange &a, F f, double domainLo,
+                    bool decreasing) {
   if (a.empty())
     return emptyRange(a.nan);
   bool nan = a.nan || a.lo < domainLo;
@@ -502,7 +506,9 @@ ValueRange EpilogueProgram::range(double lo, double hi, const double *inputs,
       r = cmpRange(s.predicate, a, b);
       break;
     case Op::Select:
-      r = a.lo == 1 ? b : a.hi == 0 ? values[s.args[2]] : hull(b, values[s.args[2]]);
+      r = a.lo == 1   ? b
+          : a.hi == 0 ? values[s.args[2]]
+                      : hull(b, values[s.args[2]]);
       break;
     case Op::Add:
     case Op::Sub:
@@ -530,8 +536,8 @@ ValueRange EpilogueProgram::range(double lo, double hi, const double *inputs,
       else if (s.op == Op::Mul || s.op == Op::Div || s.op == Op::Sqrt)
         slack = 2 * u * magnitude(r);
       else if (isTranscendental(s.op))
-        slack = std::max(2 * u, s.op == Op::Tanh ? kTanhError
-                                                 : kTranscendentalError) *
+        slack = std::max(2 * u,
+                         s.op == Op::Tanh ? kTanhError : kTranscendentalError) *
                 magnitude(r);
       if (slack > 0 || s.op == Op::TruncF) {
         // Flushed subnormals: a GPU may return 0 for them.

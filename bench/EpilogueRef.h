@@ -83,9 +83,29 @@ public:
 
   /// The step ops, as compiled (the implementation's helpers take them).
   enum class Op {
-    Add, Sub, Mul, Div, Maximum, Minimum, MaxNum, MinNum, Pow,
-    Neg, Abs, Exp, Exp2, Log, Tanh, Erf, Sqrt, Rsqrt,
-    Constant, CmpF, Select, ExtF, TruncF
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Maximum,
+    Minimum,
+    MaxNum,
+    MinNum,
+    Pow,
+    Neg,
+    Abs,
+    Exp,
+    Exp2,
+    Log,
+    Tanh,
+    Erf,
+    Sqrt,
+    Rsqrt,
+    Constant,
+    CmpF,
+    Select,
+    ExtF,
+    TruncF
   };
 
 private:
@@ -93,8 +113,8 @@ private:
     Op op;
     ValueType type;
     int64_t args[3] = {0, 0, 0};
-    double value = 0;         // Constant
-    unsigned predicate = 0;   // CmpF: bit mask over {LT, EQ, GT, UNORD}
+    double value = 0;       // Constant
+    unsigned predicate = 0; // CmpF: bit mask over {LT, EQ, GT, UNORD}
   };
   ValueType matmulType = ValueType::F32;
   size_t numInputs_ = 0;

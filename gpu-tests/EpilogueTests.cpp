@@ -57,53 +57,53 @@ Epilogue biasRelu() {
 /// 0.5 x (1 + tanh(0.79788456 (x + 0.044715 x^3))) in f32.
 Epilogue geluTanh() {
   return makeEpilogue(DType::F32, {},
-                      {{"mulf", {0, 0}, "f32"},     // 1: x^2
-                       {"mulf", {1, 0}, "f32"},     // 2: x^3
-                       constant(0.044715),          // 3
-                       {"mulf", {3, 2}, "f32"},     // 4
-                       {"addf", {0, 4}, "f32"},     // 5
-                       constant(0.79788456),        // 6
-                       {"mulf", {6, 5}, "f32"},     // 7
-                       {"tanh", {7}, "f32"},        // 8
-                       constant(1.0),               // 9
-                       {"addf", {9, 8}, "f32"},     // 10
-                       {"mulf", {0, 10}, "f32"},    // 11
-                       constant(0.5),               // 12
-                       {"mulf", {12, 11}, "f32"}},  // 13
+                      {{"mulf", {0, 0}, "f32"},    // 1: x^2
+                       {"mulf", {1, 0}, "f32"},    // 2: x^3
+                       constant(0.044715),         // 3
+                       {"mulf", {3, 2}, "f32"},    // 4
+                       {"addf", {0, 4}, "f32"},    // 5
+                       constant(0.79788456),       // 6
+                       {"mulf", {6, 5}, "f32"},    // 7
+                       {"tanh", {7}, "f32"},       // 8
+                       constant(1.0),              // 9
+                       {"addf", {9, 8}, "f32"},    // 10
+                       {"mulf", {0, 10}, "f32"},   // 11
+                       constant(0.5),              // 12
+                       {"mulf", {12, 11}, "f32"}}, // 13
                       13);
 }
 
 /// 0.5 x (1 + erf(x / sqrt(2))) in f32.
 Epilogue geluErf() {
   return makeEpilogue(DType::F32, {},
-                      {constant(0.70710678118654752),  // 1
-                       {"mulf", {0, 1}, "f32"},        // 2
-                       {"erf", {2}, "f32"},            // 3
-                       constant(1.0),                  // 4
-                       {"addf", {4, 3}, "f32"},        // 5
-                       {"mulf", {0, 5}, "f32"},        // 6
-                       constant(0.5),                  // 7
-                       {"mulf", {7, 6}, "f32"}},       // 8
+                      {constant(0.70710678118654752), // 1
+                       {"mulf", {0, 1}, "f32"},       // 2
+                       {"erf", {2}, "f32"},           // 3
+                       constant(1.0),                 // 4
+                       {"addf", {4, 3}, "f32"},       // 5
+                       {"mulf", {0, 5}, "f32"},       // 6
+                       constant(0.5),                 // 7
+                       {"mulf", {7, 6}, "f32"}},      // 8
                       8);
 }
 
 /// 1 / (1 + exp(-x)) (value 5), and x times it for SiLU (value 6).
 std::vector<EpilogueStep> sigmoidSteps() {
-  return {{"negf", {0}, "f32"},       // 1
-          {"exp", {1}, "f32"},        // 2
-          constant(1.0),              // 3
-          {"addf", {3, 2}, "f32"},    // 4
-          {"divf", {3, 4}, "f32"},    // 5
-          {"mulf", {0, 5}, "f32"}};   // 6
+  return {{"negf", {0}, "f32"},     // 1
+          {"exp", {1}, "f32"},      // 2
+          constant(1.0),            // 3
+          {"addf", {3, 2}, "f32"},  // 4
+          {"divf", {3, 4}, "f32"},  // 5
+          {"mulf", {0, 5}, "f32"}}; // 6
 }
 
 /// x > 0 ? x : slope * x with slope a scalar f32 input.
 Epilogue leakyRelu() {
   return makeEpilogue(DType::F32, {{"slope", EpilogueInputKind::Scalar}},
-                      {constant(0.0),                               // 2
-                       {"cmpf", {0, 2}, "i1", 0, "ogt"},            // 3
-                       {"mulf", {1, 0}, "f32"},                     // 4
-                       {"select", {3, 0, 4}, "f32"}},               // 5
+                      {constant(0.0),                    // 2
+                       {"cmpf", {0, 2}, "i1", 0, "ogt"}, // 3
+                       {"mulf", {1, 0}, "f32"},          // 4
+                       {"select", {3, 0, 4}, "f32"}},    // 5
                       5);
 }
 
@@ -139,8 +139,7 @@ TEST(EpilogueHost, RoundsLikeTheGpu) {
     std::memcpy(&f, &bits, 4);
     if (std::isnan(f))
       continue;
-    ASSERT_EQ(roundToType(f, ValueType::F16), halfToFloat(floatToHalf(f)))
-        << f;
+    ASSERT_EQ(roundToType(f, ValueType::F16), halfToFloat(floatToHalf(f))) << f;
     ASSERT_EQ(roundToType(f, ValueType::BF16), bf16ToFloat(floatToBF16(f)))
         << f;
   }
@@ -207,8 +206,7 @@ TEST(EpilogueHost, Clamp) {
 TEST(EpilogueHost, ConstantAddRoundsEachStep) {
   // f16 throughout: x + 2.5 with x first rounded to f16 (ulp 0.5 at 1000).
   Epilogue e = makeEpilogue(DType::F16, {},
-                            {constant(2.5, "f16"), {"addf", {0, 1}, "f16"}},
-                            2);
+                            {constant(2.5, "f16"), {"addf", {0, 1}, "f16"}}, 2);
   EXPECT_EQ(eval(e, 1000.3), 1003.0); // 1000.5 + 2.5
   EXPECT_EQ(eval(e, 2046.1), 2048.0); // 2046 + 2.5 = 2048.5 -> 2048 (ulp 2)
 }
@@ -340,8 +338,8 @@ TEST(EpilogueHost, RangeThroughCmpfAndSelect) {
 
 TEST(EpilogueHost, RangeOfADivisionByZeroIsUnbounded) {
   // 1 / x over [-1, 1].
-  Epilogue e = makeEpilogue(DType::F32, {},
-                            {constant(1.0), {"divf", {1, 0}, "f32"}}, 2);
+  Epilogue e =
+      makeEpilogue(DType::F32, {}, {constant(1.0), {"divf", {1, 0}, "f32"}}, 2);
   ValueRange r = range(e, -1.0, 1.0);
   EXPECT_EQ(r.lo, -HUGE_VAL);
   EXPECT_EQ(r.hi, HUGE_VAL);
@@ -470,13 +468,13 @@ struct FusedCase {
 
 /// bias (row, f16) + ReLU, all in f16, into an f16 C.
 FusedCase biasReluCase() {
-  return FusedCase(
-      makeEpilogue(DType::F16, {{"bias", EpilogueInputKind::Row}},
-                   {{"addf", {0, 1}, "f16"},
-                    constant(0.0, "f16"),
-                    {"maximumf", {2, 3}, "f16"}},
-                   4),
-      {{"bias", OperandRole::In, DType::F16, {48}, {1}, 16}}, DType::F16);
+  return FusedCase(makeEpilogue(DType::F16, {{"bias", EpilogueInputKind::Row}},
+                                {{"addf", {0, 1}, "f16"},
+                                 constant(0.0, "f16"),
+                                 {"maximumf", {2, 3}, "f16"}},
+                                4),
+                   {{"bias", OperandRole::In, DType::F16, {48}, {1}, 16}},
+                   DType::F16);
 }
 
 double f16(double x) { return halfToFloat(floatToHalf(float(x))); }
@@ -623,35 +621,36 @@ TEST(EpilogueHost, CheckOfAnExpThatOverflows) {
 TEST(EpilogueHost, CheckOfEveryInputKind) {
   // out = (mm * s[i] + t) * r[i, j] + b[j] in f32, inputs of all kinds and
   // dtypes (f32 col, bf16 scalar, f16 matrix, f32 row).
-  FusedCase c(
-      makeEpilogue(DType::F32,
-                   {{"S", EpilogueInputKind::Col},
-                    {"T", EpilogueInputKind::Scalar},
-                    {"R", EpilogueInputKind::Matrix},
-                    {"Bias", EpilogueInputKind::Row}},
-                   {{"mulf", {0, 1}, "f32"},   // 5
-                    {"extf", {2}, "f32"},      // 6
-                    {"addf", {5, 6}, "f32"},   // 7
-                    {"extf", {3}, "f32"},      // 8
-                    {"mulf", {7, 8}, "f32"},   // 9
-                    {"addf", {9, 4}, "f32"}},  // 10
-                   10),
-      {{"S", OperandRole::In, DType::F32, {64}, {1}, 4},
-       {"T", OperandRole::In, DType::BF16, {}, {}, 2},
-       {"R", OperandRole::In, DType::F16, {64, 48}, {48, 1}, 16},
-       {"Bias", OperandRole::In, DType::F32, {48}, {1}, 4}},
-      DType::F32);
+  FusedCase c(makeEpilogue(DType::F32,
+                           {{"S", EpilogueInputKind::Col},
+                            {"T", EpilogueInputKind::Scalar},
+                            {"R", EpilogueInputKind::Matrix},
+                            {"Bias", EpilogueInputKind::Row}},
+                           {{"mulf", {0, 1}, "f32"},  // 5
+                            {"extf", {2}, "f32"},     // 6
+                            {"addf", {5, 6}, "f32"},  // 7
+                            {"extf", {3}, "f32"},     // 8
+                            {"mulf", {7, 8}, "f32"},  // 9
+                            {"addf", {9, 4}, "f32"}}, // 10
+                           10),
+              {{"S", OperandRole::In, DType::F32, {64}, {1}, 4},
+               {"T", OperandRole::In, DType::BF16, {}, {}, 2},
+               {"R", OperandRole::In, DType::F16, {64, 48}, {48, 1}, 16},
+               {"Bias", OperandRole::In, DType::F32, {48}, {1}, 4}},
+              DType::F32);
   auto kernel = [&](int64_t i, int64_t j, float acc, bool swapBias) {
     float s = float(c.input(3, i, 0)), t = float(c.input(4, 0, 0));
     float res = float(c.input(5, i, j));
     float bias = float(c.input(6, 0, swapBias ? (j + 1) % c.spec.n : j));
     return (acc * s + t) * res + bias;
   };
-  CheckResult r = c.check(c.output(
-      [&](int64_t i, int64_t j, float acc) { return kernel(i, j, acc, false); }));
+  CheckResult r = c.check(c.output([&](int64_t i, int64_t j, float acc) {
+    return kernel(i, j, acc, false);
+  }));
   EXPECT_TRUE(r.pass) << r.line(true);
-  r = c.check(c.output(
-      [&](int64_t i, int64_t j, float acc) { return kernel(i, j, acc, true); }));
+  r = c.check(c.output([&](int64_t i, int64_t j, float acc) {
+    return kernel(i, j, acc, true);
+  }));
   EXPECT_FALSE(r.pass) << r.line(true);
   // The inputs are filled: every kind holds values in [-1, 1), not zeros.
   EXPECT_NE(c.input(4, 0, 0), 0.0);

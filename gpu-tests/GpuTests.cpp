@@ -132,12 +132,11 @@ void registerBundleTests(const char *suite, const std::string &dir,
     return;
   }
   for (const fs::path &d : dirs)
-    ::testing::RegisterTest(
-        suite, d.filename().string().c_str(), nullptr, d.string().c_str(),
-        __FILE__, __LINE__,
-        [=]() -> ::testing::Test * {
-          return new BundleCheckTest(d, expectPass);
-        });
+    ::testing::RegisterTest(suite, d.filename().string().c_str(), nullptr,
+                            d.string().c_str(), __FILE__, __LINE__,
+                            [=]() -> ::testing::Test * {
+                              return new BundleCheckTest(d, expectPass);
+                            });
 }
 
 //===----------------------------------------------------------------------===//
@@ -461,8 +460,10 @@ TEST(RuntimeHost, EpilogueInputsPassThePlan) {
                 {"B", OperandRole::Rhs, DType::F16, {16, 16}, {16, 1}, 16},
                 {"C", OperandRole::Out, DType::F16, {16, 16}, {16, 1}, 16},
                 {"bias", OperandRole::In, DType::F16, {16}, {1}, 16}};
-  m.params = {
-      {"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""}, {"ptr", "bias", ""}};
+  m.params = {{"ptr", "A", ""},
+              {"ptr", "B", ""},
+              {"ptr", "C", ""},
+              {"ptr", "bias", ""}};
   Epilogue e;
   e.matmulDType = DType::F16;
   e.inputs = {{"bias", EpilogueInputKind::Row}};

@@ -166,8 +166,7 @@ const Operand *Manifest::findResult() const {
   return nullptr;
 }
 
-std::string tcgen::epilogueValueDType(const Manifest &manifest,
-                                      int64_t value) {
+std::string tcgen::epilogueValueDType(const Manifest &manifest, int64_t value) {
   if (!manifest.op.epilogue || value < 0)
     return "";
   const Epilogue &e = *manifest.op.epilogue;
@@ -190,8 +189,8 @@ bool tcgen::operator==(const EpilogueInput &a, const EpilogueInput &b) {
 bool tcgen::operator==(const EpilogueStep &a, const EpilogueStep &b) {
   bool sameValue =
       a.value == b.value || (std::isnan(a.value) && std::isnan(b.value));
-  return a.op == b.op && a.args == b.args && a.dtype == b.dtype &&
-         sameValue && a.predicate == b.predicate;
+  return a.op == b.op && a.args == b.args && a.dtype == b.dtype && sameValue &&
+         a.predicate == b.predicate;
 }
 
 bool tcgen::operator==(const Epilogue &a, const Epilogue &b) {
@@ -399,8 +398,8 @@ std::string plural(size_t count, const char *noun) {
 
 /// Parses a "constant" step's value: a number, or "inf", "-inf" or "nan"
 /// (JSON has no non-finite numbers).
-bool parseConstantValue(FieldReader &r, const Value &v,
-                        const std::string &path, double &out) {
+bool parseConstantValue(FieldReader &r, const Value &v, const std::string &path,
+                        double &out) {
   const Value *value = r.member(v, path, "value", true);
   if (!value)
     return false;
@@ -410,8 +409,7 @@ bool parseConstantValue(FieldReader &r, const Value &v,
   }
   std::string field = join(path, "value");
   if (!value->isString())
-    return r.wrongType(field, "a number, \"inf\", \"-inf\" or \"nan\"",
-                       *value);
+    return r.wrongType(field, "a number, \"inf\", \"-inf\" or \"nan\"", *value);
   const std::string &text = value->getString();
   if (text == "inf" || text == "-inf") {
     out = text == "inf" ? HUGE_VAL : -HUGE_VAL;
@@ -441,8 +439,9 @@ bool parseStep(FieldReader &r, const Value &v, const std::string &path,
   if (arity < 0) {
     std::string names;
     for (size_t e = 0; e < std::size(kStepOps); ++e)
-      names += std::string(e == 0 ? "" : e + 1 == std::size(kStepOps) ? " or "
-                                                                      : ", ") +
+      names += std::string(e == 0                         ? ""
+                           : e + 1 == std::size(kStepOps) ? " or "
+                                                          : ", ") +
                kStepOps[e].name;
     return r.fail("field '" + path + ".op': unknown epilogue op '" + step.op +
                   "' (expected " + names + ")");
@@ -537,8 +536,10 @@ bool parseEpilogue(FieldReader &r, const Value &op,
     return false;
   if (e.result >= e.numValues())
     return r.fail("field 'op.epilogue.result': value " +
-                  std::to_string(e.result) + " is not defined (the epilogue "
-                  "has " + plural(e.numValues(), "value") + ")");
+                  std::to_string(e.result) +
+                  " is not defined (the epilogue "
+                  "has " +
+                  plural(e.numValues(), "value") + ")");
   out = std::move(e);
   return true;
 }
@@ -604,7 +605,8 @@ bool parseOperand(FieldReader &r, const Value &v, const std::string &path,
   operand.dtype = *parsedType;
   // Scalar epilogue inputs are rank 0; every other operand has a shape.
   if (operand.shape.empty() && operand.role != OperandRole::In)
-    return r.fail("field '" + path + ".shape' must not be empty (only an "
+    return r.fail("field '" + path +
+                  ".shape' must not be empty (only an "
                   "operand of role 'in' may have rank 0)");
   if (operand.shape.size() != operand.strides.size())
     return r.fail("field '" + path + ".strides' has " +
@@ -869,8 +871,8 @@ bool checkStepTypes(FieldReader &r, const EpilogueStep &step,
     if (argType(0) == "i1")
       return argError(0, "but cmpf compares floats");
     if (argType(1) != argType(0))
-      return argError(1, "but value " + std::to_string(step.args[0]) +
-                             " is " + argType(0) +
+      return argError(1, "but value " + std::to_string(step.args[0]) + " is " +
+                             argType(0) +
                              " (cmpf compares two values of one dtype)");
   } else if (op == "select") {
     if (argType(0) != "i1")

@@ -736,22 +736,25 @@ TEST(ManifestTest, RoundTripOfABuiltEpilogueManifest) {
                 {"C", OperandRole::Out, DType::BF16, {64, 32}, {32, 1}, 16},
                 {"S", OperandRole::In, DType::F32, {64}, {1}, 4},
                 {"Z", OperandRole::In, DType::F32, {}, {}, 4}};
-  m.params = {{"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""},
-              {"ptr", "S", ""}, {"ptr", "Z", ""}};
+  m.params = {{"ptr", "A", ""},
+              {"ptr", "B", ""},
+              {"ptr", "C", ""},
+              {"ptr", "S", ""},
+              {"ptr", "Z", ""}};
   Epilogue e;
   e.matmulDType = DType::F32;
   e.inputs = {{"S", EpilogueInputKind::Col}, {"Z", EpilogueInputKind::Scalar}};
-  e.steps = {{"tanh", {0}, "f32"},                   // 3
-             {"mulf", {3, 1}, "f32"},                // 4
-             {"addf", {4, 2}, "f32"},                // 5
-             {"constant", {}, "f32", -HUGE_VAL},     // 6
-             {"constant", {}, "f32", 6.0},           // 7
-             {"maximumf", {5, 6}, "f32"},            // 8
-             {"minimumf", {8, 7}, "f32"},            // 9
-             {"constant", {}, "f32", std::nan("")},  // 10
-             {"cmpf", {9, 9}, "i1", 0, "uno"},       // 11
-             {"select", {11, 10, 9}, "f32"},         // 12
-             {"truncf", {12}, "bf16"}};              // 13
+  e.steps = {{"tanh", {0}, "f32"},                  // 3
+             {"mulf", {3, 1}, "f32"},               // 4
+             {"addf", {4, 2}, "f32"},               // 5
+             {"constant", {}, "f32", -HUGE_VAL},    // 6
+             {"constant", {}, "f32", 6.0},          // 7
+             {"maximumf", {5, 6}, "f32"},           // 8
+             {"minimumf", {8, 7}, "f32"},           // 9
+             {"constant", {}, "f32", std::nan("")}, // 10
+             {"cmpf", {9, 9}, "i1", 0, "uno"},      // 11
+             {"select", {11, 10, 9}, "f32"},        // 12
+             {"truncf", {12}, "bf16"}};             // 13
   e.result = 13;
   m.op.epilogue = e;
   std::string text = writeManifest(m);
@@ -793,8 +796,11 @@ TEST(ManifestTest, RowAndColInputsFollowNAndM) {
                 {"C", OperandRole::Out, DType::F16, {64, 32}, {32, 1}, 16},
                 {"R", OperandRole::In, DType::F16, {32}, {1}, 16},
                 {"S", OperandRole::In, DType::F16, {64}, {1}, 16}};
-  m.params = {{"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""},
-              {"ptr", "R", ""}, {"ptr", "S", ""}};
+  m.params = {{"ptr", "A", ""},
+              {"ptr", "B", ""},
+              {"ptr", "C", ""},
+              {"ptr", "R", ""},
+              {"ptr", "S", ""}};
   Epilogue e;
   e.matmulDType = DType::F16;
   e.inputs = {{"R", EpilogueInputKind::Row}, {"S", EpilogueInputKind::Col}};
@@ -815,9 +821,9 @@ TEST(ManifestTest, RowAndColInputsFollowNAndM) {
 
 TEST(ManifestTest, AnEmptyEpilogueStoresTheMatmulResult) {
   // No inputs, no steps: the result is value 0, in the out dtype (f16).
-  std::string text = replaceFirst(
-      sampleManifestText(), R"("accumulator": "f32" },)",
-      R"("accumulator": "f32", "epilogue": { "matmul_dtype": "f32",
+  std::string text =
+      replaceFirst(sampleManifestText(), R"("accumulator": "f32" },)",
+                   R"("accumulator": "f32", "epilogue": { "matmul_dtype": "f32",
           "inputs": [], "ops": [], "result": 0 } },)");
   Manifest m = parseOk(text);
   ASSERT_TRUE(m.op.epilogue.has_value());
@@ -858,8 +864,9 @@ INSTANTIATE_TEST_SUITE_P(
                   "'vector' (expected scalar, row, col or matrix)"},
         ErrorCase{"MissingOps", "\"ops\": [", "\"steps\": [",
                   "missing required field 'op.epilogue.ops'"},
-        ErrorCase{"StepIsNumber", "{ \"op\": \"extf\", \"args\": [5], "
-                                  "\"dtype\": \"f32\" }",
+        ErrorCase{"StepIsNumber",
+                  "{ \"op\": \"extf\", \"args\": [5], "
+                  "\"dtype\": \"f32\" }",
                   "7",
                   "field 'op.epilogue.ops[2]' must be an object, got number"},
         ErrorCase{"MissingStepOp", "{ \"op\": \"extf\", ", "{ ",
@@ -939,8 +946,9 @@ INSTANTIATE_TEST_SUITE_P(
                   "{ \"operand\": \"A\"",
                   "field 'op.epilogue.inputs[1].operand': operand 'A' has "
                   "role 'lhs' (epilogue inputs have role 'in')"},
-        ErrorCase{"InputUsedTwice", "{ \"operand\": \"E1\", \"kind\": "
-                                    "\"matrix\" }",
+        ErrorCase{"InputUsedTwice",
+                  "{ \"operand\": \"E1\", \"kind\": "
+                  "\"matrix\" }",
                   "{ \"operand\": \"E0\", \"kind\": \"row\" }",
                   "field 'op.epilogue.inputs[1].operand': operand 'E0' is "
                   "already op.epilogue.inputs[0]"},
@@ -1024,8 +1032,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"ResultIsI1", "\"result\": 11", "\"result\": 8",
                   "field 'op.epilogue.result': value 8 is i1, but the result "
                   "must be a float"},
-        ErrorCase{"ResultIsNotTheOutDType", "\"result\": 11",
-                  "\"result\": 10",
+        ErrorCase{"ResultIsNotTheOutDType", "\"result\": 11", "\"result\": 10",
                   "field 'op.epilogue.result': value 10 is f32, but the "
                   "result operand 'C' is f16"}),
     [](const ::testing::TestParamInfo<ErrorCase> &info) {
