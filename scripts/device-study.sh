@@ -99,14 +99,15 @@ if [ -d "$CARRY/fusion-bundles" ]; then
               add_relu:cublas+add-relu add_scalar:cublas+add-scalar \
               bias_gelu_residual:cublas+bias-gelu-residual; do
     pat=${pair%%:*}; base=${pair#*:}
+    "$GPU" bench "$CARRY"/fusion-bundles/f*_"$pat"/ --baseline="$base" \
+      --check-baseline >> "$OUT/fusion.log" 2>&1 || echo "fusion baseline check $base failed"
     timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/fusion-bundles/f*_"$pat"/ \
-      --iters "$ITERS" --warmup 3 --baseline="$base" --check-baseline \
+      --iters "$ITERS" --warmup 3 --baseline="$base" \
       --csv "$OUT/fusion.csv" >> "$OUT/fusion.log" 2>&1 || echo "fusion bench $base failed"
   done
   grep BASELINE-CHECK "$OUT/fusion.log" | grep -v PASS | head -5
   bench_bundles fusion-plain "$CARRY"/fusion-bundles/f*_plain/
   echo "--- entry tcgen-ms baseline baseline-ms baseline/tcgen cuBLAS-matmul-ms"
-  head -1 "$OUT/fusion.csv" | tr , '\n' | cat -n | grep -E "baseline|tcgen_ms|cublas_ms" | tr '\n' ' '; echo
   tail -n +2 "$OUT/fusion.csv" | awk -F, '{print $3, $10, $19, $20, $22, $12}' | sort -V
   tail -n +2 "$OUT/fusion-plain.csv" | awk -F, '{print $3, $10, $12, $14}' | sort -V
 fi

@@ -510,6 +510,43 @@ static void emitColumnOperandLoads(llvm::raw_ostream &os,
                           k, epilogueOperandType(p, e));
 }
 
+/// Fragment column groups whose extra-operand loads are issued together,
+/// before their arithmetic and stores: one exposed load latency per group
+/// instead of per column group (the loads cannot pass the stores before
+/// them: the operands may alias C as far as LLVM knows).
+constexpr int64_t kEpilogueLoadGroup = 8;
+
+/// Defines %col<j> and loads the row-vector and matrix operands of fragment
+/// column group j: %rowE<k>_<j>x{0,1} and %matE<k>_<j>{ab,cd}x{0,1}.
+static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
+                           int64_t j) {
+  os << llvm::formatv(R"(
+      %cj{0} = arith.constant {1} : index
+      %col{0} = arith.addi %colBase, %cj{0} : index
+)",
+                      j, 8 * j);
+  for (auto [k, op] : llvm::enumerate(p.epilogueOperands)) {
+    if (op.kind != "row" && op.kind != "matrix")
+      continue;
+    std::string type = epilogueOperandType(p, op);
+    SmallVector<std::pair<std::string, std::string>> loads;
+    if (op.kind == "row")
+      loads.push_back({llvm::formatv("%rowE{0}_{1}", k, j).str(), ""});
+    else
+      loads = {{llvm::formatv("%matE{0}_{1}ab", k, j).str(), "%row0, "},
+               {llvm::formatv("%matE{0}_{1}cd", k, j).str(), "%row1, "}};
+    for (auto &[vec, row] : loads) {
+      os << llvm::formatv(
+          "      {0} = vector.load %E{1}[{2}%col{3}] : {4}, vector<2x{5}>\n",
+          vec, k, row, j, type, op.type);
+      for (int x = 0; x < 2; ++x)
+        os << llvm::formatv("      {0}x{1} = vector.extract {0}[{1}] : {2} "
+                            "from vector<2x{2}>\n",
+                            vec, x, op.type);
+    }
+  }
+}
+
 /// Emits the fused epilogue of the element pair {0,1} of fragment column
 /// group j in the rows `row` (half "ab": %row0, "cd": %row1), whose f32
 /// values are `%<e><half[0]>`, `%<e><half[1]>`; defines `%v<j><half>h`, a
@@ -531,23 +568,11 @@ static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
       ext.push_back({name, name});
     } else {
       // Row vectors are the same for both halves: load them once.
+      // Loaded ahead by emitFusedLoads.
       std::string vec = op.kind == "row"
                             ? llvm::formatv("%rowE{0}_{1}", k, j).str()
                             : llvm::formatv("%matE{0}_{1}{2}", k, j, half).str();
-      if (op.kind == "matrix" || half == "ab")
-        os << llvm::formatv(
-            "      {0} = vector.load %E{1}[{2}%col{3}] : {4}, vector<2x{5}>\n",
-            vec, k, op.kind == "matrix" ? (row + ", ").str() : "", j, type,
-            op.type);
-      std::array<std::string, 2> pair;
-      for (int x = 0; x < 2; ++x) {
-        pair[x] = llvm::formatv("{0}x{1}", vec, x).str();
-        if (op.kind == "matrix" || half == "ab")
-          os << llvm::formatv("      {0} = vector.extract {1}[{2}] : {3} "
-                              "from vector<2x{3}>\n",
-                              pair[x], vec, x, op.type);
-      }
-      ext.push_back(pair);
+      ext.push_back({vec + "x0", vec + "x1"});
     }
   }
   // Rounding to a 16-bit matmul type converts the pair at once, in one
@@ -878,9 +903,17 @@ gpu.module @{0} {{
 )";
   emitColumnOperandLoads(os, p);
   for (int64_t j = 0; j < p.blockN / 8; ++j) {
-    os << llvm::formatv(R"(
+    if (p.fusedEpilogue && j % kEpilogueLoadGroup == 0)
+      for (int64_t g = j; g < std::min(j + kEpilogueLoadGroup, p.blockN / 8);
+           ++g)
+        emitFusedLoads(os, p, g);
+    if (!p.fusedEpilogue)
+      os << llvm::formatv(R"(
       %cj{0} = arith.constant {1} : index
       %col{0} = arith.addi %colBase, %cj{0} : index
+)",
+                          j, 8 * j);
+    os << llvm::formatv(R"(
       %e{0}a{6} = llvm.extractvalue %acc[{2}] : !acc
       %e{0}b{6} = llvm.extractvalue %acc[{3}] : !acc
       %e{0}c{6} = llvm.extractvalue %acc[{4}] : !acc

@@ -37,11 +37,15 @@ func.func @bias_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK:       return
 // CHECK:       gpu.func @bias_relu_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[C:.*]]: memref<256x256xf16>, %[[E0:.*]]: memref<256xf16>) kernel
 // CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "ptr:C", "ptr:E0"]
-// The accumulators are pinned after the wgmma wait, and rounded in pairs.
-// CHECK:       %[[F0:.*]] = llvm.inline_asm has_side_effects "", "=f,0" %{{.*}} : (f32) -> f32
-// CHECK:       %[[F1:.*]] = llvm.inline_asm has_side_effects "", "=f,0" %{{.*}} : (f32) -> f32
+// The extra operands of eight fragment column groups are loaded before
+// their arithmetic and stores; the accumulators are pinned after the wgmma
+// wait and rounded in pairs.
 // CHECK:       %[[BV:.*]] = vector.load %[[E0]][%[[COL:.*]]] : memref<256xf16>, vector<2xf16>
 // CHECK:       %[[B0:.*]] = vector.extract %[[BV]][0]
+// CHECK-COUNT-7: vector.load %[[E0]]
+// CHECK-NOT:   vector.load
+// CHECK:       %[[F0:.*]] = llvm.inline_asm has_side_effects "", "=f,0" %{{.*}} : (f32) -> f32
+// CHECK:       %[[F1:.*]] = llvm.inline_asm has_side_effects "", "=f,0" %{{.*}} : (f32) -> f32
 // CHECK:       %[[PK:.*]] = llvm.inline_asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f" %[[F1]], %[[F0]] : (f32, f32) -> i32
 // CHECK:       %[[PV:.*]] = llvm.bitcast %[[PK]] : i32 to vector<2xf16>
 // CHECK:       %[[R0:.*]] = vector.extract %[[PV]][0]
