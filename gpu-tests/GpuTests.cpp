@@ -21,6 +21,7 @@
 
 #include "Check.h"
 #include "CudaUtil.h"
+#include "DeviceSkip.h"
 #include "Gemm.h"
 #include "tcgen/Runtime/Runtime.h"
 
@@ -39,26 +40,6 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr int kAllSkipped = 77; // ctest SKIP_RETURN_CODE
-
-/// "" when a CUDA device can be used, else why not. Computed once.
-const std::string &gpuUnavailable() {
-  static const std::string reason = [] {
-    int count = 0;
-    if (tcgen_rt_device_count(&count) != TCGEN_OK)
-      return std::string("no CUDA device: ") + tcgen_rt_last_error();
-    if (count == 0)
-      return std::string("no CUDA device found");
-    std::string error = initDevice();
-    return error.empty() ? error : "no CUDA device: " + error;
-  }();
-  return reason;
-}
-
-#define SKIP_WITHOUT_GPU()                                                     \
-  do {                                                                         \
-    if (!gpuUnavailable().empty())                                             \
-      GTEST_SKIP() << gpuUnavailable();                                        \
-  } while (0)
 
 std::string refBundlesDir() {
   const char *env = std::getenv("TCGEN_REF_BUNDLES");

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaUtil.h"
+#include "DeviceSkip.h"
 #include "HostTensor.h"
 #include "Pointwise.h"
 #include "tcgen/Runtime/Runtime.h"
@@ -26,25 +27,6 @@ using namespace tcgen::bench;
 
 namespace {
 
-/// "" when a CUDA device can be used, else why not. Computed once.
-const std::string &deviceUnavailable() {
-  static const std::string reason = [] {
-    int count = 0;
-    if (tcgen_rt_device_count(&count) != TCGEN_OK)
-      return std::string("no CUDA device: ") + tcgen_rt_last_error();
-    if (count == 0)
-      return std::string("no CUDA device found");
-    std::string error = initDevice();
-    return error.empty() ? error : "no CUDA device: " + error;
-  }();
-  return reason;
-}
-
-#define SKIP_WITHOUT_DEVICE()                                                  \
-  do {                                                                         \
-    if (!deviceUnavailable().empty())                                          \
-      GTEST_SKIP() << deviceUnavailable();                                     \
-  } while (0)
 
 /// A row-major matrix on the host and its device copy, `offset` elements
 /// past a 256-byte aligned allocation (offset 1 makes the pointer
@@ -159,7 +141,7 @@ std::string label(const Shape &s, DType a, DType b, DType o) {
 }
 
 TEST(GpuPointwise, AddReluMatchesTheHost) {
-  SKIP_WITHOUT_DEVICE();
+  SKIP_WITHOUT_GPU();
   for (const Shape &s : kShapes)
     for (DType tc : kTypes)
       for (DType td : kTypes)
@@ -180,7 +162,7 @@ TEST(GpuPointwise, AddReluMatchesTheHost) {
 }
 
 TEST(GpuPointwise, AddScalarMatchesTheHost) {
-  SKIP_WITHOUT_DEVICE();
+  SKIP_WITHOUT_GPU();
   for (const Shape &s : kShapes)
     for (DType tc : kTypes)
       for (DType to : kTypes) {
@@ -199,7 +181,7 @@ TEST(GpuPointwise, AddScalarMatchesTheHost) {
 }
 
 TEST(GpuPointwise, BiasGeluResidualMatchesTheHost) {
-  SKIP_WITHOUT_DEVICE();
+  SKIP_WITHOUT_GPU();
   for (const Shape &s : kShapes)
     for (DType tc : kTypes)
       for (DType tb : kTypes)
@@ -227,7 +209,7 @@ TEST(GpuPointwise, BiasGeluResidualMatchesTheHost) {
 }
 
 TEST(GpuPointwise, ReluMatchesTheHost) {
-  SKIP_WITHOUT_DEVICE();
+  SKIP_WITHOUT_GPU();
   for (const Shape &s : kShapes)
     for (DType tx : kTypes)
       for (DType ty : kTypes) {
@@ -245,7 +227,7 @@ TEST(GpuPointwise, ReluMatchesTheHost) {
 }
 
 TEST(GpuPointwise, ReluInplaceMatchesTheHost) {
-  SKIP_WITHOUT_DEVICE();
+  SKIP_WITHOUT_GPU();
   for (const Shape &s : kShapes)
     for (DType tx : kTypes) {
       SCOPED_TRACE(label(s, tx, tx, tx));
@@ -272,7 +254,7 @@ TEST(GpuPointwise, ReluInplaceMatchesTheHost) {
 }
 
 TEST(GpuPointwise, AddMatchesTheHost) {
-  SKIP_WITHOUT_DEVICE();
+  SKIP_WITHOUT_GPU();
   for (const Shape &s : kShapes)
     for (DType t1 : kTypes)
       for (DType t2 : kTypes)

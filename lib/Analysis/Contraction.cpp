@@ -19,8 +19,7 @@ bool mlir::tcgen::isContractionCandidate(Operation *op) {
   return linalgOp && linalg::isaContractionOpInterface(linalgOp);
 }
 
-/// Returns a printable name of an element type ("f16", "bf16", ...).
-static std::string typeName(Type t) {
+std::string mlir::tcgen::typeName(Type t) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << t;

@@ -46,14 +46,6 @@ static bool isSupportedBodyOp(Operation *op) {
 
 static bool isEpilogueFloat(Type t) { return t.isF16() || t.isBF16() || t.isF32(); }
 
-/// Returns a printable form of `t`.
-static std::string str(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << t;
-  return s;
-}
-
 /// True if `type` is a statically shaped memref with the identity layout.
 static bool isContiguous(MemRefType type) {
   return type && type.hasStaticShape() && type.getLayout().isIdentity();
@@ -68,7 +60,7 @@ static std::string checkBody(linalg::LinalgOp op) {
              "' is not supported in an epilogue";
     for (Type t : inner.getResultTypes())
       if (!isEpilogueFloat(t) && !t.isInteger(1))
-        return "the body computes in " + str(t) +
+        return "the body computes in " + typeName(t) +
                " (epilogues compute in f16, bf16 or f32)";
     if (isa<arith::ConstantOp>(inner) &&
         !isa<FloatAttr>(cast<arith::ConstantOp>(inner).getValue()))
@@ -145,7 +137,7 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
   }
   result.outType = outType.getElementType();
   if (!isEpilogueFloat(result.outType)) {
-    whyNot = "the consumer writes " + str(result.outType);
+    whyNot = "the consumer writes " + typeName(result.outType);
     return std::nullopt;
   }
   auto outArg = dyn_cast<BlockArgument>(result.out);
@@ -284,7 +276,7 @@ DictionaryAttr mlir::tcgen::describeEpilogue(const EpilogueInfo &info) {
       args.push_back(number.lookup(v));
     fields.push_back(b.getNamedAttr("args", b.getI64ArrayAttr(args)));
     fields.push_back(
-        b.getNamedAttr("dtype", b.getStringAttr(str(op->getResult(0).getType()))));
+        b.getNamedAttr("dtype", b.getStringAttr(typeName(op->getResult(0).getType()))));
     if (auto cst = dyn_cast<arith::ConstantOp>(op))
       fields.push_back(b.getNamedAttr(
           "value",
@@ -310,7 +302,7 @@ DictionaryAttr mlir::tcgen::describeEpilogue(const EpilogueInfo &info) {
          b.getNamedAttr("kind",
                         b.getStringAttr(stringifyEpilogueOperandKind(e.kind)))}));
   return b.getDictionaryAttr(
-      {b.getNamedAttr("matmul_dtype", b.getStringAttr(str(info.matmulType))),
+      {b.getNamedAttr("matmul_dtype", b.getStringAttr(typeName(info.matmulType))),
        b.getNamedAttr("inputs", b.getArrayAttr(inputs)),
        b.getNamedAttr("ops", b.getArrayAttr(steps)),
        b.getNamedAttr("result", b.getI64IntegerAttr(number.lookup(

@@ -124,14 +124,11 @@ static LogicalResult readEpilogue(func::FuncOp func, DictionaryAttr attr,
     auto kind = d ? d.getAs<StringAttr>("kind") : StringAttr();
     if (!name || !kind)
       return fail();
-    ::tcgen::EpilogueInput in;
-    in.operand = name.getValue().str();
-    StringRef k = kind.getValue();
-    in.kind = k == "scalar" ? ::tcgen::EpilogueInputKind::Scalar
-              : k == "row"  ? ::tcgen::EpilogueInputKind::Row
-              : k == "col"  ? ::tcgen::EpilogueInputKind::Col
-                            : ::tcgen::EpilogueInputKind::Matrix;
-    e.inputs.push_back(in);
+    std::optional<::tcgen::EpilogueInputKind> k =
+        ::tcgen::parseEpilogueInputKind(kind.getValue().str());
+    if (!k)
+      return fail();
+    e.inputs.push_back({name.getValue().str(), *k});
   }
   for (Attribute a : steps) {
     auto d = dyn_cast<DictionaryAttr>(a);

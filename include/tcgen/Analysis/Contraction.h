@@ -25,6 +25,9 @@ struct ContractionInfo {
   bool bTransposed = false;
 };
 
+/// Returns the printed form of a type ("f16", "bf16", "f32", ...).
+std::string typeName(Type t);
+
 /// True if `op` is a contraction tcgen tries to compile (linalg.matmul, or a
 /// linalg op implementing the contraction interface).
 bool isContractionCandidate(Operation *op);

@@ -90,9 +90,8 @@ struct BuildKernelPass final
     p.inType = info->aType.isBF16() ? "bf16" : "f16";
     p.aMNMajor = info->aTransposed;
     p.bKMajor = info->bTransposed;
-    auto typeName = [](Type t) {
-      return t.isF32() ? "f32" : t.isBF16() ? "bf16" : "f16";
-    };
+    // Element types are f16, bf16 or f32 here (analyzeContraction,
+    // findEpilogue).
     p.outType = typeName(info->cType);
     if (epilogue) {
       p.fusedEpilogue = true;

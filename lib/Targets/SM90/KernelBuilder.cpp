@@ -548,17 +548,16 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
 }
 
 /// Emits the fused epilogue of the element pair {0,1} of fragment column
-/// group j in the rows `row` (half "ab": %row0, "cd": %row1), whose f32
+/// group j in the rows of `half` ("ab": %row0, "cd": %row1), whose f32
 /// values are `%<e><half[0]>`, `%<e><half[1]>`; defines `%v<j><half>h`, a
-/// vector<2 x outType>.
+/// vector<2 x outType>. The row and matrix operands were loaded ahead by
+/// emitFusedLoads.
 static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
-                          int64_t j, StringRef half, StringRef row,
-                          StringRef e) {
+                          int64_t j, StringRef half, StringRef e) {
   std::string v = llvm::formatv("%v{0}{1}", j, half).str();
   // One element of each extra operand for each of the two columns.
   SmallVector<std::array<std::string, 2>> ext;
   for (auto [k, op] : llvm::enumerate(p.epilogueOperands)) {
-    std::string type = epilogueOperandType(p, op);
     if (op.kind == "scalar") {
       ext.push_back({llvm::formatv("%sclE{0}", k).str(),
                      llvm::formatv("%sclE{0}", k).str()});
@@ -567,8 +566,7 @@ static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
           llvm::formatv("%colE{0}{1}", k, half == "ab" ? "a" : "b").str();
       ext.push_back({name, name});
     } else {
-      // Row vectors are the same for both halves: load them once.
-      // Loaded ahead by emitFusedLoads.
+      // Row vectors are the same for both halves.
       std::string vec = op.kind == "row"
                             ? llvm::formatv("%rowE{0}_{1}", k, j).str()
                             : llvm::formatv("%matE{0}_{1}{2}", k, j, half).str();
@@ -952,7 +950,7 @@ gpu.module @{0} {{
           {"cd", "%row1"}}) {
       std::string v = llvm::formatv("%v{0}{1}", j, half).str();
       if (p.fusedEpilogue) {
-        emitFusedPair(os, p, j, half, row, e);
+        emitFusedPair(os, p, j, half, e);
         os << llvm::formatv("      vector.store {0}h, %C[{1}, %col{2}] : "
                             "memref<{3}x{4}x{5}>, vector<2x{5}>\n",
                             v, row, j, p.m, p.n, cType);

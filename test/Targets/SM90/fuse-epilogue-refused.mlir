@@ -164,3 +164,45 @@ func.func @integer_body(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   }
   return
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// The consumer writes a local buffer: nothing the kernel could return.
+func.func @output_not_argument(%A: memref<256x128xf16>, %B: memref<128x256xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<256x256xf32>
+  %out = memref.alloc() : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-remark @below {{the consumer's output is not a function argument}}
+  // expected-error @below {{operand C must be a function argument}}
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x256xf32>) outs(%out : memref<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// An integer extra operand.
+func.func @integer_operand(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                           %D: memref<256x256xi32>, %out: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-remark @below {{operand #1 is not a contiguous, statically shaped memref of f16, bf16 or f32}}
+  // expected-error @below {{operand C must be a function argument}}
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C, %D : memref<256x256xf32>, memref<256x256xi32>) outs(%out : memref<256x256xf32>) {
+  ^bb0(%x: f32, %d: i32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
