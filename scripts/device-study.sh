@@ -54,12 +54,25 @@ if [ -d "$CARRY/tiling-bundles" ]; then
 fi
 
 if [ -d "$CARRY/sm90-bundles" ]; then
-  echo "=== sm90 candidates: correctness of every block tile (1024^3 and 1536^3)"
-  check_bundles sm90-checks.log -- "$CARRY"/sm90-bundles/h1024_*/ "$CARRY"/sm90-bundles/h1536_*/
+  echo "=== sm90 candidates: correctness of every block tile (1024^3, 1536^3, 3072x1024x1024)"
+  check_bundles sm90-checks.log -- "$CARRY"/sm90-bundles/h1024_*/ "$CARRY"/sm90-bundles/h1536_*/ \
+    "$CARRY"/sm90-bundles/h3072x1024x1024_*/
   echo "=== sm90 sweep"
   bench_bundles sm90 "$CARRY"/sm90-bundles/*/
-  echo "--- all (size out entry tcgen cuBLAS ratio)"
-  tail -n +2 "$OUT/sm90.csv" | awk -F, '{print $5, $9, $3, $11, $13, $14}' | sort -n -k1,1 -k2,2
+  echo "--- all (entry tcgen cuBLAS ratio)"
+  tail -n +2 "$OUT/sm90.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
+  echo "--- best tile per shape and output (entry ratio)"
+  tail -n +2 "$OUT/sm90.csv" | awk -F, '{key=$3; sub(/_[0-9]+x[0-9]+_kernel$/, "", key);
+      if (!(key in best) || $14 > best[key]) {best[key]=$14; line[key]=$3" "$14}}
+    END {for (k in line) print line[k]}' | sort -V
+fi
+
+if [ -d "$CARRY/store-bundles" ]; then
+  echo "=== TMA-store epilogue: checks"
+  check_bundles store-checks.log --launches 2 -- "$CARRY"/store-bundles/*/
+  echo "=== TMA-store epilogue: timing"
+  bench_bundles store "$CARRY"/store-bundles/t*/
+  tail -n +2 "$OUT/store.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
 fi
 
 if [ -d "$CARRY/sm90ablation-bundles" ]; then

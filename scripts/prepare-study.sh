@@ -73,12 +73,17 @@ fi
 if want sm90; then
   rm -rf "$CARRY/sm90-bundles"; mkdir -p "$CARRY/sm90-bundles"
   echo "sm90 sweep (candidate block tiles per size):"
-  for s in 1024 1536 2048 2560 3072 4096 5120 6144 8192 16384; do
+  # square sizes and the BERT-large shapes (M = 3072), every block tile
+  # that divides the shape
+  shapes="1024 1536 2048 2560 3072 3584 4096 4608 5120 6144 7168 8192 9216"
+  shapes="$shapes 3072x1024x1024 3072x4096x1024 3072x1024x4096"
+  for shape in $shapes; do
+    case $shape in *x*) IFS=x read -r m n k <<<"$shape" ;; *) m=$shape n=$shape k=$shape ;; esac
     for out in f32 f16; do
-      for block in 128,256,64 128,128,64 64,256,64 64,128,64; do
+      for block in 128,256,64 128,192,64 128,128,64 64,256,64 64,192,64 64,128,64; do
         IFS=, read -r bm bn bk <<<"$block"
-        (( s % bm == 0 && s % bn == 0 )) || continue
-        build "$CARRY/sm90-bundles" "h${s}_${out}_${bm}x${bn}" "$s" "$s" "$s" --out "$out" \
+        (( m % bm == 0 && n % bn == 0 )) || continue
+        build "$CARRY/sm90-bundles" "h${shape}_${out}_${bm}x${bn}" "$m" "$n" "$k" --out "$out" \
           -- --backend=sm90 --block-tile="$block"
       done
     done
@@ -162,6 +167,47 @@ if want sm90sweep; then
     done
   done
   echo "  $(ls "$CARRY/sm90sweep-bundles" | wc -l) bundles"
+fi
+if want store; then
+  rm -rf "$CARRY/store-bundles"; mkdir -p "$CARRY/store-bundles"
+  echo "TMA-store epilogue (--store=tma) against stores from registers:"
+  echo "every layout, cluster, stream-K, fused epilogues, bf16 (checks), then"
+  echo "square sizes both ways"
+  for al in mk km; do
+    for bl in kn nk; do
+      for out in f16 f32; do
+        build "$CARRY/store-bundles" "chk_${al}_${bl}_${out}" 1024 2048 512 \
+          --a-layout "$al" --b-layout "$bl" --out "$out" -- --store=tma
+      done
+    done
+  done
+  build "$CARRY/store-bundles" "chk_bf16" 1024 2048 512 --in bf16 --out bf16 -- --store=tma
+  build "$CARRY/store-bundles" "chk_c2x1_f16" 1024 2048 512 --out f16 -- --store=tma --cluster=2,1
+  build "$CARRY/store-bundles" "chk_c1x2_f32" 1024 2048 512 -- --store=tma --cluster=1,2
+  build "$CARRY/store-bundles" "chk_sk_f16" 1536 1536 1536 --out f16 -- --store=tma --stream-k=1 --block-tile=128,256,64
+  build "$CARRY/store-bundles" "chk_sk_f32" 1024 1024 4096 -- --store=tma --stream-k=1 --block-tile=128,256,64
+  build "$CARRY/store-bundles" "chk_64x128_f16" 1024 1024 1024 --out f16 -- --store=tma --block-tile=64,128,64
+  build "$CARRY/store-bundles" "chk_128x192_f32" 1536 1536 1536 -- --store=tma --block-tile=128,192,64
+  for e in add-relu bias-gelu-residual relu-bias; do
+    build "$CARRY/store-bundles" "chk_fused_${e//-/_}" 1024 2048 512 --out f16 --epilogue "$e" -- --store=tma
+  done
+  build "$CARRY/store-bundles" "chk_fused_f32_add_scalar" 1024 2048 512 --out f32 --epilogue add-scalar -- --store=tma
+  for s in 1024 2048 3072 4096 6144 8192; do
+    tile=128,256,64; [ "$s" = 1024 ] && tile=64,128,64; [ "$s" = 3072 ] && tile=128,192,64
+    for out in f16 f32; do
+      for st in global tma; do
+        build "$CARRY/store-bundles" "t${s}_${out}_${st}" "$s" "$s" "$s" --out "$out" \
+          -- --store="$st" --block-tile="$tile"
+      done
+    done
+  done
+  for s in 2048 4096; do
+    for st in global tma; do
+      build "$CARRY/store-bundles" "t${s}_addrelu_${st}" "$s" "$s" "$s" --out f16 --epilogue add-relu \
+        -- --store="$st"
+    done
+  done
+  echo "  $(ls "$CARRY/store-bundles" | wc -l) bundles"
 fi
 if want fusion; then
   rm -rf "$CARRY/fusion-bundles"; mkdir -p "$CARRY/fusion-bundles"

@@ -34,21 +34,23 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
                                          StringRef backend) {
   if (backend == "sm90") {
     // 64-wide K steps (one 128-byte swizzle atom) and as many stages as
-    // shared memory holds. 128 x 256 tiles (two consumer warpgroups of
-    // 64 x 256 accumulators, 128 f32 registers per thread) unless that
-    // leaves too few tiles for 132 SMs; then 64 x 128 tiles (one consumer).
-    // Measured on H100 (docs/PERFORMANCE.md): 64 x 128 wins at 1024^3,
-    // 128 x 256 from 2048^3 on. Stream-K (--stream-k=1) is not a default:
-    // on H100 it lost to whole tiles at 1536^3..8192^3 and won only with
-    // few tiles and long K (docs/PERFORMANCE.md).
-    bool large = info.n % 256 == 0 && (info.m / 128) * (info.n / 256) >= 48;
-    int64_t m = large ? 128 : 64, n = large ? 256 : 128;
+    // shared memory holds next to the TMA-store buffers. The block tile
+    // that keeps the SMs busiest (sm90::chooseBlockTile: 128 x 256 unless
+    // its tiles fill the last wave poorly; 128 x 192 at 1536^3 and 3072^3,
+    // 64 x 128 at 1024^3). C goes out through shared memory and TMA
+    // stores, which overlap the next tile's main loop (1.00-1.25x over
+    // stores from registers on H100, docs/PERFORMANCE.md). Stream-K
+    // (--stream-k=1) is not a default: on H100 it lost to whole tiles at
+    // 1536^3..8192^3 and won only with few tiles and long K.
+    sm90::TileCandidate tile =
+        sm90::chooseBlockTile(info.m, info.n, sm90::kPlannedSMs);
+    int64_t m = tile.m, n = tile.n;
     bool streamK = false;
-    return ConfigAttr::get(info.op->getContext(), "sm90", {m, n, 64},
-                           {64, n, 64}, {64, n, 16},
-                           sm90::chooseStages(m, n, 64), /*padding=*/0,
-                           /*vector=*/8, /*raster=*/8, /*persistent=*/true,
-                           streamK, /*cluster=*/{1, 1});
+    return ConfigAttr::get(
+        info.op->getContext(), "sm90", {m, n, 64}, {64, n, 64}, {64, n, 16},
+        sm90::chooseStages(m, n, 64, /*tmaStore=*/true), /*padding=*/0,
+        /*vector=*/8, /*raster=*/8, /*persistent=*/true, streamK,
+        /*cluster=*/{1, 1}, /*store=*/"tma");
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
   // fragments per warp, 19 KiB of padded shared memory, two blocks per SM on
@@ -57,7 +59,7 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
                          {64, 64, 32}, {16, 16, 16}, /*stages=*/1,
                          /*padding=*/8, /*vector=*/8, /*raster=*/8,
                          /*persistent=*/true, /*streamK=*/false,
-                         /*cluster=*/{1, 1});
+                         /*cluster=*/{1, 1}, /*store=*/"global");
 }
 
 /// Checks that M, N and K are multiples of the block tile `bt`.
@@ -101,7 +103,12 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
            << "cluster [" << cl[0] << ", " << cl[1]
            << "] splits the shared MN-major operand tile into two halves of "
               "64-wide boxes: its tile size must be a multiple of 128";
-  int64_t smem = config.getStages() * (bt[0] + bt[1]) * bt[2] * 2 + 1024;
+  int64_t storeBytes = config.getStore() == "tma"
+                           ? bt[0] / 64 * 2 *
+                                 sm90::KernelParams::kStoreChunkBytes
+                           : 0;
+  int64_t smem =
+      config.getStages() * (bt[0] + bt[1]) * bt[2] * 2 + storeBytes + 1024;
   if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)
     return info.op->emitOpError()
            << config.getStages() << " stages need " << smem

@@ -36,6 +36,8 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     SmallVector<int64_t> clusterShape(config.getCluster());
     if (!cluster.empty())
       clusterShape.assign(cluster.begin(), cluster.end());
+    std::string storeKind =
+        store.empty() ? config.getStore().str() : std::string(store);
     SmallVector<int64_t> mma(config.getMmaShape());
     int64_t stages = config.getStages();
     StringRef backendName =
@@ -46,13 +48,15 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       // ring takes whatever shared memory the block tile leaves.
       warp = {64, block[1], block[2]};
       mma = {64, block[1], 16};
-      stages = sm90::chooseStages(block[0], block[1], block[2]);
+      stages = sm90::chooseStages(block[0], block[1], block[2],
+                                  storeKind == "tma");
     }
     auto emit = [&] { return op->emitOpError("invalid configuration: "); };
     ConfigAttr result = ConfigAttr::getChecked(
         emit, op->getContext(), backendName, ArrayRef<int64_t>(block),
         ArrayRef<int64_t>(warp), ArrayRef<int64_t>(mma), stages, pad, vec,
-        group, persist, split, ArrayRef<int64_t>(clusterShape));
+        group, persist, split, ArrayRef<int64_t>(clusterShape),
+        StringRef(storeKind));
     if (!result)
       return failure();
     return result;

@@ -96,6 +96,7 @@ struct ConfigFields {
   bool persistent = true;
   bool streamK = false;
   SmallVector<int64_t> cluster = {1, 1};
+  std::string store = "global";
 };
 } // namespace
 
@@ -152,10 +153,12 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       return parseBool(parser, f.streamK);
     if (key == "cluster")
       return parseTriple(parser, f.cluster);
+    if (key == "store")
+      return parser.parseString(&f.store);
     return parser.emitError(loc)
            << "unknown #tcgen.config field '" << key
            << "' (expected backend, block, warp, mma, stages, padding, vector, "
-              "raster, persistent, streamk, cluster)";
+              "raster, persistent, streamk, cluster, store)";
   };
   if (parser.parseLess())
     return {};
@@ -168,7 +171,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       parser.getContext(), StringRef(f.backend), ArrayRef<int64_t>(f.block),
       ArrayRef<int64_t>(f.warp), ArrayRef<int64_t>(f.mma), f.stages, f.padding,
       f.vector, f.raster, f.persistent, f.streamK,
-      ArrayRef<int64_t>(f.cluster));
+      ArrayRef<int64_t>(f.cluster), StringRef(f.store));
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -189,7 +192,7 @@ void ConfigAttr::print(AsmPrinter &printer) const {
           << ", streamk = " << (getStreamK() ? "true" : "false")
           << ", cluster = ";
   triple(getCluster());
-  printer << ">";
+  printer << ", store = \"" << getStore() << "\">";
 }
 
 LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -198,7 +201,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t stages, int64_t padding,
                                  int64_t vector, int64_t raster,
                                  bool persistent, bool streamK,
-                                 ArrayRef<int64_t> cluster) {
+                                 ArrayRef<int64_t> cluster, StringRef store) {
   if (raster < 1)
     return emitError() << "raster " << raster << " must be at least 1";
   if (streamK && (backend != "sm90" || !persistent))
@@ -216,6 +219,11 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (backend != "wmma" && backend != "sm90")
     return emitError() << "unknown backend '" << backend
                        << "' (available: wmma, sm90)";
+  if (store != "global" && store != "tma")
+    return emitError() << "unknown store '" << store
+                       << "' (available: global, tma)";
+  if (store == "tma" && backend != "sm90")
+    return emitError() << "store = \"tma\" needs the sm90 back end";
   if (block.size() != 3 || warp.size() != 3 || mma.size() != 3)
     return emitError() << "block, warp and mma tiles need 3 sizes [m, n, k]";
   static const char *dims[] = {"m", "n", "k"};

@@ -45,6 +45,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   configure.persistent = options.persistent;
   configure.streamK = options.streamK;
   configure.cluster.assign(options.cluster.begin(), options.cluster.end());
+  configure.store = options.store;
   pm.addNestedPass<func::FuncOp>(createTCGenConfigurePass(configure));
   // The sm90 back end generates whole kernels; the rest goes down the
   // paper's pipeline.

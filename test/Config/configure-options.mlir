@@ -1,12 +1,22 @@
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{block-tile=64,64,32 warp-tile=32,32,32 padding=0 vector=4}))' | FileCheck %s
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{block-tile=64,64,32 warp-tile=48,32,32}))' 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1 persistent=0}))' 2>&1 | FileCheck %s --check-prefix=SK
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=global}))' | FileCheck %s --check-prefix=GLOBAL
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=tma}))' | FileCheck %s --check-prefix=TMA
+// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{store=tma}))' 2>&1 | FileCheck %s --check-prefix=TMA-WMMA
+// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=smem}))' 2>&1 | FileCheck %s --check-prefix=BAD-STORE
 
 // The options override the default field by field.
-// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [64, 64, 32], warp = [32, 32, 32], mma = [16, 16, 16], stages = 1, padding = 0, vector = 4, raster = 8, persistent = true, streamk = false, cluster = [1, 1]>}
+// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [64, 64, 32], warp = [32, 32, 32], mma = [16, 16, 16], stages = 1, padding = 0, vector = 4, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">}
 // ERR: error: 'linalg.matmul' op invalid configuration: block tile m=64 is not a multiple of warp tile 48
 // Stream-K asked for without persistent blocks is refused, not dropped.
 // SK: error: 'linalg.matmul' op invalid configuration: streamk needs the sm90 back end and persistent = true
+// The store buffers of TMA stores (2 x 8 KiB per consumer warpgroup) cost
+// the 128x256 ring no stage: 4 x 48 KiB + 32 KiB fit in 227 KiB.
+// GLOBAL: stages = 4{{.*}}store = "global">
+// TMA: stages = 4{{.*}}store = "tma">
+// TMA-WMMA: error: 'linalg.matmul' op invalid configuration: store = "tma" needs the sm90 back end
+// BAD-STORE: error: 'linalg.matmul' op invalid configuration: unknown store 'smem' (available: global, tma)
 func.func @options(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
   linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
   return

@@ -56,6 +56,7 @@ static ::tcgen::json::Value configToJson(ConfigAttr config) {
   json.set("persistent", Value(config.getPersistent()));
   json.set("streamk", Value(config.getStreamK()));
   json.set("cluster", triple(config.getCluster()));
+  json.set("store", Value(config.getStore().str()));
   return json;
 }
 

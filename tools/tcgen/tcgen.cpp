@@ -89,6 +89,12 @@ static cl::list<int64_t>
                  cl::desc("Blocks per cluster m,n on sm90 (2,1: B tiles "
                           "multicast to two blocks; 1,2: A tiles)"),
                  cl::CommaSeparated, cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<std::string>
+    storeKind("store",
+              cl::desc("How C is written on sm90: global (from registers) or "
+                       "tma (shared memory + TMA stores overlapping the next "
+                       "tile)"),
+              cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> noFuseEpilogue(
     "no-fuse-epilogue",
     cl::desc("Do not fuse pointwise consumers of a contraction into its "
@@ -154,6 +160,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.streamK = streamK;
   options.cluster =
       SmallVector<int64_t>(clusterShape.begin(), clusterShape.end());
+  options.store = storeKind;
   options.fuse = !noFuseEpilogue;
   options.promote = !noPromote;
   options.hoist = !noHoist;

@@ -27,23 +27,28 @@ using namespace mlir::tcgen::sm90;
 
 namespace {
 
-/// Every block tile the sm90 back end accepts, data-parallel and stream-K.
+/// Every block tile the sm90 back end accepts, data-parallel and stream-K,
+/// with stores from registers and TMA stores (f32 and f16 C).
 std::vector<KernelParams> allTiles() {
   std::vector<KernelParams> out;
   for (int64_t m : {64, 128})
     for (int64_t n : {64, 128, 192, 256})
-      for (bool streamK : {false, true}) {
-      KernelParams p;
-      p.streamK = streamK;
-      p.name = "k";
-      p.m = 256;
-      p.n = 768;
-      p.k = 256;
-      p.blockM = m;
-      p.blockN = n;
-      p.stages = chooseStages(m, n, 64);
-      out.push_back(p);
-      }
+      for (bool streamK : {false, true})
+        for (bool tmaStore : {false, true})
+          for (const char *outType : {"f32", "f16"}) {
+            KernelParams p;
+            p.streamK = streamK;
+            p.tmaStore = tmaStore;
+            p.outType = outType;
+            p.name = "k";
+            p.m = 256;
+            p.n = 768;
+            p.k = 256;
+            p.blockM = m;
+            p.blockN = n;
+            p.stages = chooseStages(m, n, 64, tmaStore);
+            out.push_back(p);
+          }
   return out;
 }
 
@@ -100,6 +105,46 @@ TEST(SM90Kernel, RingFitsSharedMemory) {
   }
   EXPECT_EQ(chooseStages(128, 256, 64), 4);
   EXPECT_EQ(chooseStages(64, 128, 64), 8);
+  // The TMA-store buffers (16 KiB per consumer warpgroup) cost 128x256 and
+  // 64x128 no stage, 128x192 one.
+  EXPECT_EQ(chooseStages(128, 256, 64, /*tmaStore=*/true), 4);
+  EXPECT_EQ(chooseStages(64, 128, 64, /*tmaStore=*/true), 8);
+  EXPECT_EQ(chooseStages(128, 192, 64), 5);
+  EXPECT_EQ(chooseStages(128, 192, 64, /*tmaStore=*/true), 4);
+}
+
+TEST(SM90Kernel, StoreChunks) {
+  KernelParams p;
+  p.tmaStore = true;
+  p.outType = "f32";
+  EXPECT_EQ(p.storeChunkCols(), 32); // 128 bytes of f32
+  EXPECT_EQ(p.storeBytes(), 2 * 2 * 8192);
+  p.outType = "bf16";
+  EXPECT_EQ(p.storeChunkCols(), 64);
+  p.blockM = 64;
+  EXPECT_EQ(p.storeBytes(), 2 * 8192);
+  p.tmaStore = false;
+  EXPECT_EQ(p.storeBytes(), 0);
+}
+
+TEST(SM90Kernel, BlockTileByWaves) {
+  auto tile = [](int64_t m, int64_t n) {
+    TileCandidate c = chooseBlockTile(m, n, 132);
+    return std::make_pair(c.m, c.n);
+  };
+  using P = std::pair<int64_t, int64_t>;
+  // Enough tiles: the largest.
+  EXPECT_EQ(tile(2048, 2048), P(128, 256));
+  EXPECT_EQ(tile(8192, 8192), P(128, 256));
+  EXPECT_EQ(tile(5120, 5120), P(128, 256)); // 64x256 ties within 2 %
+  // Wave quantization: 288 tiles of 128x256 (2.2 waves) or 384 of 128x192.
+  EXPECT_EQ(tile(3072, 3072), P(128, 192));
+  EXPECT_EQ(tile(1536, 1536), P(128, 192));
+  // Few tiles: one consumer warpgroup on 64x128 keeps more SMs busy.
+  EXPECT_EQ(tile(1024, 1024), P(64, 128));
+  EXPECT_EQ(tile(3072, 1024), P(64, 128));
+  // Only 64x128 divides.
+  EXPECT_EQ(tile(192, 384), P(64, 128));
 }
 
 TEST(SM90Kernel, RenderedKernelParsesForEveryTile) {

@@ -42,6 +42,8 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
            "Stream-K on sm90: 1 yes, 0 no, -1 default (by wave efficiency)">,
     ListOption<"cluster", "cluster", "int64_t",
                "Blocks per cluster [m, n] on sm90 (default: the target's)">,
+    Option<"store", "store", "std::string", /*default=*/"\"\"",
+           "How C is written on sm90: global or tma (default: the target's)">,
   ];
   let dependentDialects = ["::mlir::tcgen::TCGenDialect"];
 }

@@ -77,8 +77,13 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
       blocks on neighbouring tile rows share each B tile, which TMA
       multicasts (each block loads half of it into both); with [1, 2] they
       share the A tile. [1, 1] is no cluster.
+    - `store`: how the kernel writes C (sm90): "global" stores each
+      thread's accumulator pairs straight from registers; "tma" stages
+      them through shared memory (128B-swizzled chunks, two buffers per
+      consumer warpgroup) and writes them with TMA stores that overlap the
+      next tile's main loop.
     Omitted fields take the defaults shown above (raster = 8,
-    persistent = true, streamk = false, cluster = [1, 1]).
+    persistent = true, streamk = false, cluster = [1, 1], store = "global").
   }];
   let parameters = (ins
     StringRefParameter<"backend">:$backend,
@@ -91,7 +96,8 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
     "int64_t":$raster,
     "bool":$persistent,
     "bool":$streamK,
-    ArrayRefParameter<"int64_t", "blocks per cluster [m, n]">:$cluster);
+    ArrayRefParameter<"int64_t", "blocks per cluster [m, n]">:$cluster,
+    StringRefParameter<"how C is written: global or tma">:$store);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

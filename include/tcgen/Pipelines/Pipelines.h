@@ -42,6 +42,11 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
                       llvm::cl::init(-1)};
   ListOption<int64_t> cluster{*this, "cluster",
                              llvm::cl::desc("Blocks per cluster [m, n]")};
+  Option<std::string> store{
+      *this, "store",
+      llvm::cl::desc("How C is written on sm90: global or tma (default: "
+                     "the target's)"),
+      llvm::cl::init("")};
   Option<bool> bufferize{*this, "bufferize",
                          llvm::cl::desc("Bufferize tensor inputs first"),
                          llvm::cl::init(true)};

@@ -87,6 +87,7 @@ struct BuildKernelPass final
     p.streamK = config.getStreamK();
     p.clusterM = config.getCluster()[0];
     p.clusterN = config.getCluster()[1];
+    p.tmaStore = config.getStore() == "tma";
     p.inType = info->aType.isBF16() ? "bf16" : "f16";
     p.aMNMajor = info->aTransposed;
     p.bKMajor = info->bTransposed;
@@ -120,7 +121,10 @@ struct BuildKernelPass final
 
     // The ABI, read by `tcgen compile` for the manifest.
     Builder b(&getContext());
-    SmallVector<std::string> params = {"tensormap:A", "tensormap:B", "ptr:C"};
+    // With TMA stores C is a tensor map too: boxes of one store chunk
+    // (128 bytes of columns by the 64 rows of a consumer warpgroup).
+    SmallVector<std::string> params = {"tensormap:A", "tensormap:B",
+                                       p.tmaStore ? "tensormap:C" : "ptr:C"};
     for (size_t k = 0; k < p.epilogueOperands.size(); ++k)
       params.push_back("ptr:E" + std::to_string(k));
     if (p.streamK)
@@ -129,15 +133,15 @@ struct BuildKernelPass final
     kernel->setAttr("tcgen.params",
                     b.getStrArrayAttr(SmallVector<StringRef>(params.begin(),
                                                              params.end())));
-    kernel->setAttr(
-        "tcgen.tensormap_boxes",
-        b.getDictionaryAttr(
-            {b.getNamedAttr("A", b.getDenseI64ArrayAttr(
-                                     {64, p.aMNMajor ? 64
-                                                     : p.blockM / p.clusterN})),
-             b.getNamedAttr("B", b.getDenseI64ArrayAttr(
-                                     {64, p.bKMajor ? p.blockN / p.clusterM
-                                                    : 64}))}));
+    SmallVector<NamedAttribute> boxes = {
+        b.getNamedAttr("A", b.getDenseI64ArrayAttr(
+                                {64, p.aMNMajor ? 64 : p.blockM / p.clusterN})),
+        b.getNamedAttr("B", b.getDenseI64ArrayAttr(
+                                {64, p.bKMajor ? p.blockN / p.clusterM : 64}))};
+    if (p.tmaStore)
+      boxes.push_back(b.getNamedAttr(
+          "C", b.getDenseI64ArrayAttr({p.storeChunkCols(), 64})));
+    kernel->setAttr("tcgen.tensormap_boxes", b.getDictionaryAttr(boxes));
     // Operands stored transposed (A[k,m], B[n,k]): the manifest describes
     // them by their logical [m,k] / [k,n] shape with swapped strides.
     kernel->setAttr("tcgen.transposed",

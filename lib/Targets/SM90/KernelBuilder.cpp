@@ -58,9 +58,11 @@ static const char *kRaster = R"(
 )";
 
 int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
-                                        int64_t blockK) {
+                                        int64_t blockK, bool tmaStore) {
   int64_t stage = (blockM + blockN) * blockK * 2;
-  int64_t stages = (kMaxDynamicSmemBytes - 1024) / stage;
+  int64_t store =
+      tmaStore ? blockM / 64 * 2 * KernelParams::kStoreChunkBytes : 0;
+  int64_t stages = (kMaxDynamicSmemBytes - 1024 - store) / stage;
   return std::min<int64_t>(stages, 8);
 }
 
@@ -213,6 +215,34 @@ double mlir::tcgen::sm90::waveEfficiency(int64_t tiles, int64_t sms) {
     return 1.0;
   int64_t waves = (tiles + sms - 1) / sms;
   return double(tiles) / double(waves * sms);
+}
+
+llvm::ArrayRef<TileCandidate> mlir::tcgen::sm90::defaultTileCandidates() {
+  // H100, f16 in, f32 accumulate, whole waves (docs/PERFORMANCE.md, "Block
+  // tiles per size"): 128 x 192 reaches ~0.95 of 128 x 256, 64 x 256 ~0.9;
+  // 64 x 128 (one consumer warpgroup) ~0.78, and it pays only where the
+  // larger tiles leave most SMs idle (1024^3, M = 3072 with N = K = 1024).
+  // 128 x 128 is not a candidate: two consumers on 128-wide tiles need
+  // more L2 bandwidth per flop than 128 x 256 and measured ~0.73.
+  static const TileCandidate candidates[] = {
+      {128, 256, 1.0}, {128, 192, 0.95}, {64, 256, 0.9}, {64, 128, 0.78}};
+  return candidates;
+}
+
+TileCandidate mlir::tcgen::sm90::chooseBlockTile(int64_t m, int64_t n,
+                                                 int64_t sms) {
+  TileCandidate best{64, 128, 0.0};
+  double bestScore = -1.0;
+  for (const TileCandidate &c : defaultTileCandidates()) {
+    if (m % c.m != 0 || n % c.n != 0)
+      continue;
+    double score = waveEfficiency((m / c.m) * (n / c.n), sms) * c.throughput;
+    if (score > bestScore * 1.02) {
+      best = c;
+      bestScore = score;
+    }
+  }
+  return best;
 }
 
 /// Stream-K partition, computed in the kernel from the real grid size P:
@@ -604,6 +634,152 @@ static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
       results[0], results[1], p.outType);
 }
 
+/// TMA-store epilogue of a tile: the warpgroup's two chunk buffers follow
+/// the ring (the first at %stB, a 32-bit shared address), and %stT is the
+/// thread's fixed part of its store addresses in it. A chunk is
+/// 64 rows x 128 bytes, 128B-swizzled as the tensor map of C says: the
+/// 16-byte unit u of row r lives at unit u ^ (r % 8). The thread's fragment
+/// rows are r = 16 * warp + lane / 4 and r + 8, so r % 8 = lane / 4 for
+/// both; with 16-bit C column group jj of the chunk is unit jj and the
+/// thread's pair sits (lane % 4) * 4 bytes in; with f32 C group jj spans
+/// units 2jj and 2jj + 1, the thread's pair in unit 2jj + (lane % 4) / 2 at
+/// (lane % 4) % 2 * 8 bytes. Unit u ^ key is (16u) ^ (16 key) in bytes, so
+/// each store adds (its constant unit offset) ^ %stX, the buffer's offset
+/// and 1 KiB for row r + 8 to %stT.
+static void emitStoreSetup(llvm::raw_ostream &os, const KernelParams &p) {
+  // Emitted per tile, in front of the epilogue, from a thread index read
+  // by a volatile asm that LLVM cannot hoist: addresses computed once
+  // before the tile loop would live through the main loop, and with A
+  // MN-major the consumers spilled 72 bytes. The buffer (8 KiB) and
+  // row-half (1 KiB) offsets of a store are constants added last.
+  os << llvm::formatv(R"(
+      // TMA-store epilogue: buffers, barrier, and this thread's addresses.
+      %epiLeader = arith.cmpi eq, %wtid, %c0 : index
+      %c1e = arith.constant 1 : i32
+      %epiBar = arith.addi %wg32, %c1e : i32
+      %c128e = arith.constant 128 : i32
+      %ringAddr32 = arith.trunci %ringAddr : i64 to i32
+      %cStoreBase = arith.constant {0} : i32
+      %cWgStore = arith.constant {1} : i32
+      %stR = arith.addi %ringAddr32, %cStoreBase : i32
+      %stW = arith.muli %wg32, %cWgStore : i32
+      %stB = arith.addi %stR, %stW : i32
+      %tidE = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
+      %c128t = arith.constant 128 : i32
+      %wtid32 = arith.remui %tidE, %c128t : i32
+      %c4e = arith.constant 4 : i32
+      %c16e = arith.constant 16 : i32
+      %c128eI = arith.constant 128 : i32
+      %eWarp = arith.divui %wtid32, %c32i : i32
+      %eLane = arith.remui %wtid32, %c32i : i32
+      %eWRow = arith.muli %eWarp, %c16e : i32
+      %eKey = arith.divui %eLane, %c4e : i32
+      %eRow = arith.addi %eWRow, %eKey : i32
+      %eRowOff = arith.muli %eRow, %c128eI : i32
+      %eQ = arith.remui %eLane, %c4e : i32
+)",
+                      p.stages * p.stageBytes(),
+                      2 * KernelParams::kStoreChunkBytes);
+  if (p.outType == "f32")
+    os << R"(
+      %c1eI = arith.constant 1 : i32
+      %c8e = arith.constant 8 : i32
+      %eH = arith.shrui %eQ, %c1eI : i32
+      %eKH = arith.xori %eKey, %eH : i32
+      %stX = arith.muli %eKH, %c16e : i32
+      %eQ1 = arith.andi %eQ, %c1eI : i32
+      %eIn = arith.muli %eQ1, %c8e : i32
+)";
+  else
+    os << R"(
+      %stX = arith.muli %eKey, %c16e : i32
+      %eIn = arith.muli %eQ, %c4e : i32
+)";
+  os << R"(
+      %eT = arith.addi %eRowOff, %eIn : i32
+      %stT = arith.addi %stB, %eT : i32
+)";
+}
+
+/// Before chunk c's shared stores: its buffer (c % 2) is free once the TMA
+/// store that last read it has read it. Within a tile that is the store
+/// before the previous one (at most one in flight); the first chunk of a
+/// tile waits for all, as the last tile's final chunk may have used the
+/// same buffer. Every thread waits on and commits its own bulk groups; only
+/// the first thread has any (its TMA stores are predicated, not branched:
+/// with branches around them ptxas spilled 72 bytes when A is MN-major).
+static void emitStoreChunkBegin(llvm::raw_ostream &os, int64_t c) {
+  os << llvm::formatv(R"(
+      nvvm.cp.async.bulk.wait_group {0} {{read}
+      nvvm.barrier id = %epiBar number_of_threads = %c128e
+)",
+                      c == 0 ? 0 : 1);
+}
+
+/// After chunk c's shared stores: make them visible to the async proxy,
+/// wait for the warpgroup, and let its first thread issue the TMA store of
+/// the chunk (a predicated store; every thread commits) (columns n0 + c * chunk width, the warpgroup's 64 rows).
+static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
+                              int64_t c) {
+  os << llvm::formatv(R"(
+      nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+      nvvm.barrier id = %epiBar number_of_threads = %c128e
+      %ecOff{0} = arith.constant {1} : index
+        %ecx{0} = arith.addi %n0, %ecOff{0} : index
+        %ecxI{0} = arith.index_cast %ecx{0} : index to i32
+        %ecWg{0} = arith.muli %wg, %c64r : index
+        %ecy{0} = arith.addi %m0, %ecWg{0} : index
+        %ecyI{0} = arith.index_cast %ecy{0} : index to i32
+        %ecb{0} = arith.constant {2} : i32
+        %eca{0} = arith.addi %stB, %ecb{0} : i32
+        %ecp{0} = llvm.inttoptr %eca{0} : i32 to !llvm.ptr<3>
+      nvvm.cp.async.bulk.tensor.global.shared.cta %tmapC, %ecp{0}, box [%ecxI{0}, %ecyI{0}], predicate = %epiLeader : !llvm.ptr, !llvm.ptr<3>
+      nvvm.cp.async.bulk.commit.group
+)",
+                      c, c * p.storeChunkCols(),
+                      c % 2 * KernelParams::kStoreChunkBytes);
+}
+
+/// Stores the pair `value` (a vector<2 x outType>) of fragment column group
+/// j in the rows of `half` ("ab": `row`, "cd": eight below): straight to C,
+/// or into the swizzled chunk buffer of a TMA store.
+static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
+                          StringRef value, StringRef row, int64_t j,
+                          StringRef half) {
+  if (!p.tmaStore) {
+    os << llvm::formatv("      vector.store {0}, %C[{1}, %col{2}] : "
+                        "memref<{3}x{4}x{5}>, vector<2x{5}>\n",
+                        value, row, j, p.m, p.n, p.outType);
+    return;
+  }
+  const int64_t groupsPerChunk = p.storeChunkCols() / 8;
+  const int64_t c = j / groupsPerChunk, jj = j % groupsPerChunk;
+  const int64_t unitBytes = p.outType == "f32" ? 32 : 16;
+  // Buffer c % 2, and row r + 8 for "cd": constant offsets.
+  const int64_t fixed =
+      c % 2 * KernelParams::kStoreChunkBytes + (half == "ab" ? 0 : 8 * 128);
+  os << llvm::formatv(R"(
+      %sk{0}{1} = arith.constant {2} : i32
+      %sx{0}{1} = arith.xori %stX, %sk{0}{1} : i32
+      %sf{0}{1} = arith.constant {3} : i32
+      %sy{0}{1} = arith.addi %sx{0}{1}, %sf{0}{1} : i32
+      %sa{0}{1} = arith.addi %stT, %sy{0}{1} : i32
+      %sp{0}{1} = llvm.inttoptr %sa{0}{1} : i32 to !llvm.ptr<3>
+)",
+                      j, half, jj * unitBytes, fixed);
+  if (p.outType == "f32") {
+    os << llvm::formatv("      llvm.store {0}, %sp{1}{2} {{alignment = 8 : "
+                        "i64} : vector<2xf32>, !llvm.ptr<3>\n",
+                        value, j, half);
+    return;
+  }
+  os << llvm::formatv(R"(
+      %sv{0}{1} = llvm.bitcast {2} : vector<2x{3}> to i32
+      llvm.store %sv{0}{1}, %sp{0}{1} {{alignment = 4 : i64} : i32, !llvm.ptr<3>
+)",
+                      j, half, value, p.outType);
+}
+
 std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -642,7 +818,7 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
 module {{
 gpu.module @{0} {{
   memref.global @__tcgen_dsmem : memref<0xi8, 3> {{alignment = 16 : i64}{23}
-  gpu.func @{0}(%pA: !llvm.ptr, %pB: !llvm.ptr, %C: memref<{1}x{2}x{3}>{17}) kernel
+  gpu.func @{0}(%pA: !llvm.ptr, %pB: !llvm.ptr, {24}{17}) kernel
       attributes {{nvvm.maxntid = array<i32: {4}, 1, 1>, nvvm.minctasm = 1 : i32{18}} {{
     %tmapA = builtin.unrealized_conversion_cast %pA : !llvm.ptr to !tmA
     %tmapB = builtin.unrealized_conversion_cast %pB : !llvm.ptr to !tmB
@@ -713,7 +889,11 @@ gpu.module @{0} {{
                                       .str()
                                 : std::string(),
                       p.clusterM, p.clusterN, p.clusterSize(),
-                      p.tiles() / p.clusterSize(), epilogueDecl(p));
+                      p.tiles() / p.clusterSize(), epilogueDecl(p),
+                      p.tmaStore ? std::string("%tmapC: !llvm.ptr")
+                                 : llvm::formatv("%C: memref<{0}x{1}x{2}>",
+                                                 p.m, p.n, cType)
+                                       .str());
   if (!clustered) {
     os << "    gpu.barrier\n";
     os << R"(
@@ -899,8 +1079,13 @@ gpu.module @{0} {{
       %lCol = arith.muli %lq, %c2 : index
       %colBase = arith.addi %n0, %lCol : index
 )";
+  if (p.tmaStore)
+    emitStoreSetup(os, p);
   emitColumnOperandLoads(os, p);
+  const int64_t groupsPerChunk = p.storeChunkCols() / 8;
   for (int64_t j = 0; j < p.blockN / 8; ++j) {
+    if (p.tmaStore && j % groupsPerChunk == 0)
+      emitStoreChunkBegin(os, j / groupsPerChunk);
     if (p.fusedEpilogue && j % kEpilogueLoadGroup == 0)
       for (int64_t g = j; g < std::min(j + kEpilogueLoadGroup, p.blockN / 8);
            ++g)
@@ -951,9 +1136,7 @@ gpu.module @{0} {{
       std::string v = llvm::formatv("%v{0}{1}", j, half).str();
       if (p.fusedEpilogue) {
         emitFusedPair(os, p, j, half, e);
-        os << llvm::formatv("      vector.store {0}h, %C[{1}, %col{2}] : "
-                            "memref<{3}x{4}x{5}>, vector<2x{5}>\n",
-                            v, row, j, p.m, p.n, cType);
+        emitPairStore(os, p, v + "h", row, j, half);
         continue;
       }
       os << llvm::formatv(R"(
@@ -967,16 +1150,24 @@ gpu.module @{0} {{
                             v, p.outType);
         stored = v + "h";
       }
-      os << llvm::formatv("      vector.store {0}, %C[{1}, %col{2}] : "
-                          "memref<{3}x{4}x{5}>, vector<2x{5}>\n",
-                          stored, row, j, p.m, p.n, cType);
+      emitPairStore(os, p, stored, row, j, half);
     }
+    if (p.tmaStore && (j + 1) % groupsPerChunk == 0)
+      emitStoreChunkEnd(os, p, j / groupsPerChunk);
   }
   if (p.streamK)
     os << R"(
       }
 )";
   emitWorkLoopEnd(os, p);
+  // The shared buffers must outlive the last TMA stores' reads.
+  if (p.tmaStore)
+    os << R"(
+      %epiLast = arith.cmpi eq, %wtid, %c0 : index
+      scf.if %epiLast {
+        nvvm.cp.async.bulk.wait_group 0
+      }
+)";
   os << R"(
     }
 )";

@@ -2,6 +2,8 @@
 // RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s
 // RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 raster=1 persistent=0}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=SCHED
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=global}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=GLOBAL
 
 // The matmul and its zero fill leave the host function; a generated kernel
 // module takes their place.
@@ -13,18 +15,25 @@
 // CHECK:       return
 // Without persistence one block per tile is launched (flag 0), and raster = 1
 // walks the tiles in row-major order (groups of one tile row).
-// SCHED: tcgen.launch = array<i64: 4, 1, 1, 384, 1, 1, 197632, 0>
+// SCHED: tcgen.launch = array<i64: 4, 1, 1, 384, 1, 1, 230400, 0>
 // CHECK-LABEL: gpu.module @mm_kernel
 // The dynamic shared memory is declared 16-byte aligned only: the driver
 // does not promise more, and the kernel rounds the ring up to 1024 bytes
 // at run time (a 1024 declared here let LLVM fold that rounding away).
 // CHECK:       memref.global @__tcgen_dsmem : memref<0xi8, 3> {alignment = 16 : i64}
-// CHECK:       gpu.func @mm_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: memref<256x512xf32>) kernel
+// With TMA stores (the default) C is a third tensor map, with boxes of one
+// store chunk (32 f32 columns by 64 rows); the ring keeps 4 stages next to
+// the 4 chunk buffers: 4 x 48 KiB + 32 KiB + 1 KiB of alignment.
+// CHECK:       gpu.func @mm_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) kernel
 // CHECK-SAME:    nvvm.maxntid = array<i32: 384, 1, 1>
-// CHECK-SAME:    tcgen.launch = array<i64: 4, 1, 1, 384, 1, 1, 197632, 1>
-// CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "ptr:C"]
+// CHECK-SAME:    tcgen.launch = array<i64: 4, 1, 1, 384, 1, 1, 230400, 1>
+// CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C"]
 // CHECK-SAME:    tcgen.setmaxnreg = array<i64: 48, 224, 2>
-// CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128>, B = array<i64: 64, 64>}
+// CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128>, B = array<i64: 64, 64>, C = array<i64: 32, 64>}
+// GLOBAL:      gpu.func @mm_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: memref<256x512xf32>) kernel
+// GLOBAL-SAME:   tcgen.launch = array<i64: 4, 1, 1, 384, 1, 1, 197632, 1>
+// GLOBAL-SAME:   tcgen.params = ["tensormap:A", "tensormap:B", "ptr:C"]
+// GLOBAL-SAME:   tcgen.tensormap_boxes = {A = array<i64: 64, 128>, B = array<i64: 64, 64>}
 // 4 stages of full/empty barriers.
 // CHECK:       nvgpu.mbarrier.create -> <{{.*}}num_barriers = 4>
 // Producer warpgroup (the third): registers down, one A box and four B boxes per stage.
@@ -41,8 +50,28 @@
 // CHECK:       nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK:       nvgpu.mbarrier.arrive %{{.*}}[%{{.*}}]
 // CHECK:       nvvm.wgmma.wait.group.sync.aligned 0
-// Epilogue: 2 x 32 pairs of f32 per thread.
-// CHECK-COUNT-64: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<256x512xf32>, vector<2xf32>
+// Epilogue: 2 x 32 pairs of f32 per thread, in 8 chunks of 4 column groups
+// (8 pairs). Each chunk waits until its buffer's last TMA store has read it
+// (all of them for the first chunk of a tile, all but the latest after),
+// stores its pairs into the swizzled buffer (unit u of row r at u ^ (r % 8),
+// as xor of the thread's key into constant unit offsets), fences them for
+// the async proxy, meets the warpgroup at its named barrier, and the first
+// thread stores the chunk by TMA at column n0 + 32 c of the warpgroup's
+// rows.
+// CHECK:       nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK:       nvvm.barrier id = %[[BAR:.*]] number_of_threads = %{{.*}}
+// CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK:       nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:       nvvm.barrier id = %[[BAR]] number_of_threads = %{{.*}}
+// CHECK:       nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{.*}}, %{{.*}}], predicate = %{{.*}} : !llvm.ptr, <3>
+// CHECK-NEXT:  nvvm.cp.async.bulk.commit.group
+// CHECK-COUNT-7: nvvm.cp.async.bulk.wait_group 1 {read}
+// CHECK-NOT:   nvvm.cp.async.bulk.wait_group 1
+// The buffers outlive the kernel's last TMA stores.
+// CHECK:       nvvm.cp.async.bulk.wait_group 0
+// CHECK-NOT:   {read}
+// CHECK:       gpu.return
+// GLOBAL-COUNT-64: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<256x512xf32>, vector<2xf32>
 func.func @mm(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memref<256x512xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)

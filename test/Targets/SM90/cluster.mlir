@@ -10,7 +10,7 @@
 // C21-LABEL: gpu.func @mm_kernel(
 // C21-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
 // C21-SAME:    tcgen.cluster = array<i64: 2, 1, 1>
-// C21-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128>, B = array<i64: 64, 64>}
+// C21-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128>, B = array<i64: 64, 64>, C = array<i64: {{[0-9]+}}, 64>}
 // C21:         %[[C16:.*]] = arith.constant 16 : index
 // C21:         nvgpu.mbarrier.init %{{.*}}[%{{.*}}], %[[C16]]
 // C21:         nvvm.fence.mbarrier.init
@@ -38,7 +38,7 @@
 // A 1x2 cluster shares A instead: its [128][64] box splits into two of 64
 // rows; B is loaded whole, locally.
 // C12-LABEL: gpu.func @mm_kernel(
-// C12-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 64>, B = array<i64: 64, 64>}
+// C12-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 64>, B = array<i64: 64, 64>, C = array<i64: {{[0-9]+}}, 64>}
 // C12:         nvgpu.tma.async.load {{.*}} multicast_mask {{.*}} -> memref<64x64xf16, 3>
 // C12-COUNT-4: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] to %{{.*}} :
 

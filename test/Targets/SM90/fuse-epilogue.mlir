@@ -1,4 +1,5 @@
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=TMA
 
 // Bias along N + ReLU (the form bufferized tensors take): the consumer's
 // output becomes the kernel's C, the bias its parameter E0, loaded as two
@@ -54,6 +55,18 @@ func.func @bias_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK:       vector.store %{{.*}}, %[[C]][%{{.*}}, %[[COL]]] : memref<256x256xf16>, vector<2xf16>
 // CHECK-NOT:   func.call
 // CHECK-NOT:   tcgen_epilogue
+// With TMA stores (the default) the epilogue's result, not the
+// accumulator, goes into the chunk buffer.
+// TMA:         gpu.func @bias_relu_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[E0:.*]]: memref<256xf16>) kernel
+// TMA-SAME:      tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "ptr:E0"]
+// TMA:         vector.load %[[E0]]
+// TMA:         %[[S:.*]] = arith.addf %{{.*}}, %{{.*}} : f16
+// TMA:         %[[R:.*]] = arith.maximumf %[[S]], %{{.*}} : f16
+// TMA:         %[[V:.*]] = vector.from_elements %[[R]], %{{.*}} : vector<2xf16>
+// TMA:         %[[I:.*]] = llvm.bitcast %[[V]] : vector<2xf16> to i32
+// TMA-NEXT:    llvm.store %[[I]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+// TMA:         nvvm.cp.async.bulk.tensor.global.shared.cta
+// TMA-NOT:     vector.store
 
 // -----
 

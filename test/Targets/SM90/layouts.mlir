@@ -4,7 +4,7 @@
 // with LBO = 1, and wgmma B layout col (PTX trans-b = 0).
 // CHECK-LABEL: func.func @b_k_major
 // CHECK-SAME:    tcgen.transposed = array<i1: false, true>
-// CHECK:       tcgen.tensormap_boxes = {A = array<i64: 64, 128>, B = array<i64: 64, 256>}
+// CHECK:       tcgen.tensormap_boxes = {A = array<i64: 64, 128>, B = array<i64: 64, 256>, C = array<i64: {{[0-9]+}}, 64>}
 // CHECK:       !nvgpu.tensormap.descriptor<tensor = memref<256x64xf16, 3>
 // CHECK-COUNT-2: nvgpu.tma.async.load
 // CHECK-NOT:   nvgpu.tma.async.load
@@ -24,7 +24,7 @@ func.func @b_k_major(%A: memref<1024x512xf16>, %B: memref<2048x512xf16>, %C: mem
 // with LBO = 8 KiB, and wgmma A layout col (PTX trans-a = 1).
 // CHECK-LABEL: func.func @a_m_major
 // CHECK-SAME:    tcgen.transposed = array<i1: true, false>
-// CHECK:       tcgen.tensormap_boxes = {A = array<i64: 64, 64>, B = array<i64: 64, 64>}
+// CHECK:       tcgen.tensormap_boxes = {A = array<i64: 64, 64>, B = array<i64: 64, 64>, C = array<i64: {{[0-9]+}}, 64>}
 // CHECK-COUNT-6: nvgpu.tma.async.load
 // CHECK-NOT:   nvgpu.tma.async.load
 // CHECK:       nvvm.wgmma.mma_async {{.*}}, A[<f16>, <one>, <col>], B[<f16>, <one>, <row>]

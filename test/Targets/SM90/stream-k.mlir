@@ -1,5 +1,6 @@
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=0}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=DP
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1 store=global}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=TMA
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=0 store=global}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=DP
 
 // Stream-K: the kernel takes a workspace (two partial slots of 64 KiB and
 // 16 bytes of flags per block) and is launched with one block per SM
@@ -8,6 +9,13 @@
 // CHECK-SAME:    memref<256x512xf32>, %{{.*}}: !llvm.ptr) kernel
 // CHECK-SAME:    tcgen.launch = array<i64: 4, 1, 1, 384, 1, 1, 197632, 2>
 // CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "ptr:C", "workspace:131088"]
+// With TMA stores the finisher's tile goes out through the chunk buffers;
+// blocks that only contribute partials store no chunk.
+// TMA-LABEL: gpu.func @mm_kernel(
+// TMA-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "workspace:131088"]
+// TMA:       scf.if %{{.*}} {
+// TMA:       nvvm.cp.async.bulk.wait_group 0 {read}
+// TMA:       nvvm.cp.async.bulk.tensor.global.shared.cta
 // The partition: R + P split tiles when R != 0 (all when there is at most
 // one wave), each block a contiguous range of their k-tiles.
 // CHECK:       %[[W:.*]] = arith.divui %[[TILES:c[0-9_]*]], %[[NBL:.*]] : index

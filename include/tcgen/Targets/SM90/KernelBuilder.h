@@ -43,6 +43,12 @@ struct KernelParams {
   /// each loads half of it and TMA multicasts it into both; clusterN = 2
   /// shares the A tile the same way.
   int64_t clusterM = 1, clusterN = 1;
+  /// C is staged through shared memory (two 8 KiB buffers per consumer
+  /// warpgroup, each a 128B-swizzled chunk of 64 rows x 128 bytes) and
+  /// written by TMA stores, which run while the warpgroup starts its next
+  /// tile; otherwise each thread stores its accumulator pairs to global
+  /// memory itself.
+  bool tmaStore = false;
   /// A fused pointwise epilogue: each f32 accumulator is rounded to
   /// `matmulType` and passed, with one element of every extra operand, to
   /// the function @tcgen_epilogue the kernel module declares; the result,
@@ -80,8 +86,20 @@ struct KernelParams {
   int64_t tiles() const { return (m / blockM) * (n / blockN); }
   int64_t threads() const { return 128 * (consumers() + 1); }
   int64_t stageBytes() const { return (blockM + blockN) * blockK * 2; }
-  /// Dynamic shared memory: the ring plus 1 KiB to align it to 1024 bytes.
-  int64_t smemBytes() const { return stages * stageBytes() + 1024; }
+  /// Bytes of C one TMA-store chunk holds: 64 rows of 128 bytes (a 128B
+  /// swizzle atom wide).
+  static constexpr int64_t kStoreChunkBytes = 64 * 128;
+  /// Columns of C in one TMA-store chunk: 128 bytes of the output type.
+  int64_t storeChunkCols() const { return outType == "f32" ? 32 : 64; }
+  /// Shared memory of the TMA-store buffers (two per consumer warpgroup).
+  int64_t storeBytes() const {
+    return tmaStore ? consumers() * 2 * kStoreChunkBytes : 0;
+  }
+  /// Dynamic shared memory: the ring, the store buffers, and 1 KiB to align
+  /// them to 1024 bytes.
+  int64_t smemBytes() const {
+    return stages * stageBytes() + storeBytes() + 1024;
+  }
   /// f32 accumulator registers per consumer thread (m64nN: N/2).
   int64_t accRegs() const { return blockN / 2; }
   /// Stream-K workspace of one consumer warpgroup: its partial accumulators.
@@ -101,11 +119,29 @@ constexpr int64_t kPlannedSMs = 132;
 /// busy: tiles / (waves * sms).
 double waveEfficiency(int64_t tiles, int64_t sms);
 
+/// A block tile [m, n] the default configuration may choose, with the
+/// fraction of the best tile's per-SM throughput it reaches when every SM
+/// is busy (measured on H100 at sizes that fill whole waves).
+struct TileCandidate {
+  int64_t m, n;
+  double throughput;
+};
+
+/// The default candidates, best per-SM throughput first.
+llvm::ArrayRef<TileCandidate> defaultTileCandidates();
+
+/// The candidate that divides M and N and maximizes wave efficiency times
+/// throughput on `sms` SMs; within 2 % the earlier (larger) tile wins.
+/// 64 x 128 when none divides.
+TileCandidate chooseBlockTile(int64_t m, int64_t n, int64_t sms);
+
 /// Shared memory one block may use on sm_90, in bytes (227 KiB).
 constexpr int64_t kMaxDynamicSmemBytes = 227 * 1024;
 
-/// Largest ring that fits the shared-memory budget (at most 8 stages).
-int64_t chooseStages(int64_t blockM, int64_t blockN, int64_t blockK);
+/// Largest ring that fits the shared-memory budget (at most 8 stages) next
+/// to the TMA-store buffers when `tmaStore`.
+int64_t chooseStages(int64_t blockM, int64_t blockN, int64_t blockK,
+                     bool tmaStore = false);
 
 /// Renders the gpu.module of the kernel as MLIR text (exposed for tests).
 std::string renderKernelModule(const KernelParams &params);
