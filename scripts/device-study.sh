@@ -75,6 +75,14 @@ if [ -d "$CARRY/store-bundles" ]; then
   tail -n +2 "$OUT/store.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
 fi
 
+if [ -d "$CARRY/sm90tune-bundles" ]; then
+  echo "=== sm90 tuning candidates: checks"
+  check_bundles sm90tune-checks.log --launches 2 -- "$CARRY"/sm90tune-bundles/*/
+  echo "=== sm90 tuning candidates: timing"
+  bench_bundles sm90tune "$CARRY"/sm90tune-bundles/*/
+  tail -n +2 "$OUT/sm90tune.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
+fi
+
 if [ -d "$CARRY/sm90ablation-bundles" ]; then
   echo "=== sm90 ablation"
   check_bundles sm90ablation-checks.log -- "$CARRY"/sm90ablation-bundles/*/

@@ -209,6 +209,26 @@ if want store; then
   done
   echo "  $(ls "$CARRY/store-bundles" | wc -l) bundles"
 fi
+if want sm90tune; then
+  rm -rf "$CARRY/sm90tune-bundles"; mkdir -p "$CARRY/sm90tune-bundles"
+  echo "sm90 (TMA stores) where the default falls short: tiles, stream-K and"
+  echo "clusters at 1024^3, 1536^3, 5120^3, 8192^3 and M = 3072, N = 1024, K = 4096"
+  for shape in 1024x1024x1024 1536x1536x1536 5120x5120x5120 8192x8192x8192 3072x1024x4096; do
+    IFS=x read -r m n k <<<"$shape"
+    for v in "b64x128|--block-tile=64,128,64" "b64x256|--block-tile=64,256,64" \
+             "b128x128|--block-tile=128,128,64" "b128x192|--block-tile=128,192,64" \
+             "b128x256|--block-tile=128,256,64" \
+             "sk128x256|--block-tile=128,256,64 --stream-k=1" \
+             "sk128x192|--block-tile=128,192,64 --stream-k=1" \
+             "c2x1_128x256|--block-tile=128,256,64 --cluster=2,1" \
+             "c2x1_128x128|--block-tile=128,128,64 --cluster=2,1"; do
+      label=${v%%|*}; flags=${v#*|}
+      # shellcheck disable=SC2086
+      build "$CARRY/sm90tune-bundles" "u${shape}_${label}" "$m" "$n" "$k" -- $flags
+    done
+  done
+  echo "  $(ls "$CARRY/sm90tune-bundles" | wc -l) bundles"
+fi
 if want fusion; then
   rm -rf "$CARRY/fusion-bundles"; mkdir -p "$CARRY/fusion-bundles"
   echo "fused epilogues (f16 in, f16 matmul result and out), and the plain"

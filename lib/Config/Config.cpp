@@ -39,13 +39,17 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
     // its tiles fill the last wave poorly; 128 x 192 at 1536^3 and 3072^3,
     // 64 x 128 at 1024^3). C goes out through shared memory and TMA
     // stores, which overlap the next tile's main loop (1.00-1.25x over
-    // stores from registers on H100, docs/PERFORMANCE.md). Stream-K
-    // (--stream-k=1) is not a default: on H100 it lost to whole tiles at
-    // 1536^3..8192^3 and won only with few tiles and long K.
+    // stores from registers on H100, docs/PERFORMANCE.md). Stream-K only
+    // where many waves end in a poor last one (5120^3: 800 tiles are 6.06
+    // waves; 0.92 of cuBLAS against 0.90 with whole tiles): with few tiles
+    // its fix-up costs more than it saves (1536^3), and where the last wave
+    // is nearly full it breaks the raster order's L2 reuse (8192^3).
     sm90::TileCandidate tile =
         sm90::chooseBlockTile(info.m, info.n, sm90::kPlannedSMs);
     int64_t m = tile.m, n = tile.n;
-    bool streamK = false;
+    int64_t tiles = (info.m / m) * (info.n / n);
+    bool streamK = tiles >= 4 * sm90::kPlannedSMs &&
+                   sm90::waveEfficiency(tiles, sm90::kPlannedSMs) < 0.9;
     return ConfigAttr::get(
         info.op->getContext(), "sm90", {m, n, 64}, {64, n, 64}, {64, n, 16},
         sm90::chooseStages(m, n, 64, /*tmaStore=*/true), /*padding=*/0,

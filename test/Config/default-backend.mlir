@@ -74,3 +74,16 @@ func.func @bert_projection(%a: memref<3072x1024xf16>, %b: memref<1024x1024xf16>,
   linalg.matmul ins(%a, %b : memref<3072x1024xf16>, memref<1024x1024xf16>) outs(%c : memref<3072x1024xf16>)
   return
 }
+
+// -----
+
+// 5120^3: 800 tiles of 128x256 are 6.06 waves: stream-K splits the last
+// partial wave's tiles (and one full wave) over the SMs.
+// CHECK-LABEL: func @many_waves_poor_last
+// CHECK: #tcgen.config<backend = "sm90", block = [128, 256, 64]{{.*}}streamk = true
+func.func @many_waves_poor_last(%a: memref<5120x5120xf16>, %b: memref<5120x5120xf16>, %c: memref<5120x5120xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<5120x5120xf32>)
+  linalg.matmul ins(%a, %b : memref<5120x5120xf16>, memref<5120x5120xf16>) outs(%c : memref<5120x5120xf32>)
+  return
+}
