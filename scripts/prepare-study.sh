@@ -93,16 +93,20 @@ fi
 if want sm90ablation; then
   rm -rf "$CARRY/sm90ablation-bundles"; mkdir -p "$CARRY/sm90ablation-bundles"
   echo "sm90 ablation (f16 -> f32): WMMA pipeline, then sm90 without and with"
-  echo "grouped rasterization and persistence"
+  echo "grouped rasterization, persistence, the TMA-store epilogue and a 2x1 cluster"
   for s in 4096 8192; do
     steps=("a1_wmma|--backend=wmma --block-tile=128,256,32 --warp-tile=64,64,32"
-           "a2_tma_ws|--raster=1 --persistent=0"
-           "a3_raster|--raster=8 --persistent=0"
-           "a4_persistent|--raster=8 --persistent=1")
+           "a2_tma_ws|--block-tile=128,256,64 --raster=1 --persistent=0 --store=global"
+           "a3_raster|--block-tile=128,256,64 --raster=8 --persistent=0 --store=global"
+           "a4_persistent|--block-tile=128,256,64 --raster=8 --persistent=1 --store=global"
+           "a5_tma_store|--block-tile=128,256,64 --raster=8 --persistent=1 --store=tma"
+           "a6_cluster|--block-tile=128,256,64 --raster=8 --persistent=1 --store=tma --cluster=2,1")
     for step in "${steps[@]}"; do
       label=${step%%|*}; flags=${step#*|}
       # shellcheck disable=SC2086
       build "$CARRY/sm90ablation-bundles" "${label}_${s}" "$s" "$s" "$s" -- $flags
+      # shellcheck disable=SC2086
+      build "$CARRY/sm90ablation-bundles" "${label}_${s}_f16" "$s" "$s" "$s" --out f16 -- $flags
     done
   done
   echo "  $(ls "$CARRY/sm90ablation-bundles" | wc -l) bundles"
