@@ -8,6 +8,8 @@
 // Shared memory, per stage s (1024-byte aligned):
 //   A tile  [blockM rows][64 k] f16, 128 B rows, 128B-swizzled   (K-major)
 //   B tile  blockN/64 boxes of [64 k rows][64 n] f16, 8 KiB each  (N-major)
+// then, with TMA stores, two 8 KiB C chunk buffers per consumer warpgroup
+// (64 rows x 128 bytes, 128B-swizzled).
 // Warpgroups: consumers 0..C-1 (64 rows of C each), then one producer whose
 // first thread issues the TMA loads. full[s]: TMA -> consumers (arrive +
 // transaction bytes); empty[s]: consumers -> producer (all consumer threads).
