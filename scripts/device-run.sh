@@ -118,8 +118,9 @@ if [ -n "$GPU" ]; then
 fi
 
 # --- 3b. SASS guards ----------------------------------------------------------
-# sm90 kernels must use HGMMA and TMA (UTMALDG), WMMA kernels HMMA; no kernel
-# may touch local memory (LDL/STL: spills or dynamically indexed arrays).
+# sm90 kernels must use HGMMA and TMA (UTMALDG; UTMASTG with store = "tma"),
+# WMMA kernels HMMA; no kernel may touch local memory (LDL/STL: spills or
+# dynamically indexed arrays).
 if command -v cuobjdump >/dev/null 2>&1; then
   section "SASS guards"
   for b in "$CARRY"/bundles/*/ "$CARRY"/bench-bundles/*/; do
@@ -128,9 +129,10 @@ if command -v cuobjdump >/dev/null 2>&1; then
     [ -n "$cubin" ] || continue
     name=$(basename "$b")
     detail=$(sass_counts "$cubin")
-    read -r hgmma tma hmma ldl stl < <(tr -c '0-9\n' ' ' <<<"$detail")
+    read -r hgmma tma hmma ldl stl tmastg < <(tr -c '0-9\n' ' ' <<<"$detail")
     if grep -q '"backend": "sm90"' "$b"*.json; then
       ok=$(( hgmma > 0 && tma > 0 && ldl == 0 && stl == 0 ))
+      if grep -q '"store": "tma"' "$b"*.json && [ "$tmastg" = 0 ]; then ok=0; fi
     else
       ok=$(( hmma > 0 && ldl == 0 && stl == 0 ))
     fi
