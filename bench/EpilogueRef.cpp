@@ -164,6 +164,25 @@ double binary(Op op, double a, double b) {
   }
 }
 
+/// The arithmetic steps of two operands (binary / binaryRange); the other
+/// non-special steps take one (unary / unaryRange).
+bool isBinary(Op op) {
+  switch (op) {
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul:
+  case Op::Div:
+  case Op::Maximum:
+  case Op::Minimum:
+  case Op::MaxNum:
+  case Op::MinNum:
+  case Op::Pow:
+    return true;
+  default:
+    return false;
+  }
+}
+
 bool isTranscendental(Op op) {
   return op == Op::Exp || op == Op::Exp2 || op == Op::Log || op == Op::Tanh ||
          op == Op::Erf || op == Op::Pow || op == Op::Rsqrt;
@@ -468,19 +487,8 @@ double EpilogueProgram::eval(double matmul, const double *inputs,
     case Op::Select:
       v = a != 0 ? b : values[s.args[2]];
       break;
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Div:
-    case Op::Maximum:
-    case Op::Minimum:
-    case Op::MaxNum:
-    case Op::MinNum:
-    case Op::Pow:
-      v = binary(s.op, a, b);
-      break;
     default:
-      v = unary(s.op, a);
+      v = isBinary(s.op) ? binary(s.op, a, b) : unary(s.op, a);
       break;
     }
     values[next++] = roundToType(v, s.type);
@@ -510,19 +518,8 @@ ValueRange EpilogueProgram::range(double lo, double hi, const double *inputs,
           : a.hi == 0 ? values[s.args[2]]
                       : hull(b, values[s.args[2]]);
       break;
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Div:
-    case Op::Maximum:
-    case Op::Minimum:
-    case Op::MaxNum:
-    case Op::MinNum:
-    case Op::Pow:
-      r = binaryRange(s.op, a, b);
-      break;
     default:
-      r = unaryRange(s.op, a);
+      r = isBinary(s.op) ? binaryRange(s.op, a, b) : unaryRange(s.op, a);
       break;
     }
     if (s.type != ValueType::I1 && !r.empty()) {

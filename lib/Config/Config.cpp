@@ -107,12 +107,9 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
            << "cluster [" << cl[0] << ", " << cl[1]
            << "] splits the shared MN-major operand tile into two halves of "
               "64-wide boxes: its tile size must be a multiple of 128";
-  int64_t storeBytes = config.getStore() == "tma"
-                           ? bt[0] / 64 * 2 *
-                                 sm90::KernelParams::kStoreChunkBytes
-                           : 0;
-  int64_t smem =
-      config.getStages() * (bt[0] + bt[1]) * bt[2] * 2 + storeBytes + 1024;
+  int64_t smem = sm90::sharedMemoryBytes(bt[0], bt[1], bt[2],
+                                         config.getStages(),
+                                         config.getStore() == "tma");
   if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)
     return info.op->emitOpError()
            << config.getStages() << " stages need " << smem

@@ -81,6 +81,36 @@ module attributes {tcgen.target = #tcgen.target<"sm_75">} {
 
 // -----
 
+// sm90: 5 stages of 128x192 tiles fit (201 KiB) until the TMA-store
+// buffers (32 KiB) join them: 5 x 40 KiB + 32 KiB + 1 KiB > 227 KiB.
+module attributes {tcgen.target = #tcgen.target<"sm_90a">} {
+  func.func @sm90_smem_budget(%a: memref<1536x512xf16>, %b: memref<512x1536xf16>, %c: memref<1536x1536xf32>) {
+    %zero = arith.constant 0.0 : f32
+    linalg.fill ins(%zero : f32) outs(%c : memref<1536x1536xf32>)
+    // expected-error @+1 {{5 stages need 238592 bytes of shared memory; sm90 kernels need 2 or more stages within 232448 bytes}}
+    linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 192, 64], warp = [64, 192, 64], mma = [64, 192, 16], stages = 5, padding = 0, store = "tma">}
+      ins(%a, %b : memref<1536x512xf16>, memref<512x1536xf16>) outs(%c : memref<1536x1536xf32>)
+    return
+  }
+}
+
+// -----
+
+// The same ring without TMA stores fits.
+// CHECK-LABEL: func.func @sm90_smem_budget_global
+// CHECK: stages = 5{{.*}}store = "global"
+module attributes {tcgen.target = #tcgen.target<"sm_90a">} {
+  func.func @sm90_smem_budget_global(%a: memref<1536x512xf16>, %b: memref<512x1536xf16>, %c: memref<1536x1536xf32>) {
+    %zero = arith.constant 0.0 : f32
+    linalg.fill ins(%zero : f32) outs(%c : memref<1536x1536xf32>)
+    linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 192, 64], warp = [64, 192, 64], mma = [64, 192, 16], stages = 5, padding = 0, store = "global">}
+      ins(%a, %b : memref<1536x512xf16>, memref<512x1536xf16>) outs(%c : memref<1536x1536xf32>)
+    return
+  }
+}
+
+// -----
+
 // bf16 has no WMMA path (C += A*B keeps it on the wmma back end).
 func.func @bf16_wmma(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %c: memref<128x128xf32>) {
   // expected-error @+1 {{the wmma back end takes f16 inputs and an f16 or f32 output}}

@@ -20,6 +20,12 @@ func.func @schedule() attributes {tcgen.config = #tcgen.config<backend = "sm90",
   return
 }
 
+// CHECK-LABEL: func @tma_store
+// CHECK-SAME: cluster = [1, 1], store = "tma">
+func.func @tma_store() attributes {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, store = "tma">} {
+  return
+}
+
 // CHECK-LABEL: func @target
 // CHECK-SAME: tcgen.target = #tcgen.target<"sm_80">
 func.func @target() attributes {tcgen.target = #tcgen.target<"sm_80">} {

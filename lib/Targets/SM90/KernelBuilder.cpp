@@ -61,10 +61,9 @@ static const char *kRaster = R"(
 
 int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
                                         int64_t blockK, bool tmaStore) {
-  int64_t stage = (blockM + blockN) * blockK * 2;
-  int64_t store =
-      tmaStore ? blockM / 64 * 2 * KernelParams::kStoreChunkBytes : 0;
-  int64_t stages = (kMaxDynamicSmemBytes - 1024 - store) / stage;
+  int64_t fixed = sharedMemoryBytes(blockM, blockN, blockK, 0, tmaStore);
+  int64_t stage = sharedMemoryBytes(blockM, blockN, blockK, 1, tmaStore) - fixed;
+  int64_t stages = (kMaxDynamicSmemBytes - fixed) / stage;
   return std::min<int64_t>(stages, 8);
 }
 
@@ -649,14 +648,13 @@ static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
 /// each store adds (its constant unit offset) ^ %stX, the buffer's offset
 /// and 1 KiB for row r + 8 to %stT.
 static void emitStoreSetup(llvm::raw_ostream &os, const KernelParams &p) {
-  // Emitted per tile, in front of the epilogue, from a thread index read
-  // by a volatile asm that LLVM cannot hoist: addresses computed once
-  // before the tile loop would live through the main loop, and with A
-  // MN-major the consumers spilled 72 bytes. The buffer (8 KiB) and
-  // row-half (1 KiB) offsets of a store are constants added last.
+  // Emitted per tile, after the fragment coordinates (%wRow, %lRow, %lq)
+  // of the epilogue, which come from the per-tile thread index. The buffer
+  // (8 KiB) and row-half (1 KiB) offsets of a store are constants added
+  // last.
   os << llvm::formatv(R"(
       // TMA-store epilogue: buffers, barrier, and this thread's addresses.
-      %epiLeader = arith.cmpi eq, %wtid, %c0 : index
+      %epiLeader = arith.cmpi eq, %wtidE, %c0 : index
       %c1e = arith.constant 1 : i32
       %epiBar = arith.addi %wg32, %c1e : i32
       %c128e = arith.constant 128 : i32
@@ -666,22 +664,17 @@ static void emitStoreSetup(llvm::raw_ostream &os, const KernelParams &p) {
       %stR = arith.addi %ringAddr32, %cStoreBase : i32
       %stW = arith.muli %wg32, %cWgStore : i32
       %stB = arith.addi %stR, %stW : i32
-      %tidE = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
-      %c128t = arith.constant 128 : i32
-      %wtid32 = arith.remui %tidE, %c128t : i32
       %c4e = arith.constant 4 : i32
       %c16e = arith.constant 16 : i32
       %c128eI = arith.constant 128 : i32
-      %eWarp = arith.divui %wtid32, %c32i : i32
-      %eLane = arith.remui %wtid32, %c32i : i32
-      %eWRow = arith.muli %eWarp, %c16e : i32
-      %eKey = arith.divui %eLane, %c4e : i32
-      %eRow = arith.addi %eWRow, %eKey : i32
+      %eRowIdx = arith.addi %wRow, %lRow : index
+      %eRow = arith.index_cast %eRowIdx : index to i32
       %eRowOff = arith.muli %eRow, %c128eI : i32
-      %eQ = arith.remui %eLane, %c4e : i32
+      %eKey = arith.index_cast %lRow : index to i32
+      %eQ = arith.index_cast %lq : index to i32
 )",
                       p.stages * p.stageBytes(),
-                      2 * KernelParams::kStoreChunkBytes);
+                      2 * kStoreChunkBytes);
   if (p.outType == "f32")
     os << R"(
       %c1eI = arith.constant 1 : i32
@@ -739,7 +732,7 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
       nvvm.cp.async.bulk.commit.group
 )",
                       c, c * p.storeChunkCols(),
-                      c % 2 * KernelParams::kStoreChunkBytes);
+                      c % 2 * kStoreChunkBytes);
 }
 
 /// Stores the pair `value` (a vector<2 x outType>) of fragment column group
@@ -759,7 +752,7 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
   const int64_t unitBytes = p.outType == "f32" ? 32 : 16;
   // Buffer c % 2, and row r + 8 for "cd": constant offsets.
   const int64_t fixed =
-      c % 2 * KernelParams::kStoreChunkBytes + (half == "ab" ? 0 : 8 * 128);
+      c % 2 * kStoreChunkBytes + (half == "ab" ? 0 : 8 * 128);
   os << llvm::formatv(R"(
       %sk{0}{1} = arith.constant {2} : i32
       %sx{0}{1} = arith.xori %stX, %sk{0}{1} : i32
@@ -1067,8 +1060,16 @@ gpu.module @{0} {{
       %c8 = arith.constant 8 : index
       %c16 = arith.constant 16 : index
       %c64r = arith.constant 64 : index
-      %warp = arith.divui %wtid, %c32 : index
-      %lane = arith.remui %wtid, %c32 : index
+      // The thread's place in its warpgroup, read per tile through a
+      // volatile asm that LLVM cannot hoist: coordinates (and the TMA-store
+      // addresses made from them) computed once before the tile loop would
+      // live through every main loop, and with A MN-major and TMA stores
+      // the consumers spilled.
+      %tidE = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
+      %tidEI = arith.index_cast %tidE : i32 to index
+      %wtidE = arith.remui %tidEI, %c128 : index
+      %warp = arith.divui %wtidE, %c32 : index
+      %lane = arith.remui %wtidE, %c32 : index
       %wgRow = arith.muli %wg, %c64r : index
       %wRow = arith.muli %warp, %c16 : index
       %lRow = arith.divui %lane, %c4 : index

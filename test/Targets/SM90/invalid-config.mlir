@@ -32,3 +32,13 @@ func.func @cluster_wmma() attributes {tcgen.config = #tcgen.config<cluster = [1,
 
 // expected-error @+1 {{cluster needs 2 positive sizes [m, n]}}
 func.func @cluster_rank() attributes {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], cluster = [2]>} { return }
+
+// -----
+
+// expected-error @+1 {{unknown store 'smem' (available: global, tma)}}
+func.func @store_unknown() attributes {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], store = "smem">} { return }
+
+// -----
+
+// expected-error @+1 {{store = "tma" needs the sm90 back end}}
+func.func @store_tma_wmma() attributes {tcgen.config = #tcgen.config<store = "tma">} { return }

@@ -21,6 +21,27 @@
 
 namespace mlir::tcgen::sm90 {
 
+/// Bytes of C one TMA-store chunk holds: 64 rows of 128 bytes (a 128B
+/// swizzle atom wide).
+constexpr int64_t kStoreChunkBytes = 64 * 128;
+
+/// Shared memory of the TMA-store buffers of a block tile with `blockM`
+/// rows: two chunks per consumer warpgroup (64 rows each); 0 without TMA
+/// stores.
+constexpr int64_t storeBufferBytes(int64_t blockM, bool tmaStore) {
+  return tmaStore ? blockM / 64 * 2 * kStoreChunkBytes : 0;
+}
+
+/// Dynamic shared memory of a kernel: the ring of `stages` A and B tiles
+/// (16-bit elements), the TMA-store buffers, and 1 KiB to align them to
+/// 1024 bytes.
+constexpr int64_t sharedMemoryBytes(int64_t blockM, int64_t blockN,
+                                    int64_t blockK, int64_t stages,
+                                    bool tmaStore) {
+  return stages * (blockM + blockN) * blockK * 2 +
+         storeBufferBytes(blockM, tmaStore) + 1024;
+}
+
 /// Everything the generated kernel depends on.
 struct KernelParams {
   std::string name;            ///< kernel symbol (also the gpu.module name)
@@ -86,19 +107,13 @@ struct KernelParams {
   int64_t tiles() const { return (m / blockM) * (n / blockN); }
   int64_t threads() const { return 128 * (consumers() + 1); }
   int64_t stageBytes() const { return (blockM + blockN) * blockK * 2; }
-  /// Bytes of C one TMA-store chunk holds: 64 rows of 128 bytes (a 128B
-  /// swizzle atom wide).
-  static constexpr int64_t kStoreChunkBytes = 64 * 128;
   /// Columns of C in one TMA-store chunk: 128 bytes of the output type.
   int64_t storeChunkCols() const { return outType == "f32" ? 32 : 64; }
   /// Shared memory of the TMA-store buffers (two per consumer warpgroup).
-  int64_t storeBytes() const {
-    return tmaStore ? consumers() * 2 * kStoreChunkBytes : 0;
-  }
-  /// Dynamic shared memory: the ring, the store buffers, and 1 KiB to align
-  /// them to 1024 bytes.
+  int64_t storeBytes() const { return storeBufferBytes(blockM, tmaStore); }
+  /// Dynamic shared memory: the ring, the store buffers, the alignment.
   int64_t smemBytes() const {
-    return stages * stageBytes() + storeBytes() + 1024;
+    return sharedMemoryBytes(blockM, blockN, blockK, stages, tmaStore);
   }
   /// f32 accumulator registers per consumer thread (m64nN: N/2).
   int64_t accRegs() const { return blockN / 2; }
