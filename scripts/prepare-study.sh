@@ -205,12 +205,7 @@ if want store; then
       done
     done
   done
-  for s in 2048 4096; do
-    for st in global tma; do
-      build "$CARRY/store-bundles" "t${s}_addrelu_${st}" "$s" "$s" "$s" --out f16 --epilogue add-relu \
-        -- --store="$st"
-    done
-  done
+  # (fused epilogues are timed by the fusion study, against their baselines)
   echo "  $(ls "$CARRY/store-bundles" | wc -l) bundles"
 fi
 if want sm90tune; then
