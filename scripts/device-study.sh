@@ -67,6 +67,14 @@ if [ -d "$CARRY/sm90-bundles" ]; then
     END {for (k in line) print line[k]}' | sort -V
 fi
 
+if [ -d "$CARRY/edges-bundles" ]; then
+  echo "=== edge tiles: checks"
+  check_bundles edges-checks.log --launches 2 -- "$CARRY"/edges-bundles/chk_*/
+  echo "=== edge tiles: timing"
+  bench_bundles edges "$CARRY"/edges-bundles/t*/
+  tail -n +2 "$OUT/edges.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
+fi
+
 if [ -d "$CARRY/store-bundles" ]; then
   echo "=== TMA-store epilogue: checks"
   check_bundles store-checks.log --launches 2 -- "$CARRY"/store-bundles/*/

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [fusion]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -18,7 +18,7 @@ ARGS=("$@")
 # one at a time), streamk (data-parallel against stream-K where whole tiles
 # fill the last wave poorly), cluster (2x1 and 1x2 clusters with multicast),
 # fusion (fused epilogues against cuBLAS + pointwise kernels and cuBLASLt's
-# fused epilogues)
+# fused epilogues), edges (sizes that are not multiples of the tile)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -208,6 +208,41 @@ if want store; then
   # (fused epilogues are timed by the fusion study, against their baselines)
   echo "  $(ls "$CARRY/store-bundles" | wc -l) bundles"
 fi
+if want edges; then
+  rm -rf "$CARRY/edges-bundles"; mkdir -p "$CARRY/edges-bundles"
+  echo "sizes that are not multiples of the tile (sm90; checks, then timing):"
+  B="$CARRY/edges-bundles"
+  for st in tma global; do
+    build "$B" "chk_300x328x72_f32_$st" 300 328 72 -- --store=$st --block-tile=128,256,64
+    build "$B" "chk_1000_f16_$st" 1000 1000 1000 --out f16 -- --store=$st
+    build "$B" "chk_1000_f32_$st" 1000 1000 1000 -- --store=$st --block-tile=128,256,64
+    for e in add-relu bias-gelu-residual relu-bias add-scalar; do
+      build "$B" "chk_fused_${e//-/_}_$st" 1000 1000 520 --out f16 --epilogue "$e" -- --store=$st
+    done
+  done
+  for al in mk km; do
+    for bl in kn nk; do
+      build "$B" "chk_${al}_${bl}_f16" 1000 2040 520 --a-layout "$al" --b-layout "$bl" --out f16
+    done
+  done
+  build "$B" "chk_bf16_1000" 1000 1000 1000 --in bf16 --out bf16
+  build "$B" "chk_sk_1000x1000x4000" 1000 1000 4000 -- --stream-k=1 --block-tile=128,256,64
+  build "$B" "chk_c2x1_384x512x256" 384 512 256 -- --cluster=2,1 --block-tile=128,256,64
+  build "$B" "chk_c1x2_520x600x136" 520 600 136 --out f16 -- --cluster=1,2 --block-tile=128,128,64
+  build "$B" "chk_m1_4096" 1 4096 4096
+  build "$B" "chk_m33_1000x520" 33 1000 520 --out bf16 --in bf16
+  build "$B" "chk_k8_512" 512 512 8
+  for s in 1000 5000; do
+    for out in f32 f16; do
+      build "$B" "t${s}_${out}" "$s" "$s" "$s" --out "$out"
+    done
+  done
+  build "$B" "t5000_f16_dp" 5000 5000 5000 --out f16 -- --stream-k=0
+  build "$B" "t8x12288x4096_f16" 8 12288 4096 --out f16
+  build "$B" "t64x8192x8192_f16" 64 8192 8192 --out f16
+  echo "  $(ls "$B" | wc -l) bundles"
+fi
+
 if want sm90tune; then
   rm -rf "$CARRY/sm90tune-bundles"; mkdir -p "$CARRY/sm90tune-bundles"
   echo "sm90 (TMA stores) where the default falls short: tiles, stream-K and"

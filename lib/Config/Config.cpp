@@ -9,6 +9,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 using namespace mlir;
 using namespace mlir::tcgen;
 
@@ -19,12 +21,39 @@ TargetAttr mlir::tcgen::getTargetOrDefault(Operation *op) {
   return TargetAttr::get(op->getContext(), "sm_90a");
 }
 
+/// Why TMA cannot address the operands of `info`, or "" if it can: the
+/// row stride (the leading dimension, in bytes) of A, B and C must be a
+/// multiple of 16 bytes. Sizes need not be multiples of the tile.
+static std::string describeMisalignedRows(const ContractionInfo &info) {
+  struct Row {
+    const char *operand, *dim;
+    int64_t elements;
+    Type type;
+  } rows[] = {
+      {"A", info.aTransposed ? "M" : "K", info.aTransposed ? info.m : info.k,
+       info.aType},
+      {"B", info.bTransposed ? "K" : "N", info.bTransposed ? info.k : info.n,
+       info.bType},
+      {"C", "N", info.n, info.cType}};
+  for (const Row &r : rows) {
+    int64_t bytes = r.elements * r.type.getIntOrFloatBitWidth() / 8;
+    if (bytes % 16 != 0)
+      return llvm::formatv("the rows of {0} ({1}={2} {3} elements, {4} "
+                           "bytes) are not a multiple of 16 bytes, which TMA "
+                           "needs",
+                           r.operand, r.dim, r.elements, typeName(r.type),
+                           bytes)
+          .str();
+  }
+  return "";
+}
+
 StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
                                          TargetAttr target) {
-  // All four A/B layouts (K-major or MN-major operands) go to sm90.
+  // All four A/B layouts (K-major or MN-major operands) and any sizes whose
+  // rows TMA can address go to sm90.
   if (target.getArch() == "sm_90a" && getZeroFillOfOutput(info) &&
-      info.m % 64 == 0 &&
-      info.n % 128 == 0 && info.k % 64 == 0)
+      describeMisalignedRows(info).empty())
     return "sm90";
   return "wmma";
 }
@@ -47,7 +76,7 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
     sm90::TileCandidate tile =
         sm90::chooseBlockTile(info.m, info.n, sm90::kPlannedSMs);
     int64_t m = tile.m, n = tile.n;
-    int64_t tiles = (info.m / m) * (info.n / n);
+    int64_t tiles = sm90::ceilDiv(info.m, m) * sm90::ceilDiv(info.n, n);
     bool streamK = tiles >= 4 * sm90::kPlannedSMs &&
                    sm90::waveEfficiency(tiles, sm90::kPlannedSMs) < 0.9;
     return ConfigAttr::get(
@@ -81,8 +110,8 @@ static LogicalResult verifyDivisible(const ContractionInfo &info,
   return success();
 }
 
-/// The sm90 back end's checks: the target, the dtypes it generates, sizes
-/// that are multiples of the tile, and the shared-memory ring.
+/// The sm90 back end's checks: the target, rows TMA can address, the
+/// cluster's split of the shared tile, and the shared-memory ring.
 static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
                                           ConfigAttr config,
                                           TargetAttr target) {
@@ -91,16 +120,15 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
                                 "(wgmma and setmaxnreg), not ")
            << target.getArch();
   ArrayRef<int64_t> bt = config.getBlockTile();
-  if (failed(verifyDivisible(info, bt)))
-    return failure();
-  // A cluster walks pairs of neighbouring tiles; the operand tile the pair
+  std::string misaligned = describeMisalignedRows(info);
+  if (!misaligned.empty())
+    return info.op->emitOpError("the sm90 back end cannot load or store "
+                                "these operands: ")
+           << misaligned;
+  // A cluster walks pairs of neighbouring tiles (rounded up: a tile past
+  // the edge loads zeros and stores nothing); the operand tile the pair
   // shares is split in two halves, one loaded by each block.
   ArrayRef<int64_t> cl = config.getCluster();
-  if ((info.m / bt[0]) % cl[0] != 0 || (info.n / bt[1]) % cl[1] != 0)
-    return info.op->emitOpError()
-           << "cluster [" << cl[0] << ", " << cl[1] << "] needs the "
-           << info.m / bt[0] << "x" << info.n / bt[1]
-           << " tiles to be a multiple of it in each dimension";
   if ((cl[0] == 2 && !info.bTransposed && bt[1] % 128 != 0) ||
       (cl[1] == 2 && info.aTransposed && bt[0] % 128 != 0))
     return info.op->emitOpError()

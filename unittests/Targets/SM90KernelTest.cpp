@@ -143,8 +143,43 @@ TEST(SM90Kernel, BlockTileByWaves) {
   // Few tiles: one consumer warpgroup on 64x128 keeps more SMs busy.
   EXPECT_EQ(tile(1024, 1024), P(64, 128));
   EXPECT_EQ(tile(3072, 1024), P(64, 128));
-  // Only 64x128 divides.
+  // 192 x 384: 64x128 is 18 full tiles; 128x192 would be 4 tiles, half
+  // of them past M.
   EXPECT_EQ(tile(192, 384), P(64, 128));
+  // Sizes that no tile divides: the edge tiles' wasted area counts.
+  // 1000^3: 16 x 8 = 128 tiles of 64x128 (one wave, 95 % useful).
+  EXPECT_EQ(tile(1000, 1000), P(64, 128));
+  // 8191^3: 64 x 32 = 2048 tiles of 128x256 (15.5 waves), nearly all
+  // useful.
+  EXPECT_EQ(tile(8191, 8191), P(128, 256));
+}
+
+TEST(SM90Kernel, EdgeTiles) {
+  KernelParams p;
+  p.m = 300;
+  p.n = 328;
+  p.k = 72;
+  p.blockM = 128;
+  p.blockN = 256;
+  EXPECT_EQ(p.tiles(), 3 * 2);
+  EXPECT_EQ(p.kTiles(), 2);
+  EXPECT_TRUE(p.ragged(/*alongM=*/true));
+  EXPECT_TRUE(p.ragged(/*alongM=*/false));
+  // A 2x1 cluster rounds the three tile rows up to four.
+  p.clusterM = 2;
+  EXPECT_EQ(p.clusterTilesM(), 2);
+  EXPECT_EQ(p.tiles(), 4 * 2);
+  // Multiples of the tile are not ragged.
+  p.m = 512;
+  p.n = 512;
+  p.clusterM = 1;
+  EXPECT_FALSE(p.ragged(true));
+  EXPECT_FALSE(p.ragged(false));
+  EXPECT_EQ(p.tiles(), 4 * 2);
+  // Three tile rows in a 2x1 cluster: the fourth row is past M.
+  p.m = 384;
+  p.clusterM = 2;
+  EXPECT_TRUE(p.ragged(true));
 }
 
 TEST(SM90Kernel, RenderedKernelParsesForEveryTile) {

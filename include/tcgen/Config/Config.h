@@ -18,10 +18,9 @@ namespace mlir::tcgen {
 TargetAttr getTargetOrDefault(Operation *op);
 
 /// The back end for `info` on `target` when the user names none: sm90 on
-/// sm_90a for what it generates (C = A*B, row-major A[m,k] and B[k,n],
-/// sizes that are multiples of its 64 x 128 x 64 tile), wmma otherwise.
-/// Transposed operands take sm90 only when asked for: those kernels have
-/// not been checked on a GPU yet.
+/// sm_90a for what it generates (C = A*B in any of the four A/B layouts,
+/// any sizes whose rows are multiples of 16 bytes, as TMA needs), wmma
+/// otherwise.
 StringRef getDefaultBackend(const ContractionInfo &info, TargetAttr target);
 
 /// The default configuration for `info` on `target` with `backend` ("wmma"
@@ -32,8 +31,8 @@ ConfigAttr getDefaultConfig(const ContractionInfo &info, TargetAttr target,
 /// Shared memory the operand tiles of `config` occupy, in bytes.
 int64_t getSharedMemoryBytes(const ContractionInfo &info, ConfigAttr config);
 
-/// Checks that `config` fits the problem (sizes are multiples of the block
-/// tile) and the target (shared memory). Emits an error at `info.op`.
+/// Checks that `config` fits the problem (wmma: sizes are multiples of the
+/// block tile; sm90: rows TMA can address) and the target (shared memory). Emits an error at `info.op`.
 LogicalResult verifyConfigFits(const ContractionInfo &info, ConfigAttr config,
                                TargetAttr target);
 

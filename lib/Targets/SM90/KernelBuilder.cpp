@@ -235,9 +235,11 @@ TileCandidate mlir::tcgen::sm90::chooseBlockTile(int64_t m, int64_t n,
   TileCandidate best{64, 128, 0.0};
   double bestScore = -1.0;
   for (const TileCandidate &c : defaultTileCandidates()) {
-    if (m % c.m != 0 || n % c.n != 0)
-      continue;
-    double score = waveEfficiency((m / c.m) * (n / c.n), sms) * c.throughput;
+    // Edge tiles compute their full size: only m * n of the tiles' area is
+    // useful work.
+    int64_t tm = ceilDiv(m, c.m), tn = ceilDiv(n, c.n);
+    double useful = double(m * n) / double(tm * c.m * tn * c.n);
+    double score = waveEfficiency(tm * tn, sms) * useful * c.throughput;
     if (score > bestScore * 1.02) {
       best = c;
       bestScore = score;
@@ -287,7 +289,7 @@ static void emitWorkLoopBegin(llvm::raw_ostream &os, const KernelParams &p) {
         %ks = arith.constant 0 : index
         %len = arith.constant {0} : index
 )",
-                        p.k / p.blockK);
+                        p.kTiles());
     return;
   }
   // Stream-K items first (while %u < %skEnd), then whole tiles.
@@ -528,6 +530,34 @@ static std::string epilogueDecl(const KernelParams &p) {
   return s + ") -> " + p.outType;
 }
 
+/// The index of fragment row `r` (0: %row0, 1: %row1) for extra-operand
+/// loads: clamped to the last row where a tile reaches past M, so that the
+/// load stays inside the operand (the value is not stored).
+static std::string loadRow(const KernelParams &p, int r) {
+  return llvm::formatv(p.ragged(/*alongM=*/true) ? "%row{0}c" : "%row{0}", r);
+}
+
+/// The index of fragment column group j's pair for extra-operand loads:
+/// clamped to the last pair where a tile reaches past N.
+static std::string loadCol(const KernelParams &p, int64_t j) {
+  return llvm::formatv(p.ragged(/*alongM=*/false) ? "%col{0}c" : "%col{0}",
+                       j);
+}
+
+/// Defines, where tiles reach past N, %col<j>c (the clamped load column)
+/// and %col<j>in (whether the pair is inside C; N is even, so a pair is
+/// wholly inside or outside).
+static void emitColumnEdge(llvm::raw_ostream &os, const KernelParams &p,
+                           int64_t j) {
+  if (!p.ragged(/*alongM=*/false))
+    return;
+  os << llvm::formatv(R"(
+      %col{0}c = arith.minui %col{0}, %cLastPair : index
+      %col{0}in = arith.cmpi ult, %col{0}, %cN : index
+)",
+                      j);
+}
+
 /// Loads, once per tile, the column-vector operands at the thread's two
 /// fragment rows: %colE<k>a at %row0, %colE<k>b at %row1.
 static void emitColumnOperandLoads(llvm::raw_ostream &os,
@@ -535,10 +565,11 @@ static void emitColumnOperandLoads(llvm::raw_ostream &os,
   for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
     if (e.kind == "col")
       os << llvm::formatv(R"(
-      %colE{0}a = memref.load %E{0}[%row0] : {1}
-      %colE{0}b = memref.load %E{0}[%row1] : {1}
+      %colE{0}a = memref.load %E{0}[{2}] : {1}
+      %colE{0}b = memref.load %E{0}[{3}] : {1}
 )",
-                          k, epilogueOperandType(p, e));
+                          k, epilogueOperandType(p, e), loadRow(p, 0),
+                          loadRow(p, 1));
 }
 
 /// Fragment column groups whose extra-operand loads are issued together,
@@ -556,6 +587,7 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
       %col{0} = arith.addi %colBase, %cj{0} : index
 )",
                       j, 8 * j);
+  emitColumnEdge(os, p, j);
   for (auto [k, op] : llvm::enumerate(p.epilogueOperands)) {
     if (op.kind != "row" && op.kind != "matrix")
       continue;
@@ -564,12 +596,14 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
     if (op.kind == "row")
       loads.push_back({llvm::formatv("%rowE{0}_{1}", k, j).str(), ""});
     else
-      loads = {{llvm::formatv("%matE{0}_{1}ab", k, j).str(), "%row0, "},
-               {llvm::formatv("%matE{0}_{1}cd", k, j).str(), "%row1, "}};
+      loads = {{llvm::formatv("%matE{0}_{1}ab", k, j).str(),
+                loadRow(p, 0) + ", "},
+               {llvm::formatv("%matE{0}_{1}cd", k, j).str(),
+                loadRow(p, 1) + ", "}};
     for (auto &[vec, row] : loads) {
       os << llvm::formatv(
-          "      {0} = vector.load %E{1}[{2}%col{3}] : {4}, vector<2x{5}>\n",
-          vec, k, row, j, type, op.type);
+          "      {0} = vector.load %E{1}[{2}{3}] : {4}, vector<2x{5}>\n",
+          vec, k, row, loadCol(p, j), type, op.type);
       for (int x = 0; x < 2; ++x)
         os << llvm::formatv("      {0}x{1} = vector.extract {0}[{1}] : {2} "
                             "from vector<2x{2}>\n",
@@ -742,9 +776,24 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
                           StringRef value, StringRef row, int64_t j,
                           StringRef half) {
   if (!p.tmaStore) {
+    // Pairs outside C (edge tiles) are not stored.
+    bool raggedM = p.ragged(/*alongM=*/true), raggedN = p.ragged(false);
+    std::string rowIn = llvm::formatv("{0}in", row).str();
+    std::string colIn = llvm::formatv("%col{0}in", j).str();
+    if (raggedM && raggedN)
+      os << llvm::formatv("      %in{0}{1} = arith.andi {2}, {3} : i1\n", j,
+                          half, rowIn, colIn);
+    if (raggedM || raggedN)
+      os << llvm::formatv(
+          "      scf.if {0} {{\n",
+          raggedM && raggedN
+              ? llvm::formatv("%in{0}{1}", j, half).str()
+              : (raggedM ? rowIn : colIn));
     os << llvm::formatv("      vector.store {0}, %C[{1}, %col{2}] : "
                         "memref<{3}x{4}x{5}>, vector<2x{5}>\n",
                         value, row, j, p.m, p.n, p.outType);
+    if (raggedM || raggedN)
+      os << "      }\n";
     return;
   }
   const int64_t groupsPerChunk = p.storeChunkCols() / 8;
@@ -778,7 +827,7 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
 std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  const int64_t numK = p.k / p.blockK;
+  const int64_t numK = p.kTiles();
   const int64_t consumers = p.consumers();
   const int64_t accRegs = p.accRegs();
   const std::string &cType = p.outType;
@@ -791,8 +840,8 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   const int64_t releases =
       clustered ? consumers * 4 * p.clusterSize() : consumers * 128;
   // Raster over cluster tiles; the group keeps its height in block tiles.
-  const int64_t tilesM = p.m / p.blockM / p.clusterM;
-  const int64_t tilesN = p.n / p.blockN / p.clusterN;
+  const int64_t tilesM = p.clusterTilesM();
+  const int64_t tilesN = p.clusterTilesN();
   const int64_t groupM = std::max<int64_t>(1, p.groupM / p.clusterM);
 
   std::string acc = "!llvm.struct<(";
@@ -1082,6 +1131,24 @@ gpu.module @{0} {{
       %lCol = arith.muli %lq, %c2 : index
       %colBase = arith.addi %n0, %lCol : index
 )";
+  // Edge tiles: rows past M are clamped for loads (%row<r>c) and not
+  // stored (%row<r>in); columns likewise (emitColumnEdge).
+  if (p.ragged(/*alongM=*/true))
+    os << llvm::formatv(R"(
+      %cLastRow = arith.constant {0} : index
+      %cM = arith.constant {1} : index
+      %row0c = arith.minui %row0, %cLastRow : index
+      %row1c = arith.minui %row1, %cLastRow : index
+      %row0in = arith.cmpi ult, %row0, %cM : index
+      %row1in = arith.cmpi ult, %row1, %cM : index
+)",
+                        p.m - 1, p.m);
+  if (p.ragged(/*alongM=*/false))
+    os << llvm::formatv(R"(
+      %cLastPair = arith.constant {0} : index
+      %cN = arith.constant {1} : index
+)",
+                        p.n - 2, p.n);
   if (p.tmaStore)
     emitStoreSetup(os, p);
   emitColumnOperandLoads(os, p);
@@ -1099,6 +1166,8 @@ gpu.module @{0} {{
       %col{0} = arith.addi %colBase, %cj{0} : index
 )",
                           j, 8 * j);
+    if (!p.fusedEpilogue)
+      emitColumnEdge(os, p, j);
     os << llvm::formatv(R"(
       %e{0}a{6} = llvm.extractvalue %acc[{2}] : !acc
       %e{0}b{6} = llvm.extractvalue %acc[{3}] : !acc

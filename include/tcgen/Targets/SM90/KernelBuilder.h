@@ -21,6 +21,8 @@
 
 namespace mlir::tcgen::sm90 {
 
+constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 /// Bytes of C one TMA-store chunk holds: 64 rows of 128 bytes (a 128B
 /// swizzle atom wide).
 constexpr int64_t kStoreChunkBytes = 64 * 128;
@@ -45,7 +47,9 @@ constexpr int64_t sharedMemoryBytes(int64_t blockM, int64_t blockN,
 /// Everything the generated kernel depends on.
 struct KernelParams {
   std::string name;            ///< kernel symbol (also the gpu.module name)
-  int64_t m = 0, n = 0, k = 0; ///< problem (multiples of the tile)
+  /// The problem: any sizes. Partial tiles at the M, N and K edges are
+  /// zero-filled by TMA loads and clipped by TMA stores (or masked).
+  int64_t m = 0, n = 0, k = 0;
   int64_t blockM = 128;        ///< 64 rows per consumer warpgroup
   int64_t blockN = 256;        ///< wgmma N (<= 256, multiple of 64)
   int64_t blockK = 64;         ///< one 128-byte swizzle atom of f16
@@ -104,7 +108,26 @@ struct KernelParams {
     int64_t pool = threads() * entryRegisters() - 128 * producerRegisters();
     return std::min<int64_t>(240, pool / (128 * consumers()) / 8 * 8);
   }
-  int64_t tiles() const { return (m / blockM) * (n / blockN); }
+  /// Cluster tiles along M and N: block tiles rounded up to the cluster
+  /// (a cluster's tiles past the edge load zeros and store nothing).
+  int64_t clusterTilesM() const {
+    return ceilDiv(ceilDiv(m, blockM), clusterM);
+  }
+  int64_t clusterTilesN() const {
+    return ceilDiv(ceilDiv(n, blockN), clusterN);
+  }
+  /// Block tiles the blocks walk, edge tiles included.
+  int64_t tiles() const {
+    return clusterTilesM() * clusterM * clusterTilesN() * clusterN;
+  }
+  /// k-tiles per output tile; the last may be partial (TMA zero fill).
+  int64_t kTiles() const { return ceilDiv(k, blockK); }
+  /// Whether some tile reaches past M (or N): its stores are masked (or
+  /// clipped by TMA) and its extra-operand loads clamped.
+  bool ragged(bool alongM) const {
+    return alongM ? clusterTilesM() * clusterM * blockM != m
+                  : clusterTilesN() * clusterN * blockN != n;
+  }
   int64_t threads() const { return 128 * (consumers() + 1); }
   int64_t stageBytes() const { return (blockM + blockN) * blockK * 2; }
   /// Columns of C in one TMA-store chunk: 128 bytes of the output type.
@@ -145,9 +168,9 @@ struct TileCandidate {
 /// The default candidates, best per-SM throughput first.
 llvm::ArrayRef<TileCandidate> defaultTileCandidates();
 
-/// The candidate that divides M and N and maximizes wave efficiency times
-/// throughput on `sms` SMs; within 2 % the earlier (larger) tile wins.
-/// 64 x 128 when none divides.
+/// The candidate that maximizes wave efficiency times the useful fraction
+/// of its tiles' area (edge tiles) times throughput on `sms` SMs; within
+/// 2 % the earlier (larger) tile wins.
 TileCandidate chooseBlockTile(int64_t m, int64_t n, int64_t sms);
 
 /// Shared memory one block may use on sm_90, in bytes (227 KiB).
