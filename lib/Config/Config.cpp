@@ -21,39 +21,18 @@ TargetAttr mlir::tcgen::getTargetOrDefault(Operation *op) {
   return TargetAttr::get(op->getContext(), "sm_90a");
 }
 
-/// Why TMA cannot address the operands of `info`, or "" if it can: the
-/// row stride (the leading dimension, in bytes) of A, B and C must be a
-/// multiple of 16 bytes. Sizes need not be multiples of the tile.
-static std::string describeMisalignedRows(const ContractionInfo &info) {
-  struct Row {
-    const char *operand, *dim;
-    int64_t elements;
-    Type type;
-  } rows[] = {
-      {"A", info.aTransposed ? "M" : "K", info.aTransposed ? info.m : info.k,
-       info.aType},
-      {"B", info.bTransposed ? "K" : "N", info.bTransposed ? info.k : info.n,
-       info.bType},
-      {"C", "N", info.n, info.cType}};
-  for (const Row &r : rows) {
-    int64_t bytes = r.elements * r.type.getIntOrFloatBitWidth() / 8;
-    if (bytes % 16 != 0)
-      return llvm::formatv("the rows of {0} ({1}={2} {3} elements, {4} "
-                           "bytes) are not a multiple of 16 bytes, which TMA "
-                           "needs",
-                           r.operand, r.dim, r.elements, typeName(r.type),
-                           bytes)
-          .str();
-  }
-  return "";
+/// Whether TMA stores can write C: its rows must be a multiple of 16 bytes
+/// apart. (A and B rows that are not are copied into padded buffers before
+/// the kernel: tcgen-sm90-build-kernel's packs.)
+static bool tmaCanStoreC(const ContractionInfo &info) {
+  return info.n * info.cType.getIntOrFloatBitWidth() / 8 % 16 == 0;
 }
 
 StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
                                          TargetAttr target) {
-  // All four A/B layouts (K-major or MN-major operands) and any sizes whose
-  // rows TMA can address go to sm90.
-  if (target.getArch() == "sm_90a" && getZeroFillOfOutput(info) &&
-      describeMisalignedRows(info).empty())
+  // All four A/B layouts (K-major or MN-major operands) and any sizes go to
+  // sm90.
+  if (target.getArch() == "sm_90a" && getZeroFillOfOutput(info))
     return "sm90";
   return "wmma";
 }
@@ -83,7 +62,7 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
         info.op->getContext(), "sm90", {m, n, 64}, {64, n, 64}, {64, n, 16},
         sm90::chooseStages(m, n, 64, /*tmaStore=*/true), /*padding=*/0,
         /*vector=*/8, /*raster=*/8, /*persistent=*/true, streamK,
-        /*cluster=*/{1, 1}, /*store=*/"tma");
+        /*cluster=*/{1, 1}, /*store=*/tmaCanStoreC(info) ? "tma" : "global");
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
   // fragments per warp, 19 KiB of padded shared memory, two blocks per SM on
@@ -120,11 +99,13 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
                                 "(wgmma and setmaxnreg), not ")
            << target.getArch();
   ArrayRef<int64_t> bt = config.getBlockTile();
-  std::string misaligned = describeMisalignedRows(info);
-  if (!misaligned.empty())
-    return info.op->emitOpError("the sm90 back end cannot load or store "
-                                "these operands: ")
-           << misaligned;
+  if (config.getStore() == "tma" && !tmaCanStoreC(info))
+    return info.op->emitOpError()
+           << "TMA stores need the rows of C to be a multiple of 16 bytes "
+              "apart, but N="
+           << info.n << " " << typeName(info.cType) << " elements are "
+           << info.n * info.cType.getIntOrFloatBitWidth() / 8
+           << " bytes (store = \"global\" stores from registers)";
   // A cluster walks pairs of neighbouring tiles (rounded up: a tile past
   // the edge loads zeros and stores nothing); the operand tile the pair
   // shares is split in two halves, one loaded by each block.

@@ -51,6 +51,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   // paper's pipeline.
   TCGenSM90BuildKernelPassOptions build;
   build.fuseEpilogue = options.fuse;
+  build.pack = options.pack;
   pm.addPass(createTCGenSM90BuildKernelPass(build));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createTCGenLowerContractionPass());

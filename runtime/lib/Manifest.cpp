@@ -152,6 +152,13 @@ const Operand *Manifest::findOperand(std::string_view name) const {
   return nullptr;
 }
 
+const Pack *Manifest::findPack(std::string_view name) const {
+  for (const Pack &p : packs)
+    if (p.operand == name)
+      return &p;
+  return nullptr;
+}
+
 const Operand *Manifest::findRole(OperandRole role) const {
   for (const Operand &o : operands)
     if (o.role == role)
@@ -766,6 +773,55 @@ bool parseParams(FieldReader &r, const Value &root, Manifest &m) {
   return true;
 }
 
+/// Parses the optional "packs": copies of read-only operands with padded
+/// strides, made before the main kernel.
+bool parsePacks(FieldReader &r, const Value &root, Manifest &m) {
+  const Value *packs = root.get("packs");
+  if (!packs)
+    return true;
+  if (!packs->isArray())
+    return r.wrongType("packs", "an array", *packs);
+  for (size_t i = 0; i < packs->getElements().size(); ++i) {
+    const Value &v = packs->getElements()[i];
+    std::string path = index("packs", i);
+    if (!v.isObject())
+      return r.wrongType(path, "an object", v);
+    Pack p;
+    if (!r.string(v, path, "operand", p.operand, true) ||
+        !r.string(v, path, "entry", p.entry, true) ||
+        !r.intArray(v, path, "strides", p.strides, true, 1) ||
+        !r.dim3(v, path, "grid", p.grid, true) ||
+        !r.dim3(v, path, "block", p.block, true))
+      return false;
+    if (p.entry.empty())
+      return r.fail("field '" + path + ".entry' must not be empty");
+    const Operand *operand = m.findOperand(p.operand);
+    if (!operand)
+      return r.fail("field '" + path + ".operand': no operand named '" +
+                    p.operand + "'");
+    if (operand->role != OperandRole::Lhs &&
+        operand->role != OperandRole::Rhs && operand->role != OperandRole::In)
+      return r.fail("field '" + path + ".operand': operand '" + p.operand +
+                    "' is written by the kernel; only inputs are packed");
+    if (m.findPack(p.operand))
+      return r.fail("field '" + path + ".operand': operand '" + p.operand +
+                    "' is packed twice");
+    if (p.strides.size() != operand->shape.size() || p.strides.empty() ||
+        p.strides.back() != 1)
+      return r.fail("field '" + path +
+                    ".strides': expected one stride per dimension of operand '" +
+                    p.operand + "' (rank " +
+                    std::to_string(operand->shape.size()) +
+                    "), the innermost 1");
+    int64_t threads = p.block[0] * p.block[1] * p.block[2];
+    if (threads > 1024)
+      return r.fail("field '" + path + ".block': " + std::to_string(threads) +
+                    " threads per block exceeds 1024");
+    m.packs.push_back(std::move(p));
+  }
+  return true;
+}
+
 bool parseLaunch(FieldReader &r, const Value &root, Launch &launch) {
   const Value *l;
   if (!r.object(root, "", "launch", l, true))
@@ -1021,7 +1077,7 @@ std::string tcgen::parseManifest(std::string_view text, Manifest &out) {
     return "missing required field 'cubin' or 'ptx'";
   if (!parseTarget(r, root, m.target) || !parseOp(r, root, m.op) ||
       !parseOperands(r, root, m) || !parseParams(r, root, m) ||
-      !parseLaunch(r, root, m.launch) || !parseResources(r, root, m.resources))
+      !parsePacks(r, root, m) || !parseLaunch(r, root, m.launch) || !parseResources(r, root, m.resources))
     return r.error;
   if (const Value *config = root.get("config")) {
     if (!config->isObject())
@@ -1182,6 +1238,20 @@ Value tcgen::manifestToJson(const Manifest &m) {
     params.push(std::move(v));
   }
   root.set("params", std::move(params));
+
+  if (!m.packs.empty()) {
+    Value packs = Value::array();
+    for (const Pack &p : m.packs) {
+      Value v = Value::object();
+      v.set("operand", p.operand);
+      v.set("entry", p.entry);
+      v.set("strides", Value::intArray(p.strides));
+      v.set("grid", dim3ToJson(p.grid));
+      v.set("block", dim3ToJson(p.block));
+      packs.push(std::move(v));
+    }
+    root.set("packs", std::move(packs));
+  }
 
   Value launch = Value::object();
   launch.set("grid", dim3ToJson(m.launch.grid));

@@ -139,15 +139,27 @@ struct tcgen_kernel {
   /// the first launch and shared by every launch of this handle (so its
   /// launches must be stream-ordered); 0 until then.
   CUdeviceptr workspace = 0;
-  std::mutex workspaceMutex; // Guards the allocation, not the launches.
+  std::mutex workspaceMutex; // Guards the allocations, not the launches.
+  /// The entries of the manifest's packs, and their buffers (allocated at
+  /// the first launch, like the workspace, and shared by every launch).
+  std::vector<CUfunction> packFunctions;
+  std::vector<CUdeviceptr> packBuffers;
 
   ~tcgen_kernel() {
-    if (workspace) {
+    bool anyBuffer = workspace != 0;
+    for (CUdeviceptr b : packBuffers)
+      anyBuffer |= b != 0;
+    if (anyBuffer) {
       // Freed in its own context, which need not be current here.
       ScopedContext scope(*driver);
       const char *call = nullptr;
-      if (scope.enter(context, call) == CUDA_SUCCESS)
-        driver->cuMemFreeFn(workspace);
+      if (scope.enter(context, call) == CUDA_SUCCESS) {
+        if (workspace)
+          driver->cuMemFreeFn(workspace);
+        for (CUdeviceptr b : packBuffers)
+          if (b)
+            driver->cuMemFreeFn(b);
+      }
     }
     if (module)
       driver->cuModuleUnloadFn(module);
@@ -323,6 +335,16 @@ tcgen_status prepareFunction(tcgen_kernel &k) {
       k.persistentSlots = static_cast<int>(
           std::min<int64_t>(k.device.smCount, clusters * clusterSize));
   }
+  for (const Pack &pack : k.manifest.packs) {
+    CUfunction f = nullptr;
+    r = d.cuModuleGetFunctionFn(&f, k.module, pack.entry.c_str());
+    if (r != CUDA_SUCCESS)
+      return fail(TCGEN_ERROR_CUDA,
+                  rt::formatCudaError(d, "cuModuleGetFunction", r) +
+                      ": pack entry '" + pack.entry + "' (operand '" +
+                      pack.operand + "') not found in the " + k.binaryKind);
+    k.packFunctions.push_back(f);
+  }
   if (clusterSize > kPortableClusterSize) {
     r = d.cuFuncSetAttributeFn(
         k.function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
@@ -432,14 +454,14 @@ template <typename T> std::string formatList(const std::vector<T> &values) {
 /// Encodes the TMA descriptor of params[index] (a tensormap) for `arg`, the
 /// tensor of its operand, into `map`. Needs the kernel's context current.
 tcgen_status encodeTensorMap(const tcgen_kernel &k, size_t index,
-                             const TensorArg &arg, CUtensorMap &map) {
+                             const Operand &operand, uintptr_t address,
+                             CUtensorMap &map) {
   const Param &p = k.manifest.params[index];
-  const Operand &operand = k.manifest.operands[k.paramPlans[index].operand];
   std::string where = "kernel '" + k.manifest.entry + "': params[" +
                       std::to_string(index) + "] (tensormap of operand '" +
                       operand.name + "'): ";
   TensorMapLayout layout;
-  std::string error = tensorMapLayout(p, operand, arg.address, layout);
+  std::string error = tensorMapLayout(p, operand, address, layout);
   if (!error.empty()) // validateLaunch has checked this already.
     return fail(TCGEN_ERROR_VALIDATION, where + error);
   size_t rank = layout.globalDim.size();
@@ -549,6 +571,64 @@ tcgen_status convertArgs(const tcgen_tensor_arg *args, int nargs,
   return TCGEN_OK;
 }
 
+/// Allocates the pack buffers on the first launch of a kernel with packs.
+/// Needs the kernel's context current.
+tcgen_status ensurePackBuffers(tcgen_kernel &k) {
+  std::lock_guard<std::mutex> lock(k.workspaceMutex);
+  if (k.packBuffers.size() == k.manifest.packs.size())
+    return TCGEN_OK;
+  const Driver &d = *k.driver;
+  std::vector<CUdeviceptr> buffers;
+  for (const Pack &pack : k.manifest.packs) {
+    int64_t bytes = packBytes(*k.manifest.findOperand(pack.operand), pack);
+    std::string where = "kernel '" + k.manifest.entry + "': pack of operand '" +
+                        pack.operand + "': ";
+    CUresult r = CUDA_SUCCESS;
+    CUdeviceptr buffer = 0;
+    if (bytes < 0 ||
+        (r = d.cuMemAllocFn(&buffer, static_cast<size_t>(std::max<int64_t>(
+                                         bytes, 256)))) != CUDA_SUCCESS) {
+      for (CUdeviceptr b : buffers)
+        d.cuMemFreeFn(b);
+      return fail(bytes < 0 ? TCGEN_ERROR_UNSUPPORTED : TCGEN_ERROR_CUDA,
+                  where + (bytes < 0 ? std::string("its size overflows")
+                                     : std::to_string(bytes) + " bytes: " +
+                                           rt::formatCudaError(d, "cuMemAlloc",
+                                                               r)));
+    }
+    buffers.push_back(buffer);
+  }
+  k.packBuffers = std::move(buffers);
+  return TCGEN_OK;
+}
+
+/// Launches the pack kernels: each copies its operand from the caller's
+/// tensor into its buffer.
+tcgen_status launchPacks(tcgen_kernel &k, const std::vector<TensorArg> &tensors,
+                         CUstream stream) {
+  const Driver &d = *k.driver;
+  auto u = [](int64_t v) { return static_cast<unsigned>(v); };
+  for (size_t i = 0; i < k.manifest.packs.size(); ++i) {
+    const Pack &pack = k.manifest.packs[i];
+    const Operand *operand = k.manifest.findOperand(pack.operand);
+    CUdeviceptr src =
+        static_cast<CUdeviceptr>(tensors[operand - k.manifest.operands.data()]
+                                     .address);
+    CUdeviceptr dst = k.packBuffers[i];
+    void *params[] = {&src, &dst};
+    CUresult r = d.cuLaunchKernelFn(
+        k.packFunctions[i], u(pack.grid[0]), u(pack.grid[1]), u(pack.grid[2]),
+        u(pack.block[0]), u(pack.block[1]), u(pack.block[2]), 0, stream,
+        params, nullptr);
+    if (r != CUDA_SUCCESS)
+      return fail(TCGEN_ERROR_CUDA, "kernel '" + k.manifest.entry +
+                                        "': pack '" + pack.entry + "': " +
+                                        rt::formatCudaError(d, "cuLaunchKernel",
+                                                            r));
+  }
+  return TCGEN_OK;
+}
+
 /// Allocates and zeroes the workspace on the first launch that needs one.
 /// Needs the kernel's context current.
 tcgen_status ensureWorkspace(tcgen_kernel &k, CUstream stream) {
@@ -647,6 +727,10 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
   if (r != CUDA_SUCCESS)
     return fail(TCGEN_ERROR_CUDA, rt::formatCudaError(d, call, r));
   bool usesWorkspace = false;
+  // Pack buffers first: the tensor maps of packed operands address them.
+  if (!k->manifest.packs.empty() &&
+      (status = ensurePackBuffers(*k)) != TCGEN_OK)
+    return status;
   for (size_t i = 0, map = 0; i < numParams; ++i) {
     const ParamPlan &plan = k->paramPlans[i];
     if (plan.kind == ParamPlan::Workspace) {
@@ -661,7 +745,16 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
       continue;
     }
     CUtensorMap &slot = maps[map++].map;
-    if ((status = encodeTensorMap(*k, i, tensor, slot)) != TCGEN_OK)
+    const Operand &operand = k->manifest.operands[plan.operand];
+    const Pack *pack = k->manifest.findPack(operand.name);
+    status =
+        pack ? encodeTensorMap(
+                   *k, i, packedOperand(operand, *pack),
+                   static_cast<uintptr_t>(
+                       k->packBuffers[pack - k->manifest.packs.data()]),
+                   slot)
+             : encodeTensorMap(*k, i, operand, tensor.address, slot);
+    if (status != TCGEN_OK)
       return status;
     params[i] = &slot;
   }
@@ -674,6 +767,8 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
       if (k->paramPlans[i].kind == ParamPlan::Workspace)
         pointers[i] = k->workspace;
   }
+  if ((status = launchPacks(*k, tensors, stream)) != TCGEN_OK)
+    return status;
   r = launchKernel(*k, stream, params.empty() ? nullptr : params.data());
   if (r != CUDA_SUCCESS) {
     bool cluster = k->manifest.launch.cluster[0] *

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <numeric>
 
 using namespace tcgen;
@@ -192,6 +193,31 @@ std::string tcgen::validateDevice(const Manifest &manifest,
   return "";
 }
 
+Operand tcgen::packedOperand(const Operand &operand, const Pack &pack) {
+  Operand copy = operand;
+  copy.strides = pack.strides;
+  return copy;
+}
+
+int64_t tcgen::packBytes(const Operand &operand, const Pack &pack) {
+  int64_t last = 0;
+  for (size_t i = 0; i < operand.shape.size() && i < pack.strides.size();
+       ++i) {
+    int64_t extent = operand.shape[i];
+    if (extent <= 0)
+      return 0;
+    if (pack.strides[i] > 0 &&
+        extent - 1 > (std::numeric_limits<int64_t>::max() - last) /
+                         pack.strides[i])
+      return -1;
+    last += (extent - 1) * pack.strides[i];
+  }
+  int64_t size = dtypeSize(operand.dtype);
+  if (last + 1 > (std::numeric_limits<int64_t>::max() - 255) / size)
+    return -1;
+  return ((last + 1) * size + 255) / 256 * 256;
+}
+
 std::string tcgen::validateLaunch(const Manifest &manifest,
                                   const std::vector<TensorArg> &args,
                                   const DeviceInfo &device) {
@@ -227,11 +253,16 @@ std::string tcgen::validateLaunch(const Manifest &manifest,
     error = checkArg(operand, args[i]);
     if (!error.empty())
       return error;
+    // A packed operand's tensor maps address the runtime's copy (256-byte
+    // aligned) with the pack's strides.
+    const Pack *pack = manifest.findPack(operand.name);
+    Operand copy = pack ? packedOperand(operand, *pack) : operand;
+    uintptr_t address = pack ? uintptr_t(256) : args[i].address;
     for (const Param &p : manifest.params) {
       if (p.kind != "tensormap" || p.operand != operand.name)
         continue;
       TensorMapLayout layout;
-      error = tensorMapLayout(p, operand, args[i].address, layout);
+      error = tensorMapLayout(p, copy, address, layout);
       if (!error.empty())
         return error;
     }

@@ -226,6 +226,28 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
       }
       m.params.push_back(param);
     }
+    if (auto packs = kernel->getAttrOfType<ArrayAttr>("tcgen.packs")) {
+      for (Attribute a : packs) {
+        auto d = cast<DictionaryAttr>(a);
+        ::tcgen::Pack pack;
+        pack.operand = d.getAs<StringAttr>("operand").getValue().str();
+        pack.entry = d.getAs<StringAttr>("entry").getValue().str();
+        ArrayRef<int64_t> strides =
+            d.getAs<DenseI64ArrayAttr>("strides").asArrayRef();
+        pack.strides.assign(strides.begin(), strides.end());
+        // Like the operand: a transposed copy is described by the logical
+        // shape with swapped strides.
+        if (transposed && ((pack.operand == "A" && transposed[0]) ||
+                           (pack.operand == "B" && transposed[1])))
+          std::reverse(pack.strides.begin(), pack.strides.end());
+        ArrayRef<int64_t> grid = d.getAs<DenseI64ArrayAttr>("grid").asArrayRef();
+        ArrayRef<int64_t> block =
+            d.getAs<DenseI64ArrayAttr>("block").asArrayRef();
+        pack.grid = {grid[0], grid[1], grid[2]};
+        pack.block = {block[0], block[1], block[2]};
+        m.packs.push_back(std::move(pack));
+      }
+    }
     ArrayRef<int64_t> l = launch.asArrayRef();
     m.launch.grid = {l[0], l[1], l[2]};
     m.launch.block = {l[3], l[4], l[5]};

@@ -95,6 +95,13 @@ static cl::opt<std::string>
                        "tma (shared memory + TMA stores overlapping the next "
                        "tile)"),
               cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<std::string> packMode(
+    "pack",
+    cl::desc("sm90: copy A or B into buffers with rows a multiple of 128 "
+             "bytes apart before the kernel: auto (where TMA cannot read the "
+             "rows or reads them slowly and the problem repays the copy), "
+             "always or never"),
+    cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> noFuseEpilogue(
     "no-fuse-epilogue",
     cl::desc("Do not fuse pointwise consumers of a contraction into its "
@@ -161,6 +168,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.cluster =
       SmallVector<int64_t>(clusterShape.begin(), clusterShape.end());
   options.store = storeKind;
+  options.pack = packMode;
   options.fuse = !noFuseEpilogue;
   options.promote = !noPromote;
   options.hoist = !noHoist;

@@ -19,6 +19,7 @@
 
 using namespace tcgen;
 using tcgen::testing::epilogueManifestText;
+using tcgen::testing::packManifestText;
 using tcgen::testing::replaceFirst;
 using tcgen::testing::sampleManifestText;
 using tcgen::testing::streamKManifestText;
@@ -329,6 +330,50 @@ TEST(ManifestTest, ParsesTensorMapParams) {
   // A ptr param keeps the defaults.
   EXPECT_EQ(m.params[2], (Param{"ptr", "C", ""}));
   EXPECT_TRUE(m.params[2].box.empty());
+}
+
+TEST(ManifestTest, ParsesPacks) {
+  Manifest m = parseOk(packManifestText());
+  ASSERT_EQ(m.packs.size(), 1u);
+  const Pack &p = m.packs[0];
+  EXPECT_EQ(p.operand, "B");
+  EXPECT_EQ(p.entry, "matmul_kernel_pack_B");
+  EXPECT_EQ(p.strides, (std::vector<int64_t>{1088, 1}));
+  EXPECT_EQ(p.grid, (std::array<int64_t, 3>{132, 1, 1}));
+  EXPECT_EQ(p.block, (std::array<int64_t, 3>{256, 1, 1}));
+  EXPECT_EQ(m.findPack("B"), &m.packs[0]);
+  EXPECT_EQ(m.findPack("A"), nullptr);
+  // Round trip; a manifest without packs writes none.
+  Manifest again = parseOk(writeManifest(m));
+  ASSERT_EQ(again.packs.size(), 1u);
+  EXPECT_EQ(again.packs[0].strides, p.strides);
+  EXPECT_EQ(again.packs[0].entry, p.entry);
+  EXPECT_EQ(writeManifest(parseOk(sampleManifestText())).find("packs"),
+            std::string::npos);
+}
+
+TEST(ManifestTest, PackErrorsNameTheField) {
+  std::string text = packManifestText();
+  auto edit = [&](const std::string &from, const std::string &to) {
+    return parseError(replaceFirst(text, from, to));
+  };
+  EXPECT_EQ(edit(R"("operand": "B", "entry")", R"("operand": "X", "entry")"),
+            "field 'packs[0].operand': no operand named 'X'");
+  EXPECT_EQ(edit(R"("operand": "B", "entry")", R"("operand": "C", "entry")"),
+            "field 'packs[0].operand': operand 'C' is written by the kernel; "
+            "only inputs are packed");
+  EXPECT_EQ(edit(R"("strides": [1088, 1])", R"("strides": [1088])"),
+            "field 'packs[0].strides': expected one stride per dimension of "
+            "operand 'B' (rank 2), the innermost 1");
+  EXPECT_EQ(edit(R"("entry": "matmul_kernel_pack_B")", R"("entry": "")"),
+            "field 'packs[0].entry' must not be empty");
+  EXPECT_EQ(edit(R"("block": [256, 1, 1])", R"("block": [2048, 1, 1])"),
+            "field 'packs[0].block': 2048 threads per block exceeds 1024");
+  EXPECT_EQ(edit(R"("packs": [)", R"("packs": [ { "operand": "B", "entry": "x",
+      "strides": [1088, 1], "grid": [1, 1, 1], "block": [32, 1, 1] },)"),
+            "field 'packs[1].operand': operand 'B' is packed twice");
+  EXPECT_EQ(edit(R"("grid": [132, 1, 1],)", ""),
+            "missing required field 'packs[0].grid'");
 }
 
 TEST(ManifestTest, TensorMapRoundTrip) {

@@ -118,6 +118,24 @@ inline std::string epilogueManifestText() {
               { "kind": "ptr", "operand": "E2" } ],)");
 }
 
+/// The tensormap sample with B's rows 1028 f16 apart (2056 bytes, which
+/// TMA cannot take) and a pack copying B into rows of 1088 elements.
+inline std::string packManifestText() {
+  std::string text = tensorMapManifestText();
+  text = replaceFirst(text, R"("shape": [1024, 1024],
+      "strides": [1024, 1], "align_bytes": 16 },
+    { "name": "C")",
+                      R"("shape": [1024, 1024],
+      "strides": [1028, 1], "align_bytes": 16 },
+    { "name": "C")");
+  return replaceFirst(
+      text, R"("launch": {)",
+      R"("packs": [ { "operand": "B", "entry": "matmul_kernel_pack_B",
+              "strides": [1088, 1], "grid": [132, 1, 1],
+              "block": [256, 1, 1] } ],
+  "launch": {)");
+}
+
 } // namespace tcgen::testing
 
 #endif // TCGEN_UNITTESTS_RUNTIME_SAMPLEMANIFEST_H

@@ -12,6 +12,7 @@
 
 using namespace tcgen;
 using tcgen::testing::epilogueManifestText;
+using tcgen::testing::packManifestText;
 using tcgen::testing::sampleManifestText;
 using tcgen::testing::streamKManifestText;
 using tcgen::testing::tensorMapManifestText;
@@ -221,6 +222,35 @@ TEST_F(TensorMapValidateTest, RowStrideNotAMultipleOf16Bytes) {
                         "in dimension 0 (strides [1028, 1])");
   manifest.operands[1].strides = args[1].strides = {1032, 1}; // 2064 bytes
   EXPECT_EQ(validate(), "");
+}
+
+TEST_F(TensorMapValidateTest, PackedOperandsUseThePackStrides) {
+  // B's rows are 2056 bytes apart: TMA reads the runtime's copy instead,
+  // with the pack's strides (2176 bytes).
+  ASSERT_EQ(parseManifest(packManifestText(), manifest), "");
+  args[1].strides = {1028, 1};
+  EXPECT_EQ(validate(), "");
+  // The caller's tensor is still checked against the operand.
+  args[1].strides = {1024, 1};
+  EXPECT_NE(validate().find("operand 'B'"), std::string::npos);
+  // A pack whose strides TMA cannot take is refused like an operand.
+  args[1].strides = {1028, 1};
+  manifest.packs[0].strides = {1030, 1};
+  EXPECT_EQ(validate(), "operand 'B': TMA needs byte strides that are "
+                        "multiples of 16, got stride 1030 (2060 bytes of f16) "
+                        "in dimension 0 (strides [1030, 1])");
+}
+
+TEST(PackBytesTest, LastElementRoundedUpTo256) {
+  Operand b{"B", OperandRole::Rhs, DType::F16, {1024, 1000}, {1000, 1}, 16};
+  Pack p{"B", "pack", {1024, 1}, {1, 1, 1}, {256, 1, 1}};
+  // (1023 * 1024 + 999 + 1) * 2 bytes = 2097152 - 48, rounded up.
+  EXPECT_EQ(packBytes(b, p), 2097152);
+  EXPECT_EQ(packedOperand(b, p).strides, (std::vector<int64_t>{1024, 1}));
+  // A transposed operand: logical [k, n] with strides [1, k_padded].
+  Operand t{"B", OperandRole::Rhs, DType::F16, {100, 30}, {1, 104}, 16};
+  Pack tp{"B", "pack", {1, 128}, {1, 1, 1}, {256, 1, 1}};
+  EXPECT_EQ(packBytes(t, tp), (99 + 29 * 128 + 1) * 2 / 256 * 256 + 256);
 }
 
 TEST_F(TensorMapValidateTest, InnermostStrideNotOne) {

@@ -182,6 +182,60 @@ TEST(SM90Kernel, EdgeTiles) {
   EXPECT_TRUE(p.ragged(true));
 }
 
+TEST(SM90Kernel, PackDecision) {
+  int64_t big = 4096, small = 512;
+  // Rows of 128-byte multiples: TMA reads them at full speed.
+  EXPECT_FALSE(shouldPack(8192, big, big, big, "always"));
+  // 16-byte multiples: read slowly; packed in large problems only.
+  EXPECT_TRUE(shouldPack(10000, big, big, big, "auto"));
+  EXPECT_FALSE(shouldPack(10000, small, small, small, "auto"));
+  EXPECT_TRUE(shouldPack(10000, small, small, small, "always"));
+  // Not 16-byte multiples: TMA cannot read them at all.
+  EXPECT_TRUE(shouldPack(8190, small, small, small, "auto"));
+  EXPECT_FALSE(shouldPack(8190, big, big, big, "never"));
+  EXPECT_EQ(paddedRowStride(5000, 2), 5056);
+  EXPECT_EQ(paddedRowStride(4095, 2), 4096);
+  EXPECT_EQ(paddedRowStride(64, 2), 64);
+}
+
+TEST(SM90Kernel, KernelWithPacksParses) {
+  DialectRegistry registry;
+  registry.insert<arith::ArithDialect, gpu::GPUDialect, LLVM::LLVMDialect,
+                  NVVM::NVVMDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
+                  scf::SCFDialect, vector::VectorDialect>();
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  KernelParams p;
+  p.name = "k";
+  p.m = 300;
+  p.n = 4095;
+  p.k = 700;
+  // Source rows of every alignment: 700 (8 bytes), 4095 (2 bytes).
+  for (auto [operand, rows, cols] :
+       {std::tuple<const char *, int64_t, int64_t>{"A", 300, 700},
+        {"B", 700, 4095}}) {
+    PackParams pp;
+    pp.name = std::string("k_pack_") + operand;
+    pp.operand = operand;
+    pp.rows = rows;
+    pp.cols = cols;
+    pp.srcStride = cols;
+    pp.dstStride = paddedRowStride(cols, 2);
+    p.packs.push_back(pp);
+  }
+  OwningOpRef<ModuleOp> module = ModuleOp::create(UnknownLoc::get(&ctx));
+  FailureOr<Operation *> kernel =
+      buildKernelModule(*module, p, UnknownLoc::get(&ctx));
+  ASSERT_TRUE(succeeded(kernel));
+  auto gpuModule = cast<gpu::GPUModuleOp>(*kernel);
+  EXPECT_TRUE(gpuModule.lookupSymbol<gpu::GPUFuncOp>("k_pack_A"));
+  EXPECT_TRUE(gpuModule.lookupSymbol<gpu::GPUFuncOp>("k_pack_B"));
+  std::string text = renderPackFunc(p.packs[1]);
+  EXPECT_NE(text.find("{alignment = 2 : i64} : !llvm.ptr<1> -> vector<1xf16>"),
+            std::string::npos);
+  EXPECT_EQ(p.packs[1].chunksPerRow(), 512);
+}
+
 TEST(SM90Kernel, RenderedKernelParsesForEveryTile) {
   DialectRegistry registry;
   registry.insert<arith::ArithDialect, gpu::GPUDialect, LLVM::LLVMDialect,

@@ -47,6 +47,11 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
       llvm::cl::desc("How C is written on sm90: global or tma (default: "
                      "the target's)"),
       llvm::cl::init("")};
+  Option<std::string> pack{
+      *this, "pack",
+      llvm::cl::desc("Copy A or B with rows TMA reads slowly into padded "
+                     "buffers first on sm90: auto, always or never"),
+      llvm::cl::init("auto")};
   Option<bool> bufferize{*this, "bufferize",
                          llvm::cl::desc("Bufferize tensor inputs first"),
                          llvm::cl::init(true)};

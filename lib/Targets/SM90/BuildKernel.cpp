@@ -104,6 +104,38 @@ struct BuildKernelPass final
              typeName(e.elementType)});
     }
 
+    // Operands whose rows TMA cannot read (or reads slowly) are copied into
+    // padded buffers first. Rows of the stored layout: A [m][k] or [k][m],
+    // B [k][n] or [n][k].
+    if (pack != "auto" && pack != "always" && pack != "never")
+      return op.emitOpError("pack must be auto, always or never, not '")
+             << pack << "'";
+    auto addPack = [&](StringRef operand, int64_t rows,
+                       int64_t cols) -> LogicalResult {
+      int64_t rowBytes = cols * 2;
+      if (!sm90::shouldPack(rowBytes, p.m, p.n, p.k, pack)) {
+        if (rowBytes % 16 != 0)
+          return op.emitOpError()
+                 << "the rows of " << operand << " are " << rowBytes
+                 << " bytes apart, not a multiple of 16, which TMA needs; "
+                    "pack = never forbids copying them";
+        return success();
+      }
+      sm90::PackParams pp;
+      pp.name = p.name + "_pack_" + operand.str();
+      pp.operand = operand.str();
+      pp.rows = rows;
+      pp.cols = cols;
+      pp.srcStride = cols;
+      pp.dstStride = sm90::paddedRowStride(cols, 2);
+      pp.type = p.inType;
+      p.packs.push_back(pp);
+      return success();
+    };
+    if (failed(addPack("A", p.aMNMajor ? p.k : p.m, p.aMNMajor ? p.m : p.k)) ||
+        failed(addPack("B", p.bKMajor ? p.n : p.k, p.bKMajor ? p.k : p.n)))
+      return failure();
+
     auto module = getOperation();
     sm90::EpilogueBodyBuilder body;
     if (epilogue)
@@ -142,6 +174,21 @@ struct BuildKernelPass final
       boxes.push_back(b.getNamedAttr(
           "C", b.getDenseI64ArrayAttr({p.storeChunkCols(), 64})));
     kernel->setAttr("tcgen.tensormap_boxes", b.getDictionaryAttr(boxes));
+    // The packs, in the stored layout's terms (strides of the stored
+    // [rows][cols] copy); `tcgen compile` writes them to the manifest.
+    SmallVector<Attribute> packs;
+    for (const sm90::PackParams &pp : p.packs)
+      packs.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("operand", b.getStringAttr(pp.operand)),
+           b.getNamedAttr("entry", b.getStringAttr(pp.name)),
+           b.getNamedAttr("strides",
+                          b.getDenseI64ArrayAttr({pp.dstStride, 1})),
+           b.getNamedAttr("grid",
+                          b.getDenseI64ArrayAttr({pp.blocks(), 1, 1})),
+           b.getNamedAttr("block", b.getDenseI64ArrayAttr(
+                                       {sm90::PackParams::kThreads, 1, 1}))}));
+    if (!packs.empty())
+      kernel->setAttr("tcgen.packs", b.getArrayAttr(packs));
     // Operands stored transposed (A[k,m], B[n,k]): the manifest describes
     // them by their logical [m,k] / [k,n] shape with swapped strides.
     kernel->setAttr("tcgen.transposed",

@@ -556,6 +556,16 @@ static void emitColumnEdge(llvm::raw_ostream &os, const KernelParams &p,
       %col{0}in = arith.cmpi ult, %col{0}, %cN : index
 )",
                       j);
+  // Odd N: the pair's elements are loaded and stored one at a time, each
+  // clamped to (or masked at) the last column.
+  if (p.oddN())
+    os << llvm::formatv(R"(
+      %col{0}n = arith.addi %col{0}, %c1 : index
+      %col{0}c0 = arith.minui %col{0}, %cLastCol : index
+      %col{0}c1 = arith.minui %col{0}n, %cLastCol : index
+      %col{0}in1 = arith.cmpi ult, %col{0}n, %cN : index
+)",
+                        j);
 }
 
 /// Loads, once per tile, the column-vector operands at the thread's two
@@ -601,6 +611,14 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
                {llvm::formatv("%matE{0}_{1}cd", k, j).str(),
                 loadRow(p, 1) + ", "}};
     for (auto &[vec, row] : loads) {
+      if (p.oddN()) {
+        // Pairs are not aligned: one element at a time.
+        for (int x = 0; x < 2; ++x)
+          os << llvm::formatv(
+              "      {0}x{1} = memref.load %E{2}[{3}%col{4}c{1}] : {5}\n", vec,
+              x, k, row, j, type);
+        continue;
+      }
       os << llvm::formatv(
           "      {0} = vector.load %E{1}[{2}{3}] : {4}, vector<2x{5}>\n",
           vec, k, row, loadCol(p, j), type, op.type);
@@ -783,6 +801,27 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
     if (raggedM && raggedN)
       os << llvm::formatv("      %in{0}{1} = arith.andi {2}, {3} : i1\n", j,
                           half, rowIn, colIn);
+    if (p.oddN()) {
+      // Pairs are not aligned: each element is stored on its own, if it is
+      // inside C.
+      for (int x = 0; x < 2; ++x) {
+        std::string in = llvm::formatv("%col{0}in{1}", j, x ? "1" : "").str();
+        if (raggedM) {
+          os << llvm::formatv("      %in{0}{1}{2} = arith.andi {3}, {4} : i1\n",
+                              j, half, x, rowIn, in);
+          in = llvm::formatv("%in{0}{1}{2}", j, half, x).str();
+        }
+        os << llvm::formatv(R"(
+      scf.if {0} {{
+        %sx{1}{2}{3} = vector.extract {4}[{3}] : {5} from vector<2x{5}>
+        %col{1}{2}{3} = arith.addi %col{1}, %c{3} : index
+        memref.store %sx{1}{2}{3}, %C[{6}, %col{1}{2}{3}] : memref<{7}x{8}x{5}>
+      }
+)",
+                            in, j, half, x, value, p.outType, row, p.m, p.n);
+      }
+      return;
+    }
     if (raggedM || raggedN)
       os << llvm::formatv(
           "      scf.if {0} {{\n",
@@ -822,6 +861,14 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
       llvm.store %sv{0}{1}, %sp{0}{1} {{alignment = 4 : i64} : i32, !llvm.ptr<3>
 )",
                       j, half, value, p.outType);
+}
+
+/// Whether the epilogue pins each accumulator register after the wgmma
+/// wait with an empty volatile asm: with a fused epilogue (its arithmetic)
+/// and with odd N (element stores in branches) LLVM otherwise moves reads
+/// of the accumulators where ptxas serializes the wgmma chain (C7514).
+static bool pinAccumulators(const KernelParams &p) {
+  return p.fusedEpilogue || p.oddN();
 }
 
 std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
@@ -1146,9 +1193,10 @@ gpu.module @{0} {{
   if (p.ragged(/*alongM=*/false))
     os << llvm::formatv(R"(
       %cLastPair = arith.constant {0} : index
-      %cN = arith.constant {1} : index
+      %cLastCol = arith.constant {1} : index
+      %cN = arith.constant {2} : index
 )",
-                        p.n - 2, p.n);
+                        p.n - 2, p.n - 1, p.n);
   if (p.tmaStore)
     emitStoreSetup(os, p);
   emitColumnOperandLoads(os, p);
@@ -1175,13 +1223,14 @@ gpu.module @{0} {{
       %e{0}d{6} = llvm.extractvalue %acc[{5}] : !acc
 )",
                         j, 8 * j, 4 * j, 4 * j + 1, 4 * j + 2, 4 * j + 3,
-                        p.fusedEpilogue ? "raw" : "");
+                        pinAccumulators(p) ? "raw" : "");
     // A fused epilogue computes on the accumulators; LLVM sees nothing tie
     // them to the wgmma wait and may hoist that arithmetic above it, which
     // makes ptxas serialize the wgmma chain (C7514). An empty volatile asm
     // per register (CUTLASS's warpgroup_fence_operand) pins each value
     // after the wait.
-    if (p.fusedEpilogue)
+    // The same with odd N, whose element stores sit in branches.
+    if (pinAccumulators(p))
       for (char x : StringRef("abcd"))
         os << llvm::formatv("      %e{0}{1} = llvm.inline_asm has_side_effects "
                             "\"\", \"=f,0\" %e{0}{1}raw : (f32) -> f32\n",
@@ -1216,7 +1265,16 @@ gpu.module @{0} {{
 )",
                           v, e, half[0], half[1]);
       std::string stored = v + "0";
-      if (p.outType != "f32") {
+      if (p.outType != "f32" && pinAccumulators(p)) {
+        // Pinned accumulators: one packed cvt per pair, as in the fused
+        // epilogue (scalar cvt.rn.f16.f32 serialize the wgmma chain).
+        os << llvm::formatv(R"(
+      {0}p = llvm.inline_asm "cvt.rn.{4}x2.f32 $0, $1, $2;", "=r,f,f" {1}{3}, {1}{2} : (f32, f32) -> i32
+      {0}h = llvm.bitcast {0}p : i32 to vector<2x{4}>
+)",
+                            v, e, half[0], half[1], p.outType);
+        stored = v + "h";
+      } else if (p.outType != "f32") {
         os << llvm::formatv("      {0}h = arith.truncf {0}0 : vector<2xf32> to "
                             "vector<2x{1}>\n",
                             v, p.outType);
@@ -1253,9 +1311,103 @@ gpu.module @{0} {{
   os << R"(
     gpu.return
   }
+)";
+  for (const PackParams &pack : p.packs)
+    os << renderPackFunc(pack);
+  os << R"(
 }
 }
 )";
+  return s;
+}
+
+bool mlir::tcgen::sm90::shouldPack(int64_t rowBytes, int64_t m, int64_t n,
+                                   int64_t k, llvm::StringRef mode) {
+  if (rowBytes % 128 == 0 || mode == "never")
+    return false;
+  if (rowBytes % 16 != 0 || mode == "always")
+    return true;
+  return m * n * k >= kPackMinVolume;
+}
+
+std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {
+  // Each thread copies chunks of 8 elements (16 bytes) of a row: it loads
+  // them in the widest pieces the source rows' alignment allows (16, 8, 4
+  // or 2 bytes: the largest power of two dividing both 16 and the source
+  // row stride in bytes), and stores them with one 16-byte store (the copy's
+  // rows are 128-byte multiples). In the last chunk of a row the pieces
+  // past the end re-read the row's last piece; they land in the copy's
+  // padding, which TMA never reads (the tensor map keeps the operand's
+  // extents).
+  const int64_t elementBytes = 2;
+  int64_t pieceBytes = 16;
+  while ((pack.srcStride * elementBytes) % pieceBytes != 0)
+    pieceBytes /= 2;
+  const int64_t pieceElems = pieceBytes / elementBytes;
+  const int64_t pieces = 8 / pieceElems;
+  const int64_t lastPiece = pack.cols - pieceElems;
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::formatv(R"(
+  gpu.func @{0}(%src: !llvm.ptr, %dst: !llvm.ptr) kernel
+      attributes {{nvvm.maxntid = array<i32: {1}, 1, 1>} {{
+    %srcG = llvm.addrspacecast %src : !llvm.ptr to !llvm.ptr<1>
+    %dstG = llvm.addrspacecast %dst : !llvm.ptr to !llvm.ptr<1>
+    %cThreads = arith.constant {1} : index
+    %cPerRow = arith.constant {2} : index
+    %cTotal = arith.constant {3} : index
+    %cSrcStride = arith.constant {4} : index
+    %cDstStride = arith.constant {5} : index
+    %cLastPiece = arith.constant {6} : index
+    %c8 = arith.constant 8 : index
+    %tid = gpu.thread_id x
+    %bid = gpu.block_id x
+    %nb = gpu.grid_dim x
+    %first0 = arith.muli %bid, %cThreads : index
+    %first = arith.addi %first0, %tid : index
+    %step = arith.muli %nb, %cThreads : index
+    scf.for %i = %first to %cTotal step %step {{
+      %r = arith.divui %i, %cPerRow : index
+      %q = arith.remui %i, %cPerRow : index
+      %c = arith.muli %q, %c8 : index
+      %srcRow = arith.muli %r, %cSrcStride : index
+)",
+                      pack.name, PackParams::kThreads, pack.chunksPerRow(),
+                      pack.rows * pack.chunksPerRow(), pack.srcStride,
+                      pack.dstStride, lastPiece);
+  std::string elems;
+  for (int64_t x = 0; x < pieces; ++x) {
+    os << llvm::formatv(R"(
+      %o{0} = arith.constant {1} : index
+      %col{0}u = arith.addi %c, %o{0} : index
+      %col{0} = arith.minui %col{0}u, %cLastPiece : index
+      %at{0} = arith.addi %srcRow, %col{0} : index
+      %at{0}I = arith.index_cast %at{0} : index to i64
+      %p{0} = llvm.getelementptr %srcG[%at{0}I] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {2}
+      %v{0} = llvm.load %p{0} {{alignment = {3} : i64} : !llvm.ptr<1> -> vector<{4}x{2}>
+)",
+                        x, x * pieceElems, pack.type, pieceBytes, pieceElems);
+    for (int64_t e = 0; e < pieceElems; ++e) {
+      os << llvm::formatv(
+          "      %e{0}_{1} = vector.extract %v{0}[{1}] : {2} from "
+          "vector<{3}x{2}>\n",
+          x, e, pack.type, pieceElems);
+      elems += llvm::formatv("{0}%e{1}_{2}", elems.empty() ? "" : ", ", x, e)
+                   .str();
+    }
+  }
+  os << llvm::formatv(R"(
+      %chunk = vector.from_elements {0} : vector<8x{1}>
+      %dstRow = arith.muli %r, %cDstStride : index
+      %dAt = arith.addi %dstRow, %c : index
+      %dAtI = arith.index_cast %dAt : index to i64
+      %dp = llvm.getelementptr %dstG[%dAtI] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {1}
+      llvm.store %chunk, %dp {{alignment = 16 : i64} : vector<8x{1}>, !llvm.ptr<1>
+    }
+    gpu.return
+  }
+)",
+                      elems, pack.type);
   return s;
 }
 

@@ -86,25 +86,3 @@ func.func @accumulate(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memr
   linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
   return
 }
-
-// -----
-
-// Sizes need not be multiples of the tile, but TMA needs rows of a
-// multiple of 16 bytes.
-func.func @misaligned_rows(%A: memref<256x128xf16>, %B: memref<128x324xf16>, %C: memref<256x324xf32>) {
-  %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%C : memref<256x324xf32>)
-  // expected-error @+1 {{the sm90 back end cannot load or store these operands: the rows of B (N=324 f16 elements, 648 bytes) are not a multiple of 16 bytes, which TMA needs}}
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x324xf16>) outs(%C : memref<256x324xf32>)
-  return
-}
-
-// -----
-
-func.func @misaligned_a(%A: memref<256x100xf16>, %B: memref<100x512xf16>, %C: memref<256x512xf32>) {
-  %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)
-  // expected-error @+1 {{the rows of A (K=100 f16 elements, 200 bytes) are not a multiple of 16 bytes}}
-  linalg.matmul ins(%A, %B : memref<256x100xf16>, memref<100x512xf16>) outs(%C : memref<256x512xf32>)
-  return
-}

@@ -44,6 +44,47 @@ constexpr int64_t sharedMemoryBytes(int64_t blockM, int64_t blockN,
          storeBufferBytes(blockM, tmaStore) + 1024;
 }
 
+/// A pack kernel: copies a [rows][cols] matrix of 16-bit elements, whose
+/// rows are `srcStride` elements apart, into a buffer with rows
+/// `dstStride` apart (a multiple of 128 bytes): TMA cannot read rows that
+/// are not a multiple of 16 bytes apart, and reads rows that are not a
+/// multiple of 128 bytes apart at a fraction of its speed (docs/NOTES.md).
+/// Its parameters are the source and destination addresses.
+struct PackParams {
+  std::string name;    ///< the kernel's symbol
+  std::string operand; ///< the operand it packs ("A" or "B")
+  int64_t rows = 0, cols = 0, srcStride = 0, dstStride = 0;
+  std::string type = "f16";
+  /// Threads per block and blocks: each thread copies 16-byte chunks of
+  /// eight elements, striding over the matrix.
+  static constexpr int64_t kThreads = 256;
+  int64_t chunksPerRow() const { return ceilDiv(cols, 8); }
+  int64_t blocks() const {
+    return std::clamp<int64_t>(ceilDiv(rows * chunksPerRow(), kThreads), 1,
+                               8 * 132);
+  }
+};
+
+/// Row stride, in elements of `elementBytes`, that rounds `cols` up to a
+/// multiple of 128 bytes.
+constexpr int64_t paddedRowStride(int64_t cols, int64_t elementBytes) {
+  return ceilDiv(cols * elementBytes, 128) * 128 / elementBytes;
+}
+
+/// Problems of at least this many multiply-adds repay packing an operand
+/// whose rows TMA reads slowly (1000^3 does not: docs/PERFORMANCE.md).
+constexpr int64_t kPackMinVolume = int64_t(1536) * 1536 * 1536;
+
+/// Whether an operand with rows `rowBytes` apart is packed in an m x n x k
+/// problem under `mode` ("auto", "always", "never"): never where TMA can
+/// read it at full speed (128-byte multiples); always where it cannot read
+/// it at all (not a 16-byte multiple), unless `mode` is "never".
+bool shouldPack(int64_t rowBytes, int64_t m, int64_t n, int64_t k,
+                llvm::StringRef mode);
+
+/// Renders the gpu.func of a pack kernel (exposed for tests).
+std::string renderPackFunc(const PackParams &pack);
+
 /// Everything the generated kernel depends on.
 struct KernelParams {
   std::string name;            ///< kernel symbol (also the gpu.module name)
@@ -87,6 +128,10 @@ struct KernelParams {
     std::string type; ///< element type: f16, bf16 or f32
   };
   std::vector<EpilogueOperand> epilogueOperands;
+  /// Pack kernels of A or B, emitted into the kernel's module; the main
+  /// kernel reads their copies through its tensor maps (the runtime
+  /// encodes those over the copies).
+  std::vector<PackParams> packs;
 
   int64_t consumers() const { return blockM / 64; }
   int64_t clusterSize() const { return clusterM * clusterN; }
@@ -122,6 +167,9 @@ struct KernelParams {
   }
   /// k-tiles per output tile; the last may be partial (TMA zero fill).
   int64_t kTiles() const { return ceilDiv(k, blockK); }
+  /// With odd N the pairs of C (and of matrix and row operands) are not
+  /// aligned: they are stored and loaded one element at a time.
+  bool oddN() const { return n % 2 != 0; }
   /// Whether some tile reaches past M (or N): its stores are masked (or
   /// clipped by TMA) and its extra-operand loads clamped.
   bool ragged(bool alongM) const {

@@ -43,6 +43,14 @@ def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
     Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
            "Compute an elementwise consumer of the result in the kernel's "
            "epilogue">,
+    Option<"pack", "pack", "std::string", /*default=*/"\"auto\"",
+           "Copy A or B into a buffer with rows a multiple of 128 bytes "
+           "apart before the kernel (a pack kernel in the same module): "
+           "auto (where TMA cannot read the rows, not a multiple of 16 "
+           "bytes apart, or reads them slowly, not a multiple of 128 bytes, "
+           "and the problem is large enough to repay the copy), always "
+           "(whenever the rows are not a multiple of 128 bytes apart) or "
+           "never">,
   ];
 }
 

@@ -193,6 +193,21 @@ struct Resources {
 };
 
 /// A whole manifest. `config` is kept as an opaque JSON object.
+/// A copy of a read-only operand into a buffer the runtime owns, with
+/// other strides (rows padded to a multiple of 128 bytes, which TMA reads
+/// at full speed and which it may need: TMA takes only byte strides that
+/// are multiples of 16). Before each launch of the main kernel, the runtime
+/// launches `entry` (a kernel of the same module taking the operand's
+/// address and the buffer's) with `grid` and `block`, on the same stream;
+/// the tensormap params of the operand then describe the copy.
+struct Pack {
+  std::string operand;
+  std::string entry;
+  std::vector<int64_t> strides; // of the copy, elements, outermost first
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::array<int64_t, 3> block = {1, 1, 1};
+};
+
 struct Manifest {
   std::string format = "tcgen.bundle";
   int64_t version = 1;
@@ -203,12 +218,15 @@ struct Manifest {
   OpInfo op;
   std::vector<Operand> operands;
   std::vector<Param> params;
+  std::vector<Pack> packs; // at most one per operand
   Launch launch;
   Resources resources;
   json::Value config = json::Value::object();
 
   /// Returns the operand named `name`, or nullptr.
   const Operand *findOperand(std::string_view name) const;
+  /// Returns the pack of the operand named `name`, or nullptr.
+  const Pack *findPack(std::string_view name) const;
   /// Returns the first operand with role `role`, or nullptr.
   const Operand *findRole(OperandRole role) const;
   /// Returns the operand the kernel stores its result in (role "out" or
@@ -242,7 +260,10 @@ inline bool operator!=(const Manifest &a, const Manifest &b) {
 /// operand rank, box entries in [1, 256], box[0] * dtype size a multiple of
 /// 16 bytes and at most the swizzle span; a "workspace" needs
 /// bytes_per_block > 0, a multiple of 16, takes no operand, and there is at
-/// most one), launch.{grid,block,dynamic_smem_bytes}. Defaults:
+/// most one), launch.{grid,block,dynamic_smem_bytes}. `packs` (optional)
+/// lists Pack entries, each with operand (an existing operand of role lhs,
+/// rhs or in, at most one pack each), entry, strides (the operand's rank,
+/// the innermost 1, each >= 1) and grid and block. Defaults:
 /// target.backend "", op.batch 1, op.accumulate false, op.accumulator
 /// "f32", params[i].l2_promotion "none", params[i].oob_fill "zero",
 /// launch.cluster [1,1,1], launch.persistent and launch.stream_k false

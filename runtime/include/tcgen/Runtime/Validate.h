@@ -81,6 +81,15 @@ std::array<int64_t, 3> launchedGrid(const Launch &launch, int smCount);
 /// workspace param, -1 if the size does not fit in int64_t.
 int64_t workspaceBytes(const Manifest &manifest, int smCount);
 
+/// Returns the operand as its pack's copy describes it: the same shape and
+/// dtype with the pack's strides.
+Operand packedOperand(const Operand &operand, const Pack &pack);
+
+/// Returns the bytes of the buffer holding the pack of `operand` (its last
+/// element's offset plus one, in bytes, rounded up to 256), or -1 if that
+/// does not fit in int64_t.
+int64_t packBytes(const Operand &operand, const Pack &pack);
+
 /// Returns "" if a launch of the manifest's kernel with `args` on `device`
 /// is valid; otherwise one message naming the first problem, e.g.
 /// "operand 'A': dtype mismatch: kernel expects f16, got f32". Checks, in
@@ -90,7 +99,8 @@ int64_t workspaceBytes(const Manifest &manifest, int smCount);
 /// included; a workspace param takes none),
 /// then per argument (in operand order): name, dtype, shape, strides,
 /// non-null address, alignment, and the TMA rules of tensorMapLayout() for
-/// each tensormap param of the operand.
+/// each tensormap param of the operand (of its pack's copy, with the pack's
+/// strides, if the operand is packed).
 std::string validateLaunch(const Manifest &manifest,
                            const std::vector<TensorArg> &args,
                            const DeviceInfo &device);
