@@ -232,12 +232,26 @@ if want edges; then
   build "$B" "chk_m1_4096" 1 4096 4096
   build "$B" "chk_m33_1000x520" 33 1000 520 --out bf16 --in bf16
   build "$B" "chk_k8_512" 512 512 8
-  for s in 1000 5000; do
+  # rows TMA cannot read (packed) or stores (odd N: element stores)
+  build "$B" "chk_odd_1001x1001x999_f16" 1001 1001 999 --out f16
+  build "$B" "chk_odd_fused_1001x1001x1000" 1001 1001 1000 --out f16 --epilogue bias-gelu-residual
+  build "$B" "chk_odd_fused_km_nk_f32" 1001 1001 1000 --epilogue add-relu --a-layout km --b-layout nk
+  build "$B" "chk_odd_relu_bias_bf16" 999 777 555 --in bf16 --out bf16 --epilogue relu-bias
+  build "$B" "chk_pack_1000_always" 1000 1000 1000 --out f16 -- --pack=always
+  build "$B" "chk_pack_700" 3000 5000 700 --out f16
+  build "$B" "chk_pack_km_nk_1000x2000x700" 1000 2000 700 --a-layout km --b-layout nk -- --pack=always
+  # the generality issue's sizes (packs where the rows need them)
+  for s in 1000 2049 4095 5000 8191; do
     for out in f32 f16; do
       build "$B" "t${s}_${out}" "$s" "$s" "$s" --out "$out"
     done
   done
-  build "$B" "t5000_f16_dp" 5000 5000 5000 --out f16 -- --stream-k=0
+  build "$B" "t3000x5000x700_f16" 3000 5000 700 --out f16
+  build "$B" "t3000x5000x700_f32" 3000 5000 700
+  build "$B" "t5000_f16_nopack" 5000 5000 5000 --out f16 -- --pack=never
+  build "$B" "t1000_f16_pack" 1000 1000 1000 --out f16 -- --pack=always
+  build "$B" "t2000_f16_nopack" 2000 2000 2000 --out f16 -- --pack=never
+  build "$B" "t2000_f16" 2000 2000 2000 --out f16
   build "$B" "t8x12288x4096_f16" 8 12288 4096 --out f16
   build "$B" "t64x8192x8192_f16" 64 8192 8192 --out f16
   echo "  $(ls "$B" | wc -l) bundles"

@@ -7,6 +7,7 @@
 
 #include "tcgen/Runtime/Manifest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -806,13 +807,14 @@ bool parsePacks(FieldReader &r, const Value &root, Manifest &m) {
     if (m.findPack(p.operand))
       return r.fail("field '" + path + ".operand': operand '" + p.operand +
                     "' is packed twice");
-    if (p.strides.size() != operand->shape.size() || p.strides.empty() ||
-        p.strides.back() != 1)
+    // Like the operand's: a transposed operand has its stride 1 first.
+    if (p.strides.size() != operand->shape.size() ||
+        std::find(p.strides.begin(), p.strides.end(), 1) == p.strides.end())
       return r.fail("field '" + path +
                     ".strides': expected one stride per dimension of operand '" +
                     p.operand + "' (rank " +
                     std::to_string(operand->shape.size()) +
-                    "), the innermost 1");
+                    "), one of them 1");
     int64_t threads = p.block[0] * p.block[1] * p.block[2];
     if (threads > 1024)
       return r.fail("field '" + path + ".block': " + std::to_string(threads) +

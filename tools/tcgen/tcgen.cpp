@@ -99,7 +99,7 @@ static cl::opt<std::string> packMode(
     "pack",
     cl::desc("sm90: copy A or B into buffers with rows a multiple of 128 "
              "bytes apart before the kernel: auto (where TMA cannot read the "
-             "rows or reads them slowly and the problem repays the copy), "
+             "rows or reads them slowly and the operand is too large for L2), "
              "always or never"),
     cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> noFuseEpilogue(

@@ -364,7 +364,10 @@ TEST(ManifestTest, PackErrorsNameTheField) {
             "only inputs are packed");
   EXPECT_EQ(edit(R"("strides": [1088, 1])", R"("strides": [1088])"),
             "field 'packs[0].strides': expected one stride per dimension of "
-            "operand 'B' (rank 2), the innermost 1");
+            "operand 'B' (rank 2), one of them 1");
+  EXPECT_EQ(edit(R"("strides": [1088, 1])", R"("strides": [1088, 2])"),
+            "field 'packs[0].strides': expected one stride per dimension of "
+            "operand 'B' (rank 2), one of them 1");
   EXPECT_EQ(edit(R"("entry": "matmul_kernel_pack_B")", R"("entry": "")"),
             "field 'packs[0].entry' must not be empty");
   EXPECT_EQ(edit(R"("block": [256, 1, 1])", R"("block": [2048, 1, 1])"),

@@ -183,16 +183,16 @@ TEST(SM90Kernel, EdgeTiles) {
 }
 
 TEST(SM90Kernel, PackDecision) {
-  int64_t big = 4096, small = 512;
+  int64_t big = 5000 * 10000, small = 2000 * 4000; // 5000^2, 2000^2 f16
   // Rows of 128-byte multiples: TMA reads them at full speed.
-  EXPECT_FALSE(shouldPack(8192, big, big, big, "always"));
-  // 16-byte multiples: read slowly; packed in large problems only.
-  EXPECT_TRUE(shouldPack(10000, big, big, big, "auto"));
-  EXPECT_FALSE(shouldPack(10000, small, small, small, "auto"));
-  EXPECT_TRUE(shouldPack(10000, small, small, small, "always"));
+  EXPECT_FALSE(shouldPack(8192, big, "always"));
+  // 16-byte multiples: read slowly; packed where they leave L2 only.
+  EXPECT_TRUE(shouldPack(10000, big, "auto"));
+  EXPECT_FALSE(shouldPack(4000, small, "auto"));
+  EXPECT_TRUE(shouldPack(4000, small, "always"));
   // Not 16-byte multiples: TMA cannot read them at all.
-  EXPECT_TRUE(shouldPack(8190, small, small, small, "auto"));
-  EXPECT_FALSE(shouldPack(8190, big, big, big, "never"));
+  EXPECT_TRUE(shouldPack(8190, small, "auto"));
+  EXPECT_FALSE(shouldPack(8190, big, "never"));
   EXPECT_EQ(paddedRowStride(5000, 2), 5056);
   EXPECT_EQ(paddedRowStride(4095, 2), 4096);
   EXPECT_EQ(paddedRowStride(64, 2), 64);

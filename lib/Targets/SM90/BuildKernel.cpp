@@ -113,7 +113,7 @@ struct BuildKernelPass final
     auto addPack = [&](StringRef operand, int64_t rows,
                        int64_t cols) -> LogicalResult {
       int64_t rowBytes = cols * 2;
-      if (!sm90::shouldPack(rowBytes, p.m, p.n, p.k, pack)) {
+      if (!sm90::shouldPack(rowBytes, rows * rowBytes, pack)) {
         if (rowBytes % 16 != 0)
           return op.emitOpError()
                  << "the rows of " << operand << " are " << rowBytes

@@ -1321,28 +1321,32 @@ gpu.module @{0} {{
   return s;
 }
 
-bool mlir::tcgen::sm90::shouldPack(int64_t rowBytes, int64_t m, int64_t n,
-                                   int64_t k, llvm::StringRef mode) {
+bool mlir::tcgen::sm90::shouldPack(int64_t rowBytes, int64_t bytes,
+                                   llvm::StringRef mode) {
   if (rowBytes % 128 == 0 || mode == "never")
     return false;
   if (rowBytes % 16 != 0 || mode == "always")
     return true;
-  return m * n * k >= kPackMinVolume;
+  return bytes >= kPackMinBytes;
 }
 
 std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {
-  // Each thread copies chunks of 8 elements (16 bytes) of a row: it loads
-  // them in the widest pieces the source rows' alignment allows (16, 8, 4
-  // or 2 bytes: the largest power of two dividing both 16 and the source
-  // row stride in bytes), and stores them with one 16-byte store (the copy's
-  // rows are 128-byte multiples). In the last chunk of a row the pieces
-  // past the end re-read the row's last piece; they land in the copy's
-  // padding, which TMA never reads (the tensor map keeps the operand's
-  // extents).
+  // Each thread copies chunks of 8 elements (16 bytes) of a row and stores
+  // each with one 16-byte store (the copy's rows are 128-byte multiples).
+  // Where the source rows are 8- or 16-byte aligned (their stride in bytes
+  // is a multiple), it loads the chunk in such pieces. Otherwise (rows 2 or
+  // 4 bytes aligned, which differ from row to row) it loads the three
+  // aligned 8-byte words around the chunk and funnel-shifts them into
+  // place; the last chunks of a row, where those words would reach past
+  // the row (and past the matrix, in the last row), load element pieces
+  // instead. In the last chunk of a row the pieces past the end re-read
+  // the row's last piece; they land in the copy's padding, which TMA never
+  // reads (the tensor map keeps the operand's extents).
   const int64_t elementBytes = 2;
   int64_t pieceBytes = 16;
   while ((pack.srcStride * elementBytes) % pieceBytes != 0)
     pieceBytes /= 2;
+  const bool shifted = pieceBytes < 8;
   const int64_t pieceElems = pieceBytes / elementBytes;
   const int64_t pieces = 8 / pieceElems;
   const int64_t lastPiece = pack.cols - pieceElems;
@@ -1359,7 +1363,9 @@ std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {
     %cSrcStride = arith.constant {4} : index
     %cDstStride = arith.constant {5} : index
     %cLastPiece = arith.constant {6} : index
+    %cCols = arith.constant {7} : index
     %c8 = arith.constant 8 : index
+    %c12 = arith.constant 12 : index
     %tid = gpu.thread_id x
     %bid = gpu.block_id x
     %nb = gpu.grid_dim x
@@ -1374,7 +1380,35 @@ std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {
 )",
                       pack.name, PackParams::kThreads, pack.chunksPerRow(),
                       pack.rows * pack.chunksPerRow(), pack.srcStride,
-                      pack.dstStride, lastPiece);
+                      pack.dstStride, lastPiece, pack.cols);
+  if (shifted)
+    os << llvm::formatv(R"(
+      %cEnd = arith.addi %c, %c12 : index
+      %fast = arith.cmpi ule, %cEnd, %cCols : index
+      %chunk = scf.if %fast -> (vector<8x{0}>) {{
+        %fAt = arith.addi %srcRow, %c : index
+        %fAtI = arith.index_cast %fAt : index to i64
+        %fp = llvm.getelementptr %srcG[%fAtI] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {0}
+        %fa = llvm.ptrtoint %fp : !llvm.ptr<1> to i64
+        %c7i = arith.constant 7 : i64
+        %c8i = arith.constant 8 : i64
+        %fMis = arith.andi %fa, %c7i : i64
+        %fa0 = arith.subi %fa, %fMis : i64
+        %fSh = arith.muli %fMis, %c8i : i64
+        %fp0 = llvm.inttoptr %fa0 : i64 to !llvm.ptr<1>
+        %fp1 = llvm.getelementptr %fp0[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64
+        %fp2 = llvm.getelementptr %fp0[2] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i64
+        %w0 = llvm.load %fp0 {{alignment = 8 : i64} : !llvm.ptr<1> -> i64
+        %w1 = llvm.load %fp1 {{alignment = 8 : i64} : !llvm.ptr<1> -> i64
+        %w2 = llvm.load %fp2 {{alignment = 8 : i64} : !llvm.ptr<1> -> i64
+        %o0 = llvm.intr.fshr(%w1, %w0, %fSh) : (i64, i64, i64) -> i64
+        %o1 = llvm.intr.fshr(%w2, %w1, %fSh) : (i64, i64, i64) -> i64
+        %ow = vector.from_elements %o0, %o1 : vector<2xi64>
+        %oc = llvm.bitcast %ow : vector<2xi64> to vector<8x{0}>
+        scf.yield %oc : vector<8x{0}>
+      } else {{
+)",
+                        pack.type);
   std::string elems;
   for (int64_t x = 0; x < pieces; ++x) {
     os << llvm::formatv(R"(
@@ -1396,18 +1430,25 @@ std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {
                    .str();
     }
   }
+  os << llvm::formatv("      %{0} = vector.from_elements {1} : vector<8x{2}>\n",
+                      shifted ? "slow" : "chunk", elems, pack.type);
+  if (shifted)
+    os << llvm::formatv(R"(
+        scf.yield %slow : vector<8x{0}>
+      }
+)",
+                        pack.type);
   os << llvm::formatv(R"(
-      %chunk = vector.from_elements {0} : vector<8x{1}>
       %dstRow = arith.muli %r, %cDstStride : index
       %dAt = arith.addi %dstRow, %c : index
       %dAtI = arith.index_cast %dAt : index to i64
-      %dp = llvm.getelementptr %dstG[%dAtI] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {1}
-      llvm.store %chunk, %dp {{alignment = 16 : i64} : vector<8x{1}>, !llvm.ptr<1>
+      %dp = llvm.getelementptr %dstG[%dAtI] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {0}
+      llvm.store %chunk, %dp {{alignment = 16 : i64} : vector<8x{0}>, !llvm.ptr<1>
     }
     gpu.return
   }
 )",
-                      elems, pack.type);
+                      pack.type);
   return s;
 }
 

@@ -48,7 +48,7 @@ def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
            "apart before the kernel (a pack kernel in the same module): "
            "auto (where TMA cannot read the rows, not a multiple of 16 "
            "bytes apart, or reads them slowly, not a multiple of 128 bytes, "
-           "and the problem is large enough to repay the copy), always "
+           "and the operand is too large for L2), always "
            "(whenever the rows are not a multiple of 128 bytes apart) or "
            "never">,
   ];

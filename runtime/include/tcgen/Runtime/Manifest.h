@@ -263,7 +263,7 @@ inline bool operator!=(const Manifest &a, const Manifest &b) {
 /// most one), launch.{grid,block,dynamic_smem_bytes}. `packs` (optional)
 /// lists Pack entries, each with operand (an existing operand of role lhs,
 /// rhs or in, at most one pack each), entry, strides (the operand's rank,
-/// the innermost 1, each >= 1) and grid and block. Defaults:
+/// each >= 1, one of them 1) and grid and block. Defaults:
 /// target.backend "", op.batch 1, op.accumulate false, op.accumulator
 /// "f32", params[i].l2_promotion "none", params[i].oob_fill "zero",
 /// launch.cluster [1,1,1], launch.persistent and launch.stream_k false
