@@ -189,6 +189,9 @@ TEST(SM90Kernel, PackDecision) {
   // 16-byte multiples: read slowly; packed where they leave L2 only.
   EXPECT_TRUE(shouldPack(10000, big, "auto"));
   EXPECT_FALSE(shouldPack(4000, small, "auto"));
+  // Rows that are not sector (32-byte) multiples either: packed from 4 MiB.
+  EXPECT_TRUE(shouldPack(10000, 700 * 10000, "auto"));
+  EXPECT_FALSE(shouldPack(2000, 1000 * 2000, "auto"));
   EXPECT_TRUE(shouldPack(4000, small, "always"));
   // Not 16-byte multiples: TMA cannot read them at all.
   EXPECT_TRUE(shouldPack(8190, small, "auto"));

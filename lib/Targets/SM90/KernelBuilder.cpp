@@ -1327,7 +1327,8 @@ bool mlir::tcgen::sm90::shouldPack(int64_t rowBytes, int64_t bytes,
     return false;
   if (rowBytes % 16 != 0 || mode == "always")
     return true;
-  return bytes >= kPackMinBytes;
+  return bytes >= kPackMinBytes ||
+         (rowBytes % 32 != 0 && bytes >= kPackMinSectorBytes);
 }
 
 std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {

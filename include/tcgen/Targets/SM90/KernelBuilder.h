@@ -71,13 +71,17 @@ constexpr int64_t paddedRowStride(int64_t cols, int64_t elementBytes) {
   return ceilDiv(cols * elementBytes, 128) * 128 / elementBytes;
 }
 
-/// Operands of at least this many bytes are packed where TMA reads their
-/// rows slowly (16-byte but not 128-byte multiples apart). Smaller ones stay
-/// in L2, where the extra sectors of misaligned rows cost little: on H100
-/// 2000^3 f16 ran at 0.97 of cuBLAS unpacked and 0.67 packed, while 5000^3
-/// (50 MB operands) ran at 0.37 unpacked and 0.84 packed
-/// (docs/PERFORMANCE.md).
+/// Where TMA reads an operand's rows slowly (16-byte but not 128-byte
+/// multiples apart), operands of at least kPackMinBytes are packed, and
+/// those of at least kPackMinSectorBytes if their rows are not 32-byte
+/// (sector) multiples either. Measured on H100 (docs/PERFORMANCE.md):
+/// 2000^3 f16 (4000-byte rows, 8 MB operands) 0.97 of cuBLAS unpacked,
+/// 0.67 packed; 5000^3 (10000-byte rows, 50 MB) 0.37 unpacked, 0.84
+/// packed; 3000x5000x700 with B (10000-byte rows, 7 MB) unpacked 2.06x
+/// cuBLAS, packed 2.28x; 1000^3 (2000-byte rows, 2 MB) 0.73 unpacked, 0.63
+/// packed.
 constexpr int64_t kPackMinBytes = int64_t(32) << 20;
+constexpr int64_t kPackMinSectorBytes = int64_t(4) << 20;
 
 /// Whether an operand of `bytes` bytes with rows `rowBytes` apart is packed
 /// under `mode` ("auto", "always", "never"): never where TMA can read it at
