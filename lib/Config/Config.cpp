@@ -9,7 +9,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::tcgen;

@@ -551,19 +551,26 @@ static void emitColumnEdge(llvm::raw_ostream &os, const KernelParams &p,
                            int64_t j) {
   if (!p.ragged(/*alongM=*/false))
     return;
+  // Clamped load columns only where extra operands are loaded. Odd N: the
+  // pair's elements are loaded and stored one at a time, each clamped to
+  // (or masked at) the last column.
+  const bool loads = !p.epilogueOperands.empty();
+  if (loads)
+    os << llvm::formatv(
+        "      %col{0}c = arith.minui %col{0}, %cLastPair : index\n", j);
+  os << llvm::formatv(
+      "      %col{0}in = arith.cmpi ult, %col{0}, %cN : index\n", j);
+  if (!p.oddN())
+    return;
   os << llvm::formatv(R"(
-      %col{0}c = arith.minui %col{0}, %cLastPair : index
-      %col{0}in = arith.cmpi ult, %col{0}, %cN : index
+      %col{0}n = arith.addi %col{0}, %c1 : index
+      %col{0}in1 = arith.cmpi ult, %col{0}n, %cN : index
 )",
                       j);
-  // Odd N: the pair's elements are loaded and stored one at a time, each
-  // clamped to (or masked at) the last column.
-  if (p.oddN())
+  if (loads)
     os << llvm::formatv(R"(
-      %col{0}n = arith.addi %col{0}, %c1 : index
       %col{0}c0 = arith.minui %col{0}, %cLastCol : index
       %col{0}c1 = arith.minui %col{0}n, %cLastCol : index
-      %col{0}in1 = arith.cmpi ult, %col{0}n, %cN : index
 )",
                         j);
 }
