@@ -16,13 +16,13 @@ import matplotlib.pyplot as plt
 rows = []
 with open(sys.argv[1]) as f:
     for r in csv.DictReader(f):
-        m = re.match(r"abl(\d+)_([a-z]+)_(\d+)_kernel", r["entry"])
+        m = re.match(r"abl(\d+)_([a-z]+)(?:_\d+)?_kernel", r["entry"])
         if m:
-            rows.append((int(m.group(1)), m.group(2), int(m.group(3)), r))
+            rows.append((int(m.group(1)), m.group(2), int(r["m"]), r))
 rows.sort()
 labels = {"naive": "naive", "smem": "+ smem tiling", "regtile": "+ register tiling",
           "padding": "+ padding", "vector": "+ vector copies",
-          "prefetch": "+ latency hiding"}
+          "prefetch": "+ latency hiding", "reorder": "+ copy order\n(beyond the paper)"}
 names = [labels.get(s, s) for _, s, _, _ in rows]
 tflops = [float(r["tcgen_tflops"]) for *_, r in rows]
 cublas = sum(float(r["cublas_tflops"]) for *_, r in rows) / len(rows)

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -18,7 +18,9 @@ ARGS=("$@")
 # one at a time), streamk (data-parallel against stream-K where whole tiles
 # fill the last wave poorly), cluster (2x1 and 1x2 clusters with multicast),
 # fusion (fused epilogues against cuBLAS + pointwise kernels and cuBLASLt's
-# fused epilogues), edges (sizes that are not multiples of the tile)
+# fused epilogues), edges (sizes that are not multiples of the tile), wmma
+# (WMMA copy order and double buffering: tilings, the ablation with two
+# steps beyond the paper, the default config over square sizes), layouts (NT, TN, TT against NN on sm90)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -297,3 +299,62 @@ if want fusion; then
   echo "  $(ls "$CARRY/fusion-bundles" | wc -l) bundles"
 fi
 du -sh "$CARRY"
+
+if want wmma; then
+  rm -rf "$CARRY/wmma-bundles"; mkdir -p "$CARRY/wmma-bundles"
+  echo "WMMA copy order and stages (8192^3 f16 -> f32, C = A*B; 1024^3 for checks):"
+  # s1rows: one stage, row-major copies (the paper); s1: one stage, copy
+  # order by the bank model; s2: two stages (double-buffered shared memory).
+  for cfg in 128,128,32:64,64 128,128,32:64,32 64,128,32:32,64 128,256,32:64,64; do
+    block=${cfg%%:*}; warp=${cfg#*:}
+    IFS=, read -r bm bn bk <<<"$block"; IFS=, read -r wm wn <<<"$warp"
+    tag="${bm}x${bn}x${bk}_w${wm}x${wn}"
+    for s in 8192 1024; do
+      for v in "s1rows|--stages=1 --no-reorder-copies" "s1|--stages=1" "s2|--stages=2"; do
+        # shellcheck disable=SC2086
+        build "$CARRY/wmma-bundles" "w${s}_${tag}_${v%%|*}" $s $s $s -- --backend=wmma \
+          --block-tile="$block" --warp-tile="$wm,$wn,$bk" ${v#*|}
+      done
+    done
+  done
+  # The paper's ablation (C += A*B), then two steps beyond it.
+  i=0
+  for step in "naive|--no-promote --no-hoist --no-vectorize --no-prefetch --no-reorder-copies --stages=1" \
+              "smem|--no-hoist --no-vectorize --no-prefetch --padding=0 --no-reorder-copies --stages=1" \
+              "regtile|--no-vectorize --no-prefetch --padding=0 --no-reorder-copies --stages=1" \
+              "padding|--no-vectorize --no-prefetch --no-reorder-copies --stages=1" \
+              "vector|--no-prefetch --no-reorder-copies --stages=1" \
+              "prefetch|--no-reorder-copies --stages=1" "reorder|--stages=1" "double|"; do
+    i=$((i + 1)); label=${step%%|*}; flags=${step#*|}
+    # shellcheck disable=SC2086
+    build "$CARRY/wmma-bundles" "abl${i}_${label}" 8192 8192 8192 --accumulate -- --backend=wmma $flags
+  done
+  # The default config over the square sizes (f32: C = A*B in f32; f16:
+  # f16 accumulation).
+  for s in 1024 2048 4096 8192 16384; do
+    for out in f32 f16; do
+      build "$CARRY/wmma-bundles" "d${s}_${out}" $s $s $s --out $out -- --backend=wmma
+    done
+  done
+  echo "  $(ls "$CARRY/wmma-bundles" | wc -l) bundles"
+fi
+
+if want layouts; then
+  rm -rf "$CARRY/layouts-bundles"; mkdir -p "$CARRY/layouts-bundles"
+  echo "A/B layouts on sm90 (default config), f16 -> f16 and f16 -> f32:"
+  # NN: A [m][k], B [k][n]; NT: B [n][k]; TN: A [k][m]; TT: both.
+  for s in 4096 8192; do
+    for out in f16 f32; do
+      for lay in nn:mk:kn nt:mk:nk tn:km:kn tt:km:nk; do
+        IFS=: read -r name al bl <<<"$lay"
+        build "$CARRY/layouts-bundles" "l${s}_${out}_${name}" $s $s $s --out $out \
+          --a-layout $al --b-layout $bl --
+      done
+    done
+  done
+  for lay in nn:mk:kn nt:mk:nk tn:km:kn tt:km:nk; do
+    IFS=: read -r name al bl <<<"$lay"
+    build "$CARRY/layouts-bundles" "chk_1000x1200x700_${name}" 1000 1200 700 --a-layout $al --b-layout $bl --
+  done
+  echo "  $(ls "$CARRY/layouts-bundles" | wc -l) bundles"
+fi

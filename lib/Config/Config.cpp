@@ -64,10 +64,11 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
         /*cluster=*/{1, 1}, /*store=*/tmaCanStoreC(info) ? "tma" : "global");
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
-  // fragments per warp, 19 KiB of padded shared memory, two blocks per SM on
-  // every tensor-core GPU. The tile-size model replaces this table later.
+  // fragments per warp, two stages of 19 KiB of padded shared memory (38
+  // KiB: double buffering within the 48 KiB of static shared memory). The
+  // tile-size model replaces this table later.
   return ConfigAttr::get(info.op->getContext(), "wmma", {128, 128, 32},
-                         {64, 64, 32}, {16, 16, 16}, /*stages=*/1,
+                         {64, 64, 32}, {16, 16, 16}, /*stages=*/2,
                          /*padding=*/8, /*vector=*/8, /*raster=*/8,
                          /*persistent=*/true, /*streamK=*/false,
                          /*cluster=*/{1, 1}, /*store=*/"global");
@@ -127,6 +128,23 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
   return success();
 }
 
+int64_t mlir::tcgen::getWMMASharedMemoryLimit(TargetAttr target) {
+  return std::min<int64_t>(48 * 1024, target.getMaxSharedMemoryPerBlock());
+}
+
+int64_t mlir::tcgen::chooseWMMAStages(const ContractionInfo &info,
+                                      ConfigAttr config, TargetAttr target) {
+  ConfigAttr two = ConfigAttr::get(
+      config.getContext(), config.getBackend(), config.getBlockTile(),
+      config.getWarpTile(), config.getMmaShape(), /*stages=*/2,
+      config.getPadding(), config.getVector(), config.getRaster(),
+      config.getPersistent(), config.getStreamK(), config.getCluster(),
+      config.getStore());
+  return getSharedMemoryBytes(info, two) <= getWMMASharedMemoryLimit(target)
+             ? 2
+             : 1;
+}
+
 int64_t mlir::tcgen::getSharedMemoryBytes(const ContractionInfo &info,
                                           ConfigAttr config) {
   ArrayRef<int64_t> bt = config.getBlockTile();
@@ -157,8 +175,12 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
     return failure();
   int64_t smem = getSharedMemoryBytes(info, config);
   // Static shared memory is limited to 48 KiB per block.
-  int64_t limit =
-      std::min<int64_t>(48 * 1024, target.getMaxSharedMemoryPerBlock());
+  if (config.getStages() > 2)
+    return info.op->emitOpError()
+           << "the wmma back end keeps 1 or 2 stages of shared buffers (2: "
+              "double buffering), not "
+           << config.getStages();
+  int64_t limit = getWMMASharedMemoryLimit(target);
   if (smem > limit)
     return info.op->emitOpError()
            << "configuration needs " << smem

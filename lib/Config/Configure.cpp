@@ -19,7 +19,9 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
   using Base::Base;
 
   /// Applies the pass options on top of `config`.
-  FailureOr<ConfigAttr> applyOverrides(ConfigAttr config, Operation *op) {
+  FailureOr<ConfigAttr> applyOverrides(ConfigAttr config, Operation *op,
+                                       const ContractionInfo &info,
+                                       TargetAttr target) {
     SmallVector<int64_t> block(config.getBlockTile());
     SmallVector<int64_t> warp(config.getWarpTile());
     if (!blockTile.empty())
@@ -39,7 +41,7 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     std::string storeKind =
         store.empty() ? config.getStore().str() : std::string(store);
     SmallVector<int64_t> mma(config.getMmaShape());
-    int64_t stages = config.getStages();
+    int64_t numStages = config.getStages();
     StringRef backendName =
         backend.empty() ? config.getBackend() : StringRef(backend);
     if (backendName == "sm90") {
@@ -48,17 +50,30 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       // ring takes whatever shared memory the block tile leaves.
       warp = {64, block[1], block[2]};
       mma = {64, block[1], 16};
-      stages = sm90::chooseStages(block[0], block[1], block[2],
-                                  storeKind == "tma");
+      numStages = stages >= 0 ? int64_t(stages)
+                              : sm90::chooseStages(block[0], block[1],
+                                                   block[2],
+                                                   storeKind == "tma");
+    } else if (stages >= 0) {
+      numStages = stages;
     }
     auto emit = [&] { return op->emitOpError("invalid configuration: "); };
     ConfigAttr result = ConfigAttr::getChecked(
         emit, op->getContext(), backendName, ArrayRef<int64_t>(block),
-        ArrayRef<int64_t>(warp), ArrayRef<int64_t>(mma), stages, pad, vec,
+        ArrayRef<int64_t>(warp), ArrayRef<int64_t>(mma), numStages, pad, vec,
         group, persist, split, ArrayRef<int64_t>(clusterShape),
         StringRef(storeKind));
     if (!result)
       return failure();
+    // wmma: double-buffer where two stages of the (possibly overridden)
+    // tiles fit.
+    if (backendName != "sm90" && stages < 0)
+      result = ConfigAttr::get(
+          result.getContext(), result.getBackend(), result.getBlockTile(),
+          result.getWarpTile(), result.getMmaShape(),
+          chooseWMMAStages(info, result, target), result.getPadding(),
+          result.getVector(), result.getRaster(), result.getPersistent(),
+          result.getStreamK(), result.getCluster(), result.getStore());
     return result;
   }
 
@@ -76,7 +91,8 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                                       ? getDefaultBackend(*info, target)
                                       : StringRef(backend);
         FailureOr<ConfigAttr> chosen =
-            applyOverrides(getDefaultConfig(*info, target, chosenBackend), op);
+            applyOverrides(getDefaultConfig(*info, target, chosenBackend), op,
+                           *info, target);
         if (failed(chosen))
           return WalkResult::interrupt();
         config = *chosen;

@@ -40,6 +40,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   configure.warpTile.assign(options.warpTile.begin(), options.warpTile.end());
   configure.backend = options.backend;
   configure.padding = options.padding;
+  configure.stages = options.stages;
   configure.vector = options.vector;
   configure.raster = options.raster;
   configure.persistent = options.persistent;
@@ -67,7 +68,9 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   }
   if (options.vectorize)
     fpm.addPass(createTCGenVectorizeCopiesPass());
-  fpm.addPass(createTCGenMapToGPUPass());
+  TCGenMapToGPUPassOptions map;
+  map.reorderCopies = options.reorderCopies;
+  fpm.addPass(createTCGenMapToGPUPass(map));
   if (options.prefetch && options.promote)
     fpm.addPass(createTCGenPrefetchTilesPass());
   fpm.addPass(createTCGenVerifyLoweredPass());

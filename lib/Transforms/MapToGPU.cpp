@@ -8,6 +8,7 @@
 #include "tcgen/Transforms/Passes.h"
 
 #include "tcgen/Transforms/LoopTags.h"
+#include "tcgen/Transforms/SharedBanks.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 
@@ -19,6 +20,8 @@ namespace {
 using affine::AffineForOp;
 
 constexpr int64_t kWarpSize = 32;
+/// NVVM address space of shared memory (tcgen-promote-operands' buffers).
+constexpr unsigned kSharedMemorySpace = 3;
 
 /// Replaces `loop`'s induction variable with `lb(loop) + index * step` and
 /// inlines its body in place of the loop.
@@ -49,8 +52,40 @@ struct MapToGPUPass final : impl::TCGenMapToGPUPassBase<MapToGPUPass> {
         return signalPassFailure();
   }
 
+  /// The order in which the threads walk a copy of `rows` x `cols` chunks:
+  /// RowMajor unless reordering is enabled and the model
+  /// (chooseCopyOrder) finds an order with fewer shared-memory store
+  /// wavefronts and global lines for the store into the shared buffer.
+  CopyOrder pickCopyOrder(AffineForOp col, int64_t rows, int64_t cols) {
+    if (!reorderCopies)
+      return CopyOrder::RowMajor;
+    // The store into shared memory: its row stride and chunk width.
+    MemRefType type;
+    int64_t chunkBytes = 0;
+    for (Operation &op : col.getBody()->without_terminator()) {
+      if (auto store = dyn_cast<affine::AffineVectorStoreOp>(op)) {
+        type = store.getMemRefType();
+        VectorType v = store.getVectorType();
+        chunkBytes = v.getNumElements() * v.getElementTypeBitWidth() / 8;
+      } else if (auto store = dyn_cast<affine::AffineStoreOp>(op)) {
+        type = store.getMemRefType();
+        chunkBytes = type.getElementTypeBitWidth() / 8;
+      } else {
+        continue;
+      }
+      if (type.getMemorySpaceAsInt() == kSharedMemorySpace)
+        break;
+      type = nullptr;
+    }
+    if (!type || type.getRank() != 2 || !type.getLayout().isIdentity() ||
+        type.isDynamicDim(1) || chunkBytes == 0)
+      return CopyOrder::RowMajor;
+    int64_t stride = type.getDimSize(1) * type.getElementTypeBitWidth() / 8;
+    return chooseCopyOrder(rows, cols, chunkBytes, stride);
+  }
+
   /// Spreads one copy nest over `numThreads` threads starting at `tid`:
-  /// for (l = tid; l < rows * cols; l += numThreads) copy(l / cols, l % cols)
+  /// for (l = tid; l < rows * cols; l += numThreads) copy(row(l), col(l))
   LogicalResult distributeCopy(AffineForOp row, Value tid, int64_t numThreads,
                                OpBuilder &b) {
     auto col = dyn_cast<AffineForOp>(&row.getBody()->front());
@@ -85,11 +120,26 @@ struct MapToGPUPass final : impl::TCGenMapToGPUPassBase<MapToGPUPass> {
       l = affine::AffineApplyOp::create(
           ib, row.getLoc(), AffineMap::get(1, 1, d0 * numThreads + s0),
           ValueRange{l, tid});
+    int64_t n = *cols;
+    AffineExpr rowExpr = d0.floorDiv(n), colExpr = d0 % n;
+    switch (pickCopyOrder(col, *rows, n)) {
+    case CopyOrder::RowMajor:
+      break;
+    case CopyOrder::Paired:
+      // rho = l / n, row = (rho / 8) * 8 + (rho % 2) * 4 + (rho % 8) / 2
+      rowExpr = d0.floorDiv(8 * n) * 8 + (d0.floorDiv(n) % 2) * 4 +
+                (d0 % (8 * n)).floorDiv(2 * n);
+      break;
+    case CopyOrder::Interleaved:
+      rowExpr = d0.floorDiv(8 * n) * 8 + d0 % 8;
+      colExpr = (d0 % (8 * n)).floorDiv(8);
+      break;
+    }
     Value r = affine::AffineApplyOp::create(
-        ib, row.getLoc(), AffineMap::get(1, 0, d0.floorDiv(int64_t(*cols))), l);
+        ib, row.getLoc(), AffineMap::get(1, 0, rowExpr), l);
     Value c = affine::AffineApplyOp::create(
-        ib, row.getLoc(),
-        AffineMap::get(1, 0, (d0 % int64_t(*cols)) * col.getStepAsInt()), l);
+        ib, row.getLoc(), AffineMap::get(1, 0, colExpr * col.getStepAsInt()),
+        l);
     row.getInductionVar().replaceAllUsesWith(r);
     col.getInductionVar().replaceAllUsesWith(c);
     for (Operation &op :

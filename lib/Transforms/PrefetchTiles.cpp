@@ -2,7 +2,9 @@
 //
 // This file implements tcgen-prefetch-tiles: the global->shared copies of
 // iteration k+1 are split into global->register loads issued before the
-// compute of iteration k and register->shared stores after it.
+// compute of iteration k and register->shared stores after it. With two
+// stages the stores go to a second set of shared buffers, and one barrier
+// per K tile is enough.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +14,9 @@
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
 #include "mlir/Dialect/Affine/LoopUtils.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::tcgen {
 #define GEN_PASS_DEF_TCGENPREFETCHTILESPASS
@@ -24,6 +28,31 @@ using affine::AffineForOp;
 /// True for the operations that write a tile into shared memory.
 static bool isTileStore(Operation *op) {
   return isa<affine::AffineVectorStoreOp, affine::AffineStoreOp>(op);
+}
+
+/// The shared buffer a tile store writes.
+static Value storedBuffer(Operation *op) {
+  if (auto store = dyn_cast<affine::AffineVectorStoreOp>(op))
+    return store.getMemRef();
+  return cast<affine::AffineStoreOp>(op).getMemRef();
+}
+
+/// A second buffer like the one `get` reads: a copy of its global (named
+/// `<name>_1`, or uniqued), read right after `get`.
+static FailureOr<Value> cloneBuffer(memref::GetGlobalOp get) {
+  auto module = get->getParentOfType<ModuleOp>();
+  SymbolTable symbols(module);
+  auto global = symbols.lookup<memref::GlobalOp>(get.getName());
+  if (!global)
+    return get.emitOpError("reads no memref.global of this module");
+  OpBuilder b(global);
+  auto copy = cast<memref::GlobalOp>(b.clone(*global));
+  copy.setSymName((global.getSymName() + "_1").str());
+  symbols.insert(copy, std::next(Block::iterator(global)));
+  b.setInsertionPointAfter(get);
+  return memref::GetGlobalOp::create(b, get.getLoc(), get.getType(),
+                                     copy.getSymName())
+      .getResult();
 }
 
 struct PrefetchTilesPass final
@@ -74,6 +103,29 @@ struct PrefetchTilesPass final
       computeOps.push_back(o);
     auto yield = cast<affine::AffineYieldOp>(body->getTerminator());
 
+    // Two stages: tile i lives in buffer i % 2 (buffers[v] = {v, second}).
+    ConfigAttr config = getEnclosingConfig(loop);
+    bool twoStages = config && config.getStages() >= 2;
+    if (config && config.getStages() > 2)
+      return loop.emitOpError("the register prefetch double-buffers at most "
+                              "(stages 1 or 2), not ")
+             << config.getStages() << " stages";
+    llvm::MapVector<Value, Value> buffers;
+    if (twoStages)
+      for (Operation *o : copyOps) {
+        if (!isTileStore(o) || buffers.contains(storedBuffer(o)))
+          continue;
+        Value buffer = storedBuffer(o);
+        auto get = buffer.getDefiningOp<memref::GetGlobalOp>();
+        if (!get || loop->isAncestor(get))
+          return o->emitOpError("two stages need the shared buffer to be a "
+                                "memref.get_global outside the K loop");
+        FailureOr<Value> second = cloneBuffer(get);
+        if (failed(second))
+          return failure();
+        buffers[buffer] = *second;
+      }
+
     int64_t lb = loop.getConstantLowerBound();
     int64_t step = loop.getStepAsInt();
     int64_t last = lb + (int64_t(*trip) - 1) * step;
@@ -109,6 +161,22 @@ struct PrefetchTilesPass final
                        k)
                        .getResult());
       cur.map(iv, k);
+      if (twoStages) {
+        // Odd iterations compute from the second buffers and fill the first.
+        MLIRContext *ctx = sb.getContext();
+        AffineExpr d0 = getAffineDimExpr(0, ctx);
+        Value parity = affine::AffineApplyOp::create(
+            sb, loc, AffineMap::get(1, 0, ((d0 - lb).floorDiv(step)) % 2), k);
+        Value odd = arith::CmpIOp::create(
+            sb, loc, arith::CmpIPredicate::ne, parity,
+            arith::ConstantIndexOp::create(sb, loc, 0));
+        for (auto [first, second] : buffers) {
+          cur.map(first,
+                  arith::SelectOp::create(sb, loc, odd, second, first));
+          next.map(first,
+                   arith::SelectOp::create(sb, loc, odd, first, second));
+        }
+      }
       for (auto [old, arg] :
            llvm::zip(loop.getRegionIterArgs(), steady.getRegionIterArgs()))
         cur.map(old, arg);
@@ -118,7 +186,8 @@ struct PrefetchTilesPass final
           sb.clone(*o, next);
       for (Operation *o : computeOps)
         sb.clone(*o, cur);
-      gpu::BarrierOp::create(sb, loc); // everyone is done reading the tile
+      if (!twoStages)
+        gpu::BarrierOp::create(sb, loc); // everyone is done reading the tile
       for (Operation *o : copyOps)
         if (isTileStore(o))
           sb.clone(*o, next);
@@ -133,6 +202,9 @@ struct PrefetchTilesPass final
     b.setInsertionPointAfter(steady);
     IRMapping tail;
     tail.map(iv, arith::ConstantIndexOp::create(b, loc, last).getResult());
+    if ((*trip - 1) % 2 == 1)
+      for (auto [first, second] : buffers)
+        tail.map(first, second);
     for (auto [old, result] :
          llvm::zip(loop.getRegionIterArgs(), steady.getResults()))
       tail.map(old, result);

@@ -5,9 +5,13 @@
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=tma}))' | FileCheck %s --check-prefix=TMA
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{store=tma}))' 2>&1 | FileCheck %s --check-prefix=TMA-WMMA
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=smem}))' 2>&1 | FileCheck %s --check-prefix=BAD-STORE
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{block-tile=128,256,32}))' | FileCheck %s --check-prefix=ONE-STAGE
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{stages=1}))' | FileCheck %s --check-prefix=STAGES1
+// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{stages=3}))' 2>&1 | FileCheck %s --check-prefix=STAGES3
+// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{block-tile=128,256,32 stages=2}))' 2>&1 | FileCheck %s --check-prefix=STAGES2-BIG
 
 // The options override the default field by field.
-// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [64, 64, 32], warp = [32, 32, 32], mma = [16, 16, 16], stages = 1, padding = 0, vector = 4, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">}
+// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [64, 64, 32], warp = [32, 32, 32], mma = [16, 16, 16], stages = 2, padding = 0, vector = 4, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">}
 // ERR: error: 'linalg.matmul' op invalid configuration: block tile m=64 is not a multiple of warp tile 48
 // Stream-K asked for without persistent blocks is refused, not dropped.
 // SK: error: 'linalg.matmul' op invalid configuration: streamk needs the sm90 back end and persistent = true
@@ -17,6 +21,12 @@
 // TMA: stages = 4{{.*}}store = "tma">
 // TMA-WMMA: error: 'linalg.matmul' op invalid configuration: store = "tma" needs the sm90 back end
 // BAD-STORE: error: 'linalg.matmul' op invalid configuration: unknown store 'smem' (available: global, tma)
+// wmma double-buffers where two stages fit in 48 KiB of static shared
+// memory: 128x256x32 tiles take 27 KiB per stage, so one stage.
+// ONE-STAGE: block = [128, 256, 32]{{.*}} stages = 1,
+// STAGES1: block = [128, 128, 32]{{.*}} stages = 1,
+// STAGES3: error: 'linalg.matmul' op the wmma back end keeps 1 or 2 stages of shared buffers (2: double buffering), not 3
+// STAGES2-BIG: error: 'linalg.matmul' op configuration needs 54272 bytes of shared memory, more than the 49152 bytes available to one block on sm_90a
 func.func @options(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
   linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
   return

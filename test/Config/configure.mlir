@@ -2,7 +2,7 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(tcgen-configure))' | FileCheck %s
 
 // CHECK-LABEL: func @default_config
-// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 1, padding = 8, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">}
+// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 2, padding = 8, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">}
 func.func @default_config(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
   linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
   return

@@ -67,6 +67,12 @@ static cl::list<int64_t> warpTile("warp-tile", cl::desc("Warp tile m,n,k"),
 static cl::opt<int64_t>
     padding("padding", cl::desc("Shared-memory row padding (elements)"),
             cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<int64_t> stages(
+    "stages",
+    cl::desc("Stages of shared operand buffers (wmma: 1, or 2 for double "
+             "buffering; default: 2 where they fit in 48 KiB; sm90: the "
+             "ring's depth, default: as many as fit)"),
+    cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<int64_t> vectorWidth("vector",
                                     cl::desc("Copy vector width (elements)"),
                                     cl::init(-1), cl::sub(compileCmd),
@@ -120,6 +126,11 @@ static cl::opt<bool> noUnroll("no-unroll",
 static cl::opt<bool> noVectorize("no-vectorize",
                                  cl::desc("Skip copy vectorization"),
                                  cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<bool> noReorderCopies(
+    "no-reorder-copies",
+    cl::desc("Walk every copied tile row by row (wmma: no reordering "
+             "against shared-memory bank conflicts)"),
+    cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> noPrefetch("no-prefetch",
                                 cl::desc("Skip global-load latency hiding"),
                                 cl::sub(compileCmd), cl::sub(explainCmd));
@@ -161,6 +172,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.warpTile = SmallVector<int64_t>(warpTile.begin(), warpTile.end());
   options.backend = backendName;
   options.padding = padding;
+  options.stages = stages;
   options.vector = vectorWidth;
   options.raster = rasterGroup;
   options.persistent = persistentBlocks;
@@ -174,6 +186,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.hoist = !noHoist;
   options.unroll = !noUnroll;
   options.vectorize = !noVectorize;
+  options.reorderCopies = !noReorderCopies;
   options.prefetch = !noPrefetch;
 }
 

@@ -31,6 +31,15 @@ ConfigAttr getDefaultConfig(const ContractionInfo &info, TargetAttr target,
 /// Shared memory the operand tiles of `config` occupy, in bytes.
 int64_t getSharedMemoryBytes(const ContractionInfo &info, ConfigAttr config);
 
+/// Shared memory one block of the wmma back end may use on `target`
+/// (static shared memory: at most 48 KiB).
+int64_t getWMMASharedMemoryLimit(TargetAttr target);
+
+/// Stages of shared buffers for the wmma back end: 2 (double buffering)
+/// where two sets of `config`'s padded tiles fit the limit, else 1.
+int64_t chooseWMMAStages(const ContractionInfo &info, ConfigAttr config,
+                         TargetAttr target);
+
 /// Checks that `config` fits the problem (wmma: sizes are multiples of the
 /// block tile; sm90: rows TMA can address) and the target (shared memory). Emits an error at `info.op`.
 LogicalResult verifyConfigFits(const ContractionInfo &info, ConfigAttr config,

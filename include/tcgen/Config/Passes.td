@@ -44,6 +44,10 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
                "Blocks per cluster [m, n] on sm90 (default: the target's)">,
     Option<"store", "store", "std::string", /*default=*/"\"\"",
            "How C is written on sm90: global or tma (default: the target's)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"-1",
+           "Stages of shared operand buffers (-1: default; wmma: 2 where "
+           "two fit in static shared memory, else 1; sm90: as many as the "
+           "shared memory holds)">,
   ];
   let dependentDialects = ["::mlir::tcgen::TCGenDialect"];
 }

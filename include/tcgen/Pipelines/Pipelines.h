@@ -30,6 +30,10 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
   Option<int64_t> vector{*this, "vector",
                          llvm::cl::desc("Copy vector width (-1: default)"),
                          llvm::cl::init(-1)};
+  Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("Stages of shared operand buffers (-1: default)"),
+      llvm::cl::init(-1)};
   Option<int64_t> raster{
       *this, "raster",
       llvm::cl::desc("Tile rows per raster group (-1: default)"),
@@ -75,6 +79,11 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
   Option<bool> vectorize{*this, "vectorize",
                          llvm::cl::desc("Vectorize global->shared copies"),
                          llvm::cl::init(true)};
+  Option<bool> reorderCopies{
+      *this, "reorder-copies",
+      llvm::cl::desc("Walk copied tiles in the order with the fewest "
+                     "shared-memory store conflicts"),
+      llvm::cl::init(true)};
 };
 
 /// Options of the NVVM lowering.

@@ -141,7 +141,24 @@ def TCGenMapToGPUPass : Pass<"tcgen-map-to-gpu", "func::FuncOp"> {
     collapsed and distributed over all threads of the block. The launch
     sizes follow from the tile sizes: grid = (N / block_n, M / block_m),
     block = 32 x warps threads.
+
+    Copy order: with `reorder-copies` (the default) the threads walk each
+    copied tile in the order that a small model of the hardware
+    (SharedBanks.h) finds cheapest: shared-memory store wavefronts (32 banks
+    of 4 bytes, 16-byte stores in phases of 8 threads) plus the global lines
+    each phase loads. Row-major (consecutive threads take consecutive chunks
+    of a row) is kept on a tie. For rows of 4 chunks padded by 8 f16 (80
+    bytes apart), row-major makes each phase store rows r and r + 1, which
+    share banks; visiting the rows of each group of 8 as 0 4 1 5 2 6 3 7
+    makes a phase store rows r and r + 4, 320 bytes apart (the two halves of
+    a bank line), from the same two global lines. This goes beyond the
+    paper, whose copies store 2-way conflicted into rows padded by 8 f16.
   }];
+  let options = [
+    Option<"reorderCopies", "reorder-copies", "bool", /*default=*/"true",
+           "Walk each copied tile in the order with the fewest shared-memory "
+           "store wavefronts and global lines (row-major on a tie)">,
+  ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect"];
@@ -164,11 +181,25 @@ def TCGenPrefetchTilesPass : Pass<"tcgen-prefetch-tiles", "func::FuncOp"> {
                               store(r); barrier
     compute(ub - step)
     ```
+    With `stages = 2` in the kernel's #tcgen.config (double-buffered shared
+    memory, beyond the paper), each shared buffer gets a twin (a second
+    `memref.global`, `<name>_1`): tile i lives in buffer i % 2, so the
+    stores of tile k + 1 never touch the buffer the compute of tile k reads,
+    and the barrier between the compute and the stores goes away:
+    ```
+    copy(lb) -> buf0; barrier
+    for k: r = load(k + step); compute(k) from buf[i % 2];
+           store(r) -> buf[(i + 1) % 2]; barrier
+    ```
+    The buffer of an iteration is an `arith.select` on its parity.
+
     Runs after tcgen-map-to-gpu, when each thread's share of a copy is a
     constant number of vector moves. A loop of one iteration is left alone.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
-                           "::mlir::gpu::GPUDialect"];
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def TCGenVerifyLoweredPass : Pass<"tcgen-verify-lowered", "func::FuncOp"> {
