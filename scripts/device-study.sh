@@ -167,8 +167,9 @@ if [ -d "$CARRY/wmma-bundles" ]; then
   bench_bundles wmma "$CARRY"/wmma-bundles/w8192_*/ "$CARRY"/wmma-bundles/abl*/ "$CARRY"/wmma-bundles/d*/
   tail -n +2 "$OUT/wmma.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
   metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,launch__registers_per_thread,gpu__time_duration.sum
-  for v in s1rows s1 s2; do
+  for v in s1rows s1 s2 d8192_f32 d8192_f32_r1; do
     b="$CARRY/wmma-bundles/w8192_128x128x32_w64x64_$v"
+    [ -d "$b" ] || b="$CARRY/wmma-bundles/$v"
     [ -d "$b" ] && ncu --clock-control none -c 1 --metrics "$metrics" --csv "$GPU" run "$b" \
       > "$OUT/ncu_wmma_$v.csv" 2> "$OUT/ncu_wmma_$v.err"
     grep -E "bank_conflicts|hmma|gpu__time|stalled_barrier|registers" "$OUT/ncu_wmma_$v.csv" | awk -F'","' -v v=$v '{print v, $(NF-2), $NF}'

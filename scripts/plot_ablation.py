@@ -22,7 +22,8 @@ with open(sys.argv[1]) as f:
 rows.sort()
 labels = {"naive": "naive", "smem": "+ smem tiling", "regtile": "+ register tiling",
           "padding": "+ padding", "vector": "+ vector copies",
-          "prefetch": "+ latency hiding", "reorder": "+ copy order\n(beyond the paper)"}
+          "prefetch": "+ latency hiding", "reorder": "+ copy order\n(beyond the paper)",
+          "double": "+ double\nbuffering", "raster": "+ grouped\nraster"}
 names = [labels.get(s, s) for _, s, _, _ in rows]
 tflops = [float(r["tcgen_tflops"]) for *_, r in rows]
 cublas = sum(float(r["cublas_tflops"]) for *_, r in rows) / len(rows)

@@ -310,7 +310,7 @@ if want wmma; then
     IFS=, read -r bm bn bk <<<"$block"; IFS=, read -r wm wn <<<"$warp"
     tag="${bm}x${bn}x${bk}_w${wm}x${wn}"
     for s in 8192 1024; do
-      for v in "s1rows|--stages=1 --no-reorder-copies" "s1|--stages=1" "s2|--stages=2"; do
+      for v in "s1rows|--stages=1 --no-reorder-copies --raster=1" "s1|--stages=1 --raster=1" "s2|--stages=2 --raster=1"; do
         # shellcheck disable=SC2086
         build "$CARRY/wmma-bundles" "w${s}_${tag}_${v%%|*}" $s $s $s -- --backend=wmma \
           --block-tile="$block" --warp-tile="$wm,$wn,$bk" ${v#*|}
@@ -319,12 +319,13 @@ if want wmma; then
   done
   # The paper's ablation (C += A*B), then two steps beyond it.
   i=0
-  for step in "naive|--no-promote --no-hoist --no-vectorize --no-prefetch --no-reorder-copies --stages=1" \
-              "smem|--no-hoist --no-vectorize --no-prefetch --padding=0 --no-reorder-copies --stages=1" \
-              "regtile|--no-vectorize --no-prefetch --padding=0 --no-reorder-copies --stages=1" \
-              "padding|--no-vectorize --no-prefetch --no-reorder-copies --stages=1" \
-              "vector|--no-prefetch --no-reorder-copies --stages=1" \
-              "prefetch|--no-reorder-copies --stages=1" "reorder|--stages=1" "double|"; do
+  for step in "naive|--no-promote --no-hoist --no-vectorize --no-prefetch --no-reorder-copies --stages=1 --raster=1" \
+              "smem|--no-hoist --no-vectorize --no-prefetch --padding=0 --no-reorder-copies --stages=1 --raster=1" \
+              "regtile|--no-vectorize --no-prefetch --padding=0 --no-reorder-copies --stages=1 --raster=1" \
+              "padding|--no-vectorize --no-prefetch --no-reorder-copies --stages=1 --raster=1" \
+              "vector|--no-prefetch --no-reorder-copies --stages=1 --raster=1" \
+              "prefetch|--no-reorder-copies --stages=1 --raster=1" "reorder|--stages=1 --raster=1" \
+              "double|--raster=1" "raster|"; do
     i=$((i + 1)); label=${step%%|*}; flags=${step#*|}
     # shellcheck disable=SC2086
     build "$CARRY/wmma-bundles" "abl${i}_${label}" 8192 8192 8192 --accumulate -- --backend=wmma $flags
@@ -334,6 +335,8 @@ if want wmma; then
   for s in 1024 2048 4096 8192 16384; do
     for out in f32 f16; do
       build "$CARRY/wmma-bundles" "d${s}_${out}" $s $s $s --out $out -- --backend=wmma
+      # the same with the blocks in row-major order (no raster groups)
+      build "$CARRY/wmma-bundles" "d${s}_${out}_r1" $s $s $s --out $out -- --backend=wmma --raster=1
     done
   done
   echo "  $(ls "$CARRY/wmma-bundles" | wc -l) bundles"

@@ -216,14 +216,32 @@ struct MapToGPUPass final : impl::TCGenMapToGPUPassBase<MapToGPUPass> {
     gpu::TerminatorOp::create(b, loc);
     b.setInsertionPointToStart(&body);
 
-    // Grid: block_n -> x, block_m -> y.
+    // Grid: block_n -> x, block_m -> y (before the raster order).
     auto scaled = [&](Value id, int64_t lb, int64_t step) -> Value {
       Value v = arith::MulIOp::create(b, loc, id, cst(step));
       return arith::AddIOp::create(b, loc, v, cst(lb));
     };
-    Value i = scaled(launch.getBlockIds().y, blockM.getConstantLowerBound(),
+    // Grouped raster order (config `raster` = R tile rows per group, for L2
+    // reuse): the launch's linear block index walks R tile rows column by
+    // column, then the next R rows (fewer in the last group).
+    Value tileRow = launch.getBlockIds().y, tileCol = launch.getBlockIds().x;
+    int64_t group = config.getRaster();
+    if (group > 1 && int64_t(*gridY) > 1) {
+      Value lin = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, tileRow, gx), tileCol);
+      Value per = cst(group * int64_t(*gridX));
+      Value first = arith::MulIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, lin, per), cst(group));
+      Value rows = arith::MinUIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, gy, first), cst(group));
+      Value local = arith::RemUIOp::create(b, loc, lin, per);
+      tileRow = arith::AddIOp::create(
+          b, loc, first, arith::RemUIOp::create(b, loc, local, rows));
+      tileCol = arith::DivUIOp::create(b, loc, local, rows);
+    }
+    Value i = scaled(tileRow, blockM.getConstantLowerBound(),
                      blockM.getStepAsInt());
-    Value j = scaled(launch.getBlockIds().x, blockN.getConstantLowerBound(),
+    Value j = scaled(tileCol, blockN.getConstantLowerBound(),
                      blockN.getStepAsInt());
     Value tid = launch.getThreadIds().x;
     Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarpSize));

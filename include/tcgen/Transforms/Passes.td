@@ -140,7 +140,10 @@ def TCGenMapToGPUPass : Pass<"tcgen-map-to-gpu", "func::FuncOp"> {
     loops become the warp index within the block, and every copy nest is
     collapsed and distributed over all threads of the block. The launch
     sizes follow from the tile sizes: grid = (N / block_n, M / block_m),
-    block = 32 x warps threads.
+    block = 32 x warps threads. With `raster = R > 1` in the config the
+    launch's linear block index walks R tile rows column by column, then the
+    next R rows (grouped order: the blocks resident at one time share A and
+    B panels in L2).
 
     Copy order: with `reorder-copies` (the default) the threads walk each
     copied tile in the order that a small model of the hardware
