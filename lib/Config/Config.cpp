@@ -132,28 +132,31 @@ int64_t mlir::tcgen::getWMMASharedMemoryLimit(TargetAttr target) {
   return std::min<int64_t>(48 * 1024, target.getMaxSharedMemoryPerBlock());
 }
 
+/// Bytes of one stage of padded A and B tiles of `block` (m, n, k).
+static int64_t stageBytes(const ContractionInfo &info, ArrayRef<int64_t> bt,
+                          int64_t pad) {
+  int64_t aBytes =
+      bt[0] * (bt[2] + pad) * info.aType.getIntOrFloatBitWidth() / 8;
+  int64_t bBytes =
+      bt[2] * (bt[1] + pad) * info.bType.getIntOrFloatBitWidth() / 8;
+  return aBytes + bBytes;
+}
+
 int64_t mlir::tcgen::chooseWMMAStages(const ContractionInfo &info,
-                                      ConfigAttr config, TargetAttr target) {
-  ConfigAttr two = ConfigAttr::get(
-      config.getContext(), config.getBackend(), config.getBlockTile(),
-      config.getWarpTile(), config.getMmaShape(), /*stages=*/2,
-      config.getPadding(), config.getVector(), config.getRaster(),
-      config.getPersistent(), config.getStreamK(), config.getCluster(),
-      config.getStore());
-  return getSharedMemoryBytes(info, two) <= getWMMASharedMemoryLimit(target)
+                                      ArrayRef<int64_t> blockTile,
+                                      int64_t padding, TargetAttr target) {
+  if (blockTile.size() != 3)
+    return 1; // the config verifier reports the tile
+  return 2 * stageBytes(info, blockTile, padding) <=
+                 getWMMASharedMemoryLimit(target)
              ? 2
              : 1;
 }
 
 int64_t mlir::tcgen::getSharedMemoryBytes(const ContractionInfo &info,
                                           ConfigAttr config) {
-  ArrayRef<int64_t> bt = config.getBlockTile();
-  int64_t pad = config.getPadding();
-  int64_t aBytes =
-      bt[0] * (bt[2] + pad) * info.aType.getIntOrFloatBitWidth() / 8;
-  int64_t bBytes =
-      bt[2] * (bt[1] + pad) * info.bType.getIntOrFloatBitWidth() / 8;
-  return (aBytes + bBytes) * config.getStages();
+  return stageBytes(info, config.getBlockTile(), config.getPadding()) *
+         config.getStages();
 }
 
 LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,

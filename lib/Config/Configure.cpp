@@ -41,7 +41,7 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     std::string storeKind =
         store.empty() ? config.getStore().str() : std::string(store);
     SmallVector<int64_t> mma(config.getMmaShape());
-    int64_t numStages = config.getStages();
+    int64_t numStages;
     StringRef backendName =
         backend.empty() ? config.getBackend() : StringRef(backend);
     if (backendName == "sm90") {
@@ -54,8 +54,10 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                               : sm90::chooseStages(block[0], block[1],
                                                    block[2],
                                                    storeKind == "tma");
-    } else if (stages >= 0) {
-      numStages = stages;
+    } else {
+      // wmma: double-buffer where two stages of the tiles fit.
+      numStages = stages >= 0 ? int64_t(stages)
+                              : chooseWMMAStages(info, block, pad, target);
     }
     auto emit = [&] { return op->emitOpError("invalid configuration: "); };
     ConfigAttr result = ConfigAttr::getChecked(
@@ -65,15 +67,6 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
         StringRef(storeKind));
     if (!result)
       return failure();
-    // wmma: double-buffer where two stages of the (possibly overridden)
-    // tiles fit.
-    if (backendName != "sm90" && stages < 0)
-      result = ConfigAttr::get(
-          result.getContext(), result.getBackend(), result.getBlockTile(),
-          result.getWarpTile(), result.getMmaShape(),
-          chooseWMMAStages(info, result, target), result.getPadding(),
-          result.getVector(), result.getRaster(), result.getPersistent(),
-          result.getStreamK(), result.getCluster(), result.getStore());
     return result;
   }
 

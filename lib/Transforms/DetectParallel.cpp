@@ -20,9 +20,7 @@ namespace mlir::tcgen {
 namespace {
 using affine::AffineForOp;
 
-/// NVVM's shared address space: per-block tiles, left out of the analysis.
-constexpr unsigned kSharedMemorySpace = 3;
-
+/// Shared-memory tiles are per block: left out of the analysis.
 static bool isShared(Value memref) {
   return cast<MemRefType>(memref.getType()).getMemorySpaceAsInt() ==
          kSharedMemorySpace;

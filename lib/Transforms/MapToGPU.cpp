@@ -20,8 +20,6 @@ namespace {
 using affine::AffineForOp;
 
 constexpr int64_t kWarpSize = 32;
-/// NVVM address space of shared memory (tcgen-promote-operands' buffers).
-constexpr unsigned kSharedMemorySpace = 3;
 
 /// Replaces `loop`'s induction variable with `lb(loop) + index * step` and
 /// inlines its body in place of the loop.

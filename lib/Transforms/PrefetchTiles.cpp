@@ -38,13 +38,12 @@ static Value storedBuffer(Operation *op) {
 }
 
 /// A second buffer like the one `get` reads: a copy of its global (named
-/// `<name>_1`, or uniqued), read right after `get`.
-static FailureOr<Value> cloneBuffer(memref::GetGlobalOp get) {
+/// `<name>_1`, or uniqued), read right after `get`. (The verifier of
+/// memref.get_global guarantees the global.)
+static Value cloneBuffer(memref::GetGlobalOp get) {
   auto module = get->getParentOfType<ModuleOp>();
   SymbolTable symbols(module);
   auto global = symbols.lookup<memref::GlobalOp>(get.getName());
-  if (!global)
-    return get.emitOpError("reads no memref.global of this module");
   OpBuilder b(global);
   auto copy = cast<memref::GlobalOp>(b.clone(*global));
   copy.setSymName((global.getSymName() + "_1").str());
@@ -120,10 +119,7 @@ struct PrefetchTilesPass final
         if (!get || loop->isAncestor(get))
           return o->emitOpError("two stages need the shared buffer to be a "
                                 "memref.get_global outside the K loop");
-        FailureOr<Value> second = cloneBuffer(get);
-        if (failed(second))
-          return failure();
-        buffers[buffer] = *second;
+        buffers[buffer] = cloneBuffer(get);
       }
 
     int64_t lb = loop.getConstantLowerBound();

@@ -24,8 +24,6 @@ using affine::AffineLoadOp;
 /// Alignment of the shared buffers: WMMA fragment loads want 256-bit
 /// aligned rows, and 128 bytes also serves 16-byte vector copies.
 constexpr int64_t kSharedAlignmentBytes = 128;
-/// NVVM address space of shared (workgroup) memory.
-constexpr int64_t kSharedMemorySpace = 3;
 
 /// Builds `for r in [0, rows), c in [0, cols): dst[r, c] = src[r0 + r, c0 + c]`
 /// at `b`'s insertion point and tags it as the copy of `role`.

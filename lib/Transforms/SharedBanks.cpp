@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <utility>
+#include <vector>
 
 namespace mlir::tcgen {
 
@@ -43,18 +44,34 @@ static int64_t threadsPerPhase(int64_t chunkBytes) {
   return chunkBytes >= 16 ? 8 : (chunkBytes == 8 ? 16 : kWarpSize);
 }
 
-int64_t copyStoreWavefronts(CopyOrder order, int64_t rows, int64_t cols,
-                            int64_t chunkBytes, int64_t strideBytes) {
+/// Sums `phaseCost(chunks)` over the phases of a copy in `order`, where
+/// `chunks` holds the (row, col) of each thread of the phase. 0 for an
+/// invalid order.
+template <typename PhaseCost>
+static int64_t sumOverPhases(CopyOrder order, int64_t rows, int64_t cols,
+                             int64_t chunkBytes, PhaseCost phaseCost) {
   if (!isCopyOrderValid(order, rows, cols) || chunkBytes <= 0)
     return 0;
   int64_t step = threadsPerPhase(chunkBytes);
-  int64_t total = rows * cols, wavefronts = 0;
+  int64_t total = rows * cols, sum = 0;
+  std::vector<std::pair<int64_t, int64_t>> chunks;
   for (int64_t phase = 0; phase < total; phase += step) {
-    std::map<int64_t, std::set<int64_t>> wordsPerBank;
-    for (int64_t l = phase; l < std::min(total, phase + step);
-         ++l) {
+    chunks.clear();
+    for (int64_t l = phase; l < std::min(total, phase + step); ++l) {
       int64_t row, col;
       copyChunkOf(order, cols, l, row, col);
+      chunks.push_back({row, col});
+    }
+    sum += phaseCost(chunks);
+  }
+  return sum;
+}
+
+int64_t copyStoreWavefronts(CopyOrder order, int64_t rows, int64_t cols,
+                            int64_t chunkBytes, int64_t strideBytes) {
+  return sumOverPhases(order, rows, cols, chunkBytes, [&](const auto &chunks) {
+    std::map<int64_t, std::set<int64_t>> wordsPerBank;
+    for (auto [row, col] : chunks) {
       int64_t addr = row * strideBytes + col * chunkBytes;
       for (int64_t w = addr / kBankBytes;
            w < (addr + chunkBytes + kBankBytes - 1) / kBankBytes; ++w)
@@ -63,28 +80,19 @@ int64_t copyStoreWavefronts(CopyOrder order, int64_t rows, int64_t cols,
     size_t worst = 1;
     for (auto &[bank, words] : wordsPerBank)
       worst = std::max(worst, words.size());
-    wavefronts += int64_t(worst);
-  }
-  return wavefronts;
+    return int64_t(worst);
+  });
 }
 
 int64_t copyLoadLines(CopyOrder order, int64_t rows, int64_t cols,
                       int64_t chunkBytes) {
-  if (!isCopyOrderValid(order, rows, cols) || chunkBytes <= 0)
-    return 0;
   constexpr int64_t kLineBytes = 128;
-  int64_t step = threadsPerPhase(chunkBytes);
-  int64_t total = rows * cols, lines = 0;
-  for (int64_t phase = 0; phase < total; phase += step) {
+  return sumOverPhases(order, rows, cols, chunkBytes, [&](const auto &chunks) {
     std::set<std::pair<int64_t, int64_t>> touched;
-    for (int64_t l = phase; l < std::min(total, phase + step); ++l) {
-      int64_t row, col;
-      copyChunkOf(order, cols, l, row, col);
+    for (auto [row, col] : chunks)
       touched.insert({row, col * chunkBytes / kLineBytes});
-    }
-    lines += int64_t(touched.size());
-  }
-  return lines;
+    return int64_t(touched.size());
+  });
 }
 
 CopyOrder chooseCopyOrder(int64_t rows, int64_t cols, int64_t chunkBytes,

@@ -9,6 +9,8 @@
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{stages=1}))' | FileCheck %s --check-prefix=STAGES1
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{stages=3}))' 2>&1 | FileCheck %s --check-prefix=STAGES3
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{block-tile=128,256,32 stages=2}))' 2>&1 | FileCheck %s --check-prefix=STAGES2-BIG
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stages=3}))' | FileCheck %s --check-prefix=SM90-STAGES
+// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stages=1}))' 2>&1 | FileCheck %s --check-prefix=SM90-ONE
 
 // The options override the default field by field.
 // CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [64, 64, 32], warp = [32, 32, 32], mma = [16, 16, 16], stages = 2, padding = 0, vector = 4, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">}
@@ -27,6 +29,10 @@
 // STAGES1: block = [128, 128, 32]{{.*}} stages = 1,
 // STAGES3: error: 'linalg.matmul' op the wmma back end keeps 1 or 2 stages of shared buffers (2: double buffering), not 3
 // STAGES2-BIG: error: 'linalg.matmul' op configuration needs 54272 bytes of shared memory, more than the 49152 bytes available to one block on sm_90a
+// On sm90 the option sets the ring's depth instead of the deepest that fits
+// (4 here); the ring needs two stages.
+// SM90-STAGES: backend = "sm90", block = [128, 256, 64]{{.*}} stages = 3,
+// SM90-ONE: error: 'linalg.matmul' op 1 stages need {{[0-9]+}} bytes of shared memory; sm90 kernels need 2 or more stages
 func.func @options(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
   linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
   return

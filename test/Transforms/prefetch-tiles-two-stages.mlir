@@ -65,3 +65,24 @@ func.func @three_stages(%A: memref<128x128xf16>, %B: memref<128x128xf16>, %C: me
     ins(%A, %B : memref<128x128xf16>, memref<128x128xf16>) outs(%C : memref<128x128xf32>)
   return
 }
+
+// -----
+
+// Two stages clone the global behind a shared buffer; a buffer that is not
+// a memref.get_global (here a function argument) is refused.
+func.func @not_a_global(%a: memref<64x64xf16>, %s: memref<64x32xf16, 3>) attributes {tcgen.config = #tcgen.config<block = [64, 64, 32], warp = [32, 32, 16], stages = 2>} {
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%nx = %c1, %ny = %c1, %nz = %c1) {
+    affine.for %k = 0 to 64 step 32 {
+      gpu.barrier
+      affine.for %i = 0 to 2 {
+        %v = affine.load %a[%i, %k] : memref<64x64xf16>
+        // expected-error @+1 {{two stages need the shared buffer to be a memref.get_global outside the K loop}}
+        affine.store %v, %s[%i, 0] : memref<64x32xf16, 3>
+      } {tcgen.loop = "copy"}
+      gpu.barrier
+    } {tcgen.loop = "block_k"}
+    gpu.terminator
+  }
+  return
+}

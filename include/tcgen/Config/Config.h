@@ -36,8 +36,10 @@ int64_t getSharedMemoryBytes(const ContractionInfo &info, ConfigAttr config);
 int64_t getWMMASharedMemoryLimit(TargetAttr target);
 
 /// Stages of shared buffers for the wmma back end: 2 (double buffering)
-/// where two sets of `config`'s padded tiles fit the limit, else 1.
-int64_t chooseWMMAStages(const ContractionInfo &info, ConfigAttr config,
+/// where two sets of padded `blockTile` (m, n, k) tiles fit the limit, else
+/// 1.
+int64_t chooseWMMAStages(const ContractionInfo &info,
+                         ArrayRef<int64_t> blockTile, int64_t padding,
                          TargetAttr target);
 
 /// Checks that `config` fits the problem (wmma: sizes are multiples of the

@@ -24,6 +24,10 @@ constexpr llvm::StringLiteral kOverwriteAttrName = "tcgen.overwrite";
 /// description for the manifest (describeEpilogue).
 constexpr llvm::StringLiteral kFusedEpilogueAttrName = "tcgen.fused_epilogue";
 constexpr llvm::StringLiteral kParallelAttrName = "tcgen.parallel";
+/// NVVM's address space of shared memory, the memory space of the shared
+/// buffers tcgen-promote-operands creates (numeric, not
+/// #gpu.address_space<workgroup>: see docs/NOTES.md).
+constexpr unsigned kSharedMemorySpace = 3;
 
 /// Returns the role tag of `op` ("" when untagged).
 StringRef getLoopRole(Operation *op);
