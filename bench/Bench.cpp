@@ -495,12 +495,13 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
   if (spec.aType != spec.bType)
     why = "cuBLAS needs equal A and B dtypes";
   else if ((why = checkComputeType(s.compute, spec.aType, spec.cType)).empty())
-    why = planCublas(spec.a, spec.b, spec.c, s.plan);
+    why = planCublas(spec.a, spec.b, spec.c, s.plan, spec.batch);
   if (why.empty())
     why = handleWhy;
   if (why.empty()) {
     s.haveCublas = true;
     row.cublasCompute = computeTypeName(s.compute);
+    row.cublasCall = gemmExName(s.plan);
     if (options.cublasLt) {
       std::string ltWhy = s.lt.init(s.plan, spec.aType, spec.cType,
                                     spec.accumulate ? 1.0f : 0.0f, s.compute);
@@ -544,6 +545,7 @@ std::string tcgen::bench::benchBundle(const std::string &path,
   const GemmSpec &spec = s.spec;
   row.entry = manifest.entry;
   row.backend = manifest.target.backend;
+  row.batch = spec.batch;
   row.m = spec.m, row.n = spec.n, row.k = spec.k;
   row.aType = dtypeName(spec.aType);
   row.cType = dtypeName(manifest.operands[spec.cIndex].dtype);

@@ -1,9 +1,10 @@
 //===- Bench.h - Timing a bundle against cuBLAS -----------------*- C++ -*-===//
 //
 // This file declares benchBundle(), the measurement behind `tcgen-gpu
-// bench`: the tcgen kernel, cublasGemmEx and cublasLtMatmul run on the same
-// buffers, alternating per iteration, each run timed with its own CUDA
-// events; medians are reported. cuBLAS accumulates like the kernel
+// bench`: the tcgen kernel, cublasGemmEx (cublasGemmStridedBatchedEx for a
+// batched matmul) and cublasLtMatmul run on the same buffers, alternating
+// per iteration, each run timed with its own CUDA events; medians are
+// reported. cuBLAS accumulates like the kernel
 // (op.accumulator): CUBLAS_COMPUTE_16F for f16, CUBLAS_COMPUTE_32F for f32.
 // With a baseline (Baseline.h), a fused bundle is also timed against an
 // unfused way to compute the same, in the same alternation.
@@ -41,6 +42,8 @@ struct BenchRow {
   std::string entry, backend, aType, cType;
   std::string accumulator;   // the kernel's op.accumulator ("f32", "f16")
   std::string cublasCompute; // e.g. "CUBLAS_COMPUTE_16F"; "" if no cuBLAS
+  std::string cublasCall;    // "cublasGemmEx" or "cublasGemmStridedBatchedEx"
+  int64_t batch = 1;         // op.batch
   int64_t m = 0, n = 0, k = 0;
   double tcgenMs = 0, cublasMs = 0, ltMs = 0;
   int iters = 0;
@@ -58,7 +61,9 @@ struct BenchRow {
   BaselineComparison check;
   std::string checkLine;
 
-  double flops() const { return 2.0 * double(m) * double(n) * double(k); }
+  double flops() const {
+    return 2.0 * double(batch) * double(m) * double(n) * double(k);
+  }
   /// TFLOP/s for a time in ms (NaN for NaN).
   double tflops(double ms) const { return flops() / (ms * 1e9); }
 };

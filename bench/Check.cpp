@@ -26,43 +26,47 @@ namespace {
 struct ErrorStats {
   double maxNorm = 0, errSq = 0, refSq = 0;
   int64_t nonFinite = 0;
-  /// The element with the largest normalized error (where to look), and
-  /// with an epilogue the range it may take.
-  int64_t worstRow = -1, worstCol = -1;
+  /// The element with the largest normalized error (where to look: matrix
+  /// worstBatch of a batch), and with an epilogue the range it may take.
+  int64_t worstBatch = 0, worstRow = -1, worstCol = -1;
   double worstOut = 0, worstRef = 0, worstLo = 0, worstHi = 0;
   /// With an epilogue: the sum of the squared half-widths of the ranges
   /// that the Frobenius bound allows.
   double widthSq = 0;
 
-  void add(int64_t i, int64_t j, double out, double ref, double scale) {
+  /// Records element (b, i, j) (b: its matrix in a batch).
+  void add(int64_t b, int64_t i, int64_t j, double out, double ref,
+           double scale) {
     if (!std::isfinite(out)) {
       ++nonFinite;
       return;
     }
     double err = std::fabs(out - ref);
-    addNormalized(i, j, out, ref, scale > 0 ? err / scale : err);
+    addNormalized(i, j, out, ref, scale > 0 ? err / scale : err, b);
   }
-  /// Records the normalized error `norm` of element (i, j); returns true
-  /// if it is the worst so far.
-  bool noteNorm(int64_t i, int64_t j, double out, double ref, double norm) {
+  /// Records the normalized error `norm` of element (b, i, j); returns
+  /// true if it is the worst so far.
+  bool noteNorm(int64_t i, int64_t j, double out, double ref, double norm,
+                int64_t b = 0) {
     if (norm > maxNorm || worstRow < 0) {
       maxNorm = std::max(maxNorm, norm);
-      worstRow = i, worstCol = j, worstOut = out, worstRef = ref;
+      worstBatch = b, worstRow = i, worstCol = j;
+      worstOut = out, worstRef = ref;
       return true;
     }
     return false;
   }
   /// Records a finite `out` whose normalized error is `norm`.
-  void addNormalized(int64_t i, int64_t j, double out, double ref,
-                     double norm) {
-    noteNorm(i, j, out, ref, norm);
+  void addNormalized(int64_t i, int64_t j, double out, double ref, double norm,
+                     int64_t b = 0) {
+    noteNorm(i, j, out, ref, norm, b);
     double err = out - ref;
     errSq += err * err;
     refSq += ref * ref;
   }
   void merge(const ErrorStats &o) {
     if (o.maxNorm > maxNorm || worstRow < 0) {
-      worstRow = o.worstRow, worstCol = o.worstCol;
+      worstBatch = o.worstBatch, worstRow = o.worstRow, worstCol = o.worstCol;
       worstOut = o.worstOut, worstRef = o.worstRef;
       worstLo = o.worstLo, worstHi = o.worstHi;
     }
@@ -108,11 +112,14 @@ void tcgen::bench::setBounds(const GemmSpec &spec, CheckResult &r) {
 namespace {
 
 /// The float64 host reference over every element, rows split over threads.
+/// The rows of a batch are stacked: row r is row r % m of matrix r / m.
 struct HostReference {
   const GemmSpec *spec;
-  std::vector<float> a, b; // dense row-major copies of the rounded inputs
-  const HostMatrix *c0;    // initial C for accumulate, else nullptr
-  const HostMatrix *out;   // compared with, unless ref is set
+  /// Dense copies of the rounded inputs, each matrix row-major, batch by
+  /// batch (HostMatrix::toDenseFloat()).
+  std::vector<float> a, b;
+  const HostMatrix *c0;  // initial C for accumulate, else nullptr
+  const HostMatrix *out; // compared with, unless ref is set
   std::vector<ErrorStats> rowStats;
   /// If set, the row-major reference and scale of every element are stored
   /// here instead of compared.
@@ -120,34 +127,36 @@ struct HostReference {
 
   static void rows(void *context, int64_t begin, int64_t end) {
     auto *h = static_cast<HostReference *>(context);
-    int64_t n = h->spec->n, k = h->spec->k;
+    int64_t m = h->spec->m, n = h->spec->n, k = h->spec->k;
     std::vector<double> acc(n), absAcc(n);
-    for (int64_t i = begin; i < end; ++i) {
+    for (int64_t r = begin; r < end; ++r) {
+      int64_t batch = r / m, i = r % m;
+      const float *bMatrix = &h->b[batch * k * n];
       std::fill(acc.begin(), acc.end(), 0.0);
       std::fill(absAcc.begin(), absAcc.end(), 0.0);
       for (int64_t p = 0; p < k; ++p) {
-        double x = h->a[i * k + p];
+        double x = h->a[r * k + p];
         double ax = std::fabs(x);
-        const float *row = &h->b[p * n];
+        const float *row = &bMatrix[p * n];
         for (int64_t j = 0; j < n; ++j) {
           acc[j] += x * row[j];
           absAcc[j] += ax * std::fabs(row[j]);
         }
       }
-      ErrorStats &s = h->rowStats[i];
+      ErrorStats &s = h->rowStats[r];
       for (int64_t j = 0; j < n; ++j) {
         double ref = acc[j], scale = absAcc[j];
         if (h->c0) {
-          double c = h->c0->get(i, j);
+          double c = h->c0->get(batch, i, j);
           ref += c;
           scale += std::fabs(c);
         }
         if (h->ref) {
-          (*h->ref)[i * n + j] = ref;
-          (*h->scale)[i * n + j] = scale;
+          (*h->ref)[r * n + j] = ref;
+          (*h->scale)[r * n + j] = scale;
           continue;
         }
-        s.add(i, j, h->out->get(i, j), ref, scale);
+        s.add(batch, i, j, h->out->get(batch, i, j), ref, scale);
       }
     }
   }
@@ -162,15 +171,16 @@ ErrorStats compareOnHost(const GemmSpec &spec,
   h.b = host[spec.bIndex].toDenseFloat();
   h.c0 = spec.accumulate ? &host[spec.cIndex] : nullptr;
   h.out = &out;
-  h.rowStats.resize(spec.m);
-  parallelFor(spec.m, HostReference::rows, &h);
+  h.rowStats.resize(spec.batch * spec.m);
+  parallelFor(spec.batch * spec.m, HostReference::rows, &h);
   ErrorStats total;
   for (const ErrorStats &s : h.rowStats)
     total.merge(s);
   return total;
 }
 
-/// The float64 host reference and scale of every element, row-major.
+/// The float64 host reference and scale of every element, row-major (each
+/// matrix of a batch after the other).
 void matmulOnHost(const GemmSpec &spec, const std::vector<HostMatrix> &host,
                   std::vector<double> &ref, std::vector<double> &scale) {
   HostReference h;
@@ -179,12 +189,12 @@ void matmulOnHost(const GemmSpec &spec, const std::vector<HostMatrix> &host,
   h.b = host[spec.bIndex].toDenseFloat();
   h.c0 = spec.accumulate ? &host[spec.cIndex] : nullptr;
   h.out = nullptr;
-  ref.assign(static_cast<size_t>(spec.m * spec.n), 0.0);
+  ref.assign(static_cast<size_t>(spec.batch * spec.m * spec.n), 0.0);
   scale.assign(ref.size(), 0.0);
   h.ref = &ref;
   h.scale = &scale;
-  h.rowStats.resize(spec.m);
-  parallelFor(spec.m, HostReference::rows, &h);
+  h.rowStats.resize(spec.batch * spec.m);
+  parallelFor(spec.batch * spec.m, HostReference::rows, &h);
 }
 
 /// What the comparison of a kernel with an epilogue needs per element: the
@@ -318,7 +328,7 @@ std::string compareEpilogueImpl(const Manifest &manifest,
 }
 
 /// Every element against cuBLAS (f32 pedantic, scale from |A| |B| through
-/// cuBLAS too).
+/// cuBLAS too); the rows of a batch stacked like HostReference's.
 struct CublasCompare {
   const GemmSpec *spec;
   const std::vector<float> *ref, *scale;
@@ -327,29 +337,32 @@ struct CublasCompare {
 
   static void rows(void *context, int64_t begin, int64_t end) {
     auto *c = static_cast<CublasCompare *>(context);
-    int64_t n = c->spec->n;
-    for (int64_t i = begin; i < end; ++i)
+    int64_t m = c->spec->m, n = c->spec->n;
+    for (int64_t r = begin; r < end; ++r)
       for (int64_t j = 0; j < n; ++j)
-        c->rowStats[i].add(i, j, c->out->get(i, j), (*c->ref)[i * n + j],
-                           (*c->scale)[i * n + j]);
+        c->rowStats[r].add(r / m, r % m, j, c->out->get(r / m, r % m, j),
+                           (*c->ref)[r * n + j], (*c->scale)[r * n + j]);
   }
 };
 
-/// Runs C = A B (+ C0) with cuBLAS into a row-major f32 buffer and
+/// Runs C = A B (+ C0) with cuBLAS into a row-major f32 buffer (a batch:
+/// one dense matrix after the other, cublasGemmStridedBatchedEx) and
 /// downloads it.
 std::string cublasReference(cublasHandle_t handle, const GemmSpec &spec,
                             const void *a, const void *b, const HostMatrix *c0,
                             std::vector<float> &result) {
-  MatrixLayout rowMajor{spec.m, spec.n, spec.n, 1};
+  MatrixLayout rowMajor{spec.m, spec.n, spec.n, 1, spec.m * spec.n};
   CublasPlan plan;
-  std::string e = planCublas(spec.a, spec.b, rowMajor, plan);
+  std::string e = planCublas(spec.a, spec.b, rowMajor, plan, spec.batch);
   if (!e.empty())
     return e;
-  result.assign(static_cast<size_t>(spec.m * spec.n), 0.0f);
+  result.assign(static_cast<size_t>(spec.batch * spec.m * spec.n), 0.0f);
   if (c0)
-    for (int64_t i = 0; i < spec.m; ++i)
-      for (int64_t j = 0; j < spec.n; ++j)
-        result[i * spec.n + j] = static_cast<float>(c0->get(i, j));
+    for (int64_t b = 0; b < spec.batch; ++b)
+      for (int64_t i = 0; i < spec.m; ++i)
+        for (int64_t j = 0; j < spec.n; ++j)
+          result[(b * spec.m + i) * spec.n + j] =
+              static_cast<float>(c0->get(b, i, j));
   DeviceBuffer c;
   size_t bytes = result.size() * sizeof(float);
   if (!(e = c.allocate(bytes)).empty() ||
@@ -400,41 +413,50 @@ void compareWithCublas(const GemmSpec &spec, const std::vector<float> &ref,
                        const std::vector<float> &scale, const HostMatrix &out,
                        ErrorStats &stats) {
   CublasCompare c{&spec, &ref, &scale, &out, {}};
-  c.rowStats.resize(spec.m);
-  parallelFor(spec.m, CublasCompare::rows, &c);
+  c.rowStats.resize(spec.batch * spec.m);
+  parallelFor(spec.batch * spec.m, CublasCompare::rows, &c);
   for (const ErrorStats &s : c.rowStats)
     stats.merge(s);
 }
 
-/// The float64 matmul reference of element (i, j) and its scale
+/// The float64 matmul reference of element (b, i, j) and its scale
 /// sum_k |a b| + |c0|.
 void hostElement(const GemmSpec &spec, const std::vector<HostMatrix> &host,
-                 int64_t i, int64_t j, double &ref, double &scale) {
+                 int64_t batch, int64_t i, int64_t j, double &ref,
+                 double &scale) {
   const HostMatrix &a = host[spec.aIndex], &b = host[spec.bIndex];
   ref = 0, scale = 0;
   for (int64_t p = 0; p < spec.k; ++p) {
-    double x = a.get(i, p), y = b.get(p, j);
+    double x = a.get(batch, i, p), y = b.get(batch, p, j);
     ref += x * y;
     scale += std::fabs(x * y);
   }
   if (spec.accumulate) {
-    double c = host[spec.cIndex].get(i, j);
+    double c = host[spec.cIndex].get(batch, i, j);
     ref += c;
     scale += std::fabs(c);
   }
 }
 
-/// The sampled elements of the cuBLAS path: (0, 0), (m-1, n-1), then
-/// seeded random ones.
-std::pair<int64_t, int64_t>
-sampleElement(const GemmSpec &spec, const CheckOptions &options, int64_t s) {
+/// A sampled element (b, i, j): matrix b of the batch, row i, column j.
+struct Sample {
+  int64_t b, i, j;
+};
+
+/// The sampled elements of the cuBLAS path: (0, 0, 0), (batch-1, m-1,
+/// n-1), then seeded random ones spread over the batch (for batch 1 the
+/// same (i, j) as ever).
+Sample sampleElement(const GemmSpec &spec, const CheckOptions &options,
+                     int64_t s) {
   if (s == 0)
-    return {0, 0};
+    return {0, 0, 0};
   if (s == 1)
-    return {spec.m - 1, spec.n - 1};
+    return {spec.batch - 1, spec.m - 1, spec.n - 1};
   uint64_t h = mix64(options.seed * 0x9e3779b97f4a7c15ull + s);
-  return {static_cast<int64_t>(h % spec.m),
-          static_cast<int64_t>(mix64(h) % spec.n)};
+  uint64_t hj = mix64(h);
+  int64_t b = spec.batch > 1 ? static_cast<int64_t>(mix64(hj) % spec.batch) : 0;
+  return {b, static_cast<int64_t>(h % spec.m),
+          static_cast<int64_t>(hj % spec.n)};
 }
 
 /// Recomputes sampled elements in float64 and folds their normalized error
@@ -443,10 +465,10 @@ void compareSamples(const GemmSpec &spec, const std::vector<HostMatrix> &host,
                     const HostMatrix &out, const CheckOptions &options,
                     ErrorStats &stats) {
   for (int64_t s = 0; s < options.samples; ++s) {
-    auto [i, j] = sampleElement(spec, options, s);
+    auto [b, i, j] = sampleElement(spec, options, s);
     double ref, scale;
-    hostElement(spec, host, i, j, ref, scale);
-    double o = out.get(i, j);
+    hostElement(spec, host, b, i, j, ref, scale);
+    double o = out.get(b, i, j);
     if (std::isfinite(o)) {
       double err = std::fabs(o - ref);
       stats.maxNorm = std::max(stats.maxNorm, scale > 0 ? err / scale : err);
@@ -481,12 +503,15 @@ std::string launchOnce(rt::Kernel &kernel, DeviceOperands &dev, double &ms) {
 
 std::string CheckResult::line(bool compared) const {
   char buf[512];
+  // Batch 1 prints as it always has; a batch says its size at the end.
+  std::string batchText =
+      batch > 1 ? " batch=" + std::to_string(batch) : std::string();
   if (!compared) {
     std::snprintf(buf, sizeof(buf),
                   "RUN %s %lld %lld %lld %s ms=%.4f nonfinite=%lld",
                   entry.c_str(), (long long)m, (long long)n, (long long)k,
                   pass ? "OK" : "FAIL", kernelMs, (long long)nonFinite);
-    return buf;
+    return buf + batchText;
   }
   std::snprintf(buf, sizeof(buf),
                 "CHECK %s %lld %lld %lld %s maxnorm=%.3e frob=%.3e "
@@ -494,12 +519,14 @@ std::string CheckResult::line(bool compared) const {
                 entry.c_str(), (long long)m, (long long)n, (long long)k,
                 pass ? "PASS" : "FAIL", maxNorm, frob, (long long)nonFinite,
                 reference.c_str(), accumulator.c_str());
-  std::string text = buf;
+  std::string text = buf + batchText;
   if (epilogueSteps >= 0)
     text += " epilogue=" + std::to_string(epilogueSteps);
   if (!pass && worstRow >= 0) {
-    std::snprintf(buf, sizeof(buf), " worst=(%lld,%lld) out=%.6g ref=%.6g",
-                  (long long)worstRow, (long long)worstCol, worstOut, worstRef);
+    std::string where = batch > 1 ? std::to_string(worstBatch) + "," : "";
+    std::snprintf(buf, sizeof(buf), " worst=(%s%lld,%lld) out=%.6g ref=%.6g",
+                  where.c_str(), (long long)worstRow, (long long)worstCol,
+                  worstOut, worstRef);
     text += buf;
     if (epilogueSteps >= 0) {
       std::snprintf(buf, sizeof(buf), " allowed=[%.6g,%.6g]", worstLo, worstHi);
@@ -513,6 +540,11 @@ std::string tcgen::bench::describeCheckedGemm(const Manifest &manifest,
                                               GemmSpec &spec) {
   if (!manifest.op.epilogue)
     return describeGemm(manifest, spec);
+  // parseManifest refuses these; be clear for a built manifest.
+  if (manifest.op.batch > 1)
+    return "fused epilogues of batched matmuls are not supported by "
+           "tcgen-gpu yet (op.batch " +
+           std::to_string(manifest.op.batch) + ")";
   // The matmul without its epilogue inputs, then the indices of A, B and C
   // in the whole manifest.
   Manifest matmul = manifest;
@@ -549,8 +581,7 @@ tcgen::bench::makeCheckOperands(const Manifest &manifest, const GemmSpec &spec,
   for (size_t i = 0; i < host.size(); ++i) {
     const Operand &o = manifest.operands[i];
     if (o.role != OperandRole::In) {
-      host[i].allocate(o.dtype, o.shape[0], o.shape[1], o.strides[0],
-                       o.strides[1]);
+      allocateHostOperand(o, host[i]);
     } else {
       // One HostMatrix geometry per input kind (epilogueInputIndex()).
       EpilogueInputKind kind = EpilogueInputKind::Matrix;
@@ -604,6 +635,7 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
   r.error = describeCheckedGemm(manifest, spec);
   if (!r.error.empty())
     return r;
+  r.batch = spec.batch;
   r.m = spec.m, r.n = spec.n, r.k = spec.k;
   r.accumulator = dtypeName(spec.accumulator);
   setBounds(spec, r);
@@ -628,19 +660,23 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
   if (!r.error.empty())
     return r;
 
-  double mnk = double(spec.m) * double(spec.n) * double(spec.k);
+  // The multiply-adds of the whole batch, and the dense copies of its
+  // inputs, decide whether the host computes the reference.
+  double mnk =
+      double(spec.batch) * double(spec.m) * double(spec.n) * double(spec.k);
   bool hostFits = mnk <= double(options.hostLimit) &&
-                  spec.m * spec.k <= (int64_t(1) << 28) &&
-                  spec.k * spec.n <= (int64_t(1) << 28);
+                  spec.batch * spec.m * spec.k <= (int64_t(1) << 28) &&
+                  spec.batch * spec.k * spec.n <= (int64_t(1) << 28);
   if (!options.compare) {
     r.reference = "none";
     // An epilogue may overflow to infinity; NaN stays what an unwritten
     // (NaN-poisoned) element reads.
-    for (int64_t i = 0; i < spec.m; ++i)
-      for (int64_t j = 0; j < spec.n; ++j) {
-        double o = out.get(i, j);
-        r.nonFinite += epilogue ? std::isnan(o) : !std::isfinite(o);
-      }
+    for (int64_t b = 0; b < spec.batch; ++b)
+      for (int64_t i = 0; i < spec.m; ++i)
+        for (int64_t j = 0; j < spec.n; ++j) {
+          double o = out.get(b, i, j);
+          r.nonFinite += epilogue ? std::isnan(o) : !std::isfinite(o);
+        }
     r.pass = r.nonFinite == 0;
     return r;
   }
@@ -672,9 +708,9 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
     samples.worstOut = r.worstOut, samples.worstRef = r.worstRef;
     samples.worstLo = r.worstLo, samples.worstHi = r.worstHi;
     for (int64_t s = 0; s < options.samples; ++s) {
-      auto [i, j] = sampleElement(spec, options, s);
+      auto [b, i, j] = sampleElement(spec, options, s);
       double acc, scaleIJ;
-      hostElement(spec, host, i, j, acc, scaleIJ);
+      hostElement(spec, host, b, i, j, acc, scaleIJ);
       context.element(i, j, out.get(i, j), acc, scaleIJ,
                       /*withWidth=*/false, samples);
     }
@@ -701,6 +737,7 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
     compareSamples(spec, host, out, options, stats);
   }
   r.maxNorm = stats.maxNorm;
+  r.worstBatch = stats.worstBatch;
   r.worstRow = stats.worstRow, r.worstCol = stats.worstCol;
   r.worstOut = stats.worstOut, r.worstRef = stats.worstRef;
   r.frob = stats.frob();

@@ -3,8 +3,9 @@
 // This file declares the check behind `tcgen-gpu run --check` and
 // tcgen-gpu-tests: launch a bundle once on random inputs and compare its
 // output with a float64 reference computed from the rounded inputs (on the
-// host for m*n*k <= 2^30; otherwise cuBLAS in pedantic f32 for every element
-// plus a float64 recomputation of sampled elements). A fused epilogue
+// host for batch*m*n*k <= 2^30; otherwise cuBLAS in pedantic f32 for every
+// element, cublasGemmStridedBatchedEx for a batch, plus a float64
+// recomputation of sampled elements). A fused epilogue
 // (op.epilogue) is applied to that reference, and the matmul's error
 // allowance is carried through it (EpilogueRef.h).
 //
@@ -28,7 +29,8 @@ struct CheckOptions {
   uint64_t seed = 1;
   bool compare = true;    // false: launch and scan for NaN/Inf only
   int64_t samples = 4096; // sampled elements for the cuBLAS path
-  int64_t hostLimit = int64_t(1) << 30; // m*n*k up to this: host reference
+  /// batch*m*n*k up to this: host reference.
+  int64_t hostLimit = int64_t(1) << 30;
   /// Launches before the checked one (C restored in between): a kernel
   /// that keeps state between launches (stream-K flags) must still be right.
   int64_t warmLaunches = 0;
@@ -38,6 +40,7 @@ struct CheckResult {
   std::string error; // non-empty: the check could not run (not a FAIL)
   bool pass = false;
   std::string entry;
+  int64_t batch = 1; // op.batch: matrices of the batched matmul
   int64_t m = 0, n = 0, k = 0;
   /// max |out - ref| / (sum_k |a b| + |c0|); with an epilogue, max
   /// |out - ref| over the element's allowance (allowanceNorm()).
@@ -45,9 +48,10 @@ struct CheckResult {
   double frob = 0; // ||out - ref|| / ||ref||
   /// Non-finite outputs (with an epilogue: where the reference allows none).
   int64_t nonFinite = 0;
-  /// The compared element with the largest normalized error (-1: none);
-  /// printed after a FAIL, with an epilogue also the range it may take.
-  int64_t worstRow = -1, worstCol = -1;
+  /// The compared element with the largest normalized error (-1: none),
+  /// in matrix worstBatch of a batch; printed after a FAIL, with an
+  /// epilogue also the range it may take.
+  int64_t worstBatch = 0, worstRow = -1, worstCol = -1;
   double worstOut = 0, worstRef = 0;
   double worstLo = 0, worstHi = 0;
   double maxNormBound = 0, frobBound = 0;
@@ -63,10 +67,12 @@ struct CheckResult {
   }
 
   /// "CHECK <entry> m n k PASS|FAIL maxnorm=... frob=... nonfinite=...
-  /// ref=... acc=f16|f32", then " epilogue=<steps>" for a kernel with an
-  /// epilogue, or for compare = false "RUN <entry> m n k OK|FAIL ms=...
-  /// nonfinite=...". A FAIL ends with " worst=(i,j) out=... ref=..." (and
-  /// " allowed=[lo,hi]" with an epilogue).
+  /// ref=... acc=f16|f32", then " batch=<batch>" for a batched matmul
+  /// (batch > 1) and " epilogue=<steps>" for a kernel with an epilogue, or
+  /// for compare = false "RUN <entry> m n k OK|FAIL ms=... nonfinite=..."
+  /// (and " batch=<batch>"). A FAIL ends with " worst=(i,j) out=...
+  /// ref=..." (" worst=(b,i,j)" in a batch; and " allowed=[lo,hi]" with an
+  /// epilogue).
   std::string line(bool compared) const;
 };
 
@@ -79,7 +85,8 @@ void setBounds(const GemmSpec &spec, CheckResult &r);
 /// Describes a manifest's matmul like describeGemm(), also when its op has
 /// an epilogue: the epilogue inputs (role "in") are then left out of
 /// `spec`, whose indices still count every operand, and must have a dtype
-/// the checker stores (f16, bf16, f32).
+/// the checker stores (f16, bf16, f32). A batched matmul with an epilogue
+/// is refused.
 std::string describeCheckedGemm(const Manifest &manifest, GemmSpec &spec);
 
 /// Creates the host operands in manifest order like makeHostOperands(),

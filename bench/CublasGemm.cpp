@@ -1,7 +1,7 @@
 //===- CublasGemm.cpp - cuBLAS and cuBLASLt on strided operands -----------===//
 //
-// This file implements the layout planning and the cublasGemmEx and
-// cublasLtMatmul calls of CublasGemm.h.
+// This file implements the layout planning and the cublasGemmEx,
+// cublasGemmStridedBatchedEx and cublasLtMatmul calls of CublasGemm.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,14 +35,15 @@ bool mapOperand(const MatrixLayout &l, cublasOperation_t &op, int64_t &ld) {
 }
 
 MatrixLayout transpose(const MatrixLayout &l) {
-  return {l.cols, l.rows, l.stride1, l.stride0};
+  return {l.cols, l.rows, l.stride1, l.stride0, l.batchStride};
 }
 
 } // namespace
 
 std::string tcgen::bench::planCublas(const MatrixLayout &a,
                                      const MatrixLayout &b,
-                                     const MatrixLayout &c, CublasPlan &plan) {
+                                     const MatrixLayout &c, CublasPlan &plan,
+                                     int64_t batch) {
   MatrixLayout x = a, y = b, z = c;
   plan.swapped = false;
   // C must be column-major for cuBLAS; a row-major C is a column-major C^T.
@@ -58,13 +59,26 @@ std::string tcgen::bench::planCublas(const MatrixLayout &a,
            ", " + std::to_string(c.stride1) + "] (one stride must be 1)";
   if (!mapOperand(x, plan.opA, plan.lda) || !mapOperand(y, plan.opB, plan.ldb))
     return "cuBLAS cannot read an operand with neither stride 1";
+  for (int64_t v :
+       {z.rows, z.cols, x.cols, plan.lda, plan.ldb, plan.ldc, batch})
+    if (v > INT_MAX)
+      return "matrix too large for cuBLAS's 32-bit sizes";
+  if (batch < 1)
+    return "a batch of " + std::to_string(batch) + " matrices";
   plan.m = static_cast<int>(z.rows);
   plan.n = static_cast<int>(z.cols);
   plan.k = static_cast<int>(x.cols);
-  for (int64_t v : {z.rows, z.cols, x.cols, plan.lda, plan.ldb, plan.ldc})
-    if (v > INT_MAX)
-      return "matrix too large for cuBLAS's 32-bit sizes";
+  // Swapped or not, cuBLAS's A, B and C are x, y and z.
+  plan.batch = static_cast<int>(batch);
+  bool batched = batch > 1;
+  plan.strideA = batched ? x.batchStride : 0;
+  plan.strideB = batched ? y.batchStride : 0;
+  plan.strideC = batched ? z.batchStride : 0;
   return "";
+}
+
+const char *tcgen::bench::gemmExName(const CublasPlan &plan) {
+  return plan.batch > 1 ? "cublasGemmStridedBatchedEx" : "cublasGemmEx";
 }
 
 cudaDataType_t tcgen::bench::cudaTypeOf(DType dtype) {
@@ -127,6 +141,15 @@ std::string tcgen::bench::runGemmEx(cublasHandle_t handle,
   const void *first = plan.swapped ? b : a;
   const void *second = plan.swapped ? a : b;
   cudaDataType_t ab = cudaTypeOf(abType);
+  if (plan.batch > 1)
+    return formatCublas(
+        "cublasGemmStridedBatchedEx",
+        cublasGemmStridedBatchedEx(
+            handle, plan.opA, plan.opB, plan.m, plan.n, plan.k, alphaPtr, first,
+            ab, static_cast<int>(plan.lda), plan.strideA, second, ab,
+            static_cast<int>(plan.ldb), plan.strideB, betaPtr, c,
+            cudaTypeOf(cType), static_cast<int>(plan.ldc), plan.strideC,
+            plan.batch, compute, CUBLAS_GEMM_DEFAULT));
   return formatCublas(
       "cublasGemmEx",
       cublasGemmEx(handle, plan.opA, plan.opB, plan.m, plan.n, plan.k, alphaPtr,
@@ -202,6 +225,11 @@ std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
   cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &opB,
                                  sizeof(opB));
   if (epilogue != LtEpilogue::None) {
+    // One bias vector would serve every matrix of a batch; no baseline
+    // needs that.
+    if (plan.batch > 1)
+      return std::string(ltEpilogueName(epilogue)) +
+             " is not set up for a batched matmul";
     if (!bias)
       return std::string(ltEpilogueName(epilogue)) + " needs a bias vector";
     cublasLtEpilogue_t epi = ltEpilogueOf(epilogue);
@@ -244,6 +272,33 @@ std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
                                                     plan.m, plan.n, plan.ldc)))
            .empty())
     return e;
+  if (plan.batch > 1) {
+    // The same strided batch as cublasGemmStridedBatchedEx.
+    struct {
+      cublasLtMatrixLayout_t layout;
+      int64_t stride;
+      const char *name;
+    } batched[] = {{layoutA, plan.strideA, "A"},
+                   {layoutB, plan.strideB, "B"},
+                   {layoutC, plan.strideC, "C"}};
+    int32_t count = plan.batch;
+    for (const auto &l : batched) {
+      std::string what =
+          std::string("cublasLtMatrixLayoutSetAttribute(") + l.name + ", ";
+      if (!(e = formatCublas((what + "BATCH_COUNT)").c_str(),
+                             cublasLtMatrixLayoutSetAttribute(
+                                 l.layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT,
+                                 &count, sizeof(count))))
+               .empty() ||
+          !(e = formatCublas((what + "STRIDED_BATCH_OFFSET)").c_str(),
+                             cublasLtMatrixLayoutSetAttribute(
+                                 l.layout,
+                                 CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET,
+                                 &l.stride, sizeof(l.stride))))
+               .empty())
+        return e;
+    }
+  }
   e = formatCuda("cudaMalloc", cudaMalloc(&workspace, kLtWorkspaceBytes));
   if (!e.empty())
     return e;

@@ -3,7 +3,8 @@
 // This file declares how tcgen-gpu maps a matmul on strided matrices (the
 // manifest's row- or column-major layouts) onto column-major cuBLAS: for a
 // row-major C it computes C^T = B^T A^T with the operands swapped. It runs
-// cublasGemmEx (reference and benchmark) and cublasLtMatmul (benchmark),
+// cublasGemmEx, or cublasGemmStridedBatchedEx for a batch of matmuls
+// (reference and benchmark), and cublasLtMatmul (benchmark),
 // with the alpha/beta scalar type that the compute type needs (__half for
 // CUBLAS_COMPUTE_16F*, float otherwise), optionally with a fused cuBLASLt
 // bias / ReLU / GELU epilogue (the fusion baselines).
@@ -23,23 +24,36 @@
 
 namespace tcgen::bench {
 
-/// A logical rows x cols matrix: element (i, j) at i*stride0 + j*stride1.
+/// A logical rows x cols matrix: element (i, j) at i*stride0 + j*stride1;
+/// in a batch of them, matrix b starts batchStride elements after matrix
+/// b-1 (unused for a single matrix).
 struct MatrixLayout {
   int64_t rows = 0, cols = 0, stride0 = 0, stride1 = 0;
+  int64_t batchStride = 0;
 };
 
-/// A column-major cuBLAS call computing C[m,n] = A[m,k] B[k,n].
+/// A column-major cuBLAS call computing C[m,n] = A[m,k] B[k,n], or for
+/// batch > 1 that for each of `batch` matrices, cuBLAS's A, B and C of
+/// matrix b at b*strideA, b*strideB, b*strideC elements.
 struct CublasPlan {
   cublasOperation_t opA = CUBLAS_OP_N, opB = CUBLAS_OP_N;
   int m = 0, n = 0, k = 0;
   int64_t lda = 0, ldb = 0, ldc = 0;
   bool swapped = false; // cuBLAS's A is our B (C^T = B^T A^T)
+  int batch = 1;
+  int64_t strideA = 0, strideB = 0, strideC = 0; // cuBLAS's operands
 };
 
-/// Plans C = A B for the given layouts. Returns "" or why cuBLAS cannot
-/// express it (neither stride of an operand is 1, or sizes overflow int).
+/// Plans C = A B for the given layouts, for `batch` matrices (> 1: with
+/// each layout's batchStride). Returns "" or why cuBLAS cannot express it
+/// (neither stride of an operand is 1, or sizes overflow int).
 std::string planCublas(const MatrixLayout &a, const MatrixLayout &b,
-                       const MatrixLayout &c, CublasPlan &plan);
+                       const MatrixLayout &c, CublasPlan &plan,
+                       int64_t batch = 1);
+
+/// The cuBLAS function runGemmEx() calls for `plan`: "cublasGemmEx", or
+/// "cublasGemmStridedBatchedEx" for a batch.
+const char *gemmExName(const CublasPlan &plan);
 
 /// cuBLAS's data type for a float dtype.
 cudaDataType_t cudaTypeOf(DType dtype);
@@ -61,8 +75,10 @@ bool isHalfCompute(cublasComputeType_t compute);
 /// The enumerator's name, e.g. "CUBLAS_COMPUTE_32F".
 const char *computeTypeName(cublasComputeType_t compute);
 
-/// Runs C = A B + beta C with cublasGemmEx (alpha = 1; the scalars are
-/// passed as __half for CUBLAS_COMPUTE_16F*, as float otherwise).
+/// Runs C = A B + beta C with cublasGemmEx, or for plan.batch > 1 every
+/// matrix of the batch with cublasGemmStridedBatchedEx (alpha = 1; the
+/// scalars are passed as __half for CUBLAS_COMPUTE_16F*, as float
+/// otherwise). The pointers address matrix 0.
 std::string runGemmEx(cublasHandle_t handle, const CublasPlan &plan,
                       const void *a, const void *b, void *c, DType abType,
                       DType cType, float beta, cublasComputeType_t compute);
@@ -88,6 +104,9 @@ public:
 
   /// Creates the descriptors for `compute` (scale type CUDA_R_16F for
   /// CUBLAS_COMPUTE_16F*, CUDA_R_32F otherwise) and picks an algorithm.
+  /// A batched plan (plan.batch > 1) sets CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT
+  /// and CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET on every layout; it
+  /// takes no bias epilogue.
   /// With a bias epilogue, `bias` is a device vector (see LtEpilogue) of
   /// cType: CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE is set to the output's
   /// type, which is what cuBLASLt takes for f16/bf16/f32 outputs (other

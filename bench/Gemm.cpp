@@ -10,17 +10,30 @@
 using namespace tcgen;
 using namespace tcgen::bench;
 
+MatrixLayout tcgen::bench::layoutOf(const Operand &o) {
+  if (o.shape.size() == 3)
+    return {o.shape[1], o.shape[2], o.strides[1], o.strides[2], o.strides[0]};
+  return {o.shape[0], o.shape[1], o.strides[0], o.strides[1]};
+}
+
+void tcgen::bench::allocateHostOperand(const Operand &o, HostMatrix &host) {
+  MatrixLayout l = layoutOf(o);
+  int64_t batch = o.shape.size() == 3 ? o.shape[0] : 1;
+  host.allocateBatch(o.dtype, batch, l.rows, l.cols, l.batchStride, l.stride0,
+                     l.stride1);
+}
+
 std::string tcgen::bench::describeGemm(const Manifest &manifest,
                                        GemmSpec &spec) {
   if (manifest.op.kind != "matmul")
     return "op kind '" + manifest.op.kind +
            "' is not supported by tcgen-gpu (matmul only)";
-  if (manifest.op.batch != 1)
-    return "batched matmul (batch " + std::to_string(manifest.op.batch) +
-           ") is not supported by tcgen-gpu yet";
   if (manifest.operands.size() != 3)
     return "a matmul with " + std::to_string(manifest.operands.size()) +
            " operands is not supported by tcgen-gpu (expected A, B, C)";
+  spec.batch = manifest.op.batch;
+  if (spec.batch < 1) // parseManifest checks this; be safe for built ones.
+    return "op.batch " + std::to_string(spec.batch) + " is not a batch size";
   spec.m = manifest.op.m;
   spec.n = manifest.op.n;
   spec.k = manifest.op.k;
@@ -29,16 +42,26 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
   if (spec.accumulator != DType::F32 && spec.accumulator != DType::F16)
     return std::string("op.accumulator '") + dtypeName(spec.accumulator) +
            "' is not supported by tcgen-gpu (f16 or f32)";
+  // A batch of matrices is one rank-3 operand, the batch outermost.
+  size_t rank = spec.batch > 1 ? 3 : 2;
   bool haveA = false, haveB = false, haveC = false;
   for (size_t i = 0; i < manifest.operands.size(); ++i) {
     const Operand &o = manifest.operands[i];
-    if (o.shape.size() != 2)
+    if (o.shape.size() != rank || o.strides.size() != rank)
       return "operand '" + o.name + "' has rank " +
-             std::to_string(o.shape.size()) + "; tcgen-gpu needs rank 2";
+             std::to_string(o.shape.size()) + "; tcgen-gpu needs rank " +
+             std::to_string(rank) +
+             (spec.batch > 1 ? " for a batched matmul (op.batch " +
+                                   std::to_string(spec.batch) + ")"
+                             : std::string());
+    if (rank == 3 && o.shape[0] != spec.batch)
+      return "operand '" + o.name + "' holds a batch of " +
+             std::to_string(o.shape[0]) + " matrices, but op.batch is " +
+             std::to_string(spec.batch);
     std::string error = checkFloatDType(o.dtype, "operand '" + o.name + "'");
     if (!error.empty())
       return error;
-    MatrixLayout layout{o.shape[0], o.shape[1], o.strides[0], o.strides[1]};
+    MatrixLayout layout = layoutOf(o);
     switch (o.role) {
     case OperandRole::Lhs:
       spec.aIndex = i, spec.aType = o.dtype, spec.a = layout, haveA = true;
@@ -65,9 +88,7 @@ std::vector<HostMatrix> tcgen::bench::makeHostOperands(const Manifest &manifest,
                                                        uint64_t seed) {
   std::vector<HostMatrix> host(manifest.operands.size());
   for (size_t i = 0; i < host.size(); ++i) {
-    const Operand &o = manifest.operands[i];
-    host[i].allocate(o.dtype, o.shape[0], o.shape[1], o.strides[0],
-                     o.strides[1]);
+    allocateHostOperand(manifest.operands[i], host[i]);
     if (i == spec.cIndex && !spec.accumulate)
       host[i].poisonNaN();
     else

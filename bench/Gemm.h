@@ -20,9 +20,11 @@
 
 namespace tcgen::bench {
 
-/// A manifest's matmul: C[m,n] (+)= A[m,k] B[k,n].
+/// A manifest's matmul: C[m,n] (+)= A[m,k] B[k,n], or with batch > 1 that
+/// for every matrix b of the batch (each layout's batchStride apart).
 struct GemmSpec {
   size_t aIndex = 0, bIndex = 0, cIndex = 0; // into manifest.operands
+  int64_t batch = 1;
   int64_t m = 0, n = 0, k = 0;
   bool accumulate = false;
   DType accumulator = DType::F32; // op.accumulator: F32 or F16
@@ -31,12 +33,22 @@ struct GemmSpec {
 };
 
 /// Fills `spec` from a manifest. Returns "" or why tcgen-gpu cannot drive
-/// the kernel (not a matmul, batch != 1, rank != 2, extra operands, dtype,
-/// an accumulator other than f16 or f32).
+/// the kernel (not a matmul, an operand of another rank than 2, or 3 with
+/// op.batch > 1, or whose batch extent is not op.batch, extra operands,
+/// dtype, an accumulator other than f16 or f32).
 std::string describeGemm(const Manifest &manifest, GemmSpec &spec);
 
+/// The layout of a rank-2 operand [rows, cols], or of a rank-3 one [batch,
+/// rows, cols] (strides[0] its batchStride).
+MatrixLayout layoutOf(const Operand &operand);
+
+/// Allocates `host` for a rank-2 operand, or a batch for a rank-3 one,
+/// with the operand's dtype and strides (layoutOf()).
+void allocateHostOperand(const Operand &operand, HostMatrix &host);
+
 /// Creates host operands in manifest order: A and B uniform in [-1, 1),
-/// C random for an inout C, NaN-poisoned for an out C.
+/// C random for an inout C, NaN-poisoned for an out C; a batched operand
+/// as one HostMatrix holding the whole batch.
 std::vector<HostMatrix> makeHostOperands(const Manifest &manifest,
                                          const GemmSpec &spec, uint64_t seed);
 

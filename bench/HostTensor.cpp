@@ -115,22 +115,29 @@ void tcgen::bench::parallelFor(int64_t count,
 
 void HostMatrix::allocate(DType type, int64_t r, int64_t c, int64_t s0,
                           int64_t s1) {
+  allocateBatch(type, 1, r, c, 0, s0, s1);
+}
+
+void HostMatrix::allocateBatch(DType type, int64_t n, int64_t r, int64_t c,
+                               int64_t sb, int64_t s0, int64_t s1) {
   dtype = type;
+  batch = n;
   rows = r;
   cols = c;
+  batchStride = sb;
   stride0 = s0;
   stride1 = s1;
   bytes.assign(spanElements() * dtypeSize(dtype), 0);
 }
 
 int64_t HostMatrix::spanElements() const {
-  if (rows == 0 || cols == 0)
+  if (batch == 0 || rows == 0 || cols == 0)
     return 0;
-  return (rows - 1) * stride0 + (cols - 1) * stride1 + 1;
+  return (batch - 1) * batchStride + (rows - 1) * stride0 +
+         (cols - 1) * stride1 + 1;
 }
 
-double HostMatrix::get(int64_t i, int64_t j) const {
-  int64_t o = offset(i, j);
+double HostMatrix::load(int64_t o) const {
   switch (dtype) {
   case DType::F16: {
     uint16_t h;
@@ -152,8 +159,7 @@ double HostMatrix::get(int64_t i, int64_t j) const {
   }
 }
 
-void HostMatrix::set(int64_t i, int64_t j, double value) {
-  int64_t o = offset(i, j);
+void HostMatrix::store(int64_t o, double value) {
   float f = static_cast<float>(value);
   switch (dtype) {
   case DType::F16: {
@@ -178,26 +184,34 @@ namespace {
 struct FillContext {
   HostMatrix *matrix;
   uint64_t key;
+  int64_t b; // the matrix of the batch being filled
 };
 
+/// Fills rows [begin, end) of matrix c->b. The element's index in the
+/// stacked batch, ((b * rows) + i) * cols + j, keys its value, so batch 0
+/// gets what a plain matrix gets.
 void fillRows(void *context, int64_t begin, int64_t end) {
   auto *c = static_cast<FillContext *>(context);
   HostMatrix &m = *c->matrix;
   for (int64_t i = begin; i < end; ++i) {
+    int64_t row = c->b * m.rows + i;
     for (int64_t j = 0; j < m.cols; ++j) {
       uint64_t bits =
-          mix64(c->key ^ mix64(static_cast<uint64_t>(i * m.cols + j)));
+          mix64(c->key ^ mix64(static_cast<uint64_t>(row * m.cols + j)));
       // 24 random bits -> [0, 1) exactly in float, then [-1, 1).
       double u = static_cast<double>(bits >> 40) * (1.0 / 16777216.0);
-      m.set(i, j, 2.0 * u - 1.0);
+      m.set(c->b, i, j, 2.0 * u - 1.0);
     }
   }
 }
 } // namespace
 
 void HostMatrix::fillRandom(uint64_t seed, uint64_t stream) {
-  FillContext context{this, mix64(seed * 0x100000001b3ull + stream)};
-  parallelFor(rows, fillRows, &context);
+  FillContext context{this, mix64(seed * 0x100000001b3ull + stream), 0};
+  // One matrix at a time: batches may share storage (a broadcast operand
+  // has batch stride 0), and then the last one written wins, every time.
+  for (context.b = 0; context.b < batch; ++context.b)
+    parallelFor(rows, fillRows, &context);
 }
 
 void HostMatrix::poisonNaN() {
@@ -223,9 +237,10 @@ HostMatrix HostMatrix::absolute() const {
 }
 
 std::vector<float> HostMatrix::toDenseFloat() const {
-  std::vector<float> dense(static_cast<size_t>(rows * cols));
-  for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j)
-      dense[i * cols + j] = static_cast<float>(get(i, j));
+  std::vector<float> dense(static_cast<size_t>(batch * rows * cols));
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        dense[(b * rows + i) * cols + j] = static_cast<float>(get(b, i, j));
   return dense;
 }

@@ -1,9 +1,10 @@
 //===- HostTensor.h - Host copies of matrix operands ------------*- C++ -*-===//
 //
-// This file declares HostMatrix, a host-side 2-D operand stored exactly as
-// the kernel sees it (dtype, strides), with f16/bf16 conversions, seeded
-// random filling and NaN poisoning. It is used by the checker (tcgen-gpu run
-// --check, tcgen-gpu-tests) and the benchmark. No CUDA.
+// This file declares HostMatrix, a host-side 2-D operand (or a batch of
+// them) stored exactly as the kernel sees it (dtype, strides), with
+// f16/bf16 conversions, seeded random filling and NaN poisoning. It is used
+// by the checker (tcgen-gpu run --check, tcgen-gpu-tests) and the
+// benchmark. No CUDA.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,39 +34,63 @@ std::string checkFloatDType(DType dtype, const std::string &what);
 void parallelFor(int64_t count, void (*body)(void *, int64_t, int64_t),
                  void *context);
 
-/// A rows x cols matrix; element (i, j) lives at i*stride0 + j*stride1
-/// (in elements) of `bytes`.
+/// A batch of rows x cols matrices; element (b, i, j) lives at
+/// b*batchStride + i*stride0 + j*stride1 (in elements) of `bytes`. A plain
+/// matrix is a batch of one (batchStride 0), and the (i, j) accessors read
+/// batch 0.
 struct HostMatrix {
   DType dtype = DType::F32;
   int64_t rows = 0, cols = 0;
   int64_t stride0 = 0, stride1 = 0;
+  int64_t batch = 1, batchStride = 0;
   std::vector<uint8_t> bytes;
 
   /// Allocates zeroed storage covering every addressed element. Requires a
   /// float dtype (checkFloatDType) and non-negative strides.
   void allocate(DType dtype, int64_t rows, int64_t cols, int64_t stride0,
                 int64_t stride1);
+  /// The same for `batch` matrices, `batchStride` elements apart.
+  void allocateBatch(DType dtype, int64_t batch, int64_t rows, int64_t cols,
+                     int64_t batchStride, int64_t stride0, int64_t stride1);
   /// Number of elements the storage spans.
   int64_t spanElements() const;
   int64_t offset(int64_t i, int64_t j) const {
     return i * stride0 + j * stride1;
   }
+  int64_t offset(int64_t b, int64_t i, int64_t j) const {
+    return b * batchStride + i * stride0 + j * stride1;
+  }
 
-  /// Reads element (i, j) as a double.
-  double get(int64_t i, int64_t j) const;
+  /// Reads element (i, j) (of batch 0) as a double.
+  double get(int64_t i, int64_t j) const { return load(offset(i, j)); }
+  /// Reads element (b, i, j) as a double.
+  double get(int64_t b, int64_t i, int64_t j) const {
+    return load(offset(b, i, j));
+  }
   /// Stores `value` rounded to the dtype.
-  void set(int64_t i, int64_t j, double value);
+  void set(int64_t i, int64_t j, double value) { store(offset(i, j), value); }
+  void set(int64_t b, int64_t i, int64_t j, double value) {
+    store(offset(b, i, j), value);
+  }
 
   /// Fills every element with a uniform value in [-1, 1) rounded to the
-  /// dtype, deterministic in (seed, stream, i, j).
+  /// dtype, deterministic in (seed, stream, b, i, j); batch 0 gets the
+  /// values a plain matrix of the same size gets.
   void fillRandom(uint64_t seed, uint64_t stream);
   /// Fills the whole storage with quiet NaNs (0x7e00 f16, 0x7fc0 bf16,
   /// 0x7fc00000 f32).
   void poisonNaN();
   /// Returns a copy with every element's sign cleared (|x|).
   HostMatrix absolute() const;
-  /// Copies the elements into a dense row-major float array.
+  /// Copies the elements into a dense float array, batch by batch, each
+  /// matrix row-major (element (b, i, j) at (b*rows + i)*cols + j).
   std::vector<float> toDenseFloat() const;
+
+private:
+  /// The element at `offset` as a double (NaN for a dtype it cannot read).
+  double load(int64_t offset) const;
+  /// Stores `value` rounded to the dtype at `offset`.
+  void store(int64_t offset, double value);
 };
 
 /// splitmix64: a fast, well-mixed 64-bit hash.

@@ -49,11 +49,15 @@ const char *kRunHelp =
     "with NaN, and launches the kernel once through libtcgen_rt.\n"
     "Prints `RUN <entry> m n k OK|FAIL ms=... nonfinite=...` (with an\n"
     "epilogue, which may overflow to infinity, nonfinite counts NaNs).\n"
+    "A batched matmul (manifest op.batch > 1: A [batch, m, k], B [batch, k,\n"
+    "n], C [batch, m, n]) is run and checked as a whole; its lines end with\n"
+    "` batch=<batch>`.\n"
     "\n"
     "  --check   compare with a float64 reference computed from the rounded\n"
-    "            inputs: on the host when m*n*k <= 2^30, otherwise cuBLAS\n"
-    "            (CUBLAS_COMPUTE_32F_PEDANTIC) for every element plus 4096\n"
-    "            sampled elements in float64. Prints\n"
+    "            inputs: on the host when batch*m*n*k <= 2^30, otherwise\n"
+    "            cuBLAS (CUBLAS_COMPUTE_32F_PEDANTIC; a batch with\n"
+    "            cublasGemmStridedBatchedEx) for every element plus 4096\n"
+    "            sampled elements (spread over the batch) in float64. Prints\n"
     "            `CHECK <entry> m n k PASS|FAIL maxnorm=... frob=...\n"
     "            nonfinite=... ref=... acc=f16|f32`; maxnorm is max\n"
     "            |out-ref| / (sum_k |a*b| + |c0|), frob is ||out-ref|| /\n"
@@ -65,7 +69,7 @@ const char *kRunHelp =
     "            f16/bf16 in: f32 accumulation error grows with K).\n"
     "            With acc=f16 an f32 out gets the f16-out bounds. A FAIL\n"
     "            line ends with `worst=(i,j) out=... ref=...`, the element\n"
-    "            of largest normalized error.\n"
+    "            of largest normalized error (`worst=(b,i,j)` in a batch).\n"
     "            With a fused epilogue (manifest op.epilogue) the reference\n"
     "            is the epilogue applied to the float64 matmul reference,\n"
     "            each step rounded to its dtype, and the matmul's bounds are\n"
@@ -93,15 +97,18 @@ const char *kBenchHelp =
     "                [--baseline=NAME [--check-baseline]]\n"
     "\n"
     "Times each bundle's kernel against cublasGemmEx (same dtypes, default\n"
-    "algorithm) and cublasLtMatmul (heuristic's top algorithm, 32 MiB\n"
-    "workspace) on the same buffers. cuBLAS accumulates like the kernel\n"
-    "(manifest op.accumulator): CUBLAS_COMPUTE_16F with __half alpha/beta\n"
+    "algorithm; cublasGemmStridedBatchedEx for a batched matmul) and\n"
+    "cublasLtMatmul (heuristic's top algorithm, 32 MiB workspace; a batch\n"
+    "through its layouts' batch count and strided batch offset) on the\n"
+    "same buffers. cuBLAS accumulates like the kernel (manifest\n"
+    "op.accumulator): CUBLAS_COMPUTE_16F with __half alpha/beta\n"
     "(cuBLASLt scale type CUDA_R_16F; needs f16 A, B and C) for f16,\n"
     "CUBLAS_COMPUTE_32F with float scalars for f32; a note names it per\n"
     "kernel. Runs alternate tcgen / cuBLAS / cuBLASLt every iteration\n"
     "and each run is timed with its own CUDA events; medians are reported.\n"
     "Inputs rotate over several buffer sets when they are smaller than twice\n"
-    "the L2 cache. FLOPs are 2*m*n*k.\n"
+    "the L2 cache. FLOPs are 2*batch*m*n*k (batch = op.batch, 1 unless\n"
+    "the bundle is a batched matmul).\n"
     "\n"
     "With --baseline=NAME a fused bundle (op.epilogue) is also timed against\n"
     "an unfused baseline computing the same from the same buffers, in the\n"
@@ -122,8 +129,9 @@ const char *kBenchHelp =
     "The intermediate matmul result has the epilogue's matmul_dtype; the\n"
     "pointwise kernels read 16 bytes a thread and compute in f32. A bundle\n"
     "whose epilogue inputs (number, kinds) or values on probe points are not\n"
-    "what NAME computes is refused before the GPU is touched. The baseline's\n"
-    "output is then compared with the kernel's, element by element, with\n"
+    "what NAME computes, or that is a batched matmul (op.batch > 1), is\n"
+    "refused before the GPU is touched. The baseline's output is then\n"
+    "compared with the kernel's, element by element, with\n"
     "err = |tcgen - baseline| / (|baseline| + rms(baseline)):\n"
     "`BASELINE-CHECK <entry> NAME PASS|FAIL maxerr=... tol=... nonfinite=...\n"
     "worst=(i,j) tcgen=... baseline=...`; tol is 1e-3 (f32), 1e-2 (f16) or\n"
@@ -137,12 +145,13 @@ const char *kBenchHelp =
     "                  tcgen_ms,tcgen_tflops,cublas_ms,cublas_tflops,ratio,\n"
     "                  iters,cublaslt_ms,cublaslt_tflops,accumulator,\n"
     "                  baseline,baseline_ms,baseline_tflops,baseline_ratio,\n"
-    "                  baseline_pointwise_ms,baseline_check_maxerr\n"
+    "                  baseline_pointwise_ms,baseline_check_maxerr,batch\n"
     "                  (ratio = cuBLAS time / tcgen time: >1 is tcgen faster;\n"
     "                  accumulator = the kernel's op.accumulator, which is\n"
     "                  also cuBLAS's compute type; baseline_ratio = baseline\n"
     "                  time / tcgen time; baseline_pointwise_ms = its\n"
-    "                  pointwise kernels alone; TFLOP/s count 2*m*n*k)\n"
+    "                  pointwise kernels alone; batch = op.batch; TFLOP/s\n"
+    "                  count 2*batch*m*n*k)\n"
     "  --seed N        random seed (default 1)\n"
     "  --no-cublaslt   skip cublasLtMatmul\n"
     "  --device-name   print `DEVICE <name> cc=X.Y sms=N l2=MB` first; with "
@@ -301,7 +310,7 @@ const char *kCsvHeader =
     "date,device,entry,backend,m,n,k,a_dtype,c_dtype,tcgen_ms,tcgen_tflops,"
     "cublas_ms,cublas_tflops,ratio,iters,cublaslt_ms,cublaslt_tflops,"
     "accumulator,baseline,baseline_ms,baseline_tflops,baseline_ratio,"
-    "baseline_pointwise_ms,baseline_check_maxerr";
+    "baseline_pointwise_ms,baseline_check_maxerr,batch";
 
 bool appendCsv(const std::string &path, const std::string &device,
                const std::vector<BenchRow> &rows, int iters) {
@@ -314,7 +323,17 @@ bool appendCsv(const std::string &path, const std::string &device,
     std::string header = first;
     while (!header.empty() && (header.back() == '\n' || header.back() == '\r'))
       header.pop_back();
-    if (!fresh && header != kCsvHeader)
+    // An older version's header is a prefix of this one: its columns keep
+    // their positions and the rows only add columns at the end.
+    std::string ours = kCsvHeader;
+    if (!fresh && header != ours &&
+        ours.compare(0, header.size() + 1, header + ",") == 0)
+      std::fprintf(stderr,
+                   "tcgen-gpu: warning: %s: its header is an older "
+                   "version's; appending rows with the columns %s after "
+                   "its last one\n",
+                   path.c_str(), ours.substr(header.size() + 1).c_str());
+    else if (!fresh && header != ours)
       std::fprintf(stderr,
                    "tcgen-gpu: warning: %s: its header is not this version's "
                    "(%s); appending rows with this version's columns\n",
@@ -334,7 +353,7 @@ bool appendCsv(const std::string &path, const std::string &device,
     std::fprintf(
         f,
         "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,"
-        "%s,%s,%s\n",
+        "%s,%s,%s,%lld\n",
         date.c_str(), csvField(device).c_str(), csvField(r.entry).c_str(),
         csvField(r.backend).c_str(), (long long)r.m, (long long)r.n,
         (long long)r.k, r.aType.c_str(), r.cType.c_str(),
@@ -349,7 +368,7 @@ bool appendCsv(const std::string &path, const std::string &device,
         fmt("%.3f", r.tflops(r.baselineMs)).c_str(),
         fmt("%.4f", r.baselineMs / r.tcgenMs).c_str(),
         fmt("%.6f", r.baselinePointwiseMs).c_str(),
-        fmt("%.3g", b ? r.check.maxErr : NAN).c_str());
+        fmt("%.3g", b ? r.check.maxErr : NAN).c_str(), (long long)r.batch);
   }
   bool ok = std::fclose(f) == 0;
   if (!ok)
@@ -358,14 +377,24 @@ bool appendCsv(const std::string &path, const std::string &device,
 }
 
 void printTable(const std::vector<BenchRow> &rows) {
-  std::printf("%-32s %6s %6s %6s %-14s %10s %8s %10s %8s %6s %11s %8s\n",
-              "entry", "m", "n", "k", "dtypes", "tcgen ms", "TFLOP/s",
-              "cuBLAS ms", "TFLOP/s", "ratio", "cuBLASLt ms", "TFLOP/s");
+  // A batch column only when some bundle is a batched matmul, so that the
+  // table of plain ones reads as it always has.
+  bool anyBatch = false;
+  for (const BenchRow &r : rows)
+    anyBatch = anyBatch || r.batch > 1;
+  std::string batchHead = anyBatch ? " batch" : "";
+  std::printf("%-32s%s %6s %6s %6s %-14s %10s %8s %10s %8s %6s %11s %8s\n",
+              "entry", batchHead.c_str(), "m", "n", "k", "dtypes", "tcgen ms",
+              "TFLOP/s", "cuBLAS ms", "TFLOP/s", "ratio", "cuBLASLt ms",
+              "TFLOP/s");
   for (const BenchRow &r : rows) {
     std::string dtypes = r.aType + "->" + r.cType;
+    char batch[32] = "";
+    if (anyBatch)
+      std::snprintf(batch, sizeof(batch), " %5lld", (long long)r.batch);
     std::printf(
-        "%-32s %6lld %6lld %6lld %-14s %10s %8s %10s %8s %6s %11s %8s\n",
-        r.entry.c_str(), (long long)r.m, (long long)r.n, (long long)r.k,
+        "%-32s%s %6lld %6lld %6lld %-14s %10s %8s %10s %8s %6s %11s %8s\n",
+        r.entry.c_str(), batch, (long long)r.m, (long long)r.n, (long long)r.k,
         dtypes.c_str(), fmt("%.4f", r.tcgenMs).c_str(),
         fmt("%.1f", r.tflops(r.tcgenMs)).c_str(),
         fmt("%.4f", r.cublasMs).c_str(),
@@ -395,11 +424,15 @@ void printTable(const std::vector<BenchRow> &rows) {
   for (const BenchRow &r : rows)
     if (!r.cublasCompute.empty())
       std::printf("note: %s: %s ran with %s (%s accumulation, like the "
-                  "kernel's op.accumulator; %s->%s)\n",
+                  "kernel's op.accumulator; %s->%s)%s\n",
                   r.entry.c_str(),
                   std::isnan(r.ltMs) ? "cuBLAS" : "cuBLAS and cuBLASLt",
                   r.cublasCompute.c_str(), r.accumulator.c_str(),
-                  r.aType.c_str(), r.cType.c_str());
+                  r.aType.c_str(), r.cType.c_str(),
+                  r.batch > 1 ? ("; a batch of " + std::to_string(r.batch) +
+                                 " through " + r.cublasCall)
+                                    .c_str()
+                              : "");
   if (anyBaseline)
     std::printf("b/t = baseline ms / tcgen ms (> 1: the fused kernel is "
                 "faster); cuBLAS and cuBLASLt time the bare matmul\n");

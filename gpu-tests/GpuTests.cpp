@@ -6,20 +6,27 @@
 //   RefBundles.<dir>  the same for the hand-made reference bundles of
 //                     bench/refbundles ($TCGEN_REF_BUNDLES overrides where);
 //   RefBundlesExpectFail.<dir>  the reference bundles whose kernel gets its
-//                     fused epilogue wrong: the check must FAIL them
+//                     fused epilogue or a matrix of its batch wrong: the
+//                     check must FAIL them
 //                     ($TCGEN_REF_FAIL_BUNDLES overrides where);
 //   GpuRuntime.*      rejected launches (misaligned pointer, wrong dtype)
 //                     return the runtime's error and launch nothing;
 //   GpuWorkspace.*    a hand-written kernel with a workspace param sees a
 //                     zeroed, per-handle buffer and the stream-K grid;
 //   RuntimeHost.*     runtime errors raised before the driver is touched;
-//   BenchHost.*       tcgen-gpu logic that needs no device (compute types).
+//   BenchHost.*       tcgen-gpu logic that needs no device (compute types,
+//                     batched matmuls' layouts, cuBLAS plans and lines);
+//   GpuCublas.*       the cuBLAS and cuBLASLt calls of a batched matmul
+//                     against a float64 host reference.
 // Tests that need a device skip with the reason when there is none; the
 // program exits with 77 when every test it ran was skipped.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Baseline.h"
+#include "Bench.h"
 #include "Check.h"
+#include "CublasGemm.h"
 #include "CudaUtil.h"
 #include "DeviceSkip.h"
 #include "Gemm.h"
@@ -29,8 +36,10 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <unistd.h>
 
@@ -456,6 +465,33 @@ TEST(RuntimeHost, EpilogueInputsPassThePlan) {
   fs::remove_all(dir);
 }
 
+TEST(RuntimeHost, BatchedTensorMapsPassThePlan) {
+  // Rank-3 operands, A and B through tensor maps with three box entries.
+  fs::path dir = fs::temp_directory_path() /
+                 ("tcgen-host-tests-batch-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  Manifest m;
+  m.entry = "k";
+  m.ptx = "k.ptx";
+  m.target = {"sm_90a", "sm90", 90};
+  m.op = {"matmul", 4, 64, 64, 32, false};
+  m.operands = {
+      {"A", OperandRole::Lhs, DType::F16, {4, 64, 32}, {2048, 1, 64}, 16},
+      {"B", OperandRole::Rhs, DType::F16, {4, 32, 64}, {2048, 64, 1}, 16},
+      {"C", OperandRole::Out, DType::F32, {4, 64, 64}, {4096, 64, 1}, 16}};
+  Param a{"tensormap", "A", ""};
+  a.box = {64, 32, 1};
+  a.swizzle = "128B";
+  Param b{"tensormap", "B", ""};
+  b.box = {64, 32, 1};
+  b.swizzle = "128B";
+  m.params = {a, b, {"ptr", "C", ""}};
+  m.launch.grid = {1, 1, 4};
+  std::ofstream(dir / "k.json") << writeManifest(m);
+  expectLoadPassesThePlan(dir);
+  fs::remove_all(dir);
+}
+
 TEST(RuntimeHost, NullArguments) {
   EXPECT_EQ(tcgen_rt_load(nullptr, nullptr), TCGEN_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(tcgen_rt_launch(nullptr, nullptr, 0, nullptr),
@@ -552,6 +588,284 @@ TEST(BenchHost, CheckLineShowsTheAccumulator) {
   std::string line = r.line(true);
   EXPECT_EQ(line.rfind("CHECK k 16 16 16 PASS maxnorm=", 0), 0u) << line;
   EXPECT_NE(line.find(" ref=host-f64 acc=f16"), std::string::npos) << line;
+}
+//===----------------------------------------------------------------------===//
+// Batched matmuls (op.batch > 1) without a device.
+//===----------------------------------------------------------------------===//
+
+/// A batch of 3 f16 x f16 -> f32 matmuls, m = 5, n = 6, k = 4: A [3, 5, 4]
+/// transposed (strides [20, 1, 5]), B [3, 4, 6] row-major, C [3, 5, 6]
+/// row-major with its matrices padded 32 elements apart.
+Manifest smallBatchedMatmul() {
+  Manifest m;
+  m.entry = "bk";
+  m.ptx = "bk.ptx";
+  m.target = {"sm_80", "wmma", 80};
+  m.op = {"matmul", 3, 5, 6, 4, false};
+  m.operands = {{"A", OperandRole::Lhs, DType::F16, {3, 5, 4}, {20, 1, 5}, 16},
+                {"B", OperandRole::Rhs, DType::F16, {3, 4, 6}, {24, 6, 1}, 16},
+                {"C", OperandRole::Out, DType::F32, {3, 5, 6}, {32, 6, 1}, 16}};
+  m.params = {{"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""}};
+  m.launch.grid = {1, 1, 3};
+  return m;
+}
+
+TEST(BenchHost, DescribeGemmTakesTheBatch) {
+  Manifest m = smallBatchedMatmul();
+  ASSERT_EQ(parseManifest(writeManifest(m), m), ""); // a valid manifest
+  GemmSpec spec;
+  ASSERT_EQ(describeGemm(m, spec), "");
+  EXPECT_EQ(spec.batch, 3);
+  EXPECT_EQ(spec.m, 5);
+  EXPECT_EQ(spec.n, 6);
+  EXPECT_EQ(spec.k, 4);
+  // Each operand's matrix layout and batch stride.
+  EXPECT_EQ(spec.a.rows, 5);
+  EXPECT_EQ(spec.a.cols, 4);
+  EXPECT_EQ(spec.a.stride0, 1);
+  EXPECT_EQ(spec.a.stride1, 5);
+  EXPECT_EQ(spec.a.batchStride, 20);
+  EXPECT_EQ(spec.b.batchStride, 24);
+  EXPECT_EQ(spec.c.rows, 5);
+  EXPECT_EQ(spec.c.cols, 6);
+  EXPECT_EQ(spec.c.stride0, 6);
+  EXPECT_EQ(spec.c.batchStride, 32);
+  // describeCheckedGemm() takes it too; batch 1 keeps batchStride 0.
+  ASSERT_EQ(describeCheckedGemm(m, spec), "");
+  EXPECT_EQ(spec.batch, 3);
+  ASSERT_EQ(describeGemm(smallMatmul(DType::F32, DType::F32), spec), "");
+  EXPECT_EQ(spec.batch, 1);
+  EXPECT_EQ(spec.a.batchStride, 0);
+}
+
+TEST(BenchHost, DescribeGemmRefusesBatchesOfTheWrongShape) {
+  GemmSpec spec;
+  Manifest m = smallBatchedMatmul();
+  m.operands[1].shape = {4, 6};
+  m.operands[1].strides = {6, 1};
+  EXPECT_EQ(describeGemm(m, spec),
+            "operand 'B' has rank 2; tcgen-gpu needs rank 3 for a batched "
+            "matmul (op.batch 3)");
+  m = smallBatchedMatmul();
+  m.operands[2].shape = {2, 5, 6};
+  EXPECT_EQ(describeGemm(m, spec), "operand 'C' holds a batch of 2 matrices, "
+                                   "but op.batch is 3");
+  m = smallMatmul(DType::F32, DType::F32);
+  m.operands[0].shape = {1, 16, 16};
+  m.operands[0].strides = {256, 16, 1};
+  EXPECT_EQ(describeGemm(m, spec),
+            "operand 'A' has rank 3; tcgen-gpu needs rank 2");
+  m = smallBatchedMatmul();
+  m.op.batch = 0;
+  EXPECT_EQ(describeGemm(m, spec), "op.batch 0 is not a batch size");
+}
+
+TEST(BenchHost, BatchedEpiloguesAndBaselinesAreRefused) {
+  // parseManifest refuses a batched epilogue; a built one is refused too.
+  Manifest m = smallBatchedMatmul();
+  Epilogue e;
+  e.matmulDType = DType::F32;
+  e.result = 0;
+  m.op.epilogue = e;
+  GemmSpec spec;
+  EXPECT_EQ(describeCheckedGemm(m, spec),
+            "fused epilogues of batched matmuls are not supported by "
+            "tcgen-gpu yet (op.batch 3)");
+  Manifest parsed;
+  EXPECT_EQ(parseManifest(writeManifest(m), parsed),
+            "field 'op.epilogue': fused epilogues of batched matmuls are not "
+            "supported yet (op.batch is 3)");
+  // No fusion baseline takes a batch.
+  m = smallBatchedMatmul();
+  for (BaselineKind kind : allBaselines()) {
+    BaselinePlan plan;
+    EXPECT_EQ(planBaseline(m, kind, plan),
+              std::string("baseline ") + baselineName(kind) +
+                  ": a batched matmul (batch 3) has no baseline yet");
+  }
+}
+
+TEST(BenchHost, BatchedHostOperands) {
+  Manifest m = smallBatchedMatmul();
+  GemmSpec spec;
+  ASSERT_EQ(describeGemm(m, spec), "");
+  std::vector<HostMatrix> host = makeHostOperands(m, spec, /*seed=*/5);
+  ASSERT_EQ(host.size(), 3u);
+  const HostMatrix &a = host[0], &c = host[2];
+  EXPECT_EQ(a.batch, 3);
+  EXPECT_EQ(a.batchStride, 20);
+  // The whole span: the last element of the last matrix, plus one.
+  EXPECT_EQ(a.bytes.size(), size_t((2 * 20 + 4 * 1 + 3 * 5 + 1) * 2));
+  EXPECT_EQ(c.bytes.size(), size_t((2 * 32 + 4 * 6 + 5 + 1) * 4));
+  // C is NaN-poisoned everywhere, the padding between matrices included.
+  for (size_t i = 0; i < c.bytes.size() / 4; ++i) {
+    float f;
+    std::memcpy(&f, &c.bytes[i * 4], 4);
+    ASSERT_TRUE(std::isnan(f)) << i;
+  }
+  // Matrix 0 holds what a plain matrix of its layout holds (the values of
+  // batch-1 bundles stay as they were); the other matrices differ.
+  HostMatrix plain;
+  plain.allocate(DType::F16, 5, 4, 1, 5);
+  plain.fillRandom(5, /*stream=*/0);
+  bool differs = false;
+  for (int64_t i = 0; i < 5; ++i)
+    for (int64_t j = 0; j < 4; ++j) {
+      EXPECT_EQ(a.get(0, i, j), plain.get(i, j));
+      EXPECT_EQ(a.get(i, j), plain.get(i, j));
+      double x = a.get(1, i, j), y = a.get(2, i, j);
+      EXPECT_GE(x, -1.0);
+      EXPECT_LT(y, 1.0);
+      differs = differs || x != plain.get(i, j);
+    }
+  EXPECT_TRUE(differs);
+  // Element (b, i, j) at b*20 + i + 5*j; dense copies batch by batch.
+  EXPECT_EQ(a.offset(2, 3, 1), 2 * 20 + 3 + 5);
+  std::vector<float> dense = a.toDenseFloat();
+  ASSERT_EQ(dense.size(), size_t(3 * 5 * 4));
+  EXPECT_EQ(dense[(2 * 5 + 3) * 4 + 1], float(a.get(2, 3, 1)));
+}
+
+TEST(BenchHost, PlanCublasTakesTheBatchStrides) {
+  Manifest m = smallBatchedMatmul();
+  GemmSpec spec;
+  ASSERT_EQ(describeGemm(m, spec), "");
+  // Row-major C: C^T = B^T A^T, so cuBLAS's A is our B.
+  CublasPlan plan;
+  ASSERT_EQ(planCublas(spec.a, spec.b, spec.c, plan, spec.batch), "");
+  EXPECT_TRUE(plan.swapped);
+  EXPECT_EQ(plan.batch, 3);
+  EXPECT_EQ(plan.m, 6);
+  EXPECT_EQ(plan.n, 5);
+  EXPECT_EQ(plan.k, 4);
+  EXPECT_EQ(plan.strideA, 24); // B's
+  EXPECT_EQ(plan.strideB, 20); // A's
+  EXPECT_EQ(plan.strideC, 32);
+  EXPECT_EQ(plan.ldc, 6);
+  EXPECT_STREQ(gemmExName(plan), "cublasGemmStridedBatchedEx");
+  // Column-major C: not swapped.
+  MatrixLayout colMajor{5, 6, 1, 5, 40};
+  ASSERT_EQ(planCublas(spec.a, spec.b, colMajor, plan, spec.batch), "");
+  EXPECT_FALSE(plan.swapped);
+  EXPECT_EQ(plan.strideA, 20);
+  EXPECT_EQ(plan.strideB, 24);
+  EXPECT_EQ(plan.strideC, 40);
+  EXPECT_EQ(plan.ldc, 5);
+  // One matrix: cublasGemmEx, no batch strides.
+  ASSERT_EQ(planCublas(spec.a, spec.b, spec.c, plan), "");
+  EXPECT_EQ(plan.batch, 1);
+  EXPECT_EQ(plan.strideA, 0);
+  EXPECT_EQ(plan.strideC, 0);
+  EXPECT_STREQ(gemmExName(plan), "cublasGemmEx");
+  EXPECT_EQ(planCublas(spec.a, spec.b, spec.c, plan, int64_t(1) << 31),
+            "matrix too large for cuBLAS's 32-bit sizes");
+  EXPECT_EQ(planCublas(spec.a, spec.b, spec.c, plan, 0),
+            "a batch of 0 matrices");
+}
+
+TEST(BenchHost, CheckLineShowsTheBatch) {
+  CheckResult r;
+  r.entry = "k";
+  r.m = r.n = r.k = 16;
+  r.pass = false;
+  r.maxNorm = 0.5;
+  r.reference = "host-f64";
+  r.worstRow = 2, r.worstCol = 3, r.worstOut = 1, r.worstRef = 2;
+  // Batch 1: as it always was.
+  EXPECT_EQ(r.line(true),
+            "CHECK k 16 16 16 FAIL maxnorm=5.000e-01 frob=0.000e+00 "
+            "nonfinite=0 ref=host-f64 acc=f32 worst=(2,3) out=1 ref=2");
+  EXPECT_EQ(r.line(false), "RUN k 16 16 16 FAIL ms=0.0000 nonfinite=0");
+  // A batch: its size, and the worst element's matrix.
+  r.batch = 3;
+  r.worstBatch = 1;
+  EXPECT_EQ(r.line(true),
+            "CHECK k 16 16 16 FAIL maxnorm=5.000e-01 frob=0.000e+00 "
+            "nonfinite=0 ref=host-f64 acc=f32 batch=3 worst=(1,2,3) out=1 "
+            "ref=2");
+  EXPECT_EQ(r.line(false), "RUN k 16 16 16 FAIL ms=0.0000 nonfinite=0 batch=3");
+  r.pass = true;
+  EXPECT_EQ(r.line(true), "CHECK k 16 16 16 PASS maxnorm=5.000e-01 "
+                          "frob=0.000e+00 nonfinite=0 ref=host-f64 acc=f32 "
+                          "batch=3");
+}
+
+TEST(BenchHost, BenchRowCountsTheBatchsFlops) {
+  BenchRow row;
+  row.m = 64, row.n = 32, row.k = 16;
+  EXPECT_EQ(row.flops(), 2.0 * 64 * 32 * 16);
+  row.batch = 5;
+  EXPECT_EQ(row.flops(), 5 * 2.0 * 64 * 32 * 16);
+  EXPECT_DOUBLE_EQ(row.tflops(1.0), 5 * 2.0 * 64 * 32 * 16 / 1e9);
+}
+
+//===----------------------------------------------------------------------===//
+// cuBLAS and cuBLASLt on a batch, on a real device.
+//===----------------------------------------------------------------------===//
+
+/// Runs the batched sample through `run` (which writes C on the device)
+/// and compares every element with the float64 host reference.
+void expectBatchedCublasMatches(
+    const std::function<std::string(const GemmSpec &, const CublasPlan &,
+                                    DeviceOperands &)> &run) {
+  Manifest m = smallBatchedMatmul();
+  GemmSpec spec;
+  ASSERT_EQ(describeGemm(m, spec), "");
+  std::vector<HostMatrix> host = makeHostOperands(m, spec, /*seed=*/3);
+  DeviceOperands dev;
+  ASSERT_EQ(dev.create(m, host), "");
+  CublasPlan plan;
+  ASSERT_EQ(planCublas(spec.a, spec.b, spec.c, plan, spec.batch), "");
+  ASSERT_EQ(run(spec, plan, dev), "");
+  ASSERT_EQ(formatCuda("cudaDeviceSynchronize", cudaDeviceSynchronize()), "");
+  HostMatrix out = host[spec.cIndex];
+  ASSERT_EQ(
+      dev.buffers[spec.cIndex].download(out.bytes.data(), out.bytes.size()),
+      "");
+  const HostMatrix &a = host[spec.aIndex], &b = host[spec.bIndex];
+  for (int64_t batch = 0; batch < spec.batch; ++batch)
+    for (int64_t i = 0; i < spec.m; ++i)
+      for (int64_t j = 0; j < spec.n; ++j) {
+        double ref = 0;
+        for (int64_t p = 0; p < spec.k; ++p)
+          ref += a.get(batch, i, p) * b.get(batch, p, j);
+        EXPECT_NEAR(out.get(batch, i, j), ref, 1e-5)
+            << "(" << batch << "," << i << "," << j << ")";
+      }
+  // The padding between C's matrices is not written.
+  EXPECT_TRUE(std::isnan(out.get(0, spec.m, 0)));
+}
+
+TEST(GpuCublas, StridedBatchedGemmExComputesEveryMatrix) {
+  SKIP_WITHOUT_GPU();
+  expectBatchedCublasMatches(
+      [](const GemmSpec &spec, const CublasPlan &plan, DeviceOperands &dev) {
+        cublasHandle_t handle;
+        std::string e = formatCublas("cublasCreate", cublasCreate(&handle));
+        if (!e.empty())
+          return e;
+        e = runGemmEx(handle, plan, dev.buffers[spec.aIndex].get(),
+                      dev.buffers[spec.bIndex].get(),
+                      dev.buffers[spec.cIndex].get(), spec.aType, spec.cType,
+                      0.0f, CUBLAS_COMPUTE_32F_PEDANTIC);
+        cublasDestroy(handle);
+        return e;
+      });
+}
+
+TEST(GpuCublas, LtMatmulComputesEveryMatrix) {
+  SKIP_WITHOUT_GPU();
+  expectBatchedCublasMatches([](const GemmSpec &spec, const CublasPlan &plan,
+                                DeviceOperands &dev) {
+    LtGemm lt;
+    // The benchmark's compute type.
+    std::string e =
+        lt.init(plan, spec.aType, spec.cType, 0.0f, CUBLAS_COMPUTE_32F);
+    if (e.empty())
+      e = lt.run(dev.buffers[spec.aIndex].get(), dev.buffers[spec.bIndex].get(),
+                 dev.buffers[spec.cIndex].get(), nullptr);
+    return e;
+  });
 }
 } // namespace
 

@@ -184,5 +184,21 @@ if [ -d "$CARRY/layouts-bundles" ]; then
   tail -n +2 "$OUT/layouts.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
 fi
 
+if [ -d "$CARRY/batched-bundles" ]; then
+  echo "=== batched: checks"
+  check_bundles batched-checks.log --launches 2 -- "$CARRY"/batched-bundles/chk_*/
+  echo "=== batched against cublasGemmStridedBatchedEx (name TFLOP/s cuBLAS-TFLOP/s ratio)"
+  bench_bundles batched "$CARRY"/batched-bundles/b*/
+  tail -n +2 "$OUT/batched.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
+fi
+
+if [ -d "$CARRY/smallm-bundles" ]; then
+  echo "=== small M: checks"
+  check_bundles smallm-checks.log --launches 2 -- "$CARRY"/smallm-bundles/chk_*/
+  echo "=== small M (name TFLOP/s cuBLAS-TFLOP/s ratio)"
+  bench_bundles smallm "$CARRY"/smallm-bundles/m*/
+  tail -n +2 "$OUT/smallm.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
+fi
+
 # Everything in one archive (the device tool returns at most 8 files).
 (cd "$OUT" && tar czf device-study.tgz --exclude='*.tgz' ./*.csv ./*.log 2>/dev/null && rm -f ./*.csv ./*.err)

@@ -3,6 +3,10 @@
 
   gen_matmul.py M N K [--out f32|f16] [--accumulate] [--tensor] [--name NAME]
                 [--epilogue relu-bias|gelu-bias|add-relu|add-scalar|bias-gelu-residual]
+                [--batch B]
+
+With --batch B (B > 0) the op is linalg.batch_matmul over B matrices, the
+batch dimension outermost in A, B and C.
 
 Without --accumulate, C is zero-filled first (C = A*B); with it the matmul
 accumulates into C (C += A*B), as in the CC'22 paper.
@@ -34,17 +38,22 @@ p.add_argument("--a-layout", choices=["mk", "km"], default="mk",
                help="A stored [m][k] (default) or [k][m]")
 p.add_argument("--b-layout", choices=["kn", "nk"], default="kn",
                help="B stored [k][n] (default) or [n][k]")
+p.add_argument("--batch", type=int, default=0,
+               help="linalg.batch_matmul over this many matrices")
 a = p.parse_args()
 name = a.name or f"mm_{a.m}x{a.n}x{a.k}_{'bf16_' if a.inp == 'bf16' else ''}{a.out}{'_acc' if a.accumulate else ''}"
-A = f"{a.m}x{a.k}x{a.inp}" if a.a_layout == "mk" else f"{a.k}x{a.m}x{a.inp}"
-B = f"{a.k}x{a.n}x{a.inp}" if a.b_layout == "kn" else f"{a.n}x{a.k}x{a.inp}"
-C = f"{a.m}x{a.n}x{a.out}"
+bp = f"{a.batch}x" if a.batch else ""
+A = bp + (f"{a.m}x{a.k}x{a.inp}" if a.a_layout == "mk" else f"{a.k}x{a.m}x{a.inp}")
+B = bp + (f"{a.k}x{a.n}x{a.inp}" if a.b_layout == "kn" else f"{a.n}x{a.k}x{a.inp}")
+C = bp + f"{a.m}x{a.n}x{a.out}"
+op = "linalg.batch_matmul" if a.batch else "linalg.matmul"
 maps = ""
 if a.a_layout != "mk" or a.b_layout != "kn":
-    amap = "(m, k)" if a.a_layout == "mk" else "(k, m)"
-    bmap = "(k, n)" if a.b_layout == "kn" else "(n, k)"
-    maps = (f"indexing_maps = [affine_map<(m, n, k) -> {amap}>, "
-            f"affine_map<(m, n, k) -> {bmap}>, affine_map<(m, n, k) -> (m, n)>] ")
+    d, r = ("(b, m, n, k)", "b, ") if a.batch else ("(m, n, k)", "")
+    amap = f"({r}m, k)" if a.a_layout == "mk" else f"({r}k, m)"
+    bmap = f"({r}k, n)" if a.b_layout == "kn" else f"({r}n, k)"
+    maps = (f"indexing_maps = [affine_map<{d} -> {amap}>, "
+            f"affine_map<{d} -> {bmap}>, affine_map<{d} -> ({r}m, n)>] ")
 GELU = """    %g0 = arith.mulf %s, %s : f32
     %g1 = arith.mulf %g0, %s : f32
     %g2 = arith.mulf %g1, %k1 : f32
@@ -57,6 +66,7 @@ GELU = """    %g0 = arith.mulf %s, %s : f32
 """
 if a.epilogue:
     assert not a.accumulate, "--epilogue writes C = A*B"
+    assert not a.batch, "--epilogue writes an unbatched matmul"
     t = a.out
     extras = {"relu-bias": [("bias", "row")], "gelu-bias": [("bias", "row")],
               "add-relu": [("D", "matrix")], "add-scalar": [],
@@ -108,7 +118,7 @@ elif a.tensor:
   %zero = arith.constant 0.0 : {a.out}
   %init = tensor.empty() : tensor<{C}>
   %C = linalg.fill ins(%zero : {a.out}) outs(%init : tensor<{C}>) -> tensor<{C}>
-  %D = linalg.matmul {maps}ins(%A, %B : tensor<{A}>, tensor<{B}>) outs(%C : tensor<{C}>) -> tensor<{C}>
+  %D = {op} {maps}ins(%A, %B : tensor<{A}>, tensor<{B}>) outs(%C : tensor<{C}>) -> tensor<{C}>
   return %D : tensor<{C}>
 }}""")
 else:
@@ -116,6 +126,6 @@ else:
         f"  %zero = arith.constant 0.0 : {a.out}\n"
         f"  linalg.fill ins(%zero : {a.out}) outs(%C : memref<{C}>)\n")
     print(f"""func.func @{name}(%A: memref<{A}>, %B: memref<{B}>, %C: memref<{C}>) {{
-{fill}  linalg.matmul {maps}ins(%A, %B : memref<{A}>, memref<{B}>) outs(%C : memref<{C}>)
+{fill}  {op} {maps}ins(%A, %B : memref<{A}>, memref<{B}>) outs(%C : memref<{C}>)
   return
 }}""")

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -20,7 +20,9 @@ ARGS=("$@")
 # fusion (fused epilogues against cuBLAS + pointwise kernels and cuBLASLt's
 # fused epilogues), edges (sizes that are not multiples of the tile), wmma
 # (WMMA copy order and double buffering: tilings, the ablation with two
-# steps beyond the paper, the default config over square sizes), layouts (NT, TN, TT against NN on sm90)
+# steps beyond the paper, the default config over square sizes), layouts (NT, TN, TT against NN on sm90), batched (linalg.batch_matmul:
+# the generality issue's shapes with several block tiles, and checks),
+# smallm (M <= 64: default, stream-K and narrower tiles)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -360,4 +362,59 @@ if want layouts; then
     build "$CARRY/layouts-bundles" "chk_1000x1200x700_${name}" 1000 1200 700 --a-layout $al --b-layout $bl --
   done
   echo "  $(ls "$CARRY/layouts-bundles" | wc -l) bundles"
+fi
+
+if want batched; then
+  rm -rf "$CARRY/batched-bundles"; mkdir -p "$CARRY/batched-bundles"
+  echo "batched matmuls (batch, M, N, K), f16 in, f16/f32 out, default and other block tiles:"
+  for shape in 128:384:384:64 128:384:64:384 16:1024:1024:1024 8:2048:2048:2048; do
+    IFS=: read -r bb m n k <<<"$shape"
+    for out in f16 f32; do
+      base="b${bb}x${m}x${n}x${k}_${out}"
+      build "$CARRY/batched-bundles" "${base}_def" $m $n $k --batch $bb --out $out --
+      for tile in 128,256 128,192 128,128 128,64 64,256 64,128 64,64; do
+        IFS=, read -r tm tn <<<"$tile"
+        (( tn <= 2 * n && tm <= 2 * m )) || continue
+        build "$CARRY/batched-bundles" "${base}_${tm}x${tn}" $m $n $k --batch $bb --out $out \
+          -- --block-tile=$tile,64
+      done
+    done
+    # attention's Q K^T: B stored [batch][n][k]
+    build "$CARRY/batched-bundles" "b${bb}x${m}x${n}x${k}_f16_nt_def" $m $n $k --batch $bb --out f16 --b-layout nk --
+  done
+  # correctness: edge tiles, all four layouts, odd N (stores from
+  # registers), stream-K and a cluster across a batch
+  for lay in nn:mk:kn nt:mk:nk tn:km:kn tt:km:nk; do
+    IFS=: read -r name al bl <<<"$lay"
+    build "$CARRY/batched-bundles" "chk_3x200x72x104_${name}" 200 72 104 --batch 3 --a-layout $al --b-layout $bl --
+  done
+  build "$CARRY/batched-bundles" chk_3x200x71x104_nt_f32 200 71 104 --batch 3 --b-layout nk --
+  build "$CARRY/batched-bundles" chk_5x333x256x200_f16 333 256 200 --batch 5 --out f16 --
+  build "$CARRY/batched-bundles" chk_7x512x512x512_streamk 512 512 512 --batch 7 -- --stream-k=1
+  build "$CARRY/batched-bundles" chk_4x512x512x256_cluster 512 512 256 --batch 4 -- --cluster=2,1 --block-tile=128,256,64
+  build "$CARRY/batched-bundles" chk_16x1024x1024x1024_f16 1024 1024 1024 --batch 16 --out f16 --
+  # M = 1 or N = 1 with the operand stored transposed (read in the other
+  # layout)
+  build "$CARRY/batched-bundles" chk_1x256x256_tn 1 256 256 --a-layout km --
+  build "$CARRY/batched-bundles" chk_256x1x256_nt 256 1 256 --b-layout nk --
+  build "$CARRY/batched-bundles" chk_4x1x256x128_tn 1 256 128 --batch 4 --a-layout km --
+  echo "  $(ls "$CARRY/batched-bundles" | wc -l) bundles"
+fi
+
+if want smallm; then
+  rm -rf "$CARRY/smallm-bundles"; mkdir -p "$CARRY/smallm-bundles"
+  echo "small M (memory-bound), f16 -> f16: default, stream-K, narrower tiles:"
+  for shape in 1:12288:4096 8:12288:4096 32:12288:4096 16:4096:4096 64:4096:4096 16:8192:8192 64:8192:8192; do
+    IFS=: read -r m n k <<<"$shape"
+    base="m${m}x${n}x${k}"
+    build "$CARRY/smallm-bundles" "${base}_def" $m $n $k --out f16 --
+    build "$CARRY/smallm-bundles" "${base}_sk" $m $n $k --out f16 -- --stream-k=1
+    for tile in 64,64 64,128 64,256; do
+      build "$CARRY/smallm-bundles" "${base}_${tile/,/x}" $m $n $k --out f16 -- --block-tile=$tile,64
+      build "$CARRY/smallm-bundles" "${base}_${tile/,/x}_sk" $m $n $k --out f16 -- --block-tile=$tile,64 --stream-k=1
+    done
+  done
+  build "$CARRY/smallm-bundles" chk_8x12288x4096_sk 8 12288 4096 --out f16 -- --stream-k=1
+  build "$CARRY/smallm-bundles" chk_1x12288x4096_64x64_sk 1 12288 4096 --out f16 -- --block-tile=64,64,64 --stream-k=1
+  echo "  $(ls "$CARRY/smallm-bundles" | wc -l) bundles"
 fi

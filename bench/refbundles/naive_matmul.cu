@@ -3,11 +3,14 @@
 // This file implements a naive matmul kernel, one thread per C element,
 // that bench/refbundles/CMakeLists.txt compiles into hand-made bundles. They
 // exercise libtcgen_rt and tcgen-gpu on a GPU without the compiler: cubin
-// and PTX loading, clusters, large dynamic shared memory, strided layouts.
-// Configured with -D: TCGEN_ENTRY, TCGEN_TA (A and B), TCGEN_TC, TCGEN_M,
-// TCGEN_N, TCGEN_K, the strides TCGEN_SA0..TCGEN_SC1, TCGEN_ACCUM, and
-// TCGEN_EPILOGUE, a fused epilogue with its extra parameters (the matching
-// op.epilogue is in CMakeLists.txt):
+// and PTX loading, clusters, large dynamic shared memory, strided layouts,
+// batched matmuls. Configured with -D: TCGEN_ENTRY, TCGEN_TA (A and B),
+// TCGEN_TC, TCGEN_M, TCGEN_N, TCGEN_K, the strides TCGEN_SA0..TCGEN_SC1,
+// TCGEN_ACCUM; TCGEN_BATCH (default 1) matrices, one per blockIdx.z, with
+// the batch strides TCGEN_SAB, TCGEN_SBB and TCGEN_SCB, and
+// TCGEN_WRONG_BATCH, a kernel the check must fail, which reads matrix 0 of
+// A where matrix 1 is due; and TCGEN_EPILOGUE, a fused epilogue with its
+// extra parameters (the matching op.epilogue is in CMakeLists.txt):
 //   0    none: (a, b, c);
 //   1    bias + ReLU in f16: (a, b, c, bias), bias a row [n] of f16 and
 //        C f16: c = max(f16(f16(acc) + bias[j]), 0);
@@ -39,6 +42,15 @@ template <> __device__ float fromFloat<float>(float x) { return x; }
 #ifndef TCGEN_EPILOGUE
 #define TCGEN_EPILOGUE 0
 #endif
+#ifndef TCGEN_BATCH
+#define TCGEN_BATCH 1
+#define TCGEN_SAB 0
+#define TCGEN_SBB 0
+#define TCGEN_SCB 0
+#endif
+#ifndef TCGEN_WRONG_BATCH
+#define TCGEN_WRONG_BATCH 0
+#endif
 #define TCGEN_BIAS_RELU                                                        \
   (TCGEN_EPILOGUE == 1 || TCGEN_EPILOGUE == 101 || TCGEN_EPILOGUE == 102)
 
@@ -47,8 +59,8 @@ __device__ inline float roundF16(float x) {
   return __half2float(__float2half_rn(x));
 }
 
-/// C[i, j] (+)= sum_p A[i, p] B[p, j] in f32, for a 2-D grid of 2-D blocks,
-/// then the epilogue.
+/// C[b, i, j] (+)= sum_p A[b, i, p] B[b, p, j] in f32, for a grid of 2-D
+/// blocks with the batch b along z, then the epilogue.
 extern "C" __global__ void TCGEN_ENTRY(const TCGEN_TA *__restrict__ a,
                                        const TCGEN_TA *__restrict__ b,
                                        TCGEN_TC *__restrict__ c
@@ -65,8 +77,13 @@ extern "C" __global__ void TCGEN_ENTRY(const TCGEN_TA *__restrict__ a,
 ) {
   long j = blockIdx.x * long(blockDim.x) + threadIdx.x;
   long i = blockIdx.y * long(blockDim.y) + threadIdx.y;
-  if (i >= TCGEN_M || j >= TCGEN_N)
+  long batch = blockIdx.z;
+  if (i >= TCGEN_M || j >= TCGEN_N || batch >= TCGEN_BATCH)
     return;
+  long batchA = TCGEN_WRONG_BATCH && batch == 1 ? 0 : batch;
+  a += batchA * TCGEN_SAB;
+  b += batch * TCGEN_SBB;
+  c += batch * TCGEN_SCB;
   float acc = 0.0f;
   for (long p = 0; p < TCGEN_K; ++p)
     acc = fmaf(toFloat(a[i * TCGEN_SA0 + p * TCGEN_SA1]),

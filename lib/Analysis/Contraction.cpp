@@ -42,27 +42,36 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
       linalg::inferContractionDims(op);
   if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return op.emitOpError("is not a contraction of two inputs into one output");
-  if (!dims->batch.empty())
-    return op.emitOpError("batched contractions are not supported yet");
+  if (dims->batch.size() > 1)
+    return op.emitOpError("contractions with several batch dimensions are "
+                          "not supported yet");
   if (dims->m.size() != 1 || dims->n.size() != 1 || dims->k.size() != 1)
     return op.emitOpError("contractions with several M, N or K dimensions are "
                           "not supported yet");
 
-  // Only the canonical row-major form for now: A[m,k], B[k,n], C[m,n].
+  // A[m,k] or A[k,m], B[k,n] or B[n,k], C[m,n]; a batch dimension comes
+  // first in all three.
   MLIRContext *ctx = op.getContext();
   AffineExpr m = getAffineDimExpr(dims->m[0], ctx);
   AffineExpr n = getAffineDimExpr(dims->n[0], ctx);
   AffineExpr k = getAffineDimExpr(dims->k[0], ctx);
+  bool batched = !dims->batch.empty();
+  AffineExpr b = batched ? getAffineDimExpr(dims->batch[0], ctx) : AffineExpr();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned lead = batched ? 1 : 0;
   auto is = [&](AffineMap map, AffineExpr r0, AffineExpr r1) {
-    return map.getNumResults() == 2 && map.getResult(0) == r0 &&
-           map.getResult(1) == r1;
+    return map.getNumResults() == 2 + lead &&
+           (!batched || map.getResult(0) == b) &&
+           map.getResult(lead) == r0 && map.getResult(lead + 1) == r1;
   };
-  // A[m,k] or A[k,m], B[k,n] or B[n,k], C[m,n].
   if (!(is(maps[0], m, k) || is(maps[0], k, m)) ||
       !(is(maps[1], k, n) || is(maps[1], n, k)) || !is(maps[2], m, n))
-    return op.emitOpError("operands must be A[m,k] or A[k,m], B[k,n] or "
-                          "B[n,k], and C[m,n]");
+    return op.emitOpError(batched
+                              ? "batched operands must be A[b,m,k] or "
+                                "A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] "
+                                "(the batch dimension outermost)"
+                              : "operands must be A[m,k] or A[k,m], B[k,n] or "
+                                "B[n,k], and C[m,n]");
 
   ContractionInfo info;
   info.aTransposed = is(maps[0], k, m);
@@ -75,10 +84,12 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   info.m = ranges[dims->m[0]];
   info.n = ranges[dims->n[0]];
   info.k = ranges[dims->k[0]];
+  info.batched = batched;
+  info.batch = batched ? ranges[dims->batch[0]] : 1;
   if (ShapedType::isDynamic(info.m) || ShapedType::isDynamic(info.n) ||
-      ShapedType::isDynamic(info.k))
-    return op.emitOpError("dynamic sizes are not supported yet (M, N and K "
-                          "must be static)");
+      ShapedType::isDynamic(info.k) || ShapedType::isDynamic(info.batch))
+    return op.emitOpError("dynamic sizes are not supported yet (M, N, K "
+                          "and the batch must be static)");
   info.aType = getElementTypeOrSelf(info.a.getType());
   info.bType = getElementTypeOrSelf(info.b.getType());
   info.cType = getElementTypeOrSelf(info.c.getType());

@@ -51,10 +51,12 @@ ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
     // waves; 0.92 of cuBLAS against 0.90 with whole tiles): with few tiles
     // its fix-up costs more than it saves (1536^3), and where the last wave
     // is nearly full it breaks the raster order's L2 reuse (8192^3).
+    // A batch multiplies the tiles: the blocks walk all of them.
     sm90::TileCandidate tile =
-        sm90::chooseBlockTile(info.m, info.n, sm90::kPlannedSMs);
+        sm90::chooseBlockTile(info.m, info.n, sm90::kPlannedSMs, info.batch);
     int64_t m = tile.m, n = tile.n;
-    int64_t tiles = sm90::ceilDiv(info.m, m) * sm90::ceilDiv(info.n, n);
+    int64_t tiles =
+        info.batch * sm90::ceilDiv(info.m, m) * sm90::ceilDiv(info.n, n);
     bool streamK = tiles >= 4 * sm90::kPlannedSMs &&
                    sm90::waveEfficiency(tiles, sm90::kPlannedSMs) < 0.9;
     return ConfigAttr::get(
@@ -164,6 +166,10 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
                                             TargetAttr target) {
   if (config.getBackend() == "sm90")
     return verifySM90ConfigFits(info, config, target);
+  if (info.batched)
+    return info.op->emitOpError(
+        "the wmma back end takes unbatched matmuls only; batched contractions "
+        "need --target=sm_90a and the sm90 back end (C = A*B)");
   if (info.aTransposed || info.bTransposed)
     return info.op->emitOpError(
         "the wmma back end takes A[m,k] and B[k,n] only; transposed operands "

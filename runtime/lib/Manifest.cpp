@@ -895,6 +895,9 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
                   (m.op.accumulate ? "true" : "false") + " but operand '" +
                   c->name + "' has role '" + roleName(c->role) +
                   "' (expected '" + (m.op.accumulate ? "inout" : "out") + "')");
+  // A batched matmul (op.batch > 1) has rank-3 operands, the batch
+  // outermost; batch 1 keeps the rank-2 form.
+  bool batched = m.op.batch > 1;
   struct {
     const Operand *operand;
     std::vector<int64_t> shape;
@@ -902,12 +905,26 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
   } expected[] = {{a, {m.op.m, m.op.k}, "[m, k]"},
                   {b, {m.op.k, m.op.n}, "[k, n]"},
                   {c, {m.op.m, m.op.n}, "[m, n]"}};
-  for (const auto &e : expected)
-    if (e.operand->shape != e.shape)
-      return r.fail("operand '" + e.operand->name + "' (" +
-                    roleName(e.operand->role) + "): shape " +
-                    formatDims(e.operand->shape) + " does not match op " +
-                    e.sizes + " = " + formatDims(e.shape));
+  for (auto &e : expected) {
+    std::string sizes = e.sizes;
+    if (batched) {
+      e.shape.insert(e.shape.begin(), m.op.batch);
+      sizes = "[batch, " + sizes.substr(1);
+    }
+    const Operand &o = *e.operand;
+    std::string prefix =
+        "operand '" + o.name + "' (" + roleName(o.role) + "): ";
+    if (o.shape.size() != e.shape.size())
+      return r.fail(prefix + "shape " + formatDims(o.shape) + " has rank " +
+                    std::to_string(o.shape.size()) + ", but op.batch " +
+                    std::to_string(m.op.batch) + " needs rank " +
+                    std::to_string(e.shape.size()) + ": " + sizes + " = " +
+                    formatDims(e.shape));
+    if (o.shape != e.shape)
+      return r.fail(prefix + "shape " + formatDims(o.shape) +
+                    " does not match op " + sizes + " = " +
+                    formatDims(e.shape));
+  }
   return true;
 }
 
@@ -976,6 +993,12 @@ bool checkEpilogue(FieldReader &r, const Manifest &m) {
                       "' has role 'in', but op has no epilogue to read it");
     return true;
   }
+  // The inputs' kinds (row, col, matrix) index one [m, n] result; what a
+  // batch of them reads is not defined yet.
+  if (m.op.batch > 1)
+    return r.fail("field 'op.epilogue': fused epilogues of batched matmuls "
+                  "are not supported yet (op.batch is " +
+                  std::to_string(m.op.batch) + ")");
   const std::string path = "op.epilogue";
   std::vector<std::string> types = {dtypeName(e->matmulDType)};
   for (size_t i = 0; i < e->inputs.size(); ++i) {

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
-#include <numeric>
 
 using namespace tcgen;
 
@@ -96,16 +95,34 @@ std::string tcgen::tensorMapLayout(const Param &param, const Operand &operand,
     return prefix + "TMA needs a 16-byte aligned global address, got " +
            formatAddress(address);
 
-  // Dimensions by increasing stride; on ties the later (manifest order:
-  // inner) dimension first.
-  std::vector<size_t> order(rank);
-  std::iota(order.begin(), order.end(), size_t(0));
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+  // Innermost first: the dimensions by increasing stride (the later one
+  // first on a tie), except those whose stride says nothing about the
+  // layout: one of extent 1 addresses one element (a writer may give it
+  // its neighbour's stride, or any), one of stride 0 (a broadcast) one
+  // place. These keep their place in the manifest's order, slot rank-1-d,
+  // so that the box, which the writer lists in that order, stays with its
+  // dimension.
+  auto keepsPlace = [&](size_t d) {
+    return operand.shape[d] == 1 || operand.strides[d] == 0;
+  };
+  std::vector<size_t> order(rank, rank), byStride;
+  for (size_t d = 0; d < rank; ++d) {
+    if (keepsPlace(d))
+      order[rank - 1 - d] = d;
+    else
+      byStride.push_back(d);
+  }
+  std::stable_sort(byStride.begin(), byStride.end(), [&](size_t a, size_t b) {
     if (operand.strides[a] != operand.strides[b])
       return operand.strides[a] < operand.strides[b];
     return a > b;
   });
-  if (rank == 0 || operand.strides[order[0]] != 1)
+  for (size_t i = 0, next = 0; i < rank; ++i)
+    if (order[i] == rank)
+      order[i] = byStride[next++];
+  // TMA's innermost dimension is contiguous.
+  if (rank == 0 ||
+      (operand.shape[order[0]] != 1 && operand.strides[order[0]] != 1))
     return prefix +
            "TMA needs a dimension of stride 1 (the innermost), got "
            "strides " +
@@ -126,6 +143,12 @@ std::string tcgen::tensorMapLayout(const Param &param, const Operand &operand,
     layout.elementStrides.push_back(1);
     if (i == 0)
       continue;
+    // Only index 0 of an extent-1 dimension is in bounds: its stride is
+    // never used, so whatever the manifest says, it needs no checks.
+    if (extent == 1) {
+      layout.globalStrides.push_back(0);
+      continue;
+    }
     int64_t stride = operand.strides[dim];
     std::string which = "got stride " + std::to_string(stride);
     if (stride >= kTensorMapMaxStride / size)

@@ -54,9 +54,45 @@ func.func @transposed_b(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: memr
 
 // -----
 
+// C += A*B stays on the wmma back end, which has no batched form.
 func.func @batched(%a: memref<2x128x64xf16>, %b: memref<2x64x128xf16>, %c: memref<2x128x128xf32>) {
-  // expected-error @+1 {{batched contractions are not supported yet}}
+  // expected-error @+1 {{the wmma back end takes unbatched matmuls only; batched contractions need --target=sm_90a and the sm90 back end (C = A*B)}}
   linalg.batch_matmul ins(%a, %b : memref<2x128x64xf16>, memref<2x64x128xf16>) outs(%c : memref<2x128x128xf32>)
+  return
+}
+
+// -----
+
+func.func @two_batch_dims(%a: memref<2x3x128x64xf16>, %b: memref<2x3x64x128xf16>, %c: memref<2x3x128x128xf32>) {
+  // expected-error @+1 {{contractions with several batch dimensions are not supported yet}}
+  linalg.generic {indexing_maps = [affine_map<(b0, b1, m, n, k) -> (b0, b1, m, k)>, affine_map<(b0, b1, m, n, k) -> (b0, b1, k, n)>, affine_map<(b0, b1, m, n, k) -> (b0, b1, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<2x3x128x64xf16>, memref<2x3x64x128xf16>) outs(%c : memref<2x3x128x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %z: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// The batch dimension must be the outermost of every operand.
+func.func @inner_batch(%a: memref<128x2x64xf16>, %b: memref<2x64x128xf16>, %c: memref<2x128x128xf32>) {
+  // expected-error @+1 {{batched operands must be A[b,m,k] or A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] (the batch dimension outermost)}}
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, b, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<128x2x64xf16>, memref<2x64x128xf16>) outs(%c : memref<2x128x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %z: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  }
   return
 }
 

@@ -87,3 +87,4 @@ func.func @many_waves_poor_last(%a: memref<5120x5120xf16>, %b: memref<5120x5120x
   linalg.matmul ins(%a, %b : memref<5120x5120xf16>, memref<5120x5120xf16>) outs(%c : memref<5120x5120xf32>)
   return
 }
+

@@ -94,9 +94,19 @@ static void describeOp(::tcgen::Manifest &m, bool overwrite) {
   const ::tcgen::Operand *b = m.findOperand("B");
   m.op.kind = "matmul";
   m.op.accumulate = !overwrite;
-  m.op.m = a->shape[0];
-  m.op.k = a->shape[1];
-  m.op.n = b->shape[1];
+  // A batched matmul's operands have the batch as their first dimension.
+  size_t lead = a->shape.size() == 3 ? 1 : 0;
+  m.op.batch = lead ? a->shape[0] : 1;
+  m.op.m = a->shape[lead];
+  m.op.k = a->shape[lead + 1];
+  m.op.n = b->shape[lead + 1];
+}
+
+/// Swaps the last two entries: a matrix stored transposed is described by
+/// its logical shape with swapped strides (the batch dimension stays).
+static void swapMatrixDims(std::vector<int64_t> &dims) {
+  if (dims.size() >= 2)
+    std::swap(dims[dims.size() - 2], dims[dims.size() - 1]);
 }
 
 /// Reads the fused epilogue a host function records (describeEpilogue) into
@@ -193,8 +203,13 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
       bool swap = transposed && ((op->name == "A" && transposed[0]) ||
                                  (op->name == "B" && transposed[1]));
       if (swap) {
-        std::reverse(op->shape.begin(), op->shape.end());
-        std::reverse(op->strides.begin(), op->strides.end());
+        swapMatrixDims(op->shape);
+        swapMatrixDims(op->strides);
+      }
+      // A batch of one is a plain matmul (the kernel is not batched).
+      if (op->shape.size() == 3 && op->shape[0] == 1) {
+        op->shape.erase(op->shape.begin());
+        op->strides.erase(op->strides.begin());
       }
       m.operands.push_back(*op);
     }
@@ -236,10 +251,13 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
             d.getAs<DenseI64ArrayAttr>("strides").asArrayRef();
         pack.strides.assign(strides.begin(), strides.end());
         // Like the operand: a transposed copy is described by the logical
-        // shape with swapped strides.
-        if (transposed && ((pack.operand == "A" && transposed[0]) ||
-                           (pack.operand == "B" && transposed[1])))
-          std::reverse(pack.strides.begin(), pack.strides.end());
+        // shape with swapped strides (the kernel's layout: with M or N = 1
+        // it reads a transposed argument in the other layout).
+        auto packed =
+            kernel->getAttrOfType<DenseBoolArrayAttr>("tcgen.transposed");
+        if (packed && ((pack.operand == "A" && packed[0]) ||
+                       (pack.operand == "B" && packed[1])))
+          swapMatrixDims(pack.strides);
         ArrayRef<int64_t> grid = d.getAs<DenseI64ArrayAttr>("grid").asArrayRef();
         ArrayRef<int64_t> block =
             d.getAs<DenseI64ArrayAttr>("block").asArrayRef();
@@ -260,7 +278,8 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     m.launch.persistent = l[7] != 0;
     m.launch.streamK = l[7] == 2;
     ArrayRef<int64_t> bt = config.getBlockTile();
-    m.launch.gridFormula = {"ceildiv(m, " + std::to_string(bt[0]) +
+    m.launch.gridFormula = {std::string(m.op.batch > 1 ? "batch * " : "") +
+                                "ceildiv(m, " + std::to_string(bt[0]) +
                                 ") * ceildiv(n, " + std::to_string(bt[1]) +
                                 ") tiles",
                             "1", "1"};

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 using namespace tcgen;
+using tcgen::testing::batchedManifestText;
 using tcgen::testing::epilogueManifestText;
 using tcgen::testing::packManifestText;
 using tcgen::testing::replaceFirst;
@@ -1086,6 +1087,138 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<ErrorCase> &info) {
       return std::string(info.param.name);
     });
+
+//===----------------------------------------------------------------------===//
+// Batched matmuls (op.batch > 1)
+//===----------------------------------------------------------------------===//
+
+TEST(ManifestTest, ParsesABatchedMatmul) {
+  Manifest m = parseOk(batchedManifestText());
+  EXPECT_EQ(m.op.batch, 3);
+  EXPECT_EQ(m.op.m, 64);
+  ASSERT_EQ(m.operands.size(), 3u);
+  // The batch outermost; a transposed A keeps its logical shape.
+  EXPECT_EQ(m.operands[0].shape, (std::vector<int64_t>{3, 64, 32}));
+  EXPECT_EQ(m.operands[0].strides, (std::vector<int64_t>{2048, 1, 64}));
+  EXPECT_EQ(m.operands[1].shape, (std::vector<int64_t>{3, 32, 128}));
+  EXPECT_EQ(m.operands[2].shape, (std::vector<int64_t>{3, 64, 128}));
+  EXPECT_EQ(m.params[0].box, (std::vector<int64_t>{64, 32, 1}));
+  EXPECT_EQ(m.params[1].box, (std::vector<int64_t>{64, 32, 1}));
+  EXPECT_EQ(parseOk(writeManifest(m)), m);
+}
+
+TEST(ManifestTest, BatchedStridesAreFree) {
+  // Matrices padded apart, and a batch stride that interleaves the rows.
+  std::string text =
+      replaceFirst(batchedManifestText(), R"("strides": [8192, 128, 1],)",
+                   R"("strides": [8448, 128, 1],)");
+  text = replaceFirst(text, R"("strides": [4096, 128, 1],)",
+                      R"("strides": [128, 384, 1],)");
+  Manifest m = parseOk(text);
+  EXPECT_EQ(m.operands[2].strides, (std::vector<int64_t>{8448, 128, 1}));
+  EXPECT_EQ(m.operands[1].strides, (std::vector<int64_t>{128, 384, 1}));
+}
+
+TEST(ManifestTest, BatchOneKeepsRankTwo) {
+  // batch 1 is the plain matmul: a rank-3 [1, m, k] operand is refused.
+  std::string text =
+      replaceFirst(batchedManifestText(), R"("batch": 3,)", R"("batch": 1,)");
+  EXPECT_EQ(parseError(text),
+            "operand 'A' (lhs): shape [3, 64, 32] has rank 3, but op.batch 1 "
+            "needs rank 2: [m, k] = [64, 32]");
+}
+
+class BatchedManifestErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(BatchedManifestErrorTest, NamesTheField) {
+  expectEditError(batchedManifestText(), GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, BatchedManifestErrorTest,
+    ::testing::Values(
+        ErrorCase{"BatchZero", "\"batch\": 3", "\"batch\": 0",
+                  "field 'op.batch' must be >= 1, got 0"},
+        ErrorCase{
+            "RankTwoOut",
+            "\"shape\": [3, 64, 128],\n      \"strides\": [8192, 128, 1],",
+            "\"shape\": [64, 128],\n      \"strides\": [128, 1],",
+            "operand 'C' (out): shape [64, 128] has rank 2, but op.batch "
+            "3 needs rank 3: [batch, m, n] = [3, 64, 128]"},
+        ErrorCase{"WrongBatchExtentRhs", "\"shape\": [3, 32, 128]",
+                  "\"shape\": [2, 32, 128]",
+                  "operand 'B' (rhs): shape [2, 32, 128] does not match op "
+                  "[batch, k, n] = [3, 32, 128]"},
+        ErrorCase{"WrongBatchExtentOut", "\"shape\": [3, 64, 128]",
+                  "\"shape\": [4, 64, 128]",
+                  "operand 'C' (out): shape [4, 64, 128] does not match op "
+                  "[batch, m, n] = [3, 64, 128]"},
+        ErrorCase{"BatchInnermost", "\"shape\": [3, 64, 128]",
+                  "\"shape\": [64, 128, 3]",
+                  "operand 'C' (out): shape [64, 128, 3] does not match op "
+                  "[batch, m, n] = [3, 64, 128]"},
+        ErrorCase{
+            "RankFourOut",
+            "\"shape\": [3, 64, 128],\n      \"strides\": [8192, 128, 1],",
+            "\"shape\": [1, 3, 64, 128],\n      \"strides\": [24576, "
+            "8192, 128, 1],",
+            "operand 'C' (out): shape [1, 3, 64, 128] has rank 4, but "
+            "op.batch 3 needs rank 3: [batch, m, n] = [3, 64, 128]"},
+        ErrorCase{"TensorMapBoxOfRankTwo", "\"box\": [64, 32, 1],",
+                  "\"box\": [64, 32],",
+                  "field 'params[0].box' has 2 elements but operand 'A' has "
+                  "rank 3"},
+        // The epilogue's input kinds index one [m, n] result.
+        ErrorCase{"EmptyEpilogue",
+                  "\"accumulate\": false, \"accumulator\": \"f32\" },",
+                  "\"accumulate\": false, \"accumulator\": \"f32\",\n"
+                  "          \"epilogue\": { \"matmul_dtype\": \"f32\", "
+                  "\"inputs\": [], \"ops\": [], \"result\": 0 } },",
+                  "field 'op.epilogue': fused epilogues of batched matmuls "
+                  "are not supported yet (op.batch is 3)"},
+        ErrorCase{"InOperandWithoutEpilogue", "\"align_bytes\": 16 }\n  ],",
+                  "\"align_bytes\": 16 },\n    { \"name\": \"s\", \"role\": "
+                  "\"in\", \"dtype\": \"f32\", \"shape\": [], \"strides\": "
+                  "[], \"align_bytes\": 4 }\n  ],",
+                  "field 'operands[3].role': operand 's' has role 'in', but "
+                  "op has no epilogue to read it"}),
+    [](const ::testing::TestParamInfo<ErrorCase> &info) {
+      return std::string(info.param.name);
+    });
+
+TEST(ManifestTest, BatchedEpilogueWithInputsIsRefused) {
+  // C = A*B * s, s a scalar input: refused for the batch, not the input.
+  std::string text = replaceFirst(
+      batchedManifestText(), R"("accumulate": false, "accumulator": "f32" },)",
+      R"("accumulate": false, "accumulator": "f32",
+          "epilogue": { "matmul_dtype": "f32",
+            "inputs": [ { "operand": "s", "kind": "scalar" } ],
+            "ops": [ { "op": "mulf", "args": [0, 1], "dtype": "f32" } ],
+            "result": 2 } },)");
+  text = replaceFirst(text, R"("align_bytes": 16 }
+  ],)",
+                      R"("align_bytes": 16 },
+    { "name": "s", "role": "in", "dtype": "f32", "shape": [], "strides": [],
+      "align_bytes": 4 }
+  ],)");
+  text = replaceFirst(text, R"({ "kind": "ptr", "operand": "C" } ],)",
+                      R"({ "kind": "ptr", "operand": "C" },
+              { "kind": "ptr", "operand": "s" } ],)");
+  EXPECT_EQ(parseError(text),
+            "field 'op.epilogue': fused epilogues of batched matmuls are not "
+            "supported yet (op.batch is 3)");
+  // The same manifest with batch 1 and rank-2 operands parses.
+  text = replaceFirst(text, R"("batch": 3,)", R"("batch": 1,)");
+  text = replaceFirst(text, "[3, 64, 32]", "[64, 32]");
+  text = replaceFirst(text, "[2048, 1, 64]", "[1, 64]");
+  text = replaceFirst(text, "[3, 32, 128]", "[32, 128]");
+  text = replaceFirst(text, "[4096, 128, 1]", "[128, 1]");
+  text = replaceFirst(text, "[3, 64, 128]", "[64, 128]");
+  text = replaceFirst(text, "[8192, 128, 1]", "[128, 1]");
+  text = replaceFirst(text, "[64, 32, 1]", "[64, 32]");
+  text = replaceFirst(text, "[64, 32, 1]", "[64, 32]");
+  parseOk(text);
+}
 
 TEST(ManifestTest, NonMatmulOpsSkipTheMatmulChecks) {
   std::string text = replaceFirst(sampleManifestText(), "\"kind\": \"matmul\"",

@@ -136,6 +136,32 @@ inline std::string packManifestText() {
   "launch": {)");
 }
 
+/// Returns the example manifest as a batched matmul: op.batch 3 with
+/// m = 64, n = 128, k = 32, A [3, 64, 32] transposed (strides [2048, 1,
+/// 64]), B [3, 32, 128] and C [3, 64, 128] row-major and contiguous, and
+/// tensormap params of A and B with three box entries.
+inline std::string batchedManifestText() {
+  std::string text =
+      replaceFirst(tensorMapManifestText(),
+                   R"("batch": 1, "m": 1024, "n": 1024, "k": 1024,)",
+                   R"("batch": 3, "m": 64, "n": 128, "k": 32,)");
+  text = replaceFirst(text, R"("shape": [1024, 1024],
+      "strides": [1024, 1],)",
+                      R"("shape": [3, 64, 32],
+      "strides": [2048, 1, 64],)");
+  text = replaceFirst(text, R"("shape": [1024, 1024],
+      "strides": [1024, 1],)",
+                      R"("shape": [3, 32, 128],
+      "strides": [4096, 128, 1],)");
+  text = replaceFirst(text, R"("shape": [1024, 1024],
+      "strides": [1024, 1],)",
+                      R"("shape": [3, 64, 128],
+      "strides": [8192, 128, 1],)");
+  text = replaceFirst(text, R"("box": [64, 128],)", R"("box": [64, 32, 1],)");
+  text = replaceFirst(text, R"("box": [64, 32],)", R"("box": [64, 32, 1],)");
+  return replaceFirst(text, R"("grid": [8, 16, 1])", R"("grid": [1, 1, 3])");
+}
+
 } // namespace tcgen::testing
 
 #endif // TCGEN_UNITTESTS_RUNTIME_SAMPLEMANIFEST_H

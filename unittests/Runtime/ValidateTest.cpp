@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 using namespace tcgen;
+using tcgen::testing::batchedManifestText;
 using tcgen::testing::epilogueManifestText;
 using tcgen::testing::packManifestText;
 using tcgen::testing::sampleManifestText;
@@ -291,6 +292,131 @@ TEST_F(TensorMapValidateTest, NeedsComputeCapability90) {
             "device 'A100' (compute capability 8.0) cannot take params[0] of "
             "kind tensormap: TMA needs compute capability 9.0 or higher");
   EXPECT_EQ(validateLaunch(manifest, args, h100), "");
+}
+
+//===----------------------------------------------------------------------===//
+// Batched matmuls: rank-3 tensors, tensormaps of three dimensions
+//===----------------------------------------------------------------------===//
+
+/// The batched sample: A [3, 64, 32] transposed, B and C row-major, A and
+/// B through tensormaps with boxes [64, 32, 1].
+class BatchedValidateTest : public ValidateTest {
+protected:
+  void SetUp() override {
+    ValidateTest::SetUp();
+    ASSERT_EQ(parseManifest(batchedManifestText(), manifest), "");
+    args = {{"A", DType::F16, {3, 64, 32}, {2048, 1, 64}, 0x10000},
+            {"B", DType::F16, {3, 32, 128}, {4096, 128, 1}, 0x20000},
+            {"C", DType::F32, {3, 64, 128}, {8192, 128, 1}, 0x30000}};
+  }
+};
+
+TEST_F(BatchedValidateTest, AcceptsMatchingArguments) {
+  EXPECT_EQ(validate(), "");
+}
+
+TEST_F(BatchedValidateTest, OneMatrixForABatchIsRefused) {
+  args[2].shape = {64, 128};
+  args[2].strides = {128, 1};
+  EXPECT_EQ(validate(), "operand 'C': shape mismatch: kernel expects "
+                        "[3, 64, 128], got [64, 128]");
+}
+
+TEST_F(BatchedValidateTest, BatchExtent) {
+  args[1].shape = {2, 32, 128};
+  EXPECT_EQ(validate(), "operand 'B': shape mismatch: kernel expects "
+                        "[3, 32, 128], got [2, 32, 128]");
+}
+
+TEST_F(BatchedValidateTest, BatchStride) {
+  args[2].strides = {8448, 128, 1}; // padded matrices for a dense kernel
+  EXPECT_EQ(validate(), "operand 'C': strides mismatch: kernel expects "
+                        "[8192, 128, 1], got [8448, 128, 1]");
+}
+
+TEST_F(BatchedValidateTest, TensorMapOfATransposedBatch) {
+  // A [3, 64, 32] stored k-major per matrix: m innermost, then k, then the
+  // batch, which is what box [64, 32, 1] lists.
+  TensorMapLayout layout;
+  ASSERT_EQ(tensorMapLayout(manifest.params[0], manifest.operands[0], 0x10000,
+                            layout),
+            "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{64, 32, 3}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{128, 4096}));
+  EXPECT_EQ(layout.boxDim, (std::vector<uint32_t>{64, 32, 1}));
+  EXPECT_EQ(layout.elementStrides, (std::vector<uint32_t>{1, 1, 1}));
+  // B [3, 32, 128] row-major: n, k, batch.
+  ASSERT_EQ(tensorMapLayout(manifest.params[1], manifest.operands[1], 0x20000,
+                            layout),
+            "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{128, 32, 3}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{256, 8192}));
+}
+
+TEST_F(BatchedValidateTest, TensorMapBatchStrideNotAMultipleOf16Bytes) {
+  // Matrices of B 4100 f16 apart: 8200 bytes.
+  manifest.operands[1].strides = args[1].strides = {4100, 128, 1};
+  EXPECT_EQ(validate(), "operand 'B': TMA needs byte strides that are "
+                        "multiples of 16, got stride 4100 (8200 bytes of f16) "
+                        "in dimension 0 (strides [4100, 128, 1])");
+}
+
+TEST(TensorMapLayoutTest, ExtentOneKeepsItsPlace) {
+  Param p{"tensormap", "A", ""};
+  p.box = {64, 1, 1};
+  TensorMapLayout layout;
+  // A [4, 1, 256] (m = 1): the m stride ties with the batch stride, and
+  // would tie with k's in the transposed layout [256, 1, 1]. Whatever the
+  // stride of the extent-1 dimension, it stays in the middle, and its
+  // global stride, never used, is 0.
+  for (int64_t stride :
+       {int64_t(256), int64_t(1), int64_t(3), int64_t(1) << 50}) {
+    Operand a{"A",         OperandRole::Lhs, DType::F16,
+              {4, 1, 256}, {256, stride, 1}, 16};
+    ASSERT_EQ(tensorMapLayout(p, a, 0x1000, layout), "") << stride;
+    EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{256, 1, 4})) << stride;
+    EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{0, 512})) << stride;
+    EXPECT_EQ(layout.boxDim, (std::vector<uint32_t>{64, 1, 1})) << stride;
+  }
+  // An extent-1 innermost dimension needs no stride 1: B [2, 64, 1] with
+  // n = 1 has its k rows 16 elements apart.
+  Operand column{"B",        OperandRole::Rhs, DType::F16,
+                 {2, 64, 1}, {1024, 16, 8},    16};
+  p.box = {8, 64, 1};
+  ASSERT_EQ(tensorMapLayout(p, column, 0x1000, layout), "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{1, 64, 2}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{32, 2048}));
+  // Rank 2 as before: [1, k] column-major (strides [1, 1]) is {k, 1}.
+  Param p2{"tensormap", "A", ""};
+  p2.box = {64, 1};
+  Operand row{"A", OperandRole::Lhs, DType::F16, {1, 512}, {1, 1}, 16};
+  ASSERT_EQ(tensorMapLayout(p2, row, 0x1000, layout), "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{512, 1}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{0}));
+}
+
+TEST(TensorMapLayoutTest, BroadcastDimensionKeepsItsPlace) {
+  // One A for every matrix of the batch (batch stride 0), row-major and
+  // transposed: the batch stays outermost.
+  Param p{"tensormap", "A", ""};
+  p.box = {64, 64, 1};
+  TensorMapLayout layout;
+  Operand rowMajor{"A",          OperandRole::Lhs, DType::F16,
+                   {3, 64, 128}, {0, 128, 1},      16};
+  ASSERT_EQ(tensorMapLayout(p, rowMajor, 0x1000, layout), "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{128, 64, 3}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{256, 0}));
+  Operand transposed{"A",          OperandRole::Lhs, DType::F16,
+                     {3, 64, 128}, {0, 1, 64},       16};
+  ASSERT_EQ(tensorMapLayout(p, transposed, 0x1000, layout), "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{64, 128, 3}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{128, 0}));
+  // A broadcast cannot be the contiguous dimension.
+  Operand rows{"A",          OperandRole::Lhs, DType::F16,
+               {3, 64, 128}, {8192, 128, 0},   16};
+  EXPECT_EQ(tensorMapLayout(p, rows, 0x1000, layout),
+            "operand 'A': TMA needs a dimension of stride 1 (the innermost), "
+            "got strides [8192, 128, 0]");
 }
 
 //===----------------------------------------------------------------------===//

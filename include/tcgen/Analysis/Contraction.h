@@ -13,10 +13,15 @@
 
 namespace mlir::tcgen {
 
-/// What tcgen needs to know about one contraction C[m,n] += A[m,k] * B[k,n].
+/// What tcgen needs to know about one contraction C[m,n] += A[m,k] * B[k,n],
+/// or a batch of them: C[b,m,n] += A[b,m,k] * B[b,k,n].
 struct ContractionInfo {
   linalg::LinalgOp op;
   int64_t m = 0, n = 0, k = 0;
+  /// The operands have a leading batch dimension of `batch` matrices (one
+  /// batch dimension, outermost in A, B and C; batch may be 1).
+  bool batched = false;
+  int64_t batch = 1;
   Type aType, bType, cType; ///< element types
   Value a, b, c;            ///< the operands (memrefs or tensors)
   /// A is stored [k][m] (M contiguous) instead of [m][k].
@@ -38,8 +43,9 @@ bool isContractionCandidate(Operation *op);
 linalg::FillOp getZeroFillOfOutput(const ContractionInfo &info);
 
 /// Analyzes `op`. On failure emits an error at `op` naming the problem
-/// (dynamic sizes, unsupported element types, transposed or batched forms not
-/// supported yet) and returns failure.
+/// (dynamic sizes, unsupported element types, forms not supported yet:
+/// several batch, M, N or K dimensions, a batch dimension that is not
+/// outermost) and returns failure.
 FailureOr<ContractionInfo> analyzeContraction(linalg::LinalgOp op);
 
 } // namespace mlir::tcgen

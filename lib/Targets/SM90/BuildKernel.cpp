@@ -79,6 +79,9 @@ struct BuildKernelPass final
     p.m = info->m;
     p.n = info->n;
     p.k = info->k;
+    // A batch of one is a plain matmul.
+    p.batched = info->batched && info->batch > 1;
+    p.batch = info->batch;
     p.blockM = config.getBlockTile()[0];
     p.blockN = config.getBlockTile()[1];
     p.blockK = config.getBlockTile()[2];
@@ -89,8 +92,13 @@ struct BuildKernelPass final
     p.clusterN = config.getCluster()[1];
     p.tmaStore = config.getStore() == "tma";
     p.inType = info->aType.isBF16() ? "bf16" : "f16";
-    p.aMNMajor = info->aTransposed;
-    p.bKMajor = info->bTransposed;
+    // A stored [k][1] is the same memory as [1][k]: with M = 1 the kernel
+    // reads A K-major either way, and with N = 1 B N-major. (The runtime
+    // orders a tensor map's dimensions by stride, and an extent-1
+    // dimension's stride says nothing: it keeps its logical place, which
+    // makes K, or N, the innermost; docs/BUNDLE.md.)
+    p.aMNMajor = info->aTransposed && info->m > 1;
+    p.bKMajor = info->bTransposed && info->n > 1;
     // Element types are f16, bf16 or f32 here (analyzeContraction,
     // findEpilogue).
     p.outType = typeName(info->cType);
@@ -113,6 +121,20 @@ struct BuildKernelPass final
     auto addPack = [&](StringRef operand, int64_t rows,
                        int64_t cols) -> LogicalResult {
       int64_t rowBytes = cols * 2;
+      if (p.batched) {
+        // Pack kernels copy one matrix; batched operands are read in
+        // place, which TMA can do where their rows are 16-byte multiples.
+        if (rowBytes % 16 != 0)
+          return op.emitOpError()
+                 << "the rows of the batched operand " << operand << " are "
+                 << rowBytes
+                 << " bytes apart, not a multiple of 16, which TMA needs "
+                    "(packing batched operands is not supported yet)";
+        if (pack == "always")
+          return op.emitOpError("pack = always: packing batched operands is "
+                                "not supported yet");
+        return success();
+      }
       if (!sm90::shouldPack(rowBytes, rows * rowBytes, pack)) {
         if (rowBytes % 16 != 0)
           return op.emitOpError()
@@ -165,14 +187,18 @@ struct BuildKernelPass final
     kernel->setAttr("tcgen.params",
                     b.getStrArrayAttr(SmallVector<StringRef>(params.begin(),
                                                              params.end())));
+    // Boxes innermost first; a batch adds an outermost extent of 1.
+    auto box = [&](int64_t inner, int64_t outer) {
+      SmallVector<int64_t> dims = {inner, outer};
+      if (p.batched)
+        dims.push_back(1);
+      return b.getDenseI64ArrayAttr(dims);
+    };
     SmallVector<NamedAttribute> boxes = {
-        b.getNamedAttr("A", b.getDenseI64ArrayAttr(
-                                {64, p.aMNMajor ? 64 : p.blockM / p.clusterN})),
-        b.getNamedAttr("B", b.getDenseI64ArrayAttr(
-                                {64, p.bKMajor ? p.blockN / p.clusterM : 64}))};
+        b.getNamedAttr("A", box(64, p.aMNMajor ? 64 : p.blockM / p.clusterN)),
+        b.getNamedAttr("B", box(64, p.bKMajor ? p.blockN / p.clusterM : 64))};
     if (p.tmaStore)
-      boxes.push_back(b.getNamedAttr(
-          "C", b.getDenseI64ArrayAttr({p.storeChunkCols(), 64})));
+      boxes.push_back(b.getNamedAttr("C", box(p.storeChunkCols(), 64)));
     kernel->setAttr("tcgen.tensormap_boxes", b.getDictionaryAttr(boxes));
     // The packs, in the stored layout's terms (strides of the stored
     // [rows][cols] copy); `tcgen compile` writes them to the manifest.
@@ -191,10 +217,14 @@ struct BuildKernelPass final
       kernel->setAttr("tcgen.packs", b.getArrayAttr(packs));
     // Operands stored transposed (A[k,m], B[n,k]): the manifest describes
     // them by their logical [m,k] / [k,n] shape with swapped strides.
+    // On the kernel: how it reads them (and how the packs store them); on
+    // the function: how the arguments are stored (these differ where M or
+    // N is 1).
     kernel->setAttr("tcgen.transposed",
                     b.getDenseBoolArrayAttr({p.aMNMajor, p.bKMajor}));
     func->setAttr("tcgen.transposed",
-                  b.getDenseBoolArrayAttr({p.aMNMajor, p.bKMajor}));
+                  b.getDenseBoolArrayAttr(
+                      {info->aTransposed, info->bTransposed}));
     // grid x = the number of tiles; persistent (1): the runtime launches at
     // most one block per SM and the blocks stride over the tiles; stream-K
     // (2): exactly one block per SM, which share the k-tiles.

@@ -43,11 +43,11 @@ constexpr uint64_t kDescAddressMask = (1ull << 18) - 1; // 14 bits of addr >> 4
 /// panels. With a cluster, %t numbers cluster tiles (clusterM x clusterN
 /// block tiles) and the block takes its own (%rankM, %rankN) inside.
 static const char *kRaster = R"(
-          %groupId = arith.divui %t, %cPerGroup : index
+          %groupId = arith.divui {0}, %cPerGroup : index
           %firstM = arith.muli %groupId, %cGroup : index
           %leftM = arith.subi %cTilesM, %firstM : index
           %groupM = arith.minui %leftM, %cGroup : index
-          %inGroup = arith.remui %t, %cPerGroup : index
+          %inGroup = arith.remui {0}, %cPerGroup : index
           %tileMIn = arith.remui %inGroup, %groupM : index
           %tileM = arith.addi %firstM, %tileMIn : index
           %tileN = arith.divui %inGroup, %groupM : index
@@ -58,6 +58,48 @@ static const char *kRaster = R"(
           %m0 = arith.muli %tileMb, %cBM : index
           %n0 = arith.muli %tileNb, %cBN : index
 )";
+
+/// Emits the tile origin of %t: with a batch, the matrix %bIdx first (the
+/// tiles of one matrix are consecutive, so the raster order's L2 reuse
+/// holds within each), then kRaster within it.
+static void emitRaster(llvm::raw_ostream &os, const KernelParams &p) {
+  if (!p.batched) {
+    os << llvm::formatv(kRaster, "%t");
+    return;
+  }
+  os << llvm::formatv(R"(
+          %cMatTiles = arith.constant {0} : index
+          %bIdx = arith.divui %t, %cMatTiles : index
+          %tInMat = arith.remui %t, %cMatTiles : index
+)",
+                      p.clusterTilesPerMatrix());
+  os << llvm::formatv(kRaster, "%tInMat");
+}
+
+/// The shared-memory type of a TMA box of `rows` rows of 64 elements: with
+/// a batch the tensor maps have a third (outermost) dimension, and so do
+/// their boxes (one matrix deep).
+static std::string boxType(const KernelParams &p, int64_t rows,
+                           StringRef elt) {
+  return llvm::formatv("memref<{0}{1}x64x{2}, 3>", p.batched ? "1x" : "",
+                       rows, elt)
+      .str();
+}
+
+/// The coordinates of a TMA copy after the two of the matrix: the matrix
+/// of the batch, if any.
+static std::string batchCoord(const KernelParams &p, StringRef idx = "%bIdx") {
+  return p.batched ? (", " + idx).str() : std::string();
+}
+
+/// The type of C as a plain memref parameter (stores from registers).
+static std::string cMemrefType(const KernelParams &p) {
+  return p.batched ? llvm::formatv("memref<{0}x{1}x{2}x{3}>", p.batch, p.m,
+                                   p.n, p.outType)
+                         .str()
+                   : llvm::formatv("memref<{0}x{1}x{2}>", p.m, p.n, p.outType)
+                         .str();
+}
 
 int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
                                         int64_t blockK, bool tmaStore) {
@@ -90,11 +132,12 @@ static int64_t kStepBytes(bool kMajor) {
 /// starts r * 128 bytes in (for MN-major: within its box column), so with
 /// `shared` (the tile both blocks of a cluster use) this block loads the
 /// half of the rows its cluster rank %rankX names and multicasts it to both.
-static void emitTileLoads(llvm::raw_ostream &os, StringRef name,
-                          StringRef tmap, StringRef tmapType, bool kMajor,
-                          int64_t rows, int64_t offset, StringRef origin,
-                          StringRef elt, bool shared) {
+static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
+                          StringRef name, StringRef tmap, StringRef tmapType,
+                          bool kMajor, int64_t rows, int64_t offset,
+                          StringRef origin, bool shared) {
   std::string base = "%aOff", org = origin.str(), multicast;
+  StringRef elt = p.inType;
   if (shared) {
     rows /= 2;
     os << llvm::formatv(R"(
@@ -111,27 +154,29 @@ static void emitTileLoads(llvm::raw_ostream &os, StringRef name,
     multicast = " multicast_mask = %mcMask";
   }
   if (kMajor) {
+    std::string type = boxType(p, rows, elt);
     os << llvm::formatv(R"(
           %{0}Off = arith.constant {1} : index
-          %{0}At = arith.addi {7}, %{0}Off : index
-          %{0}Buf = memref.view %dsm[%{0}At][] : !smem to memref<{2}x64x{3}, 3>
-          nvgpu.tma.async.load {4}[%k0, {5}], %full[%s] to %{0}Buf{8} : {6}, !barT -> memref<{2}x64x{3}, 3>
+          %{0}At = arith.addi {5}, %{0}Off : index
+          %{0}Buf = memref.view %dsm[%{0}At][] : !smem to {2}
+          nvgpu.tma.async.load {3}[%k0, {4}{7}], %full[%s] to %{0}Buf{6} : {8}, !barT -> {2}
 )",
-                        name, offset, rows, elt, tmap, org, tmapType, base,
-                        multicast);
+                        name, offset, type, tmap, org, base, multicast,
+                        batchCoord(p), tmapType);
     return;
   }
+  std::string type = boxType(p, 64, elt);
   for (int64_t b = 0; b < rows / 64; ++b)
     os << llvm::formatv(R"(
           %{0}Off{1} = arith.constant {2} : index
-          %{0}At{1} = arith.addi {8}, %{0}Off{1} : index
-          %{0}Buf{1} = memref.view %dsm[%{0}At{1}][] : !smem to memref<64x64x{3}, 3>
+          %{0}At{1} = arith.addi {7}, %{0}Off{1} : index
+          %{0}Buf{1} = memref.view %dsm[%{0}At{1}][] : !smem to {3}
           %{0}o{1}c = arith.constant {4} : index
           %{0}o{1} = arith.addi {5}, %{0}o{1}c : index
-          nvgpu.tma.async.load {6}[%{0}o{1}, %k0], %full[%s] to %{0}Buf{1}{9} : {7}, !barT -> memref<64x64x{3}, 3>
+          nvgpu.tma.async.load {6}[%{0}o{1}, %k0{9}], %full[%s] to %{0}Buf{1}{8} : {10}, !barT -> {3}
 )",
-                        name, b, offset + b * kBBoxBytes, elt, b * 64, org,
-                        tmap, tmapType, base, multicast);
+                        name, b, offset + b * kBBoxBytes, type, b * 64, org,
+                        tmap, base, multicast, batchCoord(p), tmapType);
 }
 
 /// Emits the consumer's work on one k-tile: wait for its stage, then
@@ -231,7 +276,7 @@ llvm::ArrayRef<TileCandidate> mlir::tcgen::sm90::defaultTileCandidates() {
 }
 
 TileCandidate mlir::tcgen::sm90::chooseBlockTile(int64_t m, int64_t n,
-                                                 int64_t sms) {
+                                                 int64_t sms, int64_t batch) {
   TileCandidate best{64, 128, 0.0};
   double bestScore = -1.0;
   for (const TileCandidate &c : defaultTileCandidates()) {
@@ -239,7 +284,8 @@ TileCandidate mlir::tcgen::sm90::chooseBlockTile(int64_t m, int64_t n,
     // useful work.
     int64_t tm = ceilDiv(m, c.m), tn = ceilDiv(n, c.n);
     double useful = double(m * n) / double(tm * c.m * tn * c.n);
-    double score = waveEfficiency(tm * tn, sms) * useful * c.throughput;
+    double score =
+        waveEfficiency(batch * tm * tn, sms) * useful * c.throughput;
     if (score > bestScore * 1.02) {
       best = c;
       bestScore = score;
@@ -787,11 +833,11 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
         %ecb{0} = arith.constant {2} : i32
         %eca{0} = arith.addi %stB, %ecb{0} : i32
         %ecp{0} = llvm.inttoptr %eca{0} : i32 to !llvm.ptr<3>
-      nvvm.cp.async.bulk.tensor.global.shared.cta %tmapC, %ecp{0}, box [%ecxI{0}, %ecyI{0}], predicate = %epiLeader : !llvm.ptr, !llvm.ptr<3>
+      nvvm.cp.async.bulk.tensor.global.shared.cta %tmapC, %ecp{0}, box [%ecxI{0}, %ecyI{0}{3}], predicate = %epiLeader : !llvm.ptr, !llvm.ptr<3>
       nvvm.cp.async.bulk.commit.group
 )",
                       c, c * p.storeChunkCols(),
-                      c % 2 * kStoreChunkBytes);
+                      c % 2 * kStoreChunkBytes, batchCoord(p, "%bIdxI"));
 }
 
 /// Stores the pair `value` (a vector<2 x outType>) of fragment column group
@@ -822,10 +868,11 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
       scf.if {0} {{
         %sx{1}{2}{3} = vector.extract {4}[{3}] : {5} from vector<2x{5}>
         %col{1}{2}{3} = arith.addi %col{1}, %c{3} : index
-        memref.store %sx{1}{2}{3}, %C[{6}, %col{1}{2}{3}] : memref<{7}x{8}x{5}>
+        memref.store %sx{1}{2}{3}, %C[{8}{6}, %col{1}{2}{3}] : {7}
       }
 )",
-                            in, j, half, x, value, p.outType, row, p.m, p.n);
+                            in, j, half, x, value, p.outType, row,
+                            cMemrefType(p), p.batched ? "%bIdx, " : "");
       }
       return;
     }
@@ -835,9 +882,10 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
           raggedM && raggedN
               ? llvm::formatv("%in{0}{1}", j, half).str()
               : (raggedM ? rowIn : colIn));
-    os << llvm::formatv("      vector.store {0}, %C[{1}, %col{2}] : "
-                        "memref<{3}x{4}x{5}>, vector<2x{5}>\n",
-                        value, row, j, p.m, p.n, p.outType);
+    os << llvm::formatv("      vector.store {0}, %C[{5}{1}, %col{2}] : "
+                        "{3}, vector<2x{4}>\n",
+                        value, row, j, cMemrefType(p), p.outType,
+                        p.batched ? "%bIdx, " : "");
     if (raggedM || raggedN)
       os << "      }\n";
     return;
@@ -905,12 +953,15 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
 
   os << llvm::formatv(R"(
 !barT = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {0}>
-!tmA = !nvgpu.tensormap.descriptor<tensor = memref<{1}x64x{2}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
-!tmB = !nvgpu.tensormap.descriptor<tensor = memref<{3}x64x{2}, 3>, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+!tmA = !nvgpu.tensormap.descriptor<tensor = {1}, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
+!tmB = !nvgpu.tensormap.descriptor<tensor = {2}, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !smem = memref<?xi8, 3>
 )",
-                      p.stages, p.aMNMajor ? 64 : p.blockM / p.clusterN,
-                      p.inType, p.bKMajor ? p.blockN / p.clusterM : 64);
+                      p.stages,
+                      boxType(p, p.aMNMajor ? 64 : p.blockM / p.clusterN,
+                              p.inType),
+                      boxType(p, p.bKMajor ? p.blockN / p.clusterM : 64,
+                              p.inType));
   os << "!acc = " << acc << "\n";
   os << llvm::formatv(R"(
 module {{
@@ -989,9 +1040,7 @@ gpu.module @{0} {{
                       p.clusterM, p.clusterN, p.clusterSize(),
                       p.tiles() / p.clusterSize(), epilogueDecl(p),
                       p.tmaStore ? std::string("%tmapC: !llvm.ptr")
-                                 : llvm::formatv("%C: memref<{0}x{1}x{2}>",
-                                                 p.m, p.n, cType)
-                                       .str());
+                                 : "%C: " + cMemrefType(p));
   if (!clustered) {
     os << "    gpu.barrier\n";
     os << R"(
@@ -1034,7 +1083,7 @@ gpu.module @{0} {{
                       consumers, consumers * 128,
                       p.producerRegisters());
   emitWorkLoopBegin(os, p);
-  os << kRaster;
+  emitRaster(os, p);
   os << R"(
         scf.for %j = %c0 to %len step %c1 {
           // %it counts k-tiles over all of this block's work: the ring
@@ -1053,10 +1102,10 @@ gpu.module @{0} {{
           %c64 = arith.constant 64 : index
           %k0 = arith.muli %kt, %c64 : index
 )";
-  emitTileLoads(os, "A", "%tmapA", "!tmA", /*kMajor=*/!p.aMNMajor, p.blockM,
-                /*offset=*/0, "%m0", p.inType, /*shared=*/p.clusterN == 2);
-  emitTileLoads(os, "B", "%tmapB", "!tmB", /*kMajor=*/p.bKMajor, p.blockN,
-                aTileBytes, "%n0", p.inType, /*shared=*/p.clusterM == 2);
+  emitTileLoads(os, p, "A", "%tmapA", "!tmA", /*kMajor=*/!p.aMNMajor,
+                p.blockM, /*offset=*/0, "%m0", /*shared=*/p.clusterN == 2);
+  emitTileLoads(os, p, "B", "%tmapB", "!tmB", /*kMajor=*/p.bKMajor, p.blockN,
+                aTileBytes, "%n0", /*shared=*/p.clusterM == 2);
   os << R"(
         }
         %itNext = arith.addi %it0, %len : index
@@ -1118,7 +1167,7 @@ gpu.module @{0} {{
                         consumers, p.partialSlotBytes(),
                         consumers * p.partialSlotBytes());
   emitWorkLoopBegin(os, p);
-  os << kRaster;
+  emitRaster(os, p);
   // The first k-tile of every item is peeled: its first wgmma runs with
   // scale-d = 0 on an undefined accumulator, so no instruction other than
   // wgmma writes the accumulator registers and ptxas injects no
@@ -1185,6 +1234,8 @@ gpu.module @{0} {{
       %lCol = arith.muli %lq, %c2 : index
       %colBase = arith.addi %n0, %lCol : index
 )";
+  if (p.batched && p.tmaStore)
+    os << "      %bIdxI = arith.index_cast %bIdx : index to i32\n";
   // Edge tiles: rows past M are clamped for loads (%row<r>c) and not
   // stored (%row<r>in); columns likewise (emitColumnEdge).
   if (p.ragged(/*alongM=*/true))

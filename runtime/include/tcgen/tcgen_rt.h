@@ -81,7 +81,7 @@ typedef struct tcgen_operand_info {
 /** The manifest's `op`. */
 typedef struct tcgen_op_info {
   const char *kind; /* "matmul" */
-  int64_t batch, m, n, k;
+  int64_t batch, m, n, k; /* batch > 1: rank-3 operands, the batch first */
   int accumulate;
 } tcgen_op_info;
 

@@ -206,3 +206,24 @@ func.func @integer_operand(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   }
   return
 }
+
+// -----
+
+// A pointwise consumer of a batched result is not fused yet (the epilogue
+// takes two-dimensional consumers).
+func.func @batched(%A: memref<2x128x64xf16>, %B: memref<2x64x128xf16>, %out: memref<2x128x128xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<2x128x128xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<2x128x128xf16>)
+  // expected-remark @below {{not fused into the kernel: the consumer is not a two-dimensional elementwise op on memrefs with one output}}
+  // expected-error @below {{operand C must be a function argument}}
+  linalg.batch_matmul ins(%A, %B : memref<2x128x64xf16>, memref<2x64x128xf16>) outs(%C : memref<2x128x128xf16>)
+  linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%C : memref<2x128x128xf16>) outs(%out : memref<2x128x128xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %zero : f16
+    linalg.yield %y : f16
+  }
+  return
+}

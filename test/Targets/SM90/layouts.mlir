@@ -35,3 +35,23 @@ func.func @a_m_major(%A: memref<512x1024xf16>, %B: memref<512x2048xf16>, %C: mem
     ins(%A, %B : memref<512x1024xf16>, memref<512x2048xf16>) outs(%C : memref<1024x2048xf32>)
   return
 }
+
+// -----
+
+// With M = 1, A stored [k][1] is the memory of [1][k]: the kernel reads it
+// K-major (the runtime lays an extent-1 dimension's tensor map out in its
+// logical place, making K innermost). The function still records how the
+// argument is stored, for the manifest.
+// CHECK-LABEL: func.func @a_m_major_m1
+// CHECK-SAME:    tcgen.transposed = array<i1: true, false>
+// CHECK:       gpu.func @a_m_major_m1_kernel
+// CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128>
+// CHECK-SAME:    tcgen.transposed = array<i1: false, false>
+// CHECK:       nvvm.wgmma.mma_async {{.*}}, A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+func.func @a_m_major_m1(%A: memref<512x1xf16>, %B: memref<512x2048xf16>, %C: memref<1x2048xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<1x2048xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<512x1xf16>, memref<512x2048xf16>) outs(%C : memref<1x2048xf32>)
+  return
+}

@@ -98,6 +98,12 @@ struct KernelParams {
   /// The problem: any sizes. Partial tiles at the M, N and K edges are
   /// zero-filled by TMA loads and clipped by TMA stores (or masked).
   int64_t m = 0, n = 0, k = 0;
+  /// A batch of `batch` independent matmuls (A [batch][m][k] or
+  /// [batch][k][m], and so on): the operands' tensor maps get a third,
+  /// outermost dimension and the blocks walk the tiles of every matrix of
+  /// the batch, one matrix after the other.
+  bool batched = false;
+  int64_t batch = 1;
   int64_t blockM = 128;        ///< 64 rows per consumer warpgroup
   int64_t blockN = 256;        ///< wgmma N (<= 256, multiple of 64)
   int64_t blockK = 64;         ///< one 128-byte swizzle atom of f16
@@ -168,9 +174,13 @@ struct KernelParams {
   int64_t clusterTilesN() const {
     return ceilDiv(ceilDiv(n, blockN), clusterN);
   }
-  /// Block tiles the blocks walk, edge tiles included.
+  /// Cluster tiles of one matrix of the batch.
+  int64_t clusterTilesPerMatrix() const {
+    return clusterTilesM() * clusterTilesN();
+  }
+  /// Block tiles the blocks walk, edge tiles and the whole batch included.
   int64_t tiles() const {
-    return clusterTilesM() * clusterM * clusterTilesN() * clusterN;
+    return batch * clusterTilesPerMatrix() * clusterSize();
   }
   /// k-tiles per output tile; the last may be partial (TMA zero fill).
   int64_t kTiles() const { return ceilDiv(k, blockK); }
@@ -223,10 +233,12 @@ struct TileCandidate {
 /// The default candidates, best per-SM throughput first.
 llvm::ArrayRef<TileCandidate> defaultTileCandidates();
 
-/// The candidate that maximizes wave efficiency times the useful fraction
-/// of its tiles' area (edge tiles) times throughput on `sms` SMs; within
-/// 2 % the earlier (larger) tile wins.
-TileCandidate chooseBlockTile(int64_t m, int64_t n, int64_t sms);
+/// The candidate that maximizes wave efficiency (over `batch` times the
+/// tiles of one m x n matrix) times the useful fraction of its tiles' area
+/// (edge tiles) times throughput on `sms` SMs; within 2 % the earlier
+/// (larger) tile wins.
+TileCandidate chooseBlockTile(int64_t m, int64_t n, int64_t sms,
+                              int64_t batch = 1);
 
 /// Shared memory one block may use on sm_90, in bytes (227 KiB).
 constexpr int64_t kMaxDynamicSmemBytes = 227 * 1024;

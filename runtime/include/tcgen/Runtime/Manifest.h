@@ -113,9 +113,12 @@ bool operator==(const EpilogueInput &a, const EpilogueInput &b);
 bool operator==(const EpilogueStep &a, const EpilogueStep &b);
 bool operator==(const Epilogue &a, const Epilogue &b);
 
-/// `op`: the computation. For kind "matmul": C[m,n] (+)= A[m,k] B[k,n].
+/// `op`: the computation. For kind "matmul": C[m,n] (+)= A[m,k] B[k,n],
+/// or with batch > 1, for every b < batch, C[b,m,n] (+)= A[b,m,k] B[b,k,n].
 struct OpInfo {
   std::string kind;
+  /// The number of independent matmuls; > 1 makes the lhs, rhs and result
+  /// operands rank 3 with the batch outermost.
   int64_t batch = 1;
   int64_t m = 0, n = 0, k = 0;
   bool accumulate = false;
@@ -270,8 +273,9 @@ inline bool operator!=(const Manifest &a, const Manifest &b) {
 /// (stream_k needs persistent), resources 0, config {}. op.accumulator must
 /// be a dtype name.
 /// Unknown fields are ignored. For op.kind "matmul" the lhs/rhs/out shapes
-/// must be [m,k], [k,n], [m,n] and the C operand's role must be "inout" iff
-/// op.accumulate.
+/// must be [m,k], [k,n], [m,n], or with op.batch > 1 [batch,m,k],
+/// [batch,k,n], [batch,m,n] (rank 3, the batch outermost; strides free),
+/// and the C operand's role must be "inout" iff op.accumulate.
 ///
 /// op.epilogue (optional) needs matmul_dtype (a float dtype), inputs (each
 /// with operand and kind), ops (each with op and dtype; args, default [];
@@ -284,7 +288,7 @@ inline bool operator!=(const Manifest &a, const Manifest &b) {
 /// operands of role "in", each exactly once, of a float dtype, with shape
 /// [] (scalar), [n] (row), [m] (col) or [m, n] (matrix). Operands of role
 /// "in" need an epilogue; they alone may have rank 0 (shape and strides
-/// []).
+/// []). A batched op (op.batch > 1) has no epilogue yet.
 std::string parseManifest(std::string_view text, Manifest &out);
 
 /// Reads and parses the manifest file at `path`; errors are prefixed with

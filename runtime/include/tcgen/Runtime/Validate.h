@@ -59,11 +59,19 @@ struct TensorMapLayout {
 /// `operand` at device address `address`. The dimensions are ordered by
 /// increasing stride; the smallest stride must be 1 and becomes dimension 0
 /// (for row-major strides [s, 1]: globalDim {shape[1], shape[0]},
-/// globalStrides {s * dtype size}). Returns "" or a message naming the
-/// operand, e.g. "operand 'A': TMA needs a 16-byte aligned global address,
-/// got 0x10002": the address is not 16-byte aligned, no dimension has stride
-/// 1, a byte stride is not a multiple of 16 or not below 2^40, an extent
-/// exceeds 2^32, or the box does not have one entry per dimension.
+/// globalStrides {s * dtype size}; for a batched A [b, m, k] with strides
+/// [m*k, k, 1]: {k, m, b}, and transposed, strides [m*k, 1, m]: {m, k, b}).
+/// A dimension of extent 1 or of stride 0 (a broadcast) keeps its place in
+/// the manifest's order (slot rank-1-d, innermost first) whatever its
+/// stride: [b, 1, k] with strides [k, k, 1] or [k, 1, 1] gives {k, 1, b},
+/// [b, m, k] with strides [0, k, 1] gives {k, m, b}. An extent-1
+/// dimension's stride is never used: its global stride is 0. Equal strides
+/// of other dimensions (overlapping elements) order the later one first.
+/// Returns "" or a message naming the operand, e.g. "operand 'A': TMA
+/// needs a 16-byte aligned global address, got 0x10002": the address is
+/// not 16-byte aligned, the innermost dimension does not have stride 1 (nor
+/// extent 1), a byte stride is not a multiple of 16 or not below 2^40, an
+/// extent exceeds 2^32, or the box does not have one entry per dimension.
 std::string tensorMapLayout(const Param &param, const Operand &operand,
                             uintptr_t address, TensorMapLayout &out);
 
