@@ -269,9 +269,15 @@ llvm::ArrayRef<TileCandidate> mlir::tcgen::sm90::defaultTileCandidates() {
   // 64 x 128 (one consumer warpgroup) ~0.78, and it pays only where the
   // larger tiles leave most SMs idle (1024^3, M = 3072 with N = K = 1024).
   // 128 x 128 is not a candidate: two consumers on 128-wide tiles need
-  // more L2 bandwidth per flop than 128 x 256 and measured ~0.73.
+  // more L2 bandwidth per flop than 128 x 256 and measured ~0.73. The
+  // 64-wide tiles reach ~0.54 (128 x 64) and ~0.49 (64 x 64) of 128 x 256
+  // (8 x 2048^3, docs/PERFORMANCE.md "Batched"); they win only where N is
+  // a small multiple of 64 (N = 64: the wider tiles compute mostly
+  // padding) or where there are too few tiles to busy the SMs (M = 16,
+  // N = K = 4096).
   static const TileCandidate candidates[] = {
-      {128, 256, 1.0}, {128, 192, 0.95}, {64, 256, 0.9}, {64, 128, 0.78}};
+      {128, 256, 1.0}, {128, 192, 0.95}, {64, 256, 0.9},
+      {64, 128, 0.78}, {128, 64, 0.54}, {64, 64, 0.49}};
   return candidates;
 }
 
