@@ -35,6 +35,18 @@ bench_bundles() {
     --csv "$OUT/$name.csv" > "$OUT/$name.log" 2>&1 || echo "$name bench failed"
 }
 
+# check_and_bench MODE LABEL BENCH_PREFIX: checks carry/MODE-bundles/chk_*
+# (two launches each), times carry/MODE-bundles/BENCH_PREFIX* and prints
+# "name TFLOP/s cuBLAS-TFLOP/s ratio" sorted.
+check_and_bench() {
+  local mode=$1 label=$2 prefix=$3 dir="$CARRY/$1-bundles"
+  echo "=== $label: checks"
+  check_bundles "$mode-checks.log" --launches 2 -- "$dir"/chk_*/
+  echo "=== $label (name TFLOP/s cuBLAS-TFLOP/s ratio)"
+  bench_bundles "$mode" "$dir"/"$prefix"*/
+  tail -n +2 "$OUT/$mode.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
+}
+
 if [ -d "$CARRY/tiling-bundles" ]; then
   echo "=== tiling study"
   bench_bundles tiling "$CARRY"/tiling-bundles/*/
@@ -67,13 +79,7 @@ if [ -d "$CARRY/sm90-bundles" ]; then
     END {for (k in line) print line[k]}' | sort -V
 fi
 
-if [ -d "$CARRY/edges-bundles" ]; then
-  echo "=== edge tiles: checks"
-  check_bundles edges-checks.log --launches 2 -- "$CARRY"/edges-bundles/chk_*/
-  echo "=== edge tiles: timing"
-  bench_bundles edges "$CARRY"/edges-bundles/t*/
-  tail -n +2 "$OUT/edges.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
-fi
+[ -d "$CARRY/edges-bundles" ] && check_and_bench edges "edge tiles" t
 
 if [ -d "$CARRY/store-bundles" ]; then
   echo "=== TMA-store epilogue: checks"
@@ -184,21 +190,9 @@ if [ -d "$CARRY/layouts-bundles" ]; then
   tail -n +2 "$OUT/layouts.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
 fi
 
-if [ -d "$CARRY/batched-bundles" ]; then
-  echo "=== batched: checks"
-  check_bundles batched-checks.log --launches 2 -- "$CARRY"/batched-bundles/chk_*/
-  echo "=== batched against cublasGemmStridedBatchedEx (name TFLOP/s cuBLAS-TFLOP/s ratio)"
-  bench_bundles batched "$CARRY"/batched-bundles/b*/
-  tail -n +2 "$OUT/batched.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
-fi
+[ -d "$CARRY/batched-bundles" ] && check_and_bench batched "batched against cublasGemmStridedBatchedEx" b
 
-if [ -d "$CARRY/smallm-bundles" ]; then
-  echo "=== small M: checks"
-  check_bundles smallm-checks.log --launches 2 -- "$CARRY"/smallm-bundles/chk_*/
-  echo "=== small M (name TFLOP/s cuBLAS-TFLOP/s ratio)"
-  bench_bundles smallm "$CARRY"/smallm-bundles/m*/
-  tail -n +2 "$OUT/smallm.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
-fi
+[ -d "$CARRY/smallm-bundles" ] && check_and_bench smallm "small M" m
 
 # Everything in one archive (the device tool returns at most 8 files).
 (cd "$OUT" && tar czf device-study.tgz --exclude='*.tgz' ./*.csv ./*.log 2>/dev/null && rm -f ./*.csv ./*.err)
