@@ -60,25 +60,11 @@ const BaselineEntry &entryOf(BaselineKind kind) {
   return kBaselines[0];
 }
 
-const char *inputKindName(EpilogueInputKind kind) {
-  switch (kind) {
-  case EpilogueInputKind::Scalar:
-    return "scalar";
-  case EpilogueInputKind::Row:
-    return "row";
-  case EpilogueInputKind::Col:
-    return "col";
-  case EpilogueInputKind::Matrix:
-    return "matrix";
-  }
-  return "?";
-}
-
 /// "[row E0, matrix E1]" for messages.
 std::string describeInputs(const Epilogue &epilogue) {
   std::string s = "[";
   for (size_t i = 0; i < epilogue.inputs.size(); ++i)
-    s += std::string(i ? ", " : "") + inputKindName(epilogue.inputs[i].kind) +
+    s += std::string(i ? ", " : "") + epilogueInputKindName(epilogue.inputs[i].kind) +
          " " + epilogue.inputs[i].operand;
   return s + "]";
 }
@@ -184,7 +170,7 @@ std::string matchKinds(const Manifest &manifest,
   const Epilogue &epilogue = *manifest.op.epilogue;
   std::string want = "[";
   for (size_t q = 0; q < kinds.size(); ++q)
-    want += std::string(q ? ", " : "") + inputKindName(kinds[q]);
+    want += std::string(q ? ", " : "") + epilogueInputKindName(kinds[q]);
   want += "]";
   std::string why = "needs epilogue inputs " + want +
                     " (any order), the "

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <type_traits>
 
 using namespace tcgen;
@@ -285,80 +286,52 @@ template <typename T> Out<T> typedOut(const PwOutput &y) {
   return {static_cast<T *>(y.data), y.ld};
 }
 
-/// One-input operations: y = op(x0).
-template <class Op>
-std::string run1(const char *name, const Op &op, const PwInput &x0,
-                 const PwOutput &y, int64_t m, int64_t n, cudaStream_t stream) {
-  cudaError_t e = cudaSuccess;
-  std::string error;
-  bool ok = withType(y.dtype, [&](auto to) {
-    using TO = typename decltype(to)::type;
-    if (!withType(x0.dtype, [&](auto t0) {
-          using T0 = typename decltype(t0)::type;
-          e = runTyped(op, typedIn<T0>(x0), In<float>{nullptr, 0},
-                       In<float>{nullptr, 0}, typedOut<TO>(y), m, n, stream);
-        }))
-      error = unsupported(name, "input", x0.dtype);
-  });
-  if (!ok)
-    return unsupported(name, "output", y.dtype);
-  return error.empty() ? result(name, e) : error;
+/// The name of input q of an op with `arity` inputs, for errors.
+const char *inputName(int arity, size_t q) {
+  static const char *const names[] = {"first input", "second input",
+                                      "third input"};
+  return arity == 1 ? "input" : names[q];
 }
 
-/// Two-input operations: y = op(x0, x1).
-template <class Op>
-std::string run2(const char *name, const Op &op, const PwInput &x0,
-                 const PwInput &x1, const PwOutput &y, int64_t m, int64_t n,
-                 cudaStream_t stream) {
-  cudaError_t e = cudaSuccess;
-  std::string error;
-  bool ok = withType(y.dtype, [&](auto to) {
-    using TO = typename decltype(to)::type;
-    if (!withType(x0.dtype, [&](auto t0) {
-          using T0 = typename decltype(t0)::type;
-          if (!withType(x1.dtype, [&](auto t1) {
-                using T1 = typename decltype(t1)::type;
-                e = runTyped(op, typedIn<T0>(x0), typedIn<T1>(x1),
-                             In<float>{nullptr, 0}, typedOut<TO>(y), m, n,
-                             stream);
-              }))
-            error = unsupported(name, "second input", x1.dtype);
+/// Resolves the C++ type of input q = sizeof...(Ts) (the inputs before it
+/// are `typed`), one input at a time; past the op's arity the inputs are
+/// null f32 pointers, which the kernels never read. Then resolves the
+/// output's type and runs `op`.
+template <class Op, typename... Ts>
+std::string dispatch(const char *name, const Op &op, const PwInput *xs,
+                     const PwOutput &y, int64_t m, int64_t n,
+                     cudaStream_t stream, In<Ts>... typed) {
+  constexpr size_t q = sizeof...(Ts);
+  if constexpr (q == 3) {
+    cudaError_t e = cudaSuccess;
+    withType(y.dtype, [&](auto to) {
+      using TO = typename decltype(to)::type;
+      e = runTyped(op, typed..., typedOut<TO>(y), m, n, stream);
+    });
+    return result(name, e);
+  } else if constexpr (q >= size_t(Op::kArity)) {
+    return dispatch(name, op, xs, y, m, n, stream, typed...,
+                    In<float>{nullptr, 0});
+  } else {
+    std::string out;
+    if (!withType(xs[q].dtype, [&](auto t) {
+          using T = typename decltype(t)::type;
+          out = dispatch(name, op, xs, y, m, n, stream, typed...,
+                         typedIn<T>(xs[q]));
         }))
-      error = unsupported(name, "first input", x0.dtype);
-  });
-  if (!ok)
-    return unsupported(name, "output", y.dtype);
-  return error.empty() ? result(name, e) : error;
+      return unsupported(name, inputName(Op::kArity, q), xs[q].dtype);
+    return out;
+  }
 }
 
-/// Three-input operations: y = op(x0, x1, x2).
+/// y = op(inputs): checks the output's dtype first, then the inputs'.
 template <class Op>
-std::string run3(const char *name, const Op &op, const PwInput &x0,
-                 const PwInput &x1, const PwInput &x2, const PwOutput &y,
-                 int64_t m, int64_t n, cudaStream_t stream) {
-  cudaError_t e = cudaSuccess;
-  std::string error;
-  bool ok = withType(y.dtype, [&](auto to) {
-    using TO = typename decltype(to)::type;
-    if (!withType(x0.dtype, [&](auto t0) {
-          using T0 = typename decltype(t0)::type;
-          if (!withType(x1.dtype, [&](auto t1) {
-                using T1 = typename decltype(t1)::type;
-                if (!withType(x2.dtype, [&](auto t2) {
-                      using T2 = typename decltype(t2)::type;
-                      e = runTyped(op, typedIn<T0>(x0), typedIn<T1>(x1),
-                                   typedIn<T2>(x2), typedOut<TO>(y), m, n,
-                                   stream);
-                    }))
-                  error = unsupported(name, "third input", x2.dtype);
-              }))
-            error = unsupported(name, "second input", x1.dtype);
-        }))
-      error = unsupported(name, "first input", x0.dtype);
-  });
-  if (!ok)
+std::string run(const char *name, const Op &op,
+                std::initializer_list<PwInput> inputs, const PwOutput &y,
+                int64_t m, int64_t n, cudaStream_t stream) {
+  if (!withType(y.dtype, [](auto) {}))
     return unsupported(name, "output", y.dtype);
-  return error.empty() ? result(name, e) : error;
+  return dispatch(name, op, inputs.begin(), y, m, n, stream);
 }
 
 } // namespace
@@ -366,37 +339,37 @@ std::string run3(const char *name, const Op &op, const PwInput &x0,
 std::string tcgen::bench::addRelu(const PwInput &c, const PwInput &d,
                                   const PwOutput &out, int64_t m, int64_t n,
                                   cudaStream_t stream) {
-  return run2("addRelu", AddReluOp{}, c, d, out, m, n, stream);
+  return run("addRelu", AddReluOp{}, {c, d}, out, m, n, stream);
 }
 
 std::string tcgen::bench::addScalar(const PwInput &c, float s,
                                     const PwOutput &out, int64_t m, int64_t n,
                                     cudaStream_t stream) {
-  return run1("addScalar", AddScalarOp{s}, c, out, m, n, stream);
+  return run("addScalar", AddScalarOp{s}, {c}, out, m, n, stream);
 }
 
 std::string tcgen::bench::biasGeluResidual(const PwInput &c, const void *bias,
                                            DType biasType, const PwInput &r,
                                            const PwOutput &out, int64_t m,
                                            int64_t n, cudaStream_t stream) {
-  return run3("biasGeluResidual", BiasGeluResidualOp{}, c,
-              PwInput{bias, biasType, 0}, r, out, m, n, stream);
+  return run("biasGeluResidual", BiasGeluResidualOp{},
+             {c, PwInput{bias, biasType, 0}, r}, out, m, n, stream);
 }
 
 std::string tcgen::bench::relu(const PwInput &x, const PwOutput &y, int64_t m,
                                int64_t n, cudaStream_t stream) {
-  return run1("relu", ReluOp{}, x, y, m, n, stream);
+  return run("relu", ReluOp{}, {x}, y, m, n, stream);
 }
 
 std::string tcgen::bench::reluInplace(const PwOutput &x, int64_t m, int64_t n,
                                       cudaStream_t stream) {
   // Each element is read and then written by the same thread.
-  return run1("reluInplace", ReluOp{}, PwInput{x.data, x.dtype, x.ld}, x, m, n,
-              stream);
+  return run("reluInplace", ReluOp{}, {PwInput{x.data, x.dtype, x.ld}}, x, m,
+             n, stream);
 }
 
 std::string tcgen::bench::add(const PwInput &c1, const PwInput &c2,
                               const PwOutput &out, int64_t m, int64_t n,
                               cudaStream_t stream) {
-  return run2("add", AddOp{}, c1, c2, out, m, n, stream);
+  return run("add", AddOp{}, {c1, c2}, out, m, n, stream);
 }

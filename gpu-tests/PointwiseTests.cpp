@@ -140,25 +140,39 @@ std::string label(const Shape &s, DType a, DType b, DType o) {
          dtypeName(o);
 }
 
-TEST(GpuPointwise, AddReluMatchesTheHost) {
-  SKIP_WITHOUT_GPU();
+/// A two-input pointwise kernel of Pointwise.h.
+using BinaryKernel = std::string (*)(const PwInput &, const PwInput &,
+                                     const PwOutput &, int64_t, int64_t,
+                                     cudaStream_t);
+
+/// Runs `kernel` on random inputs (seeds `seed`, `seed + 1`) in every pair
+/// of dtypes into every output dtype and every shape, and compares each
+/// element with want(x, y) of the inputs as the kernel reads them (f32).
+void expectBinaryMatches(BinaryKernel kernel, uint64_t seed,
+                         double (*want)(float, float)) {
   for (const Shape &s : kShapes)
-    for (DType tc : kTypes)
-      for (DType td : kTypes)
+    for (DType t1 : kTypes)
+      for (DType t2 : kTypes)
         for (DType to : kTypes) {
-          SCOPED_TRACE(label(s, tc, td, to));
-          Matrix c, d, out;
-          c.create(tc, s.m, s.n, s.ld, 1, s.offset);
-          d.create(td, s.m, s.n, s.ld, 2, s.offset);
+          SCOPED_TRACE(label(s, t1, t2, to));
+          Matrix x, y, out;
+          x.create(t1, s.m, s.n, s.ld, seed, s.offset);
+          y.create(t2, s.m, s.n, s.ld, seed + 1, s.offset);
           out.createOutput(to, s.m, s.n, s.ld, s.offset);
-          ASSERT_EQ(addRelu(c.in(), d.in(), out.out(), s.m, s.n, nullptr), "");
+          ASSERT_EQ(kernel(x.in(), y.in(), out.out(), s.m, s.n, nullptr), "");
           ASSERT_EQ(formatCuda("sync", cudaDeviceSynchronize()), "");
           out.download();
           expectMatches(out, s.m, s.n, [&](int64_t i, int64_t j) {
-            return std::max(
-                0.0, double(float(c.host.get(i, j)) + float(d.host.get(i, j))));
+            return want(float(x.host.get(i, j)), float(y.host.get(i, j)));
           });
         }
+}
+
+TEST(GpuPointwise, AddReluMatchesTheHost) {
+  SKIP_WITHOUT_GPU();
+  expectBinaryMatches(addRelu, 1, [](float c, float d) {
+    return std::max(0.0, double(c + d));
+  });
 }
 
 TEST(GpuPointwise, AddScalarMatchesTheHost) {
@@ -255,22 +269,7 @@ TEST(GpuPointwise, ReluInplaceMatchesTheHost) {
 
 TEST(GpuPointwise, AddMatchesTheHost) {
   SKIP_WITHOUT_GPU();
-  for (const Shape &s : kShapes)
-    for (DType t1 : kTypes)
-      for (DType t2 : kTypes)
-        for (DType to : kTypes) {
-          SCOPED_TRACE(label(s, t1, t2, to));
-          Matrix c1, c2, out;
-          c1.create(t1, s.m, s.n, s.ld, 9, s.offset);
-          c2.create(t2, s.m, s.n, s.ld, 10, s.offset);
-          out.createOutput(to, s.m, s.n, s.ld, s.offset);
-          ASSERT_EQ(add(c1.in(), c2.in(), out.out(), s.m, s.n, nullptr), "");
-          ASSERT_EQ(formatCuda("sync", cudaDeviceSynchronize()), "");
-          out.download();
-          expectMatches(out, s.m, s.n, [&](int64_t i, int64_t j) {
-            return double(float(c1.host.get(i, j)) + float(c2.host.get(i, j)));
-          });
-        }
+  expectBinaryMatches(add, 9, [](float c1, float c2) { return double(c1 + c2); });
 }
 
 // Neither of these reaches the driver, so they run anywhere.

@@ -29,6 +29,15 @@ namespace {
 
 /// Every block tile the sm90 back end accepts, data-parallel and stream-K,
 /// with stores from registers and TMA stores (f32 and f16 C).
+/// The dialects a rendered kernel module uses.
+DialectRegistry kernelDialects() {
+  DialectRegistry registry;
+  registry.insert<arith::ArithDialect, gpu::GPUDialect, LLVM::LLVMDialect,
+                  NVVM::NVVMDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
+                  scf::SCFDialect, vector::VectorDialect>();
+  return registry;
+}
+
 std::vector<KernelParams> allTiles() {
   std::vector<KernelParams> out;
   for (int64_t m : {64, 128})
@@ -215,11 +224,7 @@ TEST(SM90Kernel, PackDecision) {
 }
 
 TEST(SM90Kernel, KernelWithPacksParses) {
-  DialectRegistry registry;
-  registry.insert<arith::ArithDialect, gpu::GPUDialect, LLVM::LLVMDialect,
-                  NVVM::NVVMDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
-                  scf::SCFDialect, vector::VectorDialect>();
-  MLIRContext ctx(registry);
+  MLIRContext ctx(kernelDialects());
   ctx.loadAllAvailableDialects();
   KernelParams p;
   p.name = "k";
@@ -253,11 +258,7 @@ TEST(SM90Kernel, KernelWithPacksParses) {
 }
 
 TEST(SM90Kernel, RenderedKernelParsesForEveryTile) {
-  DialectRegistry registry;
-  registry.insert<arith::ArithDialect, gpu::GPUDialect, LLVM::LLVMDialect,
-                  NVVM::NVVMDialect, memref::MemRefDialect, nvgpu::NVGPUDialect,
-                  scf::SCFDialect, vector::VectorDialect>();
-  MLIRContext ctx(registry);
+  MLIRContext ctx(kernelDialects());
   ctx.loadAllAvailableDialects();
   for (KernelParams p : allTiles()) {
     for (const char *in : {"f16", "bf16"}) {
