@@ -13,6 +13,8 @@
 
 #include "Bench.h"
 
+#include "Timing.h"
+
 #include "CublasGemm.h"
 #include "Gemm.h"
 #include "Pointwise.h"
@@ -30,53 +32,11 @@ using namespace tcgen::bench;
 
 namespace {
 constexpr int kBatch = 8; // Iterations queued per gate.
-constexpr int kMaxBufferSets = 64;
-constexpr double kGateTimeoutS = 2.0; // Never deadlock on a closed gate.
 constexpr size_t kCublasWorkspace = 32u << 20;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Events of one iteration: tcgen [0, 1], cuBLAS [2, 3], cuBLASLt [4, 5],
 // the baseline [6, 8] with [7] between its matmul and pointwise parts.
 constexpr int kEventsPerIter = 9;
-
-/// Holds a stream until the host has queued a batch behind it.
-struct Gate {
-  std::atomic<bool> open{false};
-
-  static void CUDART_CB wait(void *p) {
-    auto *gate = static_cast<Gate *>(p);
-    auto start = std::chrono::steady_clock::now();
-    while (!gate->open.load(std::memory_order_acquire)) {
-      std::this_thread::yield();
-      if (std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                        start)
-              .count() > kGateTimeoutS)
-        break;
-    }
-  }
-};
-
-double median(std::vector<double> v) {
-  if (v.empty())
-    return kNaN;
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/// How many buffer sets keep repeated runs from being served out of L2.
-int bufferSets(size_t bytesPerSet, const DeviceProps &device) {
-  double l2 = double(std::max<int64_t>(device.l2Bytes, 1));
-  if (double(bytesPerSet) >= 2.0 * l2)
-    return 1;
-  int sets =
-      int(std::ceil(4.0 * l2 / double(std::max<size_t>(bytesPerSet, 1))));
-  sets = std::clamp(sets, 2, kMaxBufferSets);
-  size_t freeBytes = 0, totalBytes = 0;
-  if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess)
-    sets = std::max<int>(
-        1, std::min<int64_t>(sets, int64_t(0.5 * freeBytes / bytesPerSet)));
-  return sets;
-}
 
 const void *elementAt(const DeviceBuffer &b, int64_t offset, DType dtype) {
   return static_cast<const char *>(b.get()) + offset * dtypeSize(dtype);
@@ -353,7 +313,7 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
     int end = std::min(options.iters, begin + kBatch);
     for (int it = begin; it < end && e.empty(); ++it)
       e = queueIteration(s, it % numSets, stream, &events[kEventsPerIter * it]);
-    gate.open.store(true, std::memory_order_release);
+    gate.open();
     // The gate lives on this stack frame: wait for the batch to drain.
     std::string sync =
         formatCuda("cudaStreamSynchronize", cudaStreamSynchronize(stream));

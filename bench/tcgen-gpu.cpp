@@ -8,6 +8,7 @@
 
 #include "Bench.h"
 #include "Check.h"
+#include "Tune.h"
 #include "CudaUtil.h"
 #include "tcgen/Runtime/Manifest.h"
 
@@ -17,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -35,7 +37,10 @@ const char *kUsage =
     "  tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
     "                  [--seed N] [--no-cublaslt] [--device-name]\n"
     "                  [--baseline=NAME [--check-baseline]]\n"
-    "  tcgen-gpu --help | tcgen-gpu run --help | tcgen-gpu bench --help\n"
+    "  tcgen-gpu tune DIR [--csv FILE] [--budget SECONDS] [--max-iters N]\n"
+    "                 [--warmup N] [--seed N]\n"
+    "  tcgen-gpu --help | tcgen-gpu run --help | tcgen-gpu bench --help |\n"
+    "  tcgen-gpu tune --help\n"
     "\n"
     "BUNDLE is a bundle directory holding exactly one manifest (*.json) or\n"
     "the manifest itself (docs/BUNDLE.md).\n";
@@ -161,6 +166,24 @@ const char *kBenchHelp =
     "                  `--baseline NAME` works too\n"
     "  --check-baseline  with --baseline: compare the outputs and print the\n"
     "                  BASELINE-CHECK lines only (exit 1 on a FAIL)\n";
+
+const char *kTuneHelp =
+    "tcgen-gpu tune DIR [--csv FILE] [--budget SECONDS] [--max-iters N]\n"
+    "               [--warmup N] [--seed N]\n"
+    "\n"
+    "The measuring half of `tcgen tune`: times the candidates compiled\n"
+    "into DIR (listed in DIR/tune.tsv; each in DIR/<id>/) on the same\n"
+    "buffers, round-robin (every candidate once per round, each launch\n"
+    "between its own CUDA events), after --warmup untimed launches each\n"
+    "(default 3). Rounds continue until about --budget seconds of GPU time\n"
+    "(default 3), at least 5 and at most --max-iters (default 50); medians\n"
+    "are reported. Inputs rotate over several buffer sets when they are\n"
+    "smaller than twice the L2 cache, A and B uniform in [-1, 1).\n"
+    "Writes DIR/measured.csv (or appends to --csv FILE):\n"
+    "  date,device,id,entry,batch,m,n,k,ms,tflops,iters,error\n"
+    "which `tcgen tune --import DIR` reads. A candidate that was not\n"
+    "compiled, does not load or is refused at launch gets its error and\n"
+    "no time; a kernel fault stops the run (exit status 1).\n";
 
 int usageError(const std::string &message) {
   std::fprintf(stderr, "tcgen-gpu: %s\n(run 'tcgen-gpu --help' for usage)\n",
@@ -559,12 +582,109 @@ int benchCommand(const std::vector<std::string> &args) {
     failed = true;
   return failed ? kExitFail : 0;
 }
+
+int tuneCommand(const std::vector<std::string> &args) {
+  std::string dir, csv;
+  TuneOptions options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    if (isHelp(a)) {
+      std::fputs(kTuneHelp, stdout);
+      return 0;
+    }
+    int64_t v;
+    if (a == "--csv") {
+      if (i + 1 >= args.size())
+        return usageError("--csv needs a file name");
+      csv = args[++i];
+    } else if (a == "--budget") {
+      if (i + 1 >= args.size() || !parseCount(args[++i].c_str(), 600, v) ||
+          v < 1)
+        return usageError("--budget needs whole seconds in [1, 600]");
+      options.budgetS = double(v);
+    } else if (a == "--max-iters") {
+      if (i + 1 >= args.size() || !parseCount(args[++i].c_str(), 100000, v) ||
+          v < options.minIters)
+        return usageError("--max-iters needs an integer of at least 5");
+      options.maxIters = int(v);
+    } else if (a == "--warmup") {
+      if (i + 1 >= args.size() || !parseCount(args[++i].c_str(), 100000, v))
+        return usageError("--warmup needs a non-negative integer");
+      options.warmup = int(v);
+    } else if (a == "--seed") {
+      if (i + 1 >= args.size() || !parseCount(args[++i].c_str(), INT64_MAX, v))
+        return usageError("--seed needs a non-negative integer");
+      options.seed = static_cast<uint64_t>(v);
+    } else if (!a.empty() && a[0] == '-') {
+      return usageError("tune: unknown option '" + a + "'");
+    } else if (dir.empty()) {
+      dir = a;
+    } else {
+      return usageError("tune takes one DIR, got '" + dir + "' and '" + a +
+                        "'");
+    }
+  }
+  if (dir.empty())
+    return usageError("tune needs a DIR written by tcgen tune");
+  std::vector<TuneCandidate> candidates;
+  if (std::string e = readTuneCandidates(dir, candidates); !e.empty()) {
+    std::fprintf(stderr, "tcgen-gpu: %s\n", e.c_str());
+    return kExitFail;
+  }
+  if (!initDeviceOrReport())
+    return kExitFail;
+  DeviceProps device;
+  if (std::string e = getDeviceProps(device); !e.empty()) {
+    std::fprintf(stderr, "tcgen-gpu: %s\n", e.c_str());
+    return kExitFail;
+  }
+  std::vector<TuneTiming> timings;
+  std::string error = timeCandidates(dir, candidates, options, device, timings);
+  double best = std::numeric_limits<double>::infinity();
+  for (const TuneTiming &t : timings)
+    if (std::isfinite(t.ms))
+      best = std::min(best, t.ms);
+  std::printf("DEVICE %s\n%-6s %-40s %10s %8s %7s %6s\n", device.name.c_str(),
+              "id", "entry", "ms", "TFLOP/s", "vs best", "iters");
+  for (const TuneTiming &t : timings)
+    if (t.error.empty())
+      std::printf("%-6s %-40s %10.6f %8.1f %7.3f %6d\n", t.id.c_str(),
+                  t.entry.c_str(), t.ms, t.tflops(), best / t.ms, t.iters);
+    else
+      std::printf("%-6s %-40s %s\n", t.id.c_str(), t.entry.c_str(),
+                  t.error.c_str());
+  std::string path = csv.empty() ? dir + "/measured.csv" : csv;
+  FILE *probe = csv.empty() ? nullptr : std::fopen(path.c_str(), "rb");
+  bool fresh = !probe;
+  if (probe)
+    std::fclose(probe);
+  FILE *f = std::fopen(path.c_str(), csv.empty() ? "wb" : "ab");
+  if (!f) {
+    std::fprintf(stderr, "tcgen-gpu: %s: cannot write CSV: %s\n",
+                 path.c_str(), std::strerror(errno));
+    return kExitFail;
+  }
+  if (fresh)
+    std::fprintf(f, "date,device,id,entry,batch,m,n,k,ms,tflops,iters,error\n");
+  std::string date = utcNow();
+  for (const TuneTiming &t : timings)
+    std::fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%lld,%s,%s,%d,%s\n",
+                 date.c_str(), csvField(device.name).c_str(), t.id.c_str(),
+                 csvField(t.entry).c_str(), (long long)t.batch,
+                 (long long)t.m, (long long)t.n, (long long)t.k,
+                 fmt("%.6f", t.ms).c_str(), fmt("%.3f", t.tflops()).c_str(),
+                 t.iters, csvField(t.error).c_str());
+  bool ok = std::fclose(f) == 0;
+  if (!error.empty())
+    std::fprintf(stderr, "tcgen-gpu: %s: %s\n", dir.c_str(), error.c_str());
+  return ok && error.empty() ? 0 : kExitFail;
+}
 } // namespace
 
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty())
-    return usageError("missing command (run or bench)");
+    return usageError("missing command (run, bench or tune)");
   if (isHelp(args[0])) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -575,5 +695,7 @@ int main(int argc, char **argv) {
     return runCommand(args);
   if (command == "bench")
     return benchCommand(args);
-  return usageError("unknown command '" + command + "' (run or bench)");
+  if (command == "tune")
+    return tuneCommand(args);
+  return usageError("unknown command '" + command + "' (run, bench or tune)");
 }

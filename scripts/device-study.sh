@@ -194,5 +194,21 @@ fi
 
 [ -d "$CARRY/smallm-bundles" ] && check_and_bench smallm "small M" m
 
+if [ -d "$CARRY/tune-dirs" ]; then
+  # The model's first choice (c00, the new default) of every shape is
+  # checked; then every candidate is timed with tcgen-gpu tune. Here:
+  # scripts/import-tune.sh puts the CSVs back and runs tcgen tune --import.
+  echo "=== tune: checks of the model's first choices"
+  check_bundles tune-checks.log --launches 2 -- "$CARRY"/tune-dirs/*/c00/
+  echo "=== tune: every candidate, round-robin per shape"
+  mkdir -p "$OUT/tune"
+  for d in "$CARRY"/tune-dirs/*/; do
+    n=$(basename "$d")
+    timeout 180 "$GPU" tune "$d" --budget "${TUNE_BUDGET:-2}" --csv "$OUT/tune/$n.csv" \
+      > "$OUT/tune/$n.log" 2>&1 || echo "$n: tune failed: $(tail -1 "$OUT/tune/$n.log")"
+  done
+  (cd "$OUT" && tar czf tune.tgz tune && rm -rf tune)
+fi
+
 # Everything in one archive (the device tool returns at most 8 files).
 (cd "$OUT" && tar czf device-study.tgz --exclude='*.tgz' ./*.csv ./*.log 2>/dev/null && rm -f ./*.csv ./*.err)

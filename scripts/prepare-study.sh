@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -22,7 +22,10 @@ ARGS=("$@")
 # (WMMA copy order and double buffering: tilings, the ablation with two
 # steps beyond the paper, the default config over square sizes), layouts (NT, TN, TT against NN on sm90), batched (linalg.batch_matmul:
 # the generality issue's shapes with several block tiles, and checks),
-# smallm (M <= 64: default, stream-K and narrower tiles)
+# smallm (M <= 64: default, stream-K and narrower tiles), tune (every
+# candidate of the tile-size model's search space for the square sweep and
+# the generality issue's shapes, into carry/tune-dirs/<shape>: tcgen tune
+# --top=0 --no-measure; the device times them with tcgen-gpu tune)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -417,4 +420,40 @@ if want smallm; then
   build "$CARRY/smallm-bundles" chk_8x12288x4096_sk 8 12288 4096 --out f16 -- --stream-k=1
   build "$CARRY/smallm-bundles" chk_1x12288x4096_64x64_sk 1 12288 4096 --out f16 -- --block-tile=64,64,64 --stream-k=1
   echo "  $(ls "$CARRY/smallm-bundles" | wc -l) bundles"
+fi
+
+if want tune; then
+  rm -rf "$CARRY/tune-dirs"; mkdir -p "$CARRY/tune-dirs"
+  echo "tune: every candidate of the model's search space per shape:"
+  # tune_shape NAME GEN_ARGS...: one contraction, all its candidates.
+  tune_shape() {
+    local name=$1
+    shift
+    "$SRC/scripts/gen_matmul.py" "$@" --name "$name" > "$CARRY/mlir/$name.mlir"
+    if ! "$TCGEN" tune "$CARRY/mlir/$name.mlir" --target="$TARGET" --top=0 --no-measure \
+        -o "$CARRY/tune-dirs/$name" > "$CARRY/mlir/$name.log" 2>&1; then
+      echo "  $name failed: $(grep -m1 error "$CARRY/mlir/$name.log" | cut -c1-120)"
+    fi
+    rm -f "$CARRY/tune-dirs/$name"/*.log "$CARRY/tune-dirs/$name"/*/*.ptx
+  }
+  for s in 512 1024 1536 2048 2560 3072 3584 4096 5120 6144 7168 8192 9216 \
+           10240 11264 12288 13312 14336 15360 16384; do
+    tune_shape "sq$s" $s $s $s
+  done
+  for s in 1000 2049 4095 5000 8191; do tune_shape "odd$s" $s $s $s; done
+  tune_shape odd3000x5000x700 3000 5000 700
+  for s in 4096 8192; do
+    tune_shape "nt$s" $s $s $s --b-layout nk
+    tune_shape "tn$s" $s $s $s --a-layout km
+    tune_shape "tt$s" $s $s $s --a-layout km --b-layout nk
+  done
+  tune_shape b128x384x384x64 384 384 64 --batch 128 --out f16
+  tune_shape b128x384x64x384 384 64 384 --batch 128 --out f16
+  tune_shape b16x1024 1024 1024 1024 --batch 16
+  tune_shape b8x2048 2048 2048 2048 --batch 8
+  for shape in 1:12288:4096 8:12288:4096 32:12288:4096 16:4096:4096 64:4096:4096 16:8192:8192 64:8192:8192; do
+    IFS=: read -r m n k <<<"$shape"
+    tune_shape "m${m}x${n}x${k}" $m $n $k --out f16
+  done
+  echo "  $(ls "$CARRY/tune-dirs" | wc -l) shapes, $(ls -d "$CARRY"/tune-dirs/*/c* | wc -l) candidates"
 fi

@@ -6,8 +6,12 @@
 
 #include "tcgen/Config/Config.h"
 
-#include "mlir/IR/BuiltinOps.h"
+#include "tcgen/Analysis/Epilogue.h"
 #include "tcgen/Targets/SM90/KernelBuilder.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/xxhash.h"
 
 
 using namespace mlir;
@@ -36,34 +40,71 @@ StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
   return "wmma";
 }
 
-ConfigAttr mlir::tcgen::getDefaultConfig(const ContractionInfo &info,
-                                         TargetAttr /*target*/,
-                                         StringRef backend) {
+model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
+  model::Problem p;
+  p.m = info.m;
+  p.n = info.n;
+  p.k = info.k;
+  p.batch = info.batch;
+  p.inBytes = info.aType.getIntOrFloatBitWidth() / 8;
+  Type out = info.cType;
+  std::string whyNot;
+  if (std::optional<EpilogueInfo> epilogue = findEpilogue(info, whyNot))
+    out = epilogue->outType;
+  p.outBytes = out.getIntOrFloatBitWidth() / 8;
+  // As the sm90 kernel reads them (BuildKernel.cpp): with M = 1 (N = 1) A
+  // (B) is read K-major (N-major) whatever its logical layout.
+  p.aMNMajor = info.aTransposed && info.m > 1;
+  p.bKMajor = info.bTransposed && info.n > 1;
+  p.tmaStore = tmaCanStoreC(info);
+  return p;
+}
+
+ConfigAttr mlir::tcgen::getSM90Config(const ContractionInfo &info,
+                                      const model::SM90Candidate &c) {
+  return ConfigAttr::get(
+      info.op->getContext(), "sm90", {c.blockM, c.blockN, c.blockK},
+      {64, c.blockN, c.blockK}, {64, c.blockN, 16}, c.stages, /*padding=*/0,
+      /*vector=*/8, c.raster, /*persistent=*/true, c.streamK,
+      {c.clusterM, c.clusterN}, tmaCanStoreC(info) ? "tma" : "global");
+}
+
+std::string mlir::tcgen::getTuningKey(const ContractionInfo &info,
+                                      TargetAttr target) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << target.getArch() << " " << typeName(info.aType) << "x"
+     << typeName(info.bType) << "->" << typeName(info.cType)
+     << " batch=" << info.batch << " m=" << info.m << " n=" << info.n
+     << " k=" << info.k << " ab=" << (info.aTransposed ? "t" : "n")
+     << (info.bTransposed ? "t" : "n");
+  std::string whyNot;
+  if (std::optional<EpilogueInfo> epilogue = findEpilogue(info, whyNot)) {
+    std::string steps;
+    llvm::raw_string_ostream ss(steps);
+    ss << describeEpilogue(*epilogue);
+    os << " epilogue=" << llvm::format_hex_no_prefix(llvm::xxh3_64bits(steps),
+                                                     16);
+  }
+  return key;
+}
+
+ConfigAttr mlir::tcgen::getDefaultConfig(
+    const ContractionInfo &info, TargetAttr /*target*/, StringRef backend,
+    const model::DeviceConstants *constants) {
   if (backend == "sm90") {
-    // 64-wide K steps (one 128-byte swizzle atom) and as many stages as
-    // shared memory holds next to the TMA-store buffers. The block tile
-    // that keeps the SMs busiest (sm90::chooseBlockTile: 128 x 256 unless
-    // its tiles fill the last wave poorly; 128 x 192 at 1536^3 and 3072^3,
-    // 64 x 128 at 1024^3). C goes out through shared memory and TMA
-    // stores, which overlap the next tile's main loop (1.00-1.25x over
-    // stores from registers on H100, docs/PERFORMANCE.md). Stream-K only
-    // where many waves end in a poor last one (5120^3: 800 tiles are 6.06
-    // waves; 0.92 of cuBLAS against 0.90 with whole tiles): with few tiles
-    // its fix-up costs more than it saves (1536^3), and where the last wave
-    // is nearly full it breaks the raster order's L2 reuse (8192^3).
-    // A batch multiplies the tiles: the blocks walk all of them.
-    sm90::TileCandidate tile =
-        sm90::chooseBlockTile(info.m, info.n, sm90::kPlannedSMs, info.batch);
-    int64_t m = tile.m, n = tile.n;
-    int64_t tiles =
-        info.batch * sm90::ceilDiv(info.m, m) * sm90::ceilDiv(info.n, n);
-    bool streamK = tiles >= 4 * sm90::kPlannedSMs &&
-                   sm90::waveEfficiency(tiles, sm90::kPlannedSMs) < 0.9;
-    return ConfigAttr::get(
-        info.op->getContext(), "sm90", {m, n, 64}, {64, n, 64}, {64, n, 16},
-        sm90::chooseStages(m, n, 64, /*tmaStore=*/true), /*padding=*/0,
-        /*vector=*/8, /*raster=*/8, /*persistent=*/true, streamK,
-        /*cluster=*/{1, 1}, /*store=*/tmaCanStoreC(info) ? "tma" : "global");
+    // The tile-size model's first choice (docs/DESIGN.md, "The tile-size
+    // model"): 64-wide K steps (one 128-byte swizzle atom), the deepest
+    // ring that fits next to the TMA-store buffers, the block tile, stream-K
+    // and cluster shape with the least predicted time. C goes out through
+    // shared memory and TMA stores where its rows allow.
+    std::vector<model::SM90Candidate> ranked = model::rankSM90(
+        getModelProblem(info), constants ? *constants : model::DeviceConstants());
+    if (!ranked.empty())
+      return getSM90Config(info, ranked.front());
+    model::SM90Candidate fallback;
+    fallback.stages = sm90::chooseStages(128, 256, 64, tmaCanStoreC(info));
+    return getSM90Config(info, fallback);
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
   // fragments per warp, two stages of 19 KiB of padded shared memory (38

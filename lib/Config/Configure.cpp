@@ -8,6 +8,9 @@
 #include "tcgen/Config/Passes.h"
 
 #include "tcgen/Config/Config.h"
+#include "tcgen/Config/TuningCache.h"
+
+#include "mlir/AsmParser/AsmParser.h"
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 
 namespace mlir::tcgen {
@@ -50,10 +53,15 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       // ring takes whatever shared memory the block tile leaves.
       warp = {64, block[1], block[2]};
       mma = {64, block[1], 16};
+      // The ring follows the block tile when the options change it (or
+      // the store); otherwise the config's own (a tuned one may be
+      // shallower than the deepest that fits).
+      bool reshaped = !blockTile.empty() || !store.empty();
       numStages = stages >= 0 ? int64_t(stages)
-                              : sm90::chooseStages(block[0], block[1],
+                  : reshaped  ? sm90::chooseStages(block[0], block[1],
                                                    block[2],
-                                                   storeKind == "tma");
+                                                   storeKind == "tma")
+                              : config.getStages();
     } else {
       // wmma: double-buffer where two stages of the tiles fit.
       numStages = stages >= 0 ? int64_t(stages)
@@ -70,7 +78,34 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     return result;
   }
 
+  /// The configuration `cache` holds for `info` on the device, null if
+  /// none; failure (with an error) if the record does not parse.
+  FailureOr<ConfigAttr> lookUpTuned(const TuningCache &cache, Operation *op,
+                                    const ContractionInfo &info,
+                                    TargetAttr target) {
+    const TuningEntry *entry = cache.find(device, getTuningKey(info, target));
+    if (!entry)
+      return ConfigAttr();
+    auto config = dyn_cast_or_null<ConfigAttr>(
+        parseAttribute(entry->config, op->getContext()));
+    if (!config)
+      return op->emitOpError()
+             << "the tuning cache " << tuningCache << " holds '"
+             << entry->config << "' for this problem on '" << entry->device
+             << "', which is not a valid #tcgen.config";
+    return config;
+  }
+
   void runOnOperation() override {
+    std::optional<TuningCache> cache;
+    if (!tuningCache.empty()) {
+      std::string error;
+      cache = TuningCache::load(tuningCache, error);
+      if (!cache) {
+        getOperation().emitError() << error;
+        return signalPassFailure();
+      }
+    }
     WalkResult walk = getOperation().walk([&](linalg::LinalgOp op) {
       if (!isContractionCandidate(op))
         return WalkResult::advance();
@@ -83,9 +118,19 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
         StringRef chosenBackend = backend.empty()
                                       ? getDefaultBackend(*info, target)
                                       : StringRef(backend);
+        const model::DeviceConstants *constants =
+            cache ? cache->constants(device) : nullptr;
+        ConfigAttr base =
+            getDefaultConfig(*info, target, chosenBackend, constants);
+        if (cache) {
+          FailureOr<ConfigAttr> tuned = lookUpTuned(*cache, op, *info, target);
+          if (failed(tuned))
+            return WalkResult::interrupt();
+          if (*tuned && (*tuned).getBackend() == chosenBackend)
+            base = *tuned;
+        }
         FailureOr<ConfigAttr> chosen =
-            applyOverrides(getDefaultConfig(*info, target, chosenBackend), op,
-                           *info, target);
+            applyOverrides(base, op, *info, target);
         if (failed(chosen))
           return WalkResult::interrupt();
         config = *chosen;

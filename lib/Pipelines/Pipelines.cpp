@@ -25,8 +25,8 @@ static void addTextual(OpPassManager &pm, StringRef pipeline) {
     llvm::report_fatal_error("tcgen: malformed built-in pipeline");
 }
 
-void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
-                                     const TCGenPipelineOptions &options) {
+void mlir::tcgen::buildTCGenConfigurePipeline(
+    OpPassManager &pm, const TCGenPipelineOptions &options) {
   if (options.bufferize && options.fuse)
     pm.addNestedPass<func::FuncOp>(createTCGenFuseElementwisePass());
   if (options.bufferize)
@@ -47,7 +47,14 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   configure.streamK = options.streamK;
   configure.cluster.assign(options.cluster.begin(), options.cluster.end());
   configure.store = options.store;
+  configure.tuningCache = options.tuningCache;
+  configure.device = options.device;
   pm.addNestedPass<func::FuncOp>(createTCGenConfigurePass(configure));
+}
+
+void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
+                                     const TCGenPipelineOptions &options) {
+  buildTCGenConfigurePipeline(pm, options);
   // The sm90 back end generates whole kernels; the rest goes down the
   // paper's pipeline.
   TCGenSM90BuildKernelPassOptions build;

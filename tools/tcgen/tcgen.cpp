@@ -3,12 +3,14 @@
 // This file implements the user CLI:
 //   tcgen compile INPUT.mlir --target=sm_90a -o DIR   (kernel bundle)
 //   tcgen explain INPUT.mlir [--print-ir-after-all]    (config and IR)
+//   tcgen tune INPUT.mlir -o DIR | tcgen tune --import DIR...  (autotuner)
 //   tcgen run DIR --check | tcgen bench DIR...         (forwarded to tcgen-gpu)
 //
 //===----------------------------------------------------------------------===//
 
 #include "Bundle.h"
 #include "Ptxas.h"
+#include "Tune.h"
 
 #include "tcgen/Analysis/Contraction.h"
 #include "tcgen/IR/TCGenDialect.h"
@@ -43,21 +45,66 @@ static cl::SubCommand
     explainCmd("explain",
                "Print the chosen configuration and the IR of every stage");
 
+static cl::SubCommand tuneCmd(
+    "tune", "Compile the model's top candidates, measure them, keep the "
+            "fastest in the tuning cache");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
                                       cl::Required, cl::sub(compileCmd),
                                       cl::sub(explainCmd));
+static cl::list<std::string>
+    tuneInputs(cl::Positional, cl::desc("<input.mlir> | --import <dir>..."),
+               cl::OneOrMore, cl::sub(tuneCmd));
 static cl::opt<std::string> outputDir("o", cl::desc("Output directory"),
                                       cl::value_desc("dir"),
-                                      cl::sub(compileCmd));
+                                      cl::sub(compileCmd), cl::sub(tuneCmd));
 static cl::opt<std::string>
     targetArch("target", cl::desc("GPU architecture (sm_80, sm_90a)"),
-               cl::init("sm_90a"), cl::sub(compileCmd), cl::sub(explainCmd));
+               cl::init("sm_90a"), cl::sub(compileCmd), cl::sub(explainCmd),
+               cl::sub(tuneCmd));
+static cl::opt<std::string> tuningCache(
+    "tuning-cache",
+    cl::desc("Tuning cache file: compile and explain use its measured "
+             "configuration for a problem (and its calibrated model "
+             "constants) before the model's choice; tune updates it"),
+    cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(tuneCmd));
+static cl::opt<std::string> deviceName(
+    "device",
+    cl::desc("Device whose tuning-cache records apply, as tcgen-gpu names it "
+             "(default: the only device in the cache)"),
+    cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(tuneCmd));
+static cl::opt<unsigned>
+    topCandidates("top",
+                  cl::desc("Candidates of the model to show (explain, default "
+                           "8) or to compile and measure (tune, default 8; 0: "
+                           "all)"),
+                  cl::init(8), cl::sub(explainCmd), cl::sub(tuneCmd));
+static cl::opt<unsigned> tuneJobs(
+    "jobs", cl::desc("Candidates compiled at once (default: the host's threads)"),
+    cl::init(0), cl::sub(tuneCmd));
+static cl::opt<bool> importTuned(
+    "import",
+    cl::desc("Read the measurements of tune directories (DIR/tune.tsv and "
+             "DIR/measured.csv), keep each fastest in --tuning-cache and "
+             "calibrate the model"),
+    cl::sub(tuneCmd));
+static cl::opt<bool> noMeasure(
+    "no-measure",
+    cl::desc("Only compile the candidates (measure them elsewhere with "
+             "tcgen-gpu tune DIR)"),
+    cl::sub(tuneCmd));
+static cl::opt<std::string>
+    tuneBudget("budget",
+               cl::desc("Seconds of GPU time for measuring (tcgen-gpu tune "
+                        "--budget; default 3)"),
+               cl::init(""), cl::sub(tuneCmd));
 static cl::opt<std::string> emitKind("emit", cl::desc("cubin (default) or ptx"),
                                      cl::init("cubin"), cl::sub(compileCmd));
 static cl::opt<std::string>
     backendName("backend",
                 cl::desc("Code generation back end: wmma (sm_70 and later)"),
-                cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd));
+                cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd),
+                cl::sub(tuneCmd));
 static cl::list<int64_t> blockTile("block-tile", cl::desc("Block tile m,n,k"),
                                    cl::CommaSeparated, cl::sub(compileCmd),
                                    cl::sub(explainCmd));
@@ -100,20 +147,22 @@ static cl::opt<std::string>
               cl::desc("How C is written on sm90: global (from registers) or "
                        "tma (shared memory + TMA stores overlapping the next "
                        "tile)"),
-              cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd));
+              cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd),
+              cl::sub(tuneCmd));
 static cl::opt<std::string> packMode(
     "pack",
     cl::desc("sm90: copy A or B into buffers with rows a multiple of 128 "
              "bytes apart before the kernel: auto (where TMA cannot read the "
              "rows or reads them slowly and the operand is too large for L2), "
              "always or never"),
-    cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd));
+    cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd),
+    cl::sub(tuneCmd));
 static cl::opt<bool> noFuseEpilogue(
     "no-fuse-epilogue",
     cl::desc("Do not fuse pointwise consumers of a contraction into its "
              "kernel (they are then refused: tcgen emits no standalone "
              "pointwise kernels)"),
-    cl::sub(compileCmd), cl::sub(explainCmd));
+    cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(tuneCmd));
 static cl::opt<bool> noPromote("no-promote",
                                cl::desc("Skip shared-memory promotion"),
                                cl::sub(compileCmd), cl::sub(explainCmd));
@@ -181,6 +230,8 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
       SmallVector<int64_t>(clusterShape.begin(), clusterShape.end());
   options.store = storeKind;
   options.pack = packMode;
+  options.tuningCache = tuningCache;
+  options.device = deviceName;
   options.fuse = !noFuseEpilogue;
   options.promote = !noPromote;
   options.hoist = !noHoist;
@@ -207,9 +258,10 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
 
 /// Parses the input and attaches the target. Diagnostics go to stderr.
 static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx,
-                                       llvm::SourceMgr &sourceMgr) {
+                                       llvm::SourceMgr &sourceMgr,
+                                       StringRef path) {
   std::string err;
-  auto file = openInputFile(inputFile, &err);
+  auto file = openInputFile(path, &err);
   if (!file) {
     llvm::errs() << "tcgen: " << err << "\n";
     return {};
@@ -230,7 +282,7 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx,
 static int compile(MLIRContext &ctx, bool explainOnly) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
-  OwningOpRef<ModuleOp> module = loadInput(ctx, sourceMgr);
+  OwningOpRef<ModuleOp> module = loadInput(ctx, sourceMgr, inputFile);
   if (!module)
     return 1;
   bool hasContraction = false;
@@ -243,6 +295,18 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
     return 1;
   }
 
+  mlir::tcgen::TCGenPipelineOptions options;
+  setPipelineOptions(options);
+  if (explainOnly) {
+    // The model's view first, from a configured copy of the input.
+    FailureOr<std::vector<mlir::tcgen::RankedContraction>> ranked =
+        mlir::tcgen::rankContractions(*module, options);
+    if (failed(ranked))
+      return 1;
+    for (const mlir::tcgen::RankedContraction &r : *ranked)
+      mlir::tcgen::printRanking(llvm::outs(), r, topCandidates);
+  }
+
   PassManager pm(&ctx);
   if (printAfterAll || explainOnly) {
     ctx.disableMultithreading();
@@ -252,8 +316,6 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
         /*printAfterOnlyOnFailure=*/false, llvm::outs());
   }
-  mlir::tcgen::TCGenPipelineOptions options;
-  setPipelineOptions(options);
   mlir::tcgen::buildTCGenPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;
@@ -382,6 +444,56 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
   return 0;
 }
 
+/// `tcgen tune`: the host half of the autotuner, or --import.
+static int tune(MLIRContext &ctx, const char *argv0) {
+  std::vector<std::string> inputs(tuneInputs.begin(), tuneInputs.end());
+  if (importTuned) {
+    if (tuningCache.empty()) {
+      llvm::errs() << "tcgen: tune --import needs --tuning-cache=FILE to "
+                      "keep the results in\n";
+      return 1;
+    }
+    return mlir::tcgen::importTune(inputs, tuningCache);
+  }
+  if (inputs.size() != 1) {
+    llvm::errs() << "tcgen: tune takes one input file (or --import DIR...)\n";
+    return 1;
+  }
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
+  OwningOpRef<ModuleOp> module = loadInput(ctx, sourceMgr, inputs.front());
+  if (!module)
+    return 1;
+  mlir::tcgen::TCGenPipelineOptions options;
+  setPipelineOptions(options);
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&forwardToGpuTool));
+  llvm::SmallString<256> gpuTool(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(gpuTool, "tcgen-gpu");
+  mlir::tcgen::TuneRequest request;
+  request.input = inputs.front();
+  request.outputDir = outputDir;
+  request.target = targetArch;
+  request.top = topCandidates;
+  request.jobs = tuneJobs;
+  request.tcgenPath = self;
+  request.tcgenGpuPath =
+      llvm::sys::fs::can_execute(gpuTool) ? gpuTool.str().str() : "";
+  request.measure = !noMeasure;
+  request.budget = tuneBudget;
+  request.cachePath = tuningCache;
+  request.device = deviceName;
+  if (packMode != "auto")
+    request.forwardedFlags.push_back("--pack=" + packMode);
+  if (!storeKind.empty())
+    request.forwardedFlags.push_back("--store=" + storeKind);
+  if (!backendName.empty())
+    request.forwardedFlags.push_back("--backend=" + backendName);
+  if (noFuseEpilogue)
+    request.forwardedFlags.push_back("--no-fuse-epilogue");
+  return mlir::tcgen::runTune(*module, options, request);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   if (argc >= 2 &&
@@ -396,6 +508,8 @@ int main(int argc, char **argv) {
       "tcgen: tensor-core kernels from linalg\n\n"
       "  tcgen compile INPUT.mlir --target=sm_90a -o DIR\n"
       "  tcgen explain INPUT.mlir [--print-ir-after-all]\n"
+      "  tcgen tune INPUT.mlir -o DIR [--top=N] [--tuning-cache=FILE]\n"
+      "  tcgen tune --import DIR... --tuning-cache=FILE\n"
       "  tcgen run DIR [--check]        (needs a GPU; runs tcgen-gpu)\n"
       "  tcgen bench DIR...             (needs a GPU; runs tcgen-gpu)\n");
 
@@ -413,7 +527,10 @@ int main(int argc, char **argv) {
     return compile(ctx, /*explainOnly=*/false);
   if (explainCmd)
     return compile(ctx, /*explainOnly=*/true);
-  llvm::errs() << "tcgen: expected a subcommand: compile, explain, run, bench "
+  if (tuneCmd)
+    return tune(ctx, argv[0]);
+  llvm::errs() << "tcgen: expected a subcommand: compile, explain, tune, run, "
+                  "bench "
                   "(see --help)\n";
   return 1;
 }

@@ -97,14 +97,6 @@ TEST(SM90Kernel, StreamKProducerKeepsTheConsumerSplit) {
   EXPECT_EQ(p.workspaceBytesPerBlock() % 16, 0);
 }
 
-TEST(SM90Kernel, WaveEfficiency) {
-  EXPECT_DOUBLE_EQ(waveEfficiency(132, 132), 1.0);
-  EXPECT_NEAR(waveEfficiency(72, 132), 72.0 / 132, 1e-12);   // 1536^3
-  EXPECT_NEAR(waveEfficiency(288, 132), 288.0 / 396, 1e-12); // 3072^3
-  EXPECT_NEAR(waveEfficiency(2048, 132), 2048.0 / 2112, 1e-12);
-  EXPECT_DOUBLE_EQ(waveEfficiency(0, 132), 1.0);
-}
-
 TEST(SM90Kernel, RingFitsSharedMemory) {
   for (const KernelParams &p : allTiles()) {
     EXPECT_GE(p.stages, 2);
@@ -134,46 +126,6 @@ TEST(SM90Kernel, StoreChunks) {
   EXPECT_EQ(p.storeBytes(), 2 * 8192);
   p.tmaStore = false;
   EXPECT_EQ(p.storeBytes(), 0);
-}
-
-TEST(SM90Kernel, BlockTileByWaves) {
-  auto tile = [](int64_t m, int64_t n) {
-    TileCandidate c = chooseBlockTile(m, n, 132);
-    return std::make_pair(c.m, c.n);
-  };
-  using P = std::pair<int64_t, int64_t>;
-  // Enough tiles: the largest.
-  EXPECT_EQ(tile(2048, 2048), P(128, 256));
-  EXPECT_EQ(tile(8192, 8192), P(128, 256));
-  EXPECT_EQ(tile(5120, 5120), P(128, 256)); // 64x256 ties within 2 %
-  // Wave quantization: 288 tiles of 128x256 (2.2 waves) or 384 of 128x192.
-  EXPECT_EQ(tile(3072, 3072), P(128, 192));
-  EXPECT_EQ(tile(1536, 1536), P(128, 192));
-  // Few tiles: one consumer warpgroup on 64x128 keeps more SMs busy.
-  EXPECT_EQ(tile(1024, 1024), P(64, 128));
-  EXPECT_EQ(tile(3072, 1024), P(64, 128));
-  // 192 x 384: 64x64 makes 18 full tiles, 64x128 9, and 128x192 4, half
-  // of them past M; with so few tiles, more and smaller ones win.
-  EXPECT_EQ(tile(192, 384), P(64, 64));
-  // Small M: 32 tiles of 64x128 leave 100 SMs idle, 64 tiles of 64x64
-  // fewer; with N = 12288, 96 tiles of 64x128 are most of a wave.
-  EXPECT_EQ(tile(16, 4096), P(64, 64));
-  EXPECT_EQ(tile(1, 12288), P(64, 128));
-  // N = 64: the 64-wide tiles compute no padding; alone, 384 x 64 makes
-  // 3 tiles of 128x64 or 6 of 64x64.
-  EXPECT_EQ(tile(384, 64), P(64, 64));
-  // Sizes that no tile divides: the edge tiles' wasted area counts.
-  // 1000^3: 16 x 8 = 128 tiles of 64x128 (one wave, 95 % useful).
-  EXPECT_EQ(tile(1000, 1000), P(64, 128));
-  // 8191^3: 64 x 32 = 2048 tiles of 128x256 (15.5 waves), nearly all
-  // useful.
-  EXPECT_EQ(tile(8191, 8191), P(128, 256));
-  // A batch counts every matrix's tiles: 16 x 32 tiles of 128x256 are
-  // 3.9 waves, where one 1024^2 matrix takes 64x128; 128 matrices of
-  // 384 x 64 make 384 tiles of 128x64 (measured 0.97-1.03x cuBLAS against
-  // 0.91-0.96x with 64x128).
-  EXPECT_EQ(chooseBlockTile(1024, 1024, 132, /*batch=*/16).n, 256);
-  EXPECT_EQ(chooseBlockTile(384, 64, 132, /*batch=*/128).n, 64);
 }
 
 TEST(SM90Kernel, EdgeTiles) {

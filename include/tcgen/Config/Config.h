@@ -9,6 +9,7 @@
 #define TCGEN_CONFIG_CONFIG_H
 
 #include "tcgen/Analysis/Contraction.h"
+#include "tcgen/Config/Model.h"
 #include "tcgen/IR/TCGenDialect.h"
 
 namespace mlir::tcgen {
@@ -24,9 +25,25 @@ TargetAttr getTargetOrDefault(Operation *op);
 StringRef getDefaultBackend(const ContractionInfo &info, TargetAttr target);
 
 /// The default configuration for `info` on `target` with `backend` ("wmma"
-/// or "sm90"; empty: the target's default back end).
+/// or "sm90"; empty: the target's default back end). For sm90 it is the
+/// tile-size model's first choice (model::rankSM90) under `constants`
+/// (default: the built-in H100 constants).
 ConfigAttr getDefaultConfig(const ContractionInfo &info, TargetAttr target,
-                            StringRef backend = "");
+                            StringRef backend = "",
+                            const model::DeviceConstants *constants = nullptr);
+
+/// The problem of `info` as the tile-size model sees it (the output is the
+/// fused epilogue's, if the contraction has one).
+model::Problem getModelProblem(const ContractionInfo &info);
+
+/// The sm90 configuration of a model candidate.
+ConfigAttr getSM90Config(const ContractionInfo &info,
+                         const model::SM90Candidate &candidate);
+
+/// The tuning-cache key of `info` on `target`: target, dtypes, batch, sizes,
+/// A/B layout and, for a fused pointwise consumer, a hash of its steps,
+/// e.g. "sm_90a f16xf16->f32 batch=1 m=4096 n=4096 k=4096 ab=nn".
+std::string getTuningKey(const ContractionInfo &info, TargetAttr target);
 
 /// Shared memory the operand tiles of `config` occupy, in bytes.
 int64_t getSharedMemoryBytes(const ContractionInfo &info, ConfigAttr config);

@@ -21,6 +21,13 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
     Before: `linalg.matmul ins(%a, %b : ...) outs(%c : ...)`
     After:  `linalg.matmul {tcgen.config = #tcgen.config<...>} ins(...) outs(...)`
 
+    For sm90 the default is the tile-size model's first choice
+    (docs/DESIGN.md). With `tuning-cache`, a configuration measured by
+    `tcgen tune` for the same problem (target, dtypes, sizes, layouts,
+    fused epilogue) on `device` replaces it, and the device's calibrated
+    model constants, if the cache holds them, drive the model; the other
+    options still override either field by field.
+
     An op that already carries a config keeps it (it is still checked).
   }];
   let options = [
@@ -44,6 +51,11 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
                "Blocks per cluster [m, n] on sm90 (default: the target's)">,
     Option<"store", "store", "std::string", /*default=*/"\"\"",
            "How C is written on sm90: global or tma (default: the target's)">,
+    Option<"tuningCache", "tuning-cache", "std::string", /*default=*/"\"\"",
+           "Tuning cache file written by tcgen tune (empty: none)">,
+    Option<"device", "device", "std::string", /*default=*/"\"\"",
+           "Device whose tuning-cache records apply (empty: the only device "
+           "in the cache)">,
     Option<"stages", "stages", "int64_t", /*default=*/"-1",
            "Stages of shared operand buffers (-1: default; wmma: 2 where "
            "two fit in static shared memory, else 1; sm90: as many as the "

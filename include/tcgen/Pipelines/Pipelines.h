@@ -51,6 +51,16 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
       llvm::cl::desc("How C is written on sm90: global or tma (default: "
                      "the target's)"),
       llvm::cl::init("")};
+  Option<std::string> tuningCache{
+      *this, "tuning-cache",
+      llvm::cl::desc("Tuning cache file (tcgen tune) consulted before the "
+                     "tile-size model"),
+      llvm::cl::init("")};
+  Option<std::string> device{
+      *this, "device",
+      llvm::cl::desc("Device whose tuning-cache records apply (empty: the "
+                     "only one in the cache)"),
+      llvm::cl::init("")};
   Option<std::string> pack{
       *this, "pack",
       llvm::cl::desc("Copy A or B with rows TMA reads slowly into padded "
@@ -96,6 +106,12 @@ struct TCGenNVVMOptions : public PassPipelineOptions<TCGenNVVMOptions> {
   Option<int> optLevel{*this, "opt-level", llvm::cl::desc("LLVM opt level"),
                        llvm::cl::init(3)};
 };
+
+/// The front of buildTCGenPipeline: pointwise fusion, bufferization and
+/// tcgen-configure; the contractions are still linalg ops, each with its
+/// #tcgen.config (what `tcgen explain` and `tcgen tune` rank against).
+void buildTCGenConfigurePipeline(OpPassManager &pm,
+                                 const TCGenPipelineOptions &options);
 
 /// linalg (tensors or memrefs) -> gpu.launch_func + outlined gpu.module.
 void buildTCGenPipeline(OpPassManager &pm, const TCGenPipelineOptions &options);

@@ -256,50 +256,6 @@ static void emitRelease(llvm::raw_ostream &os, StringRef name, StringRef stage,
                       name, stage);
 }
 
-double mlir::tcgen::sm90::waveEfficiency(int64_t tiles, int64_t sms) {
-  if (tiles <= 0 || sms <= 0)
-    return 1.0;
-  int64_t waves = (tiles + sms - 1) / sms;
-  return double(tiles) / double(waves * sms);
-}
-
-llvm::ArrayRef<TileCandidate> mlir::tcgen::sm90::defaultTileCandidates() {
-  // H100, f16 in, f32 accumulate, whole waves (docs/PERFORMANCE.md, "Block
-  // tiles per size"): 128 x 192 reaches ~0.95 of 128 x 256, 64 x 256 ~0.9;
-  // 64 x 128 (one consumer warpgroup) ~0.78, and it pays only where the
-  // larger tiles leave most SMs idle (1024^3, M = 3072 with N = K = 1024).
-  // 128 x 128 is not a candidate: two consumers on 128-wide tiles need
-  // more L2 bandwidth per flop than 128 x 256 and measured ~0.73. The
-  // 64-wide tiles reach ~0.54 (128 x 64) and ~0.49 (64 x 64) of 128 x 256
-  // (8 x 2048^3, docs/PERFORMANCE.md "Batched"); they win only where N is
-  // a small multiple of 64 (N = 64: the wider tiles compute mostly
-  // padding) or where there are too few tiles to busy the SMs (M = 16,
-  // N = K = 4096).
-  static const TileCandidate candidates[] = {
-      {128, 256, 1.0}, {128, 192, 0.95}, {64, 256, 0.9},
-      {64, 128, 0.78}, {128, 64, 0.54}, {64, 64, 0.49}};
-  return candidates;
-}
-
-TileCandidate mlir::tcgen::sm90::chooseBlockTile(int64_t m, int64_t n,
-                                                 int64_t sms, int64_t batch) {
-  TileCandidate best{64, 128, 0.0};
-  double bestScore = -1.0;
-  for (const TileCandidate &c : defaultTileCandidates()) {
-    // Edge tiles compute their full size: only m * n of the tiles' area is
-    // useful work.
-    int64_t tm = ceilDiv(m, c.m), tn = ceilDiv(n, c.n);
-    double useful = double(m * n) / double(tm * c.m * tn * c.n);
-    double score =
-        waveEfficiency(batch * tm * tn, sms) * useful * c.throughput;
-    if (score > bestScore * 1.02) {
-      best = c;
-      bestScore = score;
-    }
-  }
-  return best;
-}
-
 /// Stream-K partition, computed in the kernel from the real grid size P:
 /// with W = T / P full waves and R = T % P tiles left over, the first
 /// R + P tiles (all T when W <= 1) are "stream-K" tiles whose U k-tiles are

@@ -214,32 +214,6 @@ struct KernelParams {
   }
 };
 
-/// Streaming multiprocessors the default configuration plans waves for
-/// (H100 SXM and H200: 132). The kernels read the real grid size.
-constexpr int64_t kPlannedSMs = 132;
-
-/// Fraction of the SM-tile slots a data-parallel persistent schedule keeps
-/// busy: tiles / (waves * sms).
-double waveEfficiency(int64_t tiles, int64_t sms);
-
-/// A block tile [m, n] the default configuration may choose, with the
-/// fraction of the best tile's per-SM throughput it reaches when every SM
-/// is busy (measured on H100 at sizes that fill whole waves).
-struct TileCandidate {
-  int64_t m, n;
-  double throughput;
-};
-
-/// The default candidates, best per-SM throughput first.
-llvm::ArrayRef<TileCandidate> defaultTileCandidates();
-
-/// The candidate that maximizes wave efficiency (over `batch` times the
-/// tiles of one m x n matrix) times the useful fraction of its tiles' area
-/// (edge tiles) times throughput on `sms` SMs; within 2 % the earlier
-/// (larger) tile wins.
-TileCandidate chooseBlockTile(int64_t m, int64_t n, int64_t sms,
-                              int64_t batch = 1);
-
 /// Shared memory one block may use on sm_90, in bytes (227 KiB).
 constexpr int64_t kMaxDynamicSmemBytes = 227 * 1024;
 

@@ -1,0 +1,214 @@
+//===- Tune.cpp - Timing the candidates of one tuning run -----------------===//
+
+#include "Tune.h"
+
+#include "Check.h"
+#include "Gemm.h"
+#include "Timing.h"
+#include "tcgen/Runtime/Runtime.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+using namespace tcgen;
+using namespace tcgen::bench;
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kRoundsPerGate = 4; // rounds queued behind one gate
+
+std::vector<std::string> splitTabs(const std::string &line) {
+  std::vector<std::string> fields;
+  std::stringstream in(line);
+  std::string f;
+  while (std::getline(in, f, '\t'))
+    fields.push_back(f);
+  return fields;
+}
+
+bool sameOperands(const Manifest &a, const Manifest &b) {
+  if (a.operands.size() != b.operands.size())
+    return false;
+  for (size_t i = 0; i < a.operands.size(); ++i) {
+    const Operand &x = a.operands[i], &y = b.operands[i];
+    if (x.name != y.name || x.dtype != y.dtype || x.shape != y.shape ||
+        x.strides != y.strides || x.role != y.role)
+      return false;
+  }
+  return true;
+}
+} // namespace
+
+std::string
+tcgen::bench::readTuneCandidates(const std::string &dir,
+                                 std::vector<TuneCandidate> &candidates) {
+  std::string path = dir + "/tune.tsv";
+  std::ifstream in(path);
+  if (!in)
+    return "cannot read " + path + " (written by tcgen tune)";
+  std::string line;
+  int lineNo = 0;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    std::vector<std::string> f = splitTabs(line);
+    if (f.empty() || f[0] != "candidate")
+      continue;
+    // candidate, id, rank, block_m, block_n, stages, streamk, cluster_m,
+    // cluster_n, raster, predicted_us, status, config
+    if (f.size() != 13)
+      return path + ":" + std::to_string(lineNo) +
+             ": a candidate line has 13 tab-separated fields, not " +
+             std::to_string(f.size());
+    candidates.push_back({f[1], f[11]});
+  }
+  if (candidates.empty())
+    return path + " lists no candidate";
+  return "";
+}
+
+std::string tcgen::bench::timeCandidates(
+    const std::string &dir, const std::vector<TuneCandidate> &candidates,
+    const TuneOptions &options, const DeviceProps &device,
+    std::vector<TuneTiming> &timings) {
+  // Load every compiled candidate; the first that loads fixes the problem.
+  std::vector<std::unique_ptr<rt::Kernel>> kernels;
+  std::vector<size_t> live; // indices into timings of loaded candidates
+  const Manifest *problem = nullptr;
+  for (const TuneCandidate &c : candidates) {
+    TuneTiming t;
+    t.id = c.id;
+    t.ms = kNaN;
+    auto kernel = std::make_unique<rt::Kernel>();
+    if (c.status != "ok") {
+      t.error = "not compiled: " + c.status;
+    } else if (std::string e = kernel->load(dir + "/" + c.id); !e.empty()) {
+      t.error = e;
+    } else if (problem && !sameOperands(*problem, kernel->manifest())) {
+      t.error = "its operands differ from the first candidate's: not the "
+                "same problem";
+    } else {
+      if (!problem)
+        problem = &kernel->manifest();
+      t.entry = kernel->manifest().entry;
+      live.push_back(timings.size());
+    }
+    kernels.push_back(std::move(kernel));
+    timings.push_back(t);
+  }
+  if (!problem)
+    return "no candidate could be loaded";
+
+  GemmSpec spec;
+  if (std::string e = describeCheckedGemm(*problem, spec); !e.empty())
+    return e;
+  for (TuneTiming &t : timings) {
+    t.batch = spec.batch;
+    t.m = spec.m, t.n = spec.n, t.k = spec.k;
+  }
+  std::vector<HostMatrix> host =
+      makeCheckOperands(*problem, spec, options.seed);
+  size_t bytesPerSet = 0;
+  for (const HostMatrix &h : host)
+    bytesPerSet += h.bytes.size();
+  int numSets = bufferSets(bytesPerSet, device);
+  std::vector<DeviceOperands> sets(numSets);
+  for (DeviceOperands &d : sets)
+    if (std::string e = d.create(*problem, host); !e.empty())
+      return e;
+
+  cudaStream_t stream;
+  if (std::string e = formatCuda("cudaStreamCreate",
+                                 cudaStreamCreateWithFlags(
+                                     &stream, cudaStreamNonBlocking));
+      !e.empty())
+    return e;
+  auto launch = [&](size_t i, int set) {
+    return kernels[i]->launch(sets[set].args, stream);
+  };
+  // Warm-up, one candidate at a time, so that a failing one is found and
+  // dropped before the timed rounds; then one round timed on the host to
+  // size the run.
+  std::string error;
+  for (size_t i : live) {
+    for (int w = 0; w < options.warmup && timings[i].error.empty(); ++w)
+      timings[i].error = launch(i, w % numSets);
+    // A launch the runtime refuses drops the candidate; a kernel that
+    // faults leaves the context unusable: give up on the rest.
+    std::string sync =
+        formatCuda("cudaStreamSynchronize", cudaStreamSynchronize(stream));
+    if (!sync.empty()) {
+      timings[i].error = sync;
+      error = "candidate " + timings[i].id + ": " + sync;
+      break;
+    }
+  }
+  std::vector<size_t> run;
+  for (size_t i : live)
+    if (timings[i].error.empty())
+      run.push_back(i);
+  if (error.empty() && run.empty())
+    error = "no candidate could be launched";
+  int iters = options.minIters;
+  if (error.empty()) {
+    auto start = std::chrono::steady_clock::now();
+    for (size_t i : run)
+      launch(i, 0);
+    cudaStreamSynchronize(stream);
+    double roundS =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    iters = std::clamp(int(options.budgetS / std::max(roundS, 1e-6)),
+                       options.minIters, options.maxIters);
+  }
+
+  // Timed rounds: every candidate once per round, starting one further
+  // each round so that none always follows the same neighbour.
+  std::vector<cudaEvent_t> events(2 * run.size() * size_t(iters));
+  for (cudaEvent_t &ev : events)
+    if (error.empty())
+      error = formatCuda("cudaEventCreate", cudaEventCreate(&ev));
+  for (int begin = 0; begin < iters && error.empty();
+       begin += kRoundsPerGate) {
+    Gate gate;
+    error = formatCuda("cudaLaunchHostFunc",
+                       cudaLaunchHostFunc(stream, Gate::wait, &gate));
+    int end = std::min(iters, begin + kRoundsPerGate);
+    for (int it = begin; it < end && error.empty(); ++it)
+      for (size_t r = 0; r < run.size() && error.empty(); ++r) {
+        size_t slot = (r + size_t(it)) % run.size();
+        cudaEvent_t *ev = &events[2 * (size_t(it) * run.size() + slot)];
+        cudaEventRecord(ev[0], stream);
+        std::string e = launch(run[slot], it % numSets);
+        cudaEventRecord(ev[1], stream);
+        if (!e.empty())
+          error = "candidate " + timings[run[slot]].id + ": " + e;
+      }
+    gate.open();
+    std::string sync =
+        formatCuda("cudaStreamSynchronize", cudaStreamSynchronize(stream));
+    if (error.empty())
+      error = sync;
+  }
+  for (size_t slot = 0; slot < run.size() && error.empty(); ++slot) {
+    std::vector<double> ms;
+    for (int it = 0; it < iters && error.empty(); ++it) {
+      cudaEvent_t *ev = &events[2 * (size_t(it) * run.size() + slot)];
+      float t = 0;
+      error = formatCuda("cudaEventElapsedTime",
+                         cudaEventElapsedTime(&t, ev[0], ev[1]));
+      ms.push_back(t);
+    }
+    timings[run[slot]].ms = median(ms);
+    timings[run[slot]].iters = iters;
+  }
+  for (cudaEvent_t ev : events)
+    if (ev)
+      cudaEventDestroy(ev);
+  cudaStreamDestroy(stream);
+  return error;
+}

@@ -1,0 +1,158 @@
+//===- Model.h - The tile-size model ----------------------------*- C++ -*-===//
+//
+// The analytical model that ranks the sm90 back end's configurations for a
+// problem and predicts their time: seed 000's capacity constraints (shared
+// memory per stage x stages within the budget, threads per block, the wgmma
+// shape) extended with what decides speed on Hopper: the per-SM throughput
+// of each block tile (its L2 traffic per flop and register budget), wave
+// quantization over the persistent blocks, edge tiles, a per-tile epilogue
+// cost, the latency a ring of S stages can hide, the DRAM floor, stream-K's
+// fix-up and clusters. Its few device constants are calibrated from a
+// tuning run (tcgen tune --import) and kept per device in the tuning cache.
+// docs/DESIGN.md ("The tile-size model") gives each term and its evidence.
+//
+// Nothing here needs MLIR: the model is plain arithmetic over the problem.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TCGEN_CONFIG_MODEL_H
+#define TCGEN_CONFIG_MODEL_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::tcgen::model {
+
+/// The problem as the model sees it.
+struct Problem {
+  int64_t m = 0, n = 0, k = 0;
+  int64_t batch = 1;
+  int64_t inBytes = 2;  ///< bytes per A and B element
+  int64_t outBytes = 4; ///< bytes per C element
+  bool aMNMajor = false; ///< A stored [k][m]
+  bool bKMajor = false;  ///< B stored [n][k]
+  /// C can be written by TMA stores (rows a multiple of 16 bytes apart).
+  bool tmaStore = true;
+  double flops() const {
+    return 2.0 * double(batch) * double(m) * double(n) * double(k);
+  }
+};
+
+/// The device constants of the model. Defaults: NVIDIA H100 80GB HBM3 (132
+/// SMs, power-capped), from the measurements in docs/PERFORMANCE.md.
+struct DeviceConstants {
+  int64_t sms = 132;
+  /// Dense f16 TFLOP/s one SM sustains on the best tile (128 x 256) in the
+  /// main loop.
+  double smTflops = 5.85;
+  /// Once per launch: the launch itself, the first ring fill, the last
+  /// tile's epilogue drain.
+  double fixedUs = 5.0;
+  /// Per tile, scaled by the tile's bytes of C over those of a 128 x 256
+  /// f32 tile: the part of the epilogue that does not overlap the next
+  /// tile's main loop.
+  double tileUs = 0.6;
+  /// DRAM bandwidth the kernels sustain, TB/s.
+  double dramTBs = 2.4;
+  /// The time one stage's loads take under load: a ring of S stages keeps a
+  /// block from running faster than S k-tiles per round trip.
+  double roundTripUs = 1.75;
+  /// Stream-K: the fix-up per contributor a split tile waits for (partials
+  /// through L2, flags) and the slowdown of the main loop (blocks starting
+  /// mid-tile break the raster's L2 reuse).
+  double streamKFixupUs = 5.0;
+  double streamKSlowdown = 1.10;
+
+  /// "sms=132 sm_tflops=5.85 ..." (parse() reads it back).
+  std::string str() const;
+  /// Reads str()'s form; keys not given keep their defaults. Returns
+  /// std::nullopt and sets `error` on an unknown key or a bad value.
+  static std::optional<DeviceConstants> parse(const std::string &text,
+                                              std::string &error);
+};
+
+/// One sm90 configuration and its predicted time.
+struct SM90Candidate {
+  int64_t blockM = 128, blockN = 256, blockK = 64;
+  int64_t stages = 4;
+  bool streamK = false;
+  int64_t clusterM = 1, clusterN = 1;
+  int64_t raster = 8;
+
+  // The model's terms.
+  int64_t tiles = 0;          ///< block tiles, edge tiles and batch included
+  int64_t kTiles = 0;         ///< 64-wide k steps per tile
+  double waveEfficiency = 1;  ///< tiles / (waves * SMs)
+  double useful = 1;          ///< fraction of the tiles' area inside C
+  double tileThroughput = 1;  ///< per-SM rate relative to 128 x 256
+  double kTileUs = 0;         ///< one k step of one tile, at that rate
+  double mainLoopUs = 0;      ///< the busiest SM's main loops
+  double epilogueUs = 0;      ///< the busiest SM's per-tile epilogues
+  double memoryUs = 0;        ///< the DRAM floor
+  double totalUs = 0;         ///< the prediction
+  std::string bound;          ///< "compute", "latency" or "memory"
+
+  /// Predicted TFLOP/s for `p`.
+  double tflops(const Problem &p) const { return p.flops() / totalUs * 1e-6; }
+  /// "128x256 s4", with " streamk" and " cluster 2x1" where set.
+  std::string label() const;
+};
+
+/// A block tile the sm90 model considers, with its per-SM throughput
+/// relative to 128 x 256 when every SM is busy (measured on H100 at sizes
+/// that fill whole waves; docs/PERFORMANCE.md "Block tiles per shape").
+struct SM90Tile {
+  int64_t m, n;
+  double throughput;
+};
+
+/// The block tiles, best per-SM throughput first.
+const std::vector<SM90Tile> &sm90Tiles();
+
+/// Whether the sm90 back end generates `c` for `p` (the checks of the
+/// configuration verifier the model must respect: cluster halves of the
+/// shared MN-major tile, shared memory, stream-K without clusters).
+bool isLegal(const SM90Candidate &c, const Problem &p);
+
+/// Fills in the terms and the predicted time of `c` for `p`.
+void predict(SM90Candidate &c, const Problem &p, const DeviceConstants &d);
+
+/// Every legal candidate of the search space (the block tiles of
+/// sm90Tiles(), with and without stream-K (with stream-K only where the
+/// tiles fill at least one wave), with and without a 2-block cluster
+/// sharing the larger operand tile; the deepest ring that fits),
+/// predicted and ranked, fastest first. Candidates within 1 % of the
+/// fastest are ordered by the search space's order (larger tiles, no
+/// stream-K, no cluster first), so that a near-tie goes to the simpler
+/// configuration.
+std::vector<SM90Candidate> rankSM90(const Problem &p,
+                                    const DeviceConstants &d);
+
+/// One line on why the first candidate of `ranked` beats the second: the
+/// term that differs most between them.
+std::string explainWinner(const std::vector<SM90Candidate> &ranked,
+                          const Problem &p);
+
+/// A measured point of a tuning run: the candidate's terms (as predicted
+/// with any constants) and its measured time.
+struct Measurement {
+  SM90Candidate candidate;
+  Problem problem;
+  double measuredUs = 0;
+};
+
+/// Fits the constants (all but the SM count) to `points` from `start`:
+/// Levenberg-Marquardt on the relative errors of the predicted times, over
+/// the constants' logarithms (they stay positive). Constants the points do
+/// not exercise (say, stream-K's without a stream-K point) stay near
+/// `start`. Returns std::nullopt (and why in `error`) with fewer than 8
+/// points.
+std::optional<DeviceConstants> calibrate(const std::vector<Measurement> &points,
+                                         const DeviceConstants &start,
+                                         std::string &error);
+
+} // namespace mlir::tcgen::model
+
+#endif // TCGEN_CONFIG_MODEL_H

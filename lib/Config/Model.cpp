@@ -1,0 +1,443 @@
+//===- Model.cpp - The tile-size model --------------------------*- C++ -*-===//
+//
+// This file implements the sm90 tile-size model: the search space, the
+// predicted time of each candidate, the ranking and the calibration of the
+// device constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Config/Model.h"
+
+#include "tcgen/Targets/SM90/KernelBuilder.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+using namespace mlir::tcgen;
+using namespace mlir::tcgen::model;
+
+//===----------------------------------------------------------------------===//
+// Device constants
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The constants by name, for printing and parsing.
+struct ConstantField {
+  const char *name;
+  double DeviceConstants::*value;
+};
+const ConstantField kFields[] = {
+    {"sm_tflops", &DeviceConstants::smTflops},
+    {"fixed_us", &DeviceConstants::fixedUs},
+    {"tile_us", &DeviceConstants::tileUs},
+    {"dram_tbs", &DeviceConstants::dramTBs},
+    {"round_trip_us", &DeviceConstants::roundTripUs},
+    {"streamk_fixup_us", &DeviceConstants::streamKFixupUs},
+    {"streamk_slowdown", &DeviceConstants::streamKSlowdown},
+};
+} // namespace
+
+std::string DeviceConstants::str() const {
+  std::string s = llvm::formatv("sms={0}", sms).str();
+  for (const ConstantField &f : kFields) {
+    char value[32];
+    std::snprintf(value, sizeof(value), "%.4g", this->*f.value);
+    s += std::string(" ") + f.name + "=" + value;
+  }
+  return s;
+}
+
+std::optional<DeviceConstants>
+DeviceConstants::parse(const std::string &text, std::string &error) {
+  DeviceConstants d;
+  std::istringstream in(text);
+  std::string word;
+  while (in >> word) {
+    size_t eq = word.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      error = "expected key=value, got '" + word + "'";
+      return std::nullopt;
+    }
+    std::string key = word.substr(0, eq), value = word.substr(eq + 1);
+    char *end = nullptr;
+    double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end || !std::isfinite(v) || v <= 0) {
+      error = "'" + key + "' needs a positive number, not '" + value + "'";
+      return std::nullopt;
+    }
+    if (key == "sms") {
+      d.sms = int64_t(v);
+      continue;
+    }
+    const ConstantField *field = nullptr;
+    for (const ConstantField &f : kFields)
+      if (key == f.name)
+        field = &f;
+    if (!field) {
+      error = "unknown model constant '" + key + "'";
+      return std::nullopt;
+    }
+    d.*(field->value) = v;
+  }
+  return d;
+}
+
+//===----------------------------------------------------------------------===//
+// Candidates
+//===----------------------------------------------------------------------===//
+
+std::string SM90Candidate::label() const {
+  std::string s = llvm::formatv("{0}x{1} s{2}", blockM, blockN, stages).str();
+  if (streamK)
+    s += " streamk";
+  if (clusterM * clusterN > 1)
+    s += llvm::formatv(" cluster {0}x{1}", clusterM, clusterN).str();
+  return s;
+}
+
+const std::vector<SM90Tile> &mlir::tcgen::model::sm90Tiles() {
+  // H100, f16 in, f32 accumulate, whole waves: 128 x 192 reaches ~0.95 of
+  // 128 x 256, 64 x 256 ~0.9, 64 x 128 (one consumer warpgroup) ~0.78; the
+  // 64-wide tiles ~0.54 (128 x 64) and ~0.49 (64 x 64). 128 x 128 (two
+  // consumers on 128-wide tiles) measured ~0.73 at 4096^3: it needs 4/3
+  // the L2 -> SM bytes per flop of 128 x 256 and never won, so it is not
+  // searched.
+  static const std::vector<SM90Tile> tiles = {
+      {128, 256, 1.0}, {128, 192, 0.95}, {64, 256, 0.9},
+      {64, 128, 0.78}, {128, 64, 0.54}, {64, 64, 0.49}};
+  return tiles;
+}
+
+static double tileThroughput(int64_t m, int64_t n) {
+  for (const SM90Tile &t : sm90Tiles())
+    if (t.m == m && t.n == n)
+      return t.throughput;
+  // A tile outside the table (an explicit config): scale the nearest
+  // consumer count's rate by its width.
+  return m >= 128 ? 0.5 * double(n) / 256.0 + 0.3 : 0.4 * double(n) / 256.0 + 0.3;
+}
+
+bool mlir::tcgen::model::isLegal(const SM90Candidate &c, const Problem &p) {
+  if (c.blockM % 64 != 0 || c.blockN % 64 != 0 || c.blockN > 256 ||
+      c.blockM > 128 || c.blockK != 64)
+    return false;
+  if (c.stages < 2 ||
+      sm90::sharedMemoryBytes(c.blockM, c.blockN, c.blockK, c.stages,
+                              p.tmaStore) > sm90::kMaxDynamicSmemBytes)
+    return false;
+  if (c.clusterM * c.clusterN > 2)
+    return false;
+  // A cluster shares the MN-major operand tile in two halves of 64-wide
+  // boxes (Config.cpp, verifySM90ConfigFits).
+  if (c.clusterM == 2 && !p.bKMajor && c.blockN % 128 != 0)
+    return false;
+  if (c.clusterN == 2 && p.aMNMajor && c.blockM % 128 != 0)
+    return false;
+  // Stream-K with clusters is not generated together in the search.
+  if (c.streamK && c.clusterM * c.clusterN > 1)
+    return false;
+  return true;
+}
+
+void mlir::tcgen::model::predict(SM90Candidate &c, const Problem &p,
+                                 const DeviceConstants &d) {
+  using sm90::ceilDiv;
+  int64_t tm = ceilDiv(ceilDiv(p.m, c.blockM), c.clusterM) * c.clusterM;
+  int64_t tn = ceilDiv(ceilDiv(p.n, c.blockN), c.clusterN) * c.clusterN;
+  c.tiles = p.batch * tm * tn;
+  c.kTiles = ceilDiv(p.k, c.blockK);
+  c.useful = double(p.m) * double(p.n) /
+             (double(tm * c.blockM) * double(tn * c.blockN));
+  c.tileThroughput = tileThroughput(c.blockM, c.blockN);
+  int64_t sms = std::max<int64_t>(d.sms, 1);
+  int64_t waves = ceilDiv(c.tiles, sms);
+  c.waveEfficiency = double(c.tiles) / double(waves * sms);
+
+  // One k step: the tile's flops at its per-SM rate, but never faster
+  // than the ring allows: S stages in flight per load round trip.
+  double flopsPerKTile = 2.0 * double(c.blockM * c.blockN * c.blockK);
+  double computeUs = flopsPerKTile / (d.smTflops * 1e6 * c.tileThroughput);
+  double latencyUs = d.roundTripUs / double(c.stages);
+  c.kTileUs = std::max(computeUs, latencyUs);
+  // The epilogue's exposed part grows with the bytes of C per tile.
+  double epilogueTileUs = d.tileUs * double(c.blockM * c.blockN * p.outBytes) /
+                          double(128 * 256 * 4);
+  if (!c.streamK) {
+    c.mainLoopUs = double(waves * c.kTiles) * c.kTileUs;
+    c.epilogueUs = double(waves) * epilogueTileUs;
+  } else {
+    // The k steps of all tiles, evenly over the SMs. The tiles of the
+    // last partial wave and one full wave (all tiles, if there are fewer
+    // than SMs) are split; the block that finishes a split tile reads the
+    // partial accumulators of the others one after the other: the fix-up
+    // grows with the contributors per tile.
+    int64_t perSM = ceilDiv(c.tiles * c.kTiles, sms);
+    int64_t splitTiles = c.tiles <= sms ? c.tiles : c.tiles % sms + sms;
+    double unitsPerSM = double(splitTiles * c.kTiles) / double(sms);
+    int64_t contributors = int64_t(
+        std::ceil(double(c.kTiles) / std::max(1.0, std::floor(unitsPerSM))));
+    c.mainLoopUs = double(perSM) * c.kTileUs * d.streamKSlowdown;
+    c.epilogueUs = double(waves) * epilogueTileUs +
+                   d.streamKFixupUs *
+                       double(std::max<int64_t>(1, contributors - 1));
+  }
+  // The DRAM floor: A and B read once, C written once (the raster order's
+  // L2 reuse; operands far beyond L2 read more, which the calibration of
+  // the main-loop rate absorbs).
+  double bytes =
+      double(p.batch) * (double(p.m + p.n) * double(p.k) * double(p.inBytes) +
+                         double(p.m) * double(p.n) * double(p.outBytes));
+  c.memoryUs = bytes / (d.dramTBs * 1e6);
+  // Loads overlap the tensor cores, but not perfectly: the larger of the
+  // two dominates, the smaller still shows (a cubic soft maximum: 1 % at
+  // 4096^3, 5 % when the busy time is half the DRAM floor).
+  double busyUs = c.mainLoopUs + c.epilogueUs;
+  c.totalUs = d.fixedUs + std::cbrt(busyUs * busyUs * busyUs +
+                                    c.memoryUs * c.memoryUs * c.memoryUs);
+  if (c.memoryUs > busyUs)
+    c.bound = "memory";
+  else
+    c.bound = latencyUs > computeUs ? "latency" : "compute";
+}
+
+std::vector<SM90Candidate>
+mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
+  std::vector<SM90Candidate> all;
+  const int64_t clusters[3][2] = {{1, 1}, {2, 1}, {1, 2}};
+  // The search order, simplest first: no stream-K, no cluster, then the
+  // tiles by per-SM throughput.
+  for (bool streamK : {false, true})
+    for (const auto &cl : clusters)
+      for (const SM90Tile &t : sm90Tiles()) {
+        SM90Candidate c;
+        c.blockM = t.m;
+        c.blockN = t.n;
+        c.stages = sm90::chooseStages(t.m, t.n, 64, p.tmaStore);
+        c.streamK = streamK;
+        c.clusterM = cl[0];
+        c.clusterN = cl[1];
+        // Clusters share the larger operand tile: B (2x1) for wide tiles,
+        // A (1x2) for tall ones; the other shape is not searched.
+        if ((cl[0] == 2 && t.n < t.m) || (cl[1] == 2 && t.m <= t.n))
+          continue;
+        if (!isLegal(c, p))
+          continue;
+        predict(c, p, d);
+        // Stream-K evens out the last wave of a problem with several waves.
+        // With fewer tiles than SMs, smaller tiles do that without a
+        // fix-up: stream-K never measured fastest there (docs/PERFORMANCE.md,
+        // "The tile-size model"), while its predicted time, which
+        // counts no per-block latency of the split k-ranges, often is.
+        if (c.streamK && c.tiles < d.sms)
+          continue;
+        all.push_back(c);
+      }
+  // Fastest first; within 1 % of the fastest, the search order (simpler
+  // first) decides.
+  std::vector<size_t> order(all.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return all[a].totalUs < all[b].totalUs;
+  });
+  std::vector<SM90Candidate> ranked;
+  if (order.empty())
+    return ranked;
+  double best = all[order.front()].totalUs;
+  size_t winner = order.front();
+  for (size_t i = 0; i < all.size(); ++i)
+    if (all[i].totalUs <= best * 1.01) {
+      winner = i;
+      break;
+    }
+  ranked.push_back(all[winner]);
+  for (size_t i : order)
+    if (i != winner)
+      ranked.push_back(all[i]);
+  return ranked;
+}
+
+std::string
+mlir::tcgen::model::explainWinner(const std::vector<SM90Candidate> &ranked,
+                                  const Problem &p) {
+  if (ranked.empty())
+    return "no candidate fits";
+  const SM90Candidate &w = ranked.front();
+  std::string head =
+      llvm::formatv("{0}: {1} tiles, {2:P0} of the SM slots busy, {3}-bound",
+                    w.label(), w.tiles, w.waveEfficiency, w.bound)
+          .str();
+  if (ranked.size() < 2)
+    return head;
+  const SM90Candidate &r = ranked[1];
+  double gap = r.totalUs / w.totalUs - 1.0;
+  std::string why;
+  if (r.totalUs < w.totalUs * 1.01)
+    why = "within 1 % of it and simpler (larger tile, no stream-K, no "
+          "cluster)";
+  else if (w.bound == "memory" && r.bound == "memory")
+    why = "both wait on DRAM";
+  else if (w.streamK != r.streamK)
+    why = w.streamK ? "splitting K over the SMs evens out the last wave "
+                      "more than the fix-up costs"
+                    : "stream-K's fix-up and lost L2 reuse cost more than "
+                      "the last wave wastes";
+  else if (std::abs(w.waveEfficiency - r.waveEfficiency) > 0.05)
+    why = llvm::formatv("its tiles fill the SMs better ({0:P0} against "
+                        "{1:P0})",
+                        w.waveEfficiency, r.waveEfficiency)
+              .str();
+  else if (w.tileThroughput > r.tileThroughput)
+    why = "its tile computes faster per SM (fewer L2 bytes per flop)";
+  else
+    why = llvm::formatv("fewer k steps per SM ({0:F1} us against {1:F1} "
+                        "us of main loop)",
+                        w.mainLoopUs, r.mainLoopUs)
+              .str();
+  (void)p;
+  return head +
+         llvm::formatv("; beats {0} ({1:P1} slower): {2}", r.label(), gap, why)
+             .str();
+}
+
+//===----------------------------------------------------------------------===//
+// Calibration
+//===----------------------------------------------------------------------===//
+
+/// Solves the n x n system `a x = b` (row-major) by Gaussian elimination
+/// with partial pivoting. Returns false if it is singular.
+static bool solve(std::vector<double> a, std::vector<double> b,
+                  std::vector<double> &x) {
+  size_t n = b.size();
+  for (size_t c = 0; c < n; ++c) {
+    size_t pivot = c;
+    for (size_t r = c + 1; r < n; ++r)
+      if (std::abs(a[r * n + c]) > std::abs(a[pivot * n + c]))
+        pivot = r;
+    if (std::abs(a[pivot * n + c]) < 1e-300)
+      return false;
+    for (size_t k = 0; k < n; ++k)
+      std::swap(a[c * n + k], a[pivot * n + k]);
+    std::swap(b[c], b[pivot]);
+    for (size_t r = c + 1; r < n; ++r) {
+      double f = a[r * n + c] / a[c * n + c];
+      for (size_t k = c; k < n; ++k)
+        a[r * n + k] -= f * a[c * n + k];
+      b[r] -= f * b[c];
+    }
+  }
+  x.assign(n, 0.0);
+  for (size_t r = n; r-- > 0;) {
+    double s = b[r];
+    for (size_t k = r + 1; k < n; ++k)
+      s -= a[r * n + k] * x[k];
+    x[r] = s / a[r * n + r];
+  }
+  return true;
+}
+
+/// The constants calibrate() fits (all but the SM count).
+static std::vector<double *> fittedConstants(DeviceConstants &d) {
+  return {&d.smTflops,    &d.fixedUs,        &d.tileUs,
+          &d.dramTBs,     &d.roundTripUs,    &d.streamKFixupUs,
+          &d.streamKSlowdown};
+}
+
+std::optional<DeviceConstants>
+mlir::tcgen::model::calibrate(const std::vector<Measurement> &points,
+                              const DeviceConstants &start,
+                              std::string &error) {
+  std::vector<const Measurement *> used;
+  for (const Measurement &pt : points)
+    if (pt.measuredUs > 0 && std::isfinite(pt.measuredUs))
+      used.push_back(&pt);
+  if (used.size() < 8) {
+    error = llvm::formatv("calibration needs at least 8 measured "
+                          "candidates, got {0}",
+                          used.size())
+                .str();
+    return std::nullopt;
+  }
+  // Levenberg-Marquardt on the relative errors (predicted - measured) /
+  // measured, over the logarithms of the constants (which keeps them
+  // positive), from `start`.
+  DeviceConstants d = start;
+  size_t n = fittedConstants(d).size();
+  auto withLogs = [&](const std::vector<double> &logs) {
+    DeviceConstants k = start;
+    std::vector<double *> f = fittedConstants(k);
+    for (size_t i = 0; i < n; ++i)
+      *f[i] = std::exp(logs[i]);
+    // A slowdown below 1 would make stream-K faster than its work.
+    k.streamKSlowdown = std::max(k.streamKSlowdown, 1.0);
+    return k;
+  };
+  auto residuals = [&](const DeviceConstants &k, std::vector<double> &r) {
+    r.clear();
+    double sum = 0;
+    for (const Measurement *pt : used) {
+      SM90Candidate c = pt->candidate;
+      predict(c, pt->problem, k);
+      r.push_back((c.totalUs - pt->measuredUs) / pt->measuredUs);
+      sum += r.back() * r.back();
+    }
+    return sum;
+  };
+  std::vector<double> logs(n);
+  {
+    std::vector<double *> f = fittedConstants(d);
+    for (size_t i = 0; i < n; ++i)
+      logs[i] = std::log(*f[i]);
+  }
+  std::vector<double> r, rPlus;
+  double cost = residuals(withLogs(logs), r), lambda = 1e-3;
+  for (int iter = 0; iter < 200; ++iter) {
+    std::vector<std::vector<double>> jac(n);
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<double> plus = logs;
+      plus[i] += 1e-6;
+      residuals(withLogs(plus), rPlus);
+      for (size_t p = 0; p < r.size(); ++p)
+        jac[i].push_back((rPlus[p] - r[p]) / 1e-6);
+    }
+    std::vector<double> jtj(n * n, 0.0), jtr(n, 0.0);
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t j = 0; j < n; ++j)
+        for (size_t p = 0; p < r.size(); ++p)
+          jtj[i * n + j] += jac[i][p] * jac[j][p];
+      for (size_t p = 0; p < r.size(); ++p)
+        jtr[i] -= jac[i][p] * r[p];
+    }
+    bool improved = false;
+    while (lambda < 1e10) {
+      std::vector<double> damped = jtj, step;
+      for (size_t i = 0; i < n; ++i)
+        damped[i * n + i] += lambda * (jtj[i * n + i] + 1e-9);
+      if (!solve(damped, jtr, step)) {
+        lambda *= 10;
+        continue;
+      }
+      std::vector<double> trial = logs;
+      for (size_t i = 0; i < n; ++i)
+        trial[i] += step[i];
+      std::vector<double> rTrial;
+      double trialCost = residuals(withLogs(trial), rTrial);
+      if (trialCost < cost) {
+        improved = cost - trialCost > 1e-12 * cost;
+        logs = trial;
+        r = rTrial;
+        cost = trialCost;
+        lambda = std::max(lambda / 10, 1e-9);
+        break;
+      }
+      lambda *= 10;
+    }
+    if (!improved)
+      break;
+  }
+  return withLogs(logs);
+}

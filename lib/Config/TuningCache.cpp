@@ -1,0 +1,165 @@
+//===- TuningCache.cpp - Measured configurations per device -----*- C++ -*-===//
+//
+// This file implements the tuning cache's file format.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Config/TuningCache.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+using namespace mlir::tcgen;
+
+static std::vector<std::string> splitTabs(const std::string &line) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  while (true) {
+    size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab - start));
+    if (tab == std::string::npos)
+      return fields;
+    start = tab + 1;
+  }
+}
+
+std::optional<TuningCache> TuningCache::parse(const std::string &text,
+                                              const std::string &name,
+                                              std::string &error) {
+  TuningCache cache;
+  std::istringstream in(text);
+  std::string line;
+  for (int lineNo = 1; std::getline(in, line); ++lineNo) {
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+    if (line.empty() || line[0] == '#')
+      continue;
+    auto fail = [&](const std::string &why) {
+      error = name + ":" + std::to_string(lineNo) + ": " + why;
+      return std::nullopt;
+    };
+    std::vector<std::string> f = splitTabs(line);
+    if (f[0] == "config") {
+      if (f.size() != 6)
+        return fail("a config record has 6 tab-separated fields (config, "
+                    "device, key, #tcgen.config, ms, date), not " +
+                    std::to_string(f.size()));
+      TuningEntry e{f[1], f[2], f[3], 0, f[5]};
+      char *end = nullptr;
+      e.ms = std::strtod(f[4].c_str(), &end);
+      if (f[4].empty() || *end || !std::isfinite(e.ms) || e.ms <= 0)
+        return fail("the time '" + f[4] + "' is not a positive number");
+      if (e.device.empty() || e.key.empty() ||
+          e.config.rfind("#tcgen.config<", 0) != 0)
+        return fail("a config record needs a device, a key and a "
+                    "#tcgen.config<...> attribute");
+      cache.add(e);
+    } else if (f[0] == "model") {
+      if (f.size() != 3)
+        return fail("a model record has 3 tab-separated fields (model, "
+                    "device, constants), not " +
+                    std::to_string(f.size()));
+      std::string why;
+      std::optional<model::DeviceConstants> d =
+          model::DeviceConstants::parse(f[2], why);
+      if (!d)
+        return fail(why);
+      cache.setConstants(f[1], *d);
+    } else {
+      return fail("unknown record '" + f[0] + "' (expected config or model)");
+    }
+  }
+  return cache;
+}
+
+std::optional<TuningCache> TuningCache::load(const std::string &path,
+                                             std::string &error) {
+  std::ifstream in(path);
+  if (!in) {
+    if (errno == ENOENT)
+      return TuningCache();
+    error = "cannot read the tuning cache " + path + ": " + std::strerror(errno);
+    return std::nullopt;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse(text.str(), path, error);
+}
+
+const TuningEntry *TuningCache::find(const std::string &device,
+                                     const std::string &key) const {
+  if (!device.empty()) {
+    auto it = entries.find({device, key});
+    return it == entries.end() ? nullptr : &it->second;
+  }
+  const TuningEntry *found = nullptr;
+  for (const auto &[k, e] : entries) {
+    if (k.second != key)
+      continue;
+    if (found)
+      return nullptr; // several devices: ambiguous
+    found = &e;
+  }
+  return found;
+}
+
+const mlir::tcgen::model::DeviceConstants *
+TuningCache::constants(const std::string &device) const {
+  if (!device.empty()) {
+    auto it = calibrations.find(device);
+    return it == calibrations.end() ? nullptr : &it->second;
+  }
+  return calibrations.size() == 1 ? &calibrations.begin()->second : nullptr;
+}
+
+void TuningCache::add(const TuningEntry &entry) {
+  entries[{entry.device, entry.key}] = entry;
+}
+
+void TuningCache::setConstants(const std::string &device,
+                               const model::DeviceConstants &constants) {
+  calibrations[device] = constants;
+}
+
+std::string TuningCache::str() const {
+  std::ostringstream os;
+  os << "# tcgen tuning cache: the fastest measured configuration per device "
+        "and problem,\n# and the model's constants per device (tcgen tune "
+        "writes it; tcgen compile\n# --tuning-cache reads it). Fields are "
+        "separated by tabs.\n";
+  for (const auto &[device, d] : calibrations)
+    os << "model\t" << device << "\t" << d.str() << "\n";
+  for (const auto &[k, e] : entries) {
+    char ms[32];
+    std::snprintf(ms, sizeof(ms), "%.6g", e.ms);
+    os << "config\t" << e.device << "\t" << e.key << "\t" << e.config << "\t"
+       << ms << "\t" << e.date << "\n";
+  }
+  return os.str();
+}
+
+bool TuningCache::save(const std::string &path, std::string &error) const {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) {
+      error = "cannot write " + tmp + ": " + std::strerror(errno);
+      return false;
+    }
+    out << str();
+    if (!out.flush()) {
+      error = "cannot write " + tmp + ": " + std::strerror(errno);
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    error = "cannot replace " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,754 @@
+//===- Tune.cpp - tcgen explain's model table and tcgen tune ----*- C++ -*-===//
+//
+// This file implements the model's ranking of a module's contractions and
+// the host half of the autotuner (Tune.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Tune.h"
+
+#include "tcgen/Analysis/Contraction.h"
+#include "tcgen/Config/Config.h"
+#include "tcgen/Config/TuningCache.h"
+#include "tcgen/IR/TCGenDialect.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <atomic>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+using namespace mlir;
+using namespace mlir::tcgen;
+
+namespace {
+
+std::string printed(Attribute attr) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  attr.print(os);
+  return s;
+}
+
+std::string printed(Location loc) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  loc.print(os);
+  return s;
+}
+
+std::vector<std::string> splitTabs(const std::string &line) {
+  std::vector<std::string> fields;
+  std::stringstream in(line);
+  std::string f;
+  while (std::getline(in, f, '\t'))
+    fields.push_back(f);
+  return fields;
+}
+
+/// Splits one CSV line (fields may be quoted, with "" for a quote).
+std::vector<std::string> splitCsv(const std::string &line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+        fields.back() += '"', ++i;
+      else if (c == '"')
+        quoted = false;
+      else
+        fields.back() += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      fields.emplace_back();
+    } else if (c != '\r') {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+std::string today() {
+  std::time_t now = std::time(nullptr);
+  std::tm tm;
+  gmtime_r(&now, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%d", &tm);
+  return buf;
+}
+
+std::string problemLine(const model::Problem &p) {
+  return llvm::formatv("m={0} n={1} k={2} batch={3} in_bytes={4} "
+                       "out_bytes={5} a_mn_major={6} b_k_major={7} "
+                       "tma_store={8}",
+                       p.m, p.n, p.k, p.batch, p.inBytes, p.outBytes,
+                       int(p.aMNMajor), int(p.bKMajor), int(p.tmaStore))
+      .str();
+}
+
+bool parseProblem(const std::string &text, model::Problem &p) {
+  std::istringstream in(text);
+  std::string word;
+  int seen = 0;
+  while (in >> word) {
+    size_t eq = word.find('=');
+    if (eq == std::string::npos)
+      return false;
+    std::string key = word.substr(0, eq);
+    char *end = nullptr;
+    long long v = std::strtoll(word.c_str() + eq + 1, &end, 10);
+    if (*end)
+      return false;
+    if (key == "m")
+      p.m = v;
+    else if (key == "n")
+      p.n = v;
+    else if (key == "k")
+      p.k = v;
+    else if (key == "batch")
+      p.batch = v;
+    else if (key == "in_bytes")
+      p.inBytes = v;
+    else if (key == "out_bytes")
+      p.outBytes = v;
+    else if (key == "a_mn_major")
+      p.aMNMajor = v != 0;
+    else if (key == "b_k_major")
+      p.bKMajor = v != 0;
+    else if (key == "tma_store")
+      p.tmaStore = v != 0;
+    else
+      return false;
+    ++seen;
+  }
+  return seen == 9 && p.m > 0 && p.n > 0 && p.k > 0 && p.batch > 0;
+}
+
+/// A candidate line of DIR/tune.tsv.
+struct CandidateRecord {
+  std::string id;
+  int rank = 0;
+  model::SM90Candidate c;
+  double predictedUs = 0;
+  std::string status = "ok";
+  std::string config;
+};
+
+std::string candidateLine(const CandidateRecord &r) {
+  return llvm::formatv("candidate\t{0}\t{1}\t{2}\t{3}\t{4}\t{5}\t{6}\t{7}\t{8}"
+                       "\t{9:F3}\t{10}\t{11}",
+                       r.id, r.rank, r.c.blockM, r.c.blockN, r.c.stages,
+                       int(r.c.streamK), r.c.clusterM, r.c.clusterN,
+                       r.c.raster, r.predictedUs, r.status, r.config)
+      .str();
+}
+
+bool parseCandidate(const std::vector<std::string> &f, CandidateRecord &r) {
+  if (f.size() != 13)
+    return false;
+  auto num = [](const std::string &s, int64_t &out) {
+    char *end = nullptr;
+    out = std::strtoll(s.c_str(), &end, 10);
+    return !s.empty() && !*end;
+  };
+  int64_t v[8];
+  for (int i = 0; i < 8; ++i)
+    if (!num(f[2 + i], v[i]))
+      return false;
+  r.id = f[1];
+  r.rank = int(v[0]);
+  r.c.blockM = v[1];
+  r.c.blockN = v[2];
+  r.c.stages = v[3];
+  r.c.streamK = v[4] != 0;
+  r.c.clusterM = v[5];
+  r.c.clusterN = v[6];
+  r.c.raster = v[7];
+  r.predictedUs = std::strtod(f[10].c_str(), nullptr);
+  r.status = f[11];
+  r.config = f[12];
+  return true;
+}
+
+/// The last line of `log` that says "error", trimmed, tabs as spaces.
+std::string lastError(const std::string &logPath) {
+  std::ifstream in(logPath);
+  std::string line, found;
+  while (std::getline(in, line))
+    if (line.find("error") != std::string::npos)
+      found = line;
+  for (char &c : found)
+    if (c == '\t')
+      c = ' ';
+  return found.empty() ? "see " + logPath : found;
+}
+
+/// Prints a progress bar on a terminal, a line per step elsewhere.
+class Progress {
+public:
+  Progress(const char *what, size_t total) : what(what), total(total) {}
+  void step(const std::string &detail) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++done;
+    if (llvm::errs().is_displayed()) {
+      size_t width = 30, filled = total ? width * done / total : width;
+      llvm::errs() << "\rtcgen tune: " << what << " ["
+                   << std::string(filled, '#')
+                   << std::string(width - filled, '.') << "] " << done << "/"
+                   << total;
+      if (done == total)
+        llvm::errs() << "\n";
+    } else {
+      llvm::errs() << "tcgen tune: " << what << " " << done << "/" << total
+                   << ": " << detail << "\n";
+    }
+  }
+
+private:
+  const char *what;
+  size_t total, done = 0;
+  std::mutex mutex;
+};
+
+/// The measured candidates of one problem.
+struct MeasuredShape {
+  std::string key;
+  model::Problem problem;
+  std::vector<model::Measurement> points;
+  double bestUs = 0;
+};
+
+double meanError(const std::vector<model::Measurement> &points,
+                 const model::DeviceConstants &d) {
+  double sum = 0;
+  for (const model::Measurement &m : points) {
+    model::SM90Candidate c = m.candidate;
+    model::predict(c, m.problem, d);
+    sum += std::abs(c.totalUs / m.measuredUs - 1.0);
+  }
+  return points.empty() ? 0 : sum / double(points.size());
+}
+
+bool sameConfig(const model::SM90Candidate &a, const model::SM90Candidate &b) {
+  return a.blockM == b.blockM && a.blockN == b.blockN &&
+         a.stages == b.stages && a.streamK == b.streamK &&
+         a.clusterM == b.clusterM && a.clusterN == b.clusterN &&
+         a.raster == b.raster;
+}
+
+/// The fastest measured time of `shape` over that of the model's first
+/// choice under `d` (NaN if that choice was not measured).
+double firstChoiceRatio(const MeasuredShape &shape,
+                        const model::DeviceConstants &d) {
+  std::vector<model::SM90Candidate> ranked = model::rankSM90(shape.problem, d);
+  for (const model::SM90Candidate &c : ranked)
+    for (const model::Measurement &m : shape.points)
+      if (sameConfig(c, m.candidate))
+        return shape.bestUs / m.measuredUs;
+  return std::nan("");
+}
+
+/// Counts first choices within 5 % and 10 % of the fastest.
+struct Accuracy {
+  int within5 = 0, within10 = 0, count = 0;
+  double worst = 1.0;
+  void add(double ratio) {
+    if (!std::isfinite(ratio))
+      return;
+    ++count;
+    within5 += ratio >= 1.0 / 1.05;
+    within10 += ratio >= 1.0 / 1.10;
+    worst = std::min(worst, ratio);
+  }
+  std::string str() const {
+    return llvm::formatv("the first choice is within 5 % of the fastest on "
+                         "{0} of {1} problems, within 10 % on {2} (worst "
+                         "{3:F3})",
+                         within5, count, within10, worst)
+        .str();
+  }
+};
+
+} // namespace
+
+FailureOr<std::vector<RankedContraction>>
+mlir::tcgen::rankContractions(ModuleOp module,
+                              const TCGenPipelineOptions &options) {
+  OwningOpRef<ModuleOp> clone(module.clone());
+  PassManager pm(module.getContext());
+  buildTCGenConfigurePipeline(pm, options);
+  if (failed(pm.run(*clone)))
+    return failure();
+  std::optional<TuningCache> cache;
+  if (!options.tuningCache.empty()) {
+    std::string error;
+    cache = TuningCache::load(options.tuningCache, error);
+    if (!cache)
+      return module.emitError() << error;
+  }
+  std::vector<RankedContraction> result;
+  clone->walk([&](linalg::LinalgOp op) {
+    auto config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
+    if (!config)
+      return;
+    FailureOr<ContractionInfo> info = analyzeContraction(op);
+    if (failed(info))
+      return;
+    TargetAttr target = getTargetOrDefault(op);
+    RankedContraction r;
+    r.location = printed(op->getLoc());
+    r.key = getTuningKey(*info, target);
+    r.backend = config.getBackend().str();
+    r.config = printed(config);
+    const model::DeviceConstants *c =
+        cache ? cache->constants(options.device) : nullptr;
+    r.constants = c ? *c : model::DeviceConstants();
+    r.constantsFrom =
+        c ? "calibrated for " +
+                (options.device.empty() ? std::string("the cache's device")
+                                        : std::string(options.device))
+          : "built-in (NVIDIA H100 80GB HBM3)";
+    if (r.backend == "sm90") {
+      r.problem = getModelProblem(*info);
+      r.ranked = model::rankSM90(r.problem, r.constants);
+      for (const model::SM90Candidate &cand : r.ranked)
+        r.rankedConfigs.push_back(printed(getSM90Config(*info, cand)));
+    }
+    const TuningEntry *entry =
+        cache ? cache->find(options.device, r.key) : nullptr;
+    if (entry && entry->config == r.config)
+      r.source = "the tuning cache (" + entry->device + ", " + entry->date +
+                 ")";
+    else if (!r.rankedConfigs.empty() && r.rankedConfigs.front() == r.config)
+      r.source = "the tile-size model";
+    else
+      r.source = "the options and the back end's defaults";
+    result.push_back(std::move(r));
+  });
+  return result;
+}
+
+void mlir::tcgen::printRanking(llvm::raw_ostream &os,
+                               const RankedContraction &r, size_t top) {
+  os << "// contraction at " << r.location << "\n"
+     << "//   key: " << r.key << "\n"
+     << "//   config: " << r.config << "\n"
+     << "//   from " << r.source << "\n";
+  if (r.ranked.empty())
+    return;
+  os << "//   model constants: " << r.constantsFrom << ": "
+     << r.constants.str() << "\n";
+  os << llvm::formatv("//   {0,4}  {1,-22} {2,6} {3,5} {4,-8} {5,9} {6,8} "
+                      "{7,8} {8,9} {9,8}\n",
+                      "rank", "candidate", "tiles", "wave", "bound",
+                      "main us", "epi us", "dram us", "total us", "TFLOP/s");
+  for (size_t i = 0; i < r.ranked.size() && (top == 0 || i < top); ++i) {
+    const model::SM90Candidate &c = r.ranked[i];
+    os << llvm::formatv("//   {0,4}  {1,-22} {2,6} {3,4:P0} {4,-8} {5,9:F1} "
+                        "{6,8:F1} {7,8:F1} {8,9:F1} {9,8:F1}\n",
+                        i + 1, c.label(), c.tiles, c.waveEfficiency, c.bound,
+                        c.mainLoopUs, c.epilogueUs, c.memoryUs, c.totalUs,
+                        c.tflops(r.problem));
+  }
+  os << "//   winner: " << model::explainWinner(r.ranked, r.problem) << "\n";
+}
+
+int mlir::tcgen::runTune(ModuleOp module, const TCGenPipelineOptions &options,
+                         const TuneRequest &request) {
+  FailureOr<std::vector<RankedContraction>> all =
+      rankContractions(module, options);
+  if (failed(all))
+    return 1;
+  if (all->size() != 1) {
+    llvm::errs() << "tcgen: tune takes one contraction per input; "
+                 << request.input << " has " << all->size() << "\n";
+    return 1;
+  }
+  const RankedContraction &r = all->front();
+  if (r.backend != "sm90" || r.ranked.empty()) {
+    llvm::errs() << "tcgen: tune searches the sm90 back end's "
+                    "configurations; the contraction at "
+                 << r.location << " goes to the " << r.backend
+                 << " back end (tune needs --target=sm_90a and C = A*B)\n";
+    return 1;
+  }
+  if (request.outputDir.empty()) {
+    llvm::errs() << "tcgen: tune needs an output directory (-o DIR)\n";
+    return 1;
+  }
+  if (std::error_code ec =
+          llvm::sys::fs::create_directories(request.outputDir)) {
+    llvm::errs() << "tcgen: cannot create " << request.outputDir << ": "
+                 << ec.message() << "\n";
+    return 1;
+  }
+
+  size_t count = request.top == 0
+                     ? r.ranked.size()
+                     : std::min(request.top, r.ranked.size());
+  std::vector<CandidateRecord> records(count);
+  for (size_t i = 0; i < count; ++i) {
+    records[i].id = llvm::formatv("c{0:d2}", i).str();
+    records[i].rank = int(i + 1);
+    records[i].c = r.ranked[i];
+    records[i].predictedUs = r.ranked[i].totalUs;
+    records[i].config = r.rankedConfigs[i];
+  }
+  llvm::outs() << "tcgen tune: " << r.key << "\n"
+               << "tcgen tune: compiling the model's top " << count << " of "
+               << r.ranked.size() << " candidates into " << request.outputDir
+               << "\n";
+  llvm::outs().flush();
+
+  // Compile each candidate with this binary, in parallel.
+  auto started = std::chrono::steady_clock::now();
+  unsigned jobs = request.jobs ? request.jobs
+                               : std::max(1u, std::thread::hardware_concurrency());
+  Progress progress("compiling", count);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < count;) {
+      CandidateRecord &rec = records[i];
+      const model::SM90Candidate &c = rec.c;
+      llvm::SmallString<256> dir(request.outputDir);
+      llvm::sys::path::append(dir, rec.id);
+      std::string log = (dir + ".log").str();
+      std::vector<std::string> args = {
+          request.tcgenPath,
+          "compile",
+          request.input,
+          "--target=" + request.target,
+          "-o",
+          dir.str().str(),
+          llvm::formatv("--block-tile={0},{1},{2}", c.blockM, c.blockN,
+                        c.blockK)
+              .str(),
+          llvm::formatv("--stages={0}", c.stages).str(),
+          llvm::formatv("--stream-k={0}", int(c.streamK)).str(),
+          llvm::formatv("--cluster={0},{1}", c.clusterM, c.clusterN).str(),
+          llvm::formatv("--raster={0}", c.raster).str()};
+      for (const std::string &f : request.forwardedFlags)
+        args.push_back(f);
+      SmallVector<StringRef> argRefs(args.begin(), args.end());
+      std::optional<StringRef> redirects[] = {std::nullopt, StringRef(log),
+                                              StringRef(log)};
+      std::string err;
+      int rc = llvm::sys::ExecuteAndWait(request.tcgenPath, argRefs,
+                                         std::nullopt, redirects, 0, 0, &err);
+      if (rc == 0)
+        rec.status = "ok";
+      else
+        rec.status = "failed: " + (err.empty() ? lastError(log) : err);
+      progress.step(rec.id + " " + c.label() + ": " + rec.status);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < std::min<size_t>(jobs, count); ++t)
+    threads.emplace_back(worker);
+  for (std::thread &t : threads)
+    t.join();
+  double compileS = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - started)
+                        .count();
+
+  llvm::SmallString<256> tsv(request.outputDir);
+  llvm::sys::path::append(tsv, "tune.tsv");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(tsv, ec);
+    if (ec) {
+      llvm::errs() << "tcgen: cannot write " << tsv << ": " << ec.message()
+                   << "\n";
+      return 1;
+    }
+    os << "# tcgen tune: candidates of one contraction, ranked by the "
+          "tile-size model\n"
+       << "# candidate fields: id, rank, block_m, block_n, stages, streamk, "
+          "cluster_m, cluster_n, raster, predicted_us, status, config\n"
+       << "key\t" << r.key << "\n"
+       << "input\t" << request.input << "\n"
+       << "problem\t" << problemLine(r.problem) << "\n"
+       << "constants\t" << r.constants.str() << "\n";
+    for (const CandidateRecord &rec : records)
+      os << candidateLine(rec) << "\n";
+  }
+  size_t compiled = 0;
+  for (const CandidateRecord &rec : records)
+    compiled += rec.status == "ok";
+  llvm::outs() << llvm::formatv("tcgen tune: {0} of {1} candidates compiled "
+                                "in {2:F1} s ({3} jobs); wrote {4}\n",
+                                compiled, count, compileS, jobs, tsv);
+  for (const CandidateRecord &rec : records)
+    if (rec.status != "ok")
+      llvm::outs() << "tcgen tune: " << rec.id << " " << rec.c.label() << ": "
+                   << rec.status << "\n";
+  if (compiled == 0) {
+    llvm::errs() << "tcgen: no candidate compiled\n";
+    return 1;
+  }
+
+  // Measure here if a GPU is present; otherwise say how to do it there.
+  std::string how =
+      "measure them where the GPU is: `tcgen-gpu tune " + request.outputDir +
+      "` (or `tcgen tune` there), then here: `tcgen tune --import " +
+      request.outputDir + " --tuning-cache=FILE`";
+  if (!request.measure || request.tcgenGpuPath.empty()) {
+    llvm::outs() << "tcgen tune: not measured ("
+                 << (request.measure ? "no tcgen-gpu beside tcgen"
+                                     : "--no-measure")
+                 << "); " << how << "\n";
+    return 0;
+  }
+  StringRef probe[] = {request.tcgenGpuPath, "bench", "--device-name"};
+  std::optional<StringRef> quiet[] = {std::nullopt, StringRef(""),
+                                      StringRef("")};
+  if (llvm::sys::ExecuteAndWait(request.tcgenGpuPath, probe, std::nullopt,
+                                quiet) != 0) {
+    llvm::outs() << "tcgen tune: no GPU here; " << how << "\n";
+    return 0;
+  }
+  std::vector<std::string> gpuArgs = {request.tcgenGpuPath, "tune",
+                                      request.outputDir};
+  if (!request.budget.empty()) {
+    gpuArgs.push_back("--budget");
+    gpuArgs.push_back(request.budget);
+  }
+  SmallVector<StringRef> gpuRefs(gpuArgs.begin(), gpuArgs.end());
+  llvm::outs() << "tcgen tune: measuring with " << request.tcgenGpuPath << "\n";
+  llvm::outs().flush();
+  auto measureStart = std::chrono::steady_clock::now();
+  if (llvm::sys::ExecuteAndWait(request.tcgenGpuPath, gpuRefs) != 0) {
+    llvm::errs() << "tcgen: tcgen-gpu tune failed\n";
+    return 1;
+  }
+  double measureS = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - measureStart)
+                        .count();
+  llvm::outs() << llvm::formatv("tcgen tune: compiled in {0:F1} s, measured "
+                                "in {1:F1} s\n",
+                                compileS, measureS);
+  return importTune({request.outputDir}, request.cachePath);
+}
+
+int mlir::tcgen::importTune(const std::vector<std::string> &dirs,
+                            const std::string &cachePath) {
+  std::optional<TuningCache> cache;
+  std::string error;
+  if (!cachePath.empty()) {
+    cache = TuningCache::load(cachePath, error);
+    if (!cache) {
+      llvm::errs() << "tcgen: " << error << "\n";
+      return 1;
+    }
+  }
+  // Per device: every measured shape, for the calibration.
+  std::map<std::string, std::vector<MeasuredShape>> byDevice;
+  int within5 = 0, within10 = 0, shapes = 0;
+  for (const std::string &dir : dirs) {
+    std::string tsvPath = dir + "/tune.tsv", csvPath = dir + "/measured.csv";
+    std::ifstream tsv(tsvPath);
+    if (!tsv) {
+      llvm::errs() << "tcgen: cannot read " << tsvPath << "\n";
+      return 1;
+    }
+    std::string key, line;
+    model::Problem problem;
+    bool haveProblem = false;
+    std::vector<CandidateRecord> records;
+    for (int lineNo = 1; std::getline(tsv, line); ++lineNo) {
+      std::vector<std::string> f = splitTabs(line);
+      if (f.empty() || f[0].empty() || f[0][0] == '#')
+        continue;
+      bool ok = true;
+      if (f[0] == "key" && f.size() == 2)
+        key = f[1];
+      else if (f[0] == "problem" && f.size() == 2)
+        ok = haveProblem = parseProblem(f[1], problem);
+      else if (f[0] == "candidate")
+        ok = parseCandidate(f, records.emplace_back());
+      else if (f[0] != "input" && f[0] != "constants")
+        ok = false;
+      if (!ok) {
+        llvm::errs() << "tcgen: " << tsvPath << ":" << lineNo
+                     << ": malformed line\n";
+        return 1;
+      }
+    }
+    if (key.empty() || !haveProblem || records.empty()) {
+      llvm::errs() << "tcgen: " << tsvPath
+                   << " lacks its key, problem or candidates\n";
+      return 1;
+    }
+    std::ifstream csv(csvPath);
+    if (!csv) {
+      llvm::errs() << "tcgen: cannot read " << csvPath
+                   << " (written by tcgen-gpu tune " << dir << ")\n";
+      return 1;
+    }
+    std::getline(csv, line);
+    if (splitCsv(line) !=
+        std::vector<std::string>{"date", "device", "id", "entry", "batch", "m",
+                                 "n", "k", "ms", "tflops", "iters", "error"}) {
+      llvm::errs() << "tcgen: " << csvPath
+                   << ": not a tcgen-gpu tune CSV (header)\n";
+      return 1;
+    }
+    std::map<std::string, double> measured;
+    std::map<std::string, std::string> failures;
+    std::string device, date;
+    while (std::getline(csv, line)) {
+      std::vector<std::string> f = splitCsv(line);
+      if (f.size() != 12)
+        continue;
+      device = f[1];
+      date = f[0].substr(0, 10);
+      double ms = std::strtod(f[8].c_str(), nullptr);
+      if (f[11].empty() && std::isfinite(ms) && ms > 0)
+        measured[f[2]] = ms;
+      else
+        failures[f[2]] = f[11];
+    }
+    const CandidateRecord *best = nullptr;
+    for (const CandidateRecord &rec : records)
+      if (measured.count(rec.id) &&
+          (!best || measured[rec.id] < measured[best->id]))
+        best = &rec;
+    llvm::outs() << "tcgen tune: " << key << " on "
+                 << (device.empty() ? "?" : device) << "\n";
+    if (!best) {
+      llvm::errs() << "tcgen: " << csvPath << " has no measured candidate\n";
+      return 1;
+    }
+    double bestUs = measured[best->id] * 1e3;
+    llvm::outs() << llvm::formatv("  {0,4}  {1,-22} {2,12} {3,12} {4,8} "
+                                  "{5,8}\n",
+                                  "rank", "candidate", "predicted us",
+                                  "measured us", "TFLOP/s", "vs best");
+    for (const CandidateRecord &rec : records) {
+      if (!measured.count(rec.id)) {
+        std::string why = rec.status != "ok" ? rec.status : failures[rec.id];
+        llvm::outs() << llvm::formatv("  {0,4}  {1,-22} {2,12:F1} {3}\n",
+                                      rec.rank, rec.c.label(), rec.predictedUs,
+                                      why.empty() ? "not measured" : why);
+        continue;
+      }
+      double us = measured[rec.id] * 1e3;
+      llvm::outs() << llvm::formatv("  {0,4}  {1,-22} {2,12:F1} {3,12:F1} "
+                                    "{4,8:F1} {5,8:F3}{6}\n",
+                                    rec.rank, rec.c.label(), rec.predictedUs,
+                                    us, problem.flops() / us * 1e-6,
+                                    bestUs / us,
+                                    &rec == best ? "  <- fastest" : "");
+    }
+    // How good was the model's first choice?
+    const CandidateRecord &first = records.front();
+    if (measured.count(first.id)) {
+      double ratio = bestUs / (measured[first.id] * 1e3);
+      ++shapes;
+      within5 += ratio >= 1.0 / 1.05;
+      within10 += ratio >= 1.0 / 1.10;
+      llvm::outs() << llvm::formatv("  the model's first choice ({0}) runs at "
+                                    "{1:F3} of the fastest ({2})\n",
+                                    first.c.label(), ratio, best->c.label());
+    }
+    if (cache)
+      cache->add({device, key, best->config, measured[best->id],
+                  date.empty() ? today() : date});
+    MeasuredShape shape{key, problem, {}, bestUs};
+    for (const CandidateRecord &rec : records)
+      if (measured.count(rec.id))
+        shape.points.push_back({rec.c, problem, measured[rec.id] * 1e3});
+    byDevice[device].push_back(std::move(shape));
+  }
+  if (shapes > 1)
+    llvm::outs() << llvm::formatv("tcgen tune: the model's first choice is "
+                                  "within 5 % of the fastest on {0} of {1} "
+                                  "problems, within 10 % on {2}\n",
+                                  within5, shapes, within10);
+  for (auto &[device, measuredShapes] : byDevice) {
+    std::vector<model::Measurement> all;
+    for (const MeasuredShape &m : measuredShapes)
+      all.insert(all.end(), m.points.begin(), m.points.end());
+    model::DeviceConstants start;
+    if (cache && cache->constants(device))
+      start = *cache->constants(device);
+    std::string why;
+    std::optional<model::DeviceConstants> fit =
+        model::calibrate(all, start, why);
+    if (!fit) {
+      llvm::outs() << "tcgen tune: constants of " << device
+                   << " not calibrated: " << why << "\n";
+      continue;
+    }
+    llvm::outs() << llvm::formatv("tcgen tune: calibrated {0} from {1} "
+                                  "measured candidates of {2} problems: {3}\n"
+                                  "tcgen tune: mean prediction error {4:P1} "
+                                  "(was {5:P1})\n",
+                                  device, all.size(), measuredShapes.size(),
+                                  fit->str(), meanError(all, *fit),
+                                  meanError(all, start));
+    if (measuredShapes.size() > 1) {
+      // How the calibrated model chooses: on the problems it was fitted to,
+      // and on each problem with the constants fitted to the others.
+      Accuracy builtIn, inSample, heldOut;
+      for (const MeasuredShape &m : measuredShapes)
+        builtIn.add(firstChoiceRatio(m, start));
+      for (size_t i = 0; i < measuredShapes.size(); ++i) {
+        double ratio = firstChoiceRatio(measuredShapes[i], *fit);
+        inSample.add(ratio);
+        if (ratio < 1.0 / 1.05)
+          llvm::outs() << llvm::formatv("tcgen tune:   calibrated first "
+                                        "choice {0} runs at {1:F3} of the "
+                                        "fastest: {2}\n",
+                                        model::rankSM90(
+                                            measuredShapes[i].problem, *fit)
+                                            .front()
+                                            .label(),
+                                        ratio, measuredShapes[i].key);
+        std::vector<model::Measurement> others;
+        for (size_t j = 0; j < measuredShapes.size(); ++j)
+          if (j != i)
+            others.insert(others.end(), measuredShapes[j].points.begin(),
+                          measuredShapes[j].points.end());
+        std::string whyNot;
+        std::optional<model::DeviceConstants> loo =
+            model::calibrate(others, start, whyNot);
+        if (loo)
+          heldOut.add(firstChoiceRatio(measuredShapes[i], *loo));
+      }
+      llvm::outs() << "tcgen tune: with the constants before calibration, "
+                   << builtIn.str() << "\n"
+                   << "tcgen tune: with the calibrated constants, "
+                   << inSample.str() << "\n"
+                   << "tcgen tune: calibrated without the problem itself "
+                      "(leave one out), "
+                   << heldOut.str() << "\n";
+    }
+    if (cache)
+      cache->setConstants(device, *fit);
+  }
+  if (!cache) {
+    llvm::outs() << "tcgen tune: no --tuning-cache given: nothing saved\n";
+    return 0;
+  }
+  if (!cache->save(cachePath, error)) {
+    llvm::errs() << "tcgen: " << error << "\n";
+    return 1;
+  }
+  llvm::outs() << "tcgen tune: updated " << cachePath << " (" << cache->size()
+               << " configurations)\n";
+  return 0;
+}

@@ -1,0 +1,232 @@
+//===- ModelTest.cpp - The tile-size model ----------------------*- C++ -*-===//
+
+#include "tcgen/Config/Model.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <utility>
+
+using namespace mlir::tcgen::model;
+
+namespace {
+
+Problem square(int64_t s, int64_t outBytes = 4) {
+  Problem p;
+  p.m = p.n = p.k = s;
+  p.outBytes = outBytes;
+  return p;
+}
+
+Problem shape(int64_t m, int64_t n, int64_t k, int64_t batch = 1) {
+  Problem p;
+  p.m = m, p.n = n, p.k = k, p.batch = batch;
+  return p;
+}
+
+SM90Candidate first(const Problem &p) {
+  std::vector<SM90Candidate> ranked = rankSM90(p, DeviceConstants());
+  EXPECT_FALSE(ranked.empty());
+  return ranked.empty() ? SM90Candidate() : ranked.front();
+}
+
+std::pair<int64_t, int64_t> tile(const Problem &p) {
+  SM90Candidate c = first(p);
+  return {c.blockM, c.blockN};
+}
+
+using P = std::pair<int64_t, int64_t>;
+
+TEST(Model, WaveQuantization) {
+  SM90Candidate c;
+  c.stages = 4;
+  predict(c, square(1536), DeviceConstants());
+  EXPECT_EQ(c.tiles, 72);
+  EXPECT_NEAR(c.waveEfficiency, 72.0 / 132, 1e-12);
+  predict(c, square(3072), DeviceConstants());
+  EXPECT_NEAR(c.waveEfficiency, 288.0 / 396, 1e-12);
+  predict(c, square(8192), DeviceConstants());
+  EXPECT_NEAR(c.waveEfficiency, 2048.0 / 2112, 1e-12);
+  EXPECT_EQ(c.kTiles, 128);
+  // Edge tiles: 8191^3 on 128x256 makes 64 x 32 tiles, nearly all useful.
+  predict(c, square(8191), DeviceConstants());
+  EXPECT_EQ(c.tiles, 2048);
+  EXPECT_NEAR(c.useful, 8191.0 * 8191 / (8192.0 * 8192), 1e-12);
+}
+
+// The first choices the measurements of docs/PERFORMANCE.md support ("Block
+// tiles per shape", "Tuning candidates", "Stream-K", "Batched", "Small M").
+TEST(Model, FirstChoiceBlockTile) {
+  // Enough tiles: the largest.
+  EXPECT_EQ(tile(square(2048)), P(128, 256));
+  EXPECT_EQ(tile(square(8192)), P(128, 256));
+  EXPECT_EQ(tile(square(16384)), P(128, 256));
+  // Wave quantization: 288 tiles of 128x256 (2.2 waves) or 384 of 128x192.
+  EXPECT_EQ(tile(square(3072)), P(128, 192));
+  EXPECT_EQ(tile(square(1536)), P(128, 192));
+  // Few tiles: one consumer warpgroup on 64x128 keeps more SMs busy.
+  EXPECT_EQ(tile(square(1024)), P(64, 128));
+  EXPECT_EQ(tile(shape(3072, 1024, 1024)), P(64, 128));
+  EXPECT_EQ(tile(square(1000)), P(64, 128));
+  EXPECT_EQ(tile(square(8191)), P(128, 256));
+  // A batch counts every matrix's tiles: 16 x 32 tiles of 128x256 are 3.9
+  // waves; 128 matrices of 384 x 64 make 384 tiles of 128x64 (measured
+  // 0.97-1.03x cuBLAS against 0.91-0.96x with 64x128).
+  EXPECT_EQ(tile(shape(1024, 1024, 1024, 16)).second, 256);
+  EXPECT_EQ(tile(shape(384, 64, 384, 128)).second, 64);
+}
+
+TEST(Model, StreamKOnlyWhereTheLastWaveIsPoor) {
+  // 5120^3: 800 tiles are 6.06 waves; stream-K measured 0.92 of cuBLAS
+  // against 0.90 with whole tiles.
+  EXPECT_TRUE(first(square(5120)).streamK);
+  // Nearly full last waves or few tiles: whole tiles.
+  EXPECT_FALSE(first(square(8192)).streamK);
+  EXPECT_FALSE(first(square(1536)).streamK);
+  EXPECT_FALSE(first(square(2048)).streamK);
+  EXPECT_FALSE(first(square(1024)).streamK);
+}
+
+TEST(Model, SmallMIsMemoryBound) {
+  SM90Candidate c = first(shape(1, 12288, 4096));
+  EXPECT_EQ(c.bound, "memory");
+  // The DRAM floor: B's 100 MB at 2.4 TB/s.
+  EXPECT_NEAR(c.memoryUs, (12288.0 * 4096 * 2 + 4096 * 2 + 12288 * 4) / 2.4e6,
+              1e-6);
+  EXPECT_GT(c.totalUs, c.memoryUs + DeviceConstants().fixedUs);
+  EXPECT_LT(c.totalUs, 1.05 * c.memoryUs + DeviceConstants().fixedUs);
+}
+
+TEST(Model, RankedFastestFirstExceptNearTies) {
+  for (int64_t s : {512, 1024, 2048, 4096, 5120, 8192}) {
+    std::vector<SM90Candidate> ranked = rankSM90(square(s), DeviceConstants());
+    ASSERT_GT(ranked.size(), 4u);
+    double best = ranked[1].totalUs;
+    for (size_t i = 1; i < ranked.size(); ++i) {
+      EXPECT_LE(ranked[i - (i > 1)].totalUs, ranked[i].totalUs + 1e-9);
+      best = std::min(best, ranked[i].totalUs);
+    }
+    // The winner is within 1 % of the fastest.
+    EXPECT_LE(ranked[0].totalUs, best * 1.01 + 1e-9) << s;
+  }
+}
+
+TEST(Model, SearchSpaceIsLegal) {
+  Problem p = square(4096);
+  for (const SM90Candidate &c : rankSM90(p, DeviceConstants())) {
+    EXPECT_TRUE(isLegal(c, p)) << c.label();
+    EXPECT_FALSE(c.streamK && c.clusterM * c.clusterN > 1) << c.label();
+  }
+  // A 2x1 cluster splits an N-major B tile in two 64-wide halves: 192 does
+  // not split.
+  SM90Candidate c;
+  c.blockM = 128, c.blockN = 192, c.stages = 4, c.clusterM = 2;
+  EXPECT_FALSE(isLegal(c, p));
+  p.bKMajor = true; // K-major B tiles split along K rows instead
+  EXPECT_TRUE(isLegal(c, p));
+  // Shared memory: 128x256 has room for 4 stages next to the store buffers.
+  c = SM90Candidate();
+  c.stages = 5;
+  EXPECT_FALSE(isLegal(c, square(4096)));
+  c.stages = 1;
+  EXPECT_FALSE(isLegal(c, square(4096)));
+}
+
+TEST(Model, ExplainNamesTheWinnerAndTheReason) {
+  std::vector<SM90Candidate> ranked = rankSM90(square(3072), DeviceConstants());
+  std::string why = explainWinner(ranked, square(3072));
+  EXPECT_NE(why.find("128x192"), std::string::npos) << why;
+  EXPECT_NE(why.find("beats"), std::string::npos) << why;
+  EXPECT_EQ(explainWinner({}, square(3072)), "no candidate fits");
+}
+
+TEST(Model, ConstantsRoundTrip) {
+  DeviceConstants d;
+  d.sms = 114;
+  d.smTflops = 4.5;
+  d.streamKSlowdown = 1.3;
+  std::string error;
+  std::optional<DeviceConstants> back = DeviceConstants::parse(d.str(), error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->str(), d.str());
+  EXPECT_EQ(back->sms, 114);
+  // Keys not given keep their defaults.
+  back = DeviceConstants::parse("fixed_us=7", error);
+  ASSERT_TRUE(back);
+  EXPECT_DOUBLE_EQ(back->fixedUs, 7);
+  EXPECT_DOUBLE_EQ(back->smTflops, DeviceConstants().smTflops);
+}
+
+TEST(Model, ConstantsParseErrors) {
+  std::string error;
+  EXPECT_FALSE(DeviceConstants::parse("warp_speed=9", error));
+  EXPECT_EQ(error, "unknown model constant 'warp_speed'");
+  EXPECT_FALSE(DeviceConstants::parse("fixed_us=-1", error));
+  EXPECT_EQ(error, "'fixed_us' needs a positive number, not '-1'");
+  EXPECT_FALSE(DeviceConstants::parse("fixed_us", error));
+  EXPECT_EQ(error, "expected key=value, got 'fixed_us'");
+  EXPECT_FALSE(DeviceConstants::parse("sms=abc", error));
+}
+
+// Measurements made by the model itself under other constants: the fit
+// must recover them.
+TEST(Model, CalibrationRecoversTheConstants) {
+  DeviceConstants truth;
+  truth.fixedUs = 7.5;
+  truth.smTflops = 6.4;
+  truth.tileUs = 0.9;
+  truth.dramTBs = 3.0;
+  truth.streamKFixupUs = 8.0;
+  truth.streamKSlowdown = 1.25;
+  std::vector<Measurement> points;
+  std::vector<Problem> problems = {square(1024), square(1536), square(2048),
+                                   square(3072), square(4096), square(5120),
+                                   square(8192), shape(1, 12288, 4096),
+                                   shape(16, 4096, 4096),
+                                   shape(64, 8192, 8192)};
+  for (const Problem &p : problems)
+    for (const SM90Candidate &c : rankSM90(p, truth))
+      points.push_back({c, p, c.totalUs});
+  std::string error;
+  std::optional<DeviceConstants> fit =
+      calibrate(points, DeviceConstants(), error);
+  ASSERT_TRUE(fit) << error;
+  EXPECT_NEAR(fit->fixedUs, 7.5, 1e-3);
+  EXPECT_NEAR(fit->smTflops, 6.4, 1e-3);
+  EXPECT_NEAR(fit->tileUs, 0.9, 1e-3);
+  EXPECT_NEAR(fit->dramTBs, 3.0, 1e-3);
+  EXPECT_NEAR(fit->streamKFixupUs, 8.0, 1e-2);
+  EXPECT_NEAR(fit->streamKSlowdown, 1.25, 1e-3);
+}
+
+TEST(Model, CalibrationNeedsEnoughPoints) {
+  std::string error;
+  SM90Candidate c = first(square(8192));
+  EXPECT_FALSE(calibrate({{c, square(8192), 1500.0}}, DeviceConstants(), error));
+  EXPECT_EQ(error, "calibration needs at least 8 measured candidates, got 1");
+  // Failed measurements (NaN) do not count.
+  std::vector<Measurement> points(8, Measurement{c, square(8192), std::nan("")});
+  EXPECT_FALSE(calibrate(points, DeviceConstants(), error));
+  EXPECT_EQ(error, "calibration needs at least 8 measured candidates, got 0");
+}
+
+TEST(Model, CalibrationKeepsConstantsPositive) {
+  // Times no positive fixed cost can explain: the fit goes towards zero
+  // but stays positive.
+  std::vector<Measurement> points;
+  for (int64_t s : {2048, 3072, 4096, 6144, 8192, 10240, 12288, 16384}) {
+    SM90Candidate w; // 128x256, 4 stages
+    predict(w, square(s), DeviceConstants());
+    points.push_back({w, square(s), w.totalUs * 0.5});
+  }
+  std::string error;
+  std::optional<DeviceConstants> fit =
+      calibrate(points, DeviceConstants(), error);
+  ASSERT_TRUE(fit) << error;
+  for (double v : {fit->fixedUs, fit->smTflops, fit->tileUs, fit->dramTBs,
+                   fit->roundTripUs, fit->streamKFixupUs})
+    EXPECT_GT(v, 0);
+  EXPECT_GE(fit->streamKSlowdown, 1.0);
+}
+
+} // namespace
