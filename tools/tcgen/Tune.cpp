@@ -664,6 +664,21 @@ int mlir::tcgen::importTune(const std::vector<std::string> &dirs,
                                     "{1:F3} of the fastest ({2})\n",
                                     first.c.label(), ratio, best->c.label());
     }
+    // The model may have changed since the candidates were ranked (or the
+    // cache holds calibrated constants): its choice now, if another.
+    {
+      model::DeviceConstants now;
+      if (cache && cache->constants(device))
+        now = *cache->constants(device);
+      std::vector<model::SM90Candidate> ranked = model::rankSM90(problem, now);
+      if (!ranked.empty() && !sameConfig(ranked.front(), first.c))
+        for (const CandidateRecord &rec : records)
+          if (sameConfig(rec.c, ranked.front()) && measured.count(rec.id))
+            llvm::outs() << llvm::formatv(
+                "  ranked again now, the first choice is {0}: {1:F3} of the "
+                "fastest\n",
+                rec.c.label(), bestUs / (measured[rec.id] * 1e3));
+    }
     if (cache)
       cache->add({device, key, best->config, measured[best->id],
                   date.empty() ? today() : date});
