@@ -194,6 +194,8 @@ fi
 
 [ -d "$CARRY/smallm-bundles" ] && check_and_bench smallm "small M" m
 
+[ -d "$CARRY/colmajor-bundles" ] && check_and_bench colmajor "column-major C" t
+
 if [ -d "$CARRY/tune-dirs" ]; then
   # The model's first choice (c00, the new default) of every shape is
   # checked; then every candidate is timed with tcgen-gpu tune. Here:

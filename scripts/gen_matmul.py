@@ -38,22 +38,28 @@ p.add_argument("--a-layout", choices=["mk", "km"], default="mk",
                help="A stored [m][k] (default) or [k][m]")
 p.add_argument("--b-layout", choices=["kn", "nk"], default="kn",
                help="B stored [k][n] (default) or [n][k]")
+p.add_argument("--c-layout", choices=["mn", "nm"], default="mn",
+               help="C stored [m][n] (default) or [n][m] (column-major)")
 p.add_argument("--batch", type=int, default=0,
                help="linalg.batch_matmul over this many matrices")
 a = p.parse_args()
+assert not (a.batch and a.c_layout == "nm"), \
+    "linalg.batch_matmul takes C[b,m,n] only (a column-major batch needs a linalg.generic)"
 name = a.name or f"mm_{a.m}x{a.n}x{a.k}_{'bf16_' if a.inp == 'bf16' else ''}{a.out}{'_acc' if a.accumulate else ''}"
 bp = f"{a.batch}x" if a.batch else ""
 A = bp + (f"{a.m}x{a.k}x{a.inp}" if a.a_layout == "mk" else f"{a.k}x{a.m}x{a.inp}")
 B = bp + (f"{a.k}x{a.n}x{a.inp}" if a.b_layout == "kn" else f"{a.n}x{a.k}x{a.inp}")
-C = bp + f"{a.m}x{a.n}x{a.out}"
+crows, ccols = (a.m, a.n) if a.c_layout == "mn" else (a.n, a.m)
+C = bp + f"{crows}x{ccols}x{a.out}"
 op = "linalg.batch_matmul" if a.batch else "linalg.matmul"
 maps = ""
-if a.a_layout != "mk" or a.b_layout != "kn":
+if a.a_layout != "mk" or a.b_layout != "kn" or a.c_layout != "mn":
     d, r = ("(b, m, n, k)", "b, ") if a.batch else ("(m, n, k)", "")
     amap = f"({r}m, k)" if a.a_layout == "mk" else f"({r}k, m)"
     bmap = f"({r}k, n)" if a.b_layout == "kn" else f"({r}n, k)"
+    cmap = f"({r}m, n)" if a.c_layout == "mn" else f"({r}n, m)"
     maps = (f"indexing_maps = [affine_map<{d} -> {amap}>, "
-            f"affine_map<{d} -> {bmap}>, affine_map<{d} -> ({r}m, n)>] ")
+            f"affine_map<{d} -> {bmap}>, affine_map<{d} -> {cmap}>] ")
 GELU = """    %g0 = arith.mulf %s, %s : f32
     %g1 = arith.mulf %g0, %s : f32
     %g2 = arith.mulf %g1, %k1 : f32
@@ -71,7 +77,7 @@ if a.epilogue:
     extras = {"relu-bias": [("bias", "row")], "gelu-bias": [("bias", "row")],
               "add-relu": [("D", "matrix")], "add-scalar": [],
               "bias-gelu-residual": [("bias", "row"), ("R", "matrix")]}[a.epilogue]
-    shape = {"row": f"{a.n}x{t}", "matrix": f"{a.m}x{a.n}x{t}"}
+    shape = {"row": f"{ccols}x{t}", "matrix": f"{crows}x{ccols}x{t}"}
     amap = {"row": "affine_map<(i, j) -> (j)>", "matrix": "affine_map<(i, j) -> (i, j)>"}
     ident = "affine_map<(i, j) -> (i, j)>"
     args = "".join(f", %{n}: tensor<{shape[k]}>" for n, k in extras)

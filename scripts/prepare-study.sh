@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -25,7 +25,9 @@ ARGS=("$@")
 # smallm (M <= 64: default, stream-K and narrower tiles), tune (every
 # candidate of the tile-size model's search space for the square sweep and
 # the generality issue's shapes, into carry/tune-dirs/<shape>: tcgen tune
-# --top=0 --no-measure; the device times them with tcgen-gpu tune)
+# --top=0 --no-measure; the device times them with tcgen-gpu tune),
+# colmajor (C stored [n][m]: checks in every A/B layout, odd sizes, a fused
+# epilogue and a batch; timed against row-major C at 4096^3 and 8192^3)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -456,4 +458,44 @@ if want tune; then
     tune_shape "m${m}x${n}x${k}" $m $n $k --out f16
   done
   echo "  $(ls "$CARRY/tune-dirs" | wc -l) shapes, $(ls -d "$CARRY"/tune-dirs/*/c* | wc -l) candidates"
+fi
+
+if want colmajor; then
+  rm -rf "$CARRY/colmajor-bundles"; mkdir -p "$CARRY/colmajor-bundles"
+  echo "column-major C: checks and timings:"
+  D="$CARRY/colmajor-bundles"
+  for lay in nn:mk:kn nt:mk:nk tn:km:kn tt:km:nk; do
+    IFS=: read -r name al bl <<<"$lay"
+    build "$D" "chk_cm_1000x1200x700_${name}" 1000 1200 700 --a-layout $al --b-layout $bl --c-layout nm --
+  done
+  build "$D" chk_cm_333x257x200_f16 333 257 200 --out f16 --c-layout nm --
+  build "$D" chk_cm_1x256x256 1 256 256 --c-layout nm --
+  build "$D" chk_cm_2048_streamk 2048 2048 2048 --c-layout nm -- --stream-k=1
+  build "$D" chk_cm_relu_bias_256x512x128_f16 256 512 128 --out f16 --c-layout nm --epilogue relu-bias --
+  # a batch with a column-major C is a linalg.generic
+  cat > "$CARRY/mlir/chk_cm_batch.mlir" <<'MLIR'
+func.func @chk_cm_batch(%A: memref<3x200x104xf16>, %B: memref<3x104x72xf16>, %C: memref<3x72x200xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<3x72x200xf32>)
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, n, m)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%A, %B : memref<3x200x104xf16>, memref<3x104x72xf16>) outs(%C : memref<3x72x200xf32>) {
+  ^bb0(%x: f16, %y: f16, %z: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+MLIR
+  "$TCGEN" compile "$CARRY/mlir/chk_cm_batch.mlir" --target="$TARGET" -o "$D/chk_cm_batch" > /dev/null
+  for s in 4096 8192; do
+    for out in f32 f16; do
+      build "$D" "t${s}_${out}_cm" $s $s $s --out $out --c-layout nm --
+      build "$D" "t${s}_${out}_rm" $s $s $s --out $out --
+    done
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
 fi

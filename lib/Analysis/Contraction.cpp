@@ -65,24 +65,38 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
            map.getResult(lead) == r0 && map.getResult(lead + 1) == r1;
   };
   if (!(is(maps[0], m, k) || is(maps[0], k, m)) ||
-      !(is(maps[1], k, n) || is(maps[1], n, k)) || !is(maps[2], m, n))
+      !(is(maps[1], k, n) || is(maps[1], n, k)) ||
+      !(is(maps[2], m, n) || is(maps[2], n, m)))
     return op.emitOpError(batched
                               ? "batched operands must be A[b,m,k] or "
                                 "A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] "
-                                "(the batch dimension outermost)"
+                                "or C[b,n,m] (the batch dimension outermost)"
                               : "operands must be A[m,k] or A[k,m], B[k,n] or "
-                                "B[n,k], and C[m,n]");
+                                "B[n,k], and C[m,n] or C[n,m]");
 
   ContractionInfo info;
-  info.aTransposed = is(maps[0], k, m);
-  info.bTransposed = is(maps[1], n, k);
   info.op = op;
-  info.a = op.getDpsInputOperand(0)->get();
-  info.b = op.getDpsInputOperand(1)->get();
   info.c = op.getDpsInitOperand(0)->get();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  info.m = ranges[dims->m[0]];
-  info.n = ranges[dims->n[0]];
+  info.cTransposed = is(maps[2], n, m);
+  if (!info.cTransposed) {
+    info.aTransposed = is(maps[0], k, m);
+    info.bTransposed = is(maps[1], n, k);
+    info.a = op.getDpsInputOperand(0)->get();
+    info.b = op.getDpsInputOperand(1)->get();
+    info.m = ranges[dims->m[0]];
+    info.n = ranges[dims->n[0]];
+  } else {
+    // C[n,m] = sum_k B^T[n,k] A^T[k,m]: the row-major product of B^T and
+    // A^T. B^T is stored [k][n] (transposed) where B is [k][n], and A^T
+    // [m][k] (K-major) where A is [m][k].
+    info.aTransposed = is(maps[1], k, n);
+    info.bTransposed = is(maps[0], m, k);
+    info.a = op.getDpsInputOperand(1)->get();
+    info.b = op.getDpsInputOperand(0)->get();
+    info.m = ranges[dims->n[0]];
+    info.n = ranges[dims->m[0]];
+  }
   info.k = ranges[dims->k[0]];
   info.batched = batched;
   info.batch = batched ? ranges[dims->batch[0]] : 1;

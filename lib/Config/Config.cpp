@@ -211,6 +211,10 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
     return info.op->emitOpError(
         "the wmma back end takes unbatched matmuls only; batched contractions "
         "need --target=sm_90a and the sm90 back end (C = A*B)");
+  if (info.cTransposed)
+    return info.op->emitOpError(
+        "the wmma back end writes a row-major C[m,n] only; a column-major "
+        "C[n,m] needs --target=sm_90a and the sm90 back end");
   if (info.aTransposed || info.bTransposed)
     return info.op->emitOpError(
         "the wmma back end takes A[m,k] and B[k,n] only; transposed operands "

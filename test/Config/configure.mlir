@@ -82,7 +82,7 @@ func.func @two_batch_dims(%a: memref<2x3x128x64xf16>, %b: memref<2x3x64x128xf16>
 
 // The batch dimension must be the outermost of every operand.
 func.func @inner_batch(%a: memref<128x2x64xf16>, %b: memref<2x64x128xf16>, %c: memref<2x128x128xf32>) {
-  // expected-error @+1 {{batched operands must be A[b,m,k] or A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] (the batch dimension outermost)}}
+  // expected-error @+1 {{batched operands must be A[b,m,k] or A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] or C[b,n,m] (the batch dimension outermost)}}
   linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, b, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
                   iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<128x2x64xf16>, memref<2x64x128xf16>) outs(%c : memref<2x128x128xf32>) {
@@ -156,8 +156,10 @@ func.func @bf16_wmma(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %c: mem
 
 // -----
 
+// A column-major C with C += A*B stays on the wmma back end, which writes
+// row-major C only.
 func.func @transposed_c(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
-  // expected-error @+1 {{operands must be A[m,k] or A[k,m], B[k,n] or B[n,k], and C[m,n]}}
+  // expected-error @+1 {{the wmma back end writes a row-major C[m,n] only; a column-major C[n,m] needs --target=sm_90a and the sm90 back end}}
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>]
     ins(%a, %b : memref<128x64xf16>, memref<64x128xf16>) outs(%c : memref<128x128xf32>)
   return

@@ -28,6 +28,11 @@ struct ContractionInfo {
   bool aTransposed = false;
   /// B is stored [n][k] (K contiguous) instead of [k][n].
   bool bTransposed = false;
+  /// C is stored [n][m] (column-major). Then the fields above describe the
+  /// row-major product C^T = B^T A^T that the kernel computes: `a` is the
+  /// op's B operand and `b` its A, m and n are swapped, and aTransposed /
+  /// bTransposed say how B^T and A^T are stored.
+  bool cTransposed = false;
 };
 
 /// Returns the printed form of a type ("f16", "bf16", "f32", ...).
