@@ -196,6 +196,10 @@ fi
 
 [ -d "$CARRY/colmajor-bundles" ] && check_and_bench colmajor "column-major C" t
 
+[ -d "$CARRY/staged-bundles" ] && check_and_bench staged "staged stores" t
+
+[ -d "$CARRY/odd-bundles" ] && check_and_bench odd "odd and unaligned sizes" t
+
 if [ -d "$CARRY/tune-dirs" ]; then
   # The model's first choice (c00, the new default) of every shape is
   # checked; then every candidate is timed with tcgen-gpu tune. Here:

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -27,7 +27,10 @@ ARGS=("$@")
 # the generality issue's shapes, into carry/tune-dirs/<shape>: tcgen tune
 # --top=0 --no-measure; the device times them with tcgen-gpu tune),
 # colmajor (C stored [n][m]: checks in every A/B layout, odd sizes, a fused
-# epilogue and a batch; timed against row-major C at 4096^3 and 8192^3)
+# epilogue and a batch; timed against row-major C at 4096^3 and 8192^3),
+# staged (C rows TMA cannot address: staged coalesced stores against
+# stores from registers), odd (the generality issue's odd and unaligned
+# sizes with the default configuration)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -497,5 +500,46 @@ MLIR
       build "$D" "t${s}_${out}_rm" $s $s $s --out $out --
     done
   done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want staged; then
+  rm -rf "$CARRY/staged-bundles"; mkdir -p "$CARRY/staged-bundles"
+  echo "staged stores for C rows TMA cannot address:"
+  D="$CARRY/staged-bundles"
+  for out in f32 f16 bf16; do
+    inp=f16; [ $out = bf16 ] && inp=bf16
+    build "$D" "chk_st_333x257x200_$out" 333 257 200 --in $inp --out $out -- --store=staged
+  done
+  build "$D" chk_st_1000x1001x700_nt 1000 1001 700 --b-layout nk -- --store=staged
+  build "$D" chk_st_1000x1001x700_tn 1000 1001 700 --a-layout km -- --store=staged
+  build "$D" chk_st_1024x4092x512_f16 1024 4092 512 --out f16 -- --store=staged
+  build "$D" chk_st_relu_bias_255x257x128_f16 255 257 128 --out f16 --epilogue relu-bias -- --store=staged
+  build "$D" chk_st_batch_3x200x71x104 200 71 104 --batch 3 -- --store=staged
+  build "$D" chk_st_streamk_2049 2049 2049 2049 -- --store=staged --stream-k=1
+  build "$D" chk_st_cluster_1000x1001x512 1000 1001 512 -- --store=staged --cluster=2,1 --block-tile=128,256,64
+  build "$D" chk_st_64x128_1000x1001x1000 1000 1001 1000 -- --store=staged --block-tile=64,128,64
+  build "$D" chk_st_4095_f32 4095 4095 4095 -- --store=staged
+  for shape in 4095:4095:4095:f32 4095:4095:4095:f16 8191:8191:8191:f32 2049:2049:2049:f32 1024:4092:4096:f16 3000:5001:700:f32; do
+    IFS=: read -r m n k out <<<"$shape"
+    for st in global staged; do
+      build "$D" "t${m}x${n}x${k}_${out}_${st}" $m $n $k --out $out -- --store=$st
+    done
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want odd; then
+  rm -rf "$CARRY/odd-bundles"; mkdir -p "$CARRY/odd-bundles"
+  echo "odd and unaligned sizes, default configuration:"
+  D="$CARRY/odd-bundles"
+  for shape in 1000:1000:1000 2049:2049:2049 4095:4095:4095 5000:5000:5000 8191:8191:8191 3000:5000:700; do
+    IFS=: read -r m n k <<<"$shape"
+    for out in f32 f16; do
+      build "$D" "t${m}x${n}x${k}_${out}" $m $n $k --out $out --
+    done
+  done
+  build "$D" chk_2049_f16 2049 2049 2049 --out f16 --
+  build "$D" chk_1000_f32 1000 1000 1000 --
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -56,7 +56,9 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
   // (B) is read K-major (N-major) whatever its logical layout.
   p.aMNMajor = info.aTransposed && info.m > 1;
   p.bKMajor = info.bTransposed && info.n > 1;
-  p.tmaStore = tmaCanStoreC(info);
+  // C always goes through the shared chunk buffers: TMA stores, or staged
+  // stores where its rows are not 16-byte multiples apart.
+  p.tmaStore = true;
   return p;
 }
 
@@ -66,7 +68,7 @@ ConfigAttr mlir::tcgen::getSM90Config(const ContractionInfo &info,
       info.op->getContext(), "sm90", {c.blockM, c.blockN, c.blockK},
       {64, c.blockN, c.blockK}, {64, c.blockN, 16}, c.stages, /*padding=*/0,
       /*vector=*/8, c.raster, /*persistent=*/true, c.streamK,
-      {c.clusterM, c.clusterN}, tmaCanStoreC(info) ? "tma" : "global");
+      {c.clusterM, c.clusterN}, tmaCanStoreC(info) ? "tma" : "staged");
 }
 
 std::string mlir::tcgen::getTuningKey(const ContractionInfo &info,
@@ -91,19 +93,22 @@ std::string mlir::tcgen::getTuningKey(const ContractionInfo &info,
 
 ConfigAttr mlir::tcgen::getDefaultConfig(
     const ContractionInfo &info, TargetAttr /*target*/, StringRef backend,
-    const model::DeviceConstants *constants) {
+    const model::DeviceConstants *constants, int64_t modelRank) {
   if (backend == "sm90") {
     // The tile-size model's first choice (docs/DESIGN.md, "The tile-size
     // model"): 64-wide K steps (one 128-byte swizzle atom), the deepest
     // ring that fits next to the TMA-store buffers, the block tile, stream-K
-    // and cluster shape with the least predicted time. C goes out through
-    // shared memory and TMA stores where its rows allow.
+    // and cluster shape with the least predicted time (or the candidate of
+    // rank `modelRank`). C goes out through shared memory and TMA stores
+    // where its rows allow, else staged stores.
     std::vector<model::SM90Candidate> ranked = model::rankSM90(
         getModelProblem(info), constants ? *constants : model::DeviceConstants());
     if (!ranked.empty())
-      return getSM90Config(info, ranked.front());
+      return getSM90Config(
+          info, ranked[std::min<size_t>(std::max<int64_t>(modelRank, 0),
+                                        ranked.size() - 1)]);
     model::SM90Candidate fallback;
-    fallback.stages = sm90::chooseStages(128, 256, 64, tmaCanStoreC(info));
+    fallback.stages = sm90::chooseStages(128, 256, 64, /*tmaStore=*/true);
     return getSM90Config(info, fallback);
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
@@ -148,7 +153,7 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
               "apart, but N="
            << info.n << " " << typeName(info.cType) << " elements are "
            << info.n * info.cType.getIntOrFloatBitWidth() / 8
-           << " bytes (store = \"global\" stores from registers)";
+           << " bytes (store = \"staged\" or \"global\" writes them)";
   // A cluster walks pairs of neighbouring tiles (rounded up: a tile past
   // the edge loads zeros and stores nothing); the operand tile the pair
   // shares is split in two halves, one loaded by each block.
@@ -161,7 +166,7 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
               "64-wide boxes: its tile size must be a multiple of 128";
   int64_t smem = sm90::sharedMemoryBytes(bt[0], bt[1], bt[2],
                                          config.getStages(),
-                                         config.getStore() == "tma");
+                                         config.getStore() != "global");
   if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)
     return info.op->emitOpError()
            << config.getStages() << " stages need " << smem

@@ -60,7 +60,7 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       numStages = stages >= 0 ? int64_t(stages)
                   : reshaped  ? sm90::chooseStages(block[0], block[1],
                                                    block[2],
-                                                   storeKind == "tma")
+                                                   storeKind != "global")
                               : config.getStages();
     } else {
       // wmma: double-buffer where two stages of the tiles fit.
@@ -120,8 +120,8 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                                       : StringRef(backend);
         const model::DeviceConstants *constants =
             cache ? cache->constants(device) : nullptr;
-        ConfigAttr base =
-            getDefaultConfig(*info, target, chosenBackend, constants);
+        ConfigAttr base = getDefaultConfig(*info, target, chosenBackend,
+                                           constants, modelRank);
         if (cache) {
           FailureOr<ConfigAttr> tuned = lookUpTuned(*cache, op, *info, target);
           if (failed(tuned))

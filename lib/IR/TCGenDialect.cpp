@@ -219,11 +219,12 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (backend != "wmma" && backend != "sm90")
     return emitError() << "unknown backend '" << backend
                        << "' (available: wmma, sm90)";
-  if (store != "global" && store != "tma")
+  if (store != "global" && store != "tma" && store != "staged")
     return emitError() << "unknown store '" << store
-                       << "' (available: global, tma)";
-  if (store == "tma" && backend != "sm90")
-    return emitError() << "store = \"tma\" needs the sm90 back end";
+                       << "' (available: global, tma, staged)";
+  if (store != "global" && backend != "sm90")
+    return emitError() << "store = \"" << store
+                       << "\" needs the sm90 back end";
   if (block.size() != 3 || warp.size() != 3 || mma.size() != 3)
     return emitError() << "block, warp and mma tiles need 3 sizes [m, n, k]";
   static const char *dims[] = {"m", "n", "k"};

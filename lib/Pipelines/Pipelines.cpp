@@ -49,6 +49,7 @@ void mlir::tcgen::buildTCGenConfigurePipeline(
   configure.store = options.store;
   configure.tuningCache = options.tuningCache;
   configure.device = options.device;
+  configure.modelRank = options.modelRank;
   pm.addNestedPass<func::FuncOp>(createTCGenConfigurePass(configure));
 }
 

@@ -30,6 +30,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -279,7 +280,20 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx,
   return module;
 }
 
-static int compile(MLIRContext &ctx, bool explainOnly) {
+/// Whether the options fix part of the configuration (then tcgen compile
+/// does not try the model's other candidates when a kernel spills).
+static bool configFixedByOptions() {
+  return !blockTile.empty() || !warpTile.empty() || stages >= 0 ||
+         streamK >= 0 || !clusterShape.empty() || rasterGroup >= 0 ||
+         !storeKind.empty() || persistentBlocks >= 0 || padding >= 0 ||
+         vectorWidth >= 0;
+}
+
+/// One compile with the tile-size model's candidate of rank `modelRank`.
+/// With `retrySpills`, a kernel that fails the spill guard is not reported:
+/// `spilled` says so, and the caller tries the next candidate.
+static int compileOnce(MLIRContext &ctx, bool explainOnly, int64_t modelRank,
+                       bool retrySpills, std::string &spilled) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
   OwningOpRef<ModuleOp> module = loadInput(ctx, sourceMgr, inputFile);
@@ -297,6 +311,7 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
 
   mlir::tcgen::TCGenPipelineOptions options;
   setPipelineOptions(options);
+  options.modelRank = modelRank;
   if (explainOnly) {
     // The model's view first, from a configured copy of the input.
     FailureOr<std::vector<mlir::tcgen::RankedContraction>> ranked =
@@ -405,6 +420,14 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
       bool serialized = llvm::any_of(report.warnings, [](const std::string &w) {
         return StringRef(w).contains("(C75");
       });
+      if ((report.resources.spillBytes != 0 || serialized) && !allowSpills &&
+          retrySpills) {
+        spilled = llvm::formatv("{0} spills {1} bytes of registers{2}",
+                                m.entry, report.resources.spillBytes,
+                                serialized ? " / has serialized wgmma" : "")
+                      .str();
+        return 1;
+      }
       if ((report.resources.spillBytes != 0 || serialized) && !allowSpills) {
         llvm::errs() << "tcgen: error: " << m.entry << " spills "
                      << report.resources.spillBytes << " bytes of registers"
@@ -442,6 +465,24 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
                  << " B smem)\n";
   }
   return 0;
+}
+
+/// Compiles with the model's first choice; where a kernel of it spills (or
+/// serializes wgmma) and the options fix no part of the configuration,
+/// with its next choices, up to four.
+static int compile(MLIRContext &ctx, bool explainOnly) {
+  bool retry = !explainOnly && !allowSpills && !configFixedByOptions();
+  constexpr int64_t kMaxTries = 4;
+  for (int64_t rank = 0;; ++rank) {
+    std::string spilled;
+    bool last = rank + 1 == kMaxTries;
+    int rc = compileOnce(ctx, explainOnly, rank, retry && !last, spilled);
+    if (spilled.empty())
+      return rc;
+    llvm::errs() << "tcgen: note: " << spilled
+                 << " with the tile-size model's choice " << rank + 1
+                 << "; trying its next\n";
+  }
 }
 
 /// `tcgen tune`: the host half of the autotuner, or --import.

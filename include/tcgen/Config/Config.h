@@ -27,10 +27,12 @@ StringRef getDefaultBackend(const ContractionInfo &info, TargetAttr target);
 /// The default configuration for `info` on `target` with `backend` ("wmma"
 /// or "sm90"; empty: the target's default back end). For sm90 it is the
 /// tile-size model's first choice (model::rankSM90) under `constants`
-/// (default: the built-in H100 constants).
+/// (default: the built-in H100 constants), or its candidate of rank
+/// `modelRank` (0: the first; clamped to the last).
 ConfigAttr getDefaultConfig(const ContractionInfo &info, TargetAttr target,
                             StringRef backend = "",
-                            const model::DeviceConstants *constants = nullptr);
+                            const model::DeviceConstants *constants = nullptr,
+                            int64_t modelRank = 0);
 
 /// The problem of `info` as the tile-size model sees it (the output is the
 /// fused epilogue's, if the contraction has one).

@@ -56,6 +56,10 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
     Option<"device", "device", "std::string", /*default=*/"\"\"",
            "Device whose tuning-cache records apply (empty: the only device "
            "in the cache)">,
+    Option<"modelRank", "model-rank", "int64_t", /*default=*/"0",
+           "Take the tile-size model's candidate of this rank instead of "
+           "its first (tcgen compile retries with the next ones when a "
+           "kernel spills)">,
     Option<"stages", "stages", "int64_t", /*default=*/"-1",
            "Stages of shared operand buffers (-1: default; wmma: 2 where "
            "two fit in static shared memory, else 1; sm90: as many as the "

@@ -81,7 +81,9 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
       thread's accumulator pairs straight from registers; "tma" stages
       them through shared memory (128B-swizzled chunks, two buffers per
       consumer warpgroup) and writes them with TMA stores that overlap the
-      next tile's main loop.
+      next tile's main loop; "staged" stages them the same way and the
+      warpgroup's threads write each chunk out, a row per warp store
+      (coalesced), for C whose rows TMA cannot address.
     Omitted fields take the defaults shown above (raster = 8,
     persistent = true, streamk = false, cluster = [1, 1], store = "global").
   }];

@@ -61,6 +61,11 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
       llvm::cl::desc("Device whose tuning-cache records apply (empty: the "
                      "only one in the cache)"),
       llvm::cl::init("")};
+  Option<int64_t> modelRank{
+      *this, "model-rank",
+      llvm::cl::desc("The tile-size model's candidate of this rank instead "
+                     "of its first"),
+      llvm::cl::init(0)};
   Option<std::string> pack{
       *this, "pack",
       llvm::cl::desc("Copy A or B with rows TMA reads slowly into padded "

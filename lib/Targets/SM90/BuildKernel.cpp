@@ -91,6 +91,7 @@ struct BuildKernelPass final
     p.clusterM = config.getCluster()[0];
     p.clusterN = config.getCluster()[1];
     p.tmaStore = config.getStore() == "tma";
+    p.stagedStore = config.getStore() == "staged";
     p.inType = info->aType.isBF16() ? "bf16" : "f16";
     // A stored [k][1] is the same memory as [1][k]: with M = 1 the kernel
     // reads A K-major either way, and with N = 1 B N-major. (The runtime

@@ -770,12 +770,80 @@ static void emitStoreSetup(llvm::raw_ostream &os, const KernelParams &p) {
 /// same buffer. Every thread waits on and commits its own bulk groups; only
 /// the first thread has any (its TMA stores are predicated, not branched:
 /// with branches around them ptxas spilled 72 bytes when A is MN-major).
-static void emitStoreChunkBegin(llvm::raw_ostream &os, int64_t c) {
-  os << llvm::formatv(R"(
+static void emitStoreChunkBegin(llvm::raw_ostream &os, const KernelParams &p,
+                                int64_t c) {
+  // Staged stores: the barrier alone frees the buffer (every thread has
+  // read it out in program order before it arrives).
+  if (p.tmaStore)
+    os << llvm::formatv(R"(
       nvvm.cp.async.bulk.wait_group {0} {{read}
-      nvvm.barrier id = %epiBar number_of_threads = %c128e
 )",
-                      c == 0 ? 0 : 1);
+                        c == 0 ? 0 : 1);
+  os << R"(
+      nvvm.barrier id = %epiBar number_of_threads = %c128e
+)";
+}
+
+/// Staged stores of chunk c (64 rows x 128 bytes of C, 128B-swizzled like
+/// a TMA store's): once the warpgroup has written it, warp w reads rows w,
+/// w + 4, ... and lane l the columns l (f32) or l and l + 32 (16-bit) of
+/// each, so that one store instruction writes 128 contiguous bytes of a row
+/// of C; elements past M or N are not stored.
+static void emitStagedChunkStore(llvm::raw_ostream &os, const KernelParams &p,
+                                 int64_t c) {
+  const int64_t eb = p.outType == "f32" ? 4 : 2;
+  const int64_t perLane = p.storeChunkCols() / 32;
+  os << llvm::formatv(R"(
+      nvvm.barrier id = %epiBar number_of_threads = %c128e
+      %sgc{0} = arith.constant {1} : index
+      %sgn{0} = arith.addi %n0, %sgc{0} : index
+      %sgBuf{0} = arith.constant {2} : i32
+      %sgB{0} = arith.addi %stB, %sgBuf{0} : i32
+      %sgM{0} = arith.constant {3} : index
+      %sgN{0} = arith.constant {4} : index
+      %sg16{0} = arith.constant 16 : index
+      %sg1{0} = arith.constant 1 : index
+      %sg0{0} = arith.constant 0 : index
+      scf.for %sgi{0} = %sg0{0} to %sg16{0} step %sg1{0} {{
+        %sgr4{0} = arith.muli %sgi{0}, %c4 : index
+        %sgr{0} = arith.addi %sgr4{0}, %warp : index
+        %sgrI{0} = arith.index_cast %sgr{0} : index to i32
+        %sg7{0} = arith.constant 7 : i32
+        %sgKey{0} = arith.andi %sgrI{0}, %sg7{0} : i32
+        %sgRowB{0} = arith.muli %sgrI{0}, %c128eI : i32
+        %sgRowA{0} = arith.addi %sgB{0}, %sgRowB{0} : i32
+        %sgGr0{0} = arith.addi %m0, %wgRow : index
+        %sgGr{0} = arith.addi %sgGr0{0}, %sgr{0} : index
+        %sgRin{0} = arith.cmpi ult, %sgGr{0}, %sgM{0} : index
+)",
+                      c, c * p.storeChunkCols(), c % 2 * kStoreChunkBytes,
+                      p.m, p.n);
+  for (int64_t x = 0; x < perLane; ++x)
+    os << llvm::formatv(R"(
+        %sgx{0}_{1} = arith.constant {2} : index
+        %sgCol{0}_{1} = arith.addi %lane, %sgx{0}_{1} : index
+        %sgColI{0}_{1} = arith.index_cast %sgCol{0}_{1} : index to i32
+        %sgEb{0}_{1} = arith.constant {3} : i32
+        %sgByte{0}_{1} = arith.muli %sgColI{0}_{1}, %sgEb{0}_{1} : i32
+        %sgUnit{0}_{1} = arith.shrui %sgByte{0}_{1}, %c4e : i32
+        %sg15{0}_{1} = arith.constant 15 : i32
+        %sgIn{0}_{1} = arith.andi %sgByte{0}_{1}, %sg15{0}_{1} : i32
+        %sgSw{0}_{1} = arith.xori %sgUnit{0}_{1}, %sgKey{0} : i32
+        %sgSwB{0}_{1} = arith.muli %sgSw{0}_{1}, %c16e : i32
+        %sgO{0}_{1} = arith.addi %sgSwB{0}_{1}, %sgIn{0}_{1} : i32
+        %sgA{0}_{1} = arith.addi %sgRowA{0}, %sgO{0}_{1} : i32
+        %sgP{0}_{1} = llvm.inttoptr %sgA{0}_{1} : i32 to !llvm.ptr<3>
+        %sgV{0}_{1} = llvm.load %sgP{0}_{1} : !llvm.ptr<3> -> {4}
+        %sgGc{0}_{1} = arith.addi %sgn{0}, %sgCol{0}_{1} : index
+        %sgCin{0}_{1} = arith.cmpi ult, %sgGc{0}_{1}, %sgN{0} : index
+        %sgIn2{0}_{1} = arith.andi %sgRin{0}, %sgCin{0}_{1} : i1
+        scf.if %sgIn2{0}_{1} {{
+          memref.store %sgV{0}_{1}, %C[{5}%sgGr{0}, %sgGc{0}_{1}] : {6}
+        }
+)",
+                        c, x, 32 * x, eb, p.outType,
+                        p.batched ? "%bIdx, " : "", cMemrefType(p));
+  os << "      }\n";
 }
 
 /// After chunk c's shared stores: make them visible to the async proxy,
@@ -783,6 +851,10 @@ static void emitStoreChunkBegin(llvm::raw_ostream &os, int64_t c) {
 /// the chunk (a predicated store; every thread commits) (columns n0 + c * chunk width, the warpgroup's 64 rows).
 static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
                               int64_t c) {
+  if (p.stagedStore) {
+    emitStagedChunkStore(os, p, c);
+    return;
+  }
   os << llvm::formatv(R"(
       nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       nvvm.barrier id = %epiBar number_of_threads = %c128e
@@ -808,7 +880,7 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
 static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
                           StringRef value, StringRef row, int64_t j,
                           StringRef half) {
-  if (!p.tmaStore) {
+  if (!p.chunkedStore()) {
     // Pairs outside C (edge tiles) are not stored.
     bool raggedM = p.ragged(/*alongM=*/true), raggedN = p.ragged(false);
     std::string rowIn = llvm::formatv("{0}in", row).str();
@@ -1217,13 +1289,13 @@ gpu.module @{0} {{
       %cN = arith.constant {2} : index
 )",
                         p.n - 2, p.n - 1, p.n);
-  if (p.tmaStore)
+  if (p.chunkedStore())
     emitStoreSetup(os, p);
   emitColumnOperandLoads(os, p);
   const int64_t groupsPerChunk = p.storeChunkCols() / 8;
   for (int64_t j = 0; j < p.blockN / 8; ++j) {
-    if (p.tmaStore && j % groupsPerChunk == 0)
-      emitStoreChunkBegin(os, j / groupsPerChunk);
+    if (p.chunkedStore() && j % groupsPerChunk == 0)
+      emitStoreChunkBegin(os, p, j / groupsPerChunk);
     if (p.fusedEpilogue && j % kEpilogueLoadGroup == 0)
       for (int64_t g = j; g < std::min(j + kEpilogueLoadGroup, p.blockN / 8);
            ++g)
@@ -1302,7 +1374,7 @@ gpu.module @{0} {{
       }
       emitPairStore(os, p, stored, row, j, half);
     }
-    if (p.tmaStore && (j + 1) % groupsPerChunk == 0)
+    if (p.chunkedStore() && (j + 1) % groupsPerChunk == 0)
       emitStoreChunkEnd(os, p, j / groupsPerChunk);
   }
   if (p.streamK)

@@ -35,7 +35,7 @@ func.func @cluster_rank() attributes {tcgen.config = #tcgen.config<backend = "sm
 
 // -----
 
-// expected-error @+1 {{unknown store 'smem' (available: global, tma)}}
+// expected-error @+1 {{unknown store 'smem' (available: global, tma, staged)}}
 func.func @store_unknown() attributes {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], store = "smem">} { return }
 
 // -----

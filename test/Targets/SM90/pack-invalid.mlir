@@ -16,7 +16,7 @@ func.func @never(%A: memref<256x128xf16>, %B: memref<128x324xf16>, %C: memref<25
 func.func @tma_store(%A: memref<256x128xf16>, %B: memref<128x324xf16>, %C: memref<256x324xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%C : memref<256x324xf16>)
-  // expected-error @+1 {{TMA stores need the rows of C to be a multiple of 16 bytes apart, but N=324 f16 elements are 648 bytes (store = "global" stores from registers)}}
+  // expected-error @+1 {{TMA stores need the rows of C to be a multiple of 16 bytes apart, but N=324 f16 elements are 648 bytes (store = "staged" or "global" writes them)}}
   linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x324xf16>) outs(%C : memref<256x324xf16>)
   return
 }

@@ -128,6 +128,14 @@ struct KernelParams {
   /// tile; otherwise each thread stores its accumulator pairs to global
   /// memory itself.
   bool tmaStore = false;
+  /// C is staged through the same chunk buffers, and the warpgroup's
+  /// threads write each chunk out with coalesced stores, a row of the chunk
+  /// per warp instruction (masked at the edges): for C whose rows TMA
+  /// cannot address (not 16-byte multiples apart, such as odd N), where
+  /// stores from registers would write scattered pairs or single elements.
+  bool stagedStore = false;
+  /// Whether C goes through the shared chunk buffers (TMA or staged).
+  bool chunkedStore() const { return tmaStore || stagedStore; }
   /// A fused pointwise epilogue: each f32 accumulator is rounded to
   /// `matmulType` and passed, with one element of every extra operand, to
   /// the function @tcgen_epilogue the kernel module declares; the result,
@@ -198,10 +206,12 @@ struct KernelParams {
   /// Columns of C in one TMA-store chunk: 128 bytes of the output type.
   int64_t storeChunkCols() const { return outType == "f32" ? 32 : 64; }
   /// Shared memory of the TMA-store buffers (two per consumer warpgroup).
-  int64_t storeBytes() const { return storeBufferBytes(blockM, tmaStore); }
+  int64_t storeBytes() const {
+    return storeBufferBytes(blockM, chunkedStore());
+  }
   /// Dynamic shared memory: the ring, the store buffers, the alignment.
   int64_t smemBytes() const {
-    return sharedMemoryBytes(blockM, blockN, blockK, stages, tmaStore);
+    return sharedMemoryBytes(blockM, blockN, blockK, stages, chunkedStore());
   }
   /// f32 accumulator registers per consumer thread (m64nN: N/2).
   int64_t accRegs() const { return blockN / 2; }
