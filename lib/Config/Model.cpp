@@ -228,11 +228,12 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
           continue;
         predict(c, p, d);
         // Stream-K evens out the last wave of a problem with several waves.
-        // With fewer tiles than SMs, smaller tiles do that without a
-        // fix-up: stream-K never measured fastest there (docs/PERFORMANCE.md,
-        // "The tile-size model"), while its predicted time, which
-        // counts no per-block latency of the split k-ranges, often is.
-        if (c.streamK && c.tiles < d.sms)
+        // With fewer tiles than two waves, smaller tiles do that without a
+        // fix-up: stream-K never measured fastest with fewer than one wave
+        // of tiles (its predicted gain there was a 10-40 % loss), and at
+        // 2560^3 (1.5 waves) a 6 % predicted gain measured a 7 % loss
+        // (docs/PERFORMANCE.md, "The tile-size model").
+        if (c.streamK && c.tiles < 2 * d.sms)
           continue;
         all.push_back(c);
       }

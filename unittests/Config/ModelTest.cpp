@@ -85,6 +85,11 @@ TEST(Model, StreamKOnlyWhereTheLastWaveIsPoor) {
   EXPECT_FALSE(first(square(1536)).streamK);
   EXPECT_FALSE(first(square(2048)).streamK);
   EXPECT_FALSE(first(square(1024)).streamK);
+  // 200 tiles of 128x256 are 1.5 waves: not searched (measured 0.93 of
+  // the fastest whole-tile candidate).
+  EXPECT_FALSE(first(square(2560)).streamK);
+  for (const SM90Candidate &c : rankSM90(square(2560), DeviceConstants()))
+    EXPECT_FALSE(c.streamK && c.tiles < 2 * 132) << c.label();
 }
 
 TEST(Model, SmallMIsMemoryBound) {

@@ -121,7 +121,7 @@ void predict(SM90Candidate &c, const Problem &p, const DeviceConstants &d);
 
 /// Every legal candidate of the search space (the block tiles of
 /// sm90Tiles(), with and without stream-K (with stream-K only where the
-/// tiles fill at least one wave), with and without a 2-block cluster
+/// tiles fill at least two waves), with and without a 2-block cluster
 /// sharing the larger operand tile; the deepest ring that fits),
 /// predicted and ranked, fastest first. Candidates within 1 % of the
 /// fastest are ordered by the search space's order (larger tiles, no
