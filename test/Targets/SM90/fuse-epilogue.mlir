@@ -115,7 +115,9 @@ func.func @mixed(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK-NOT:   cvt.rn
 // CHECK:       %[[P:.*]] = arith.mulf %{{.*}}, %[[S0]] : f32
 // CHECK:       arith.mulf %[[P]], %[[ALPHA]] : f32
-// CHECK:       math.tanh
+// A 16-bit output: tanh is the hardware's tanh.approx.f32, not libdevice's.
+// CHECK-NOT:   math.tanh
+// CHECK:       llvm.inline_asm "tanh.approx.f32 $0, $1;", "=f,f" %{{.*}} : (f32) -> f32
 // CHECK:       vector.store %{{.*}}, %[[C]][%[[ROW0]], %{{.*}}] : memref<256x256xbf16>, vector<2xbf16>
 
 // -----
@@ -147,3 +149,27 @@ func.func @in_place(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "ptr:C"]
 // CHECK:       %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK:       arith.mulf %{{.*}}, %[[TWO]] : f32
+
+// -----
+
+// An f32 output keeps the precise tanh (libdevice's, after lowering).
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @tanh_f32(%A: memref<256x128xf16>, %B: memref<128x256xf16>, %out: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x256xf32>) outs(%out : memref<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = math.tanh %x : f32
+    linalg.yield %t : f32
+  }
+  return
+}
+// CHECK-LABEL: gpu.func @tanh_f32_kernel(
+// CHECK:         math.tanh %{{.*}} : f32
+// CHECK-NOT:     tanh.approx
+// TMA-LABEL:   gpu.func @tanh_f32_kernel(
+// TMA:           math.tanh %{{.*}} : f32
