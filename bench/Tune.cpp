@@ -6,14 +6,13 @@
 #include "Gemm.h"
 #include "Timing.h"
 #include "tcgen/Runtime/Runtime.h"
+#include "tcgen/Runtime/TuneFile.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <memory>
-#include <sstream>
 
 using namespace tcgen;
 using namespace tcgen::bench;
@@ -21,15 +20,6 @@ using namespace tcgen::bench;
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kRoundsPerGate = 4; // rounds queued behind one gate
-
-std::vector<std::string> splitTabs(const std::string &line) {
-  std::vector<std::string> fields;
-  std::stringstream in(line);
-  std::string f;
-  while (std::getline(in, f, '\t'))
-    fields.push_back(f);
-  return fields;
-}
 
 bool sameOperands(const Manifest &a, const Manifest &b) {
   if (a.operands.size() != b.operands.size())
@@ -47,27 +37,11 @@ bool sameOperands(const Manifest &a, const Manifest &b) {
 std::string
 tcgen::bench::readTuneCandidates(const std::string &dir,
                                  std::vector<TuneCandidate> &candidates) {
-  std::string path = dir + "/tune.tsv";
-  std::ifstream in(path);
-  if (!in)
-    return "cannot read " + path + " (written by tcgen tune)";
-  std::string line;
-  int lineNo = 0;
-  while (std::getline(in, line)) {
-    ++lineNo;
-    std::vector<std::string> f = splitTabs(line);
-    if (f.empty() || f[0] != "candidate")
-      continue;
-    // candidate, id, rank, block_m, block_n, stages, streamk, cluster_m,
-    // cluster_n, raster, predicted_us, status, config
-    if (f.size() != 13)
-      return path + ":" + std::to_string(lineNo) +
-             ": a candidate line has 13 tab-separated fields, not " +
-             std::to_string(f.size());
-    candidates.push_back({f[1], f[11]});
-  }
-  if (candidates.empty())
-    return path + " lists no candidate";
+  TuneFile file;
+  if (std::string e = readTuneFile(dir, file); !e.empty())
+    return e;
+  for (const TuneCandidateRecord &r : file.candidates)
+    candidates.push_back({r.id, r.status});
   return "";
 }
 

@@ -11,6 +11,7 @@
 #include "tcgen/Config/Config.h"
 #include "tcgen/Config/TuningCache.h"
 #include "tcgen/IR/TCGenDialect.h"
+#include "tcgen/Runtime/TuneFile.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Pass/PassManager.h"
@@ -46,15 +47,6 @@ std::string printed(Location loc) {
   llvm::raw_string_ostream os(s);
   loc.print(os);
   return s;
-}
-
-std::vector<std::string> splitTabs(const std::string &line) {
-  std::vector<std::string> fields;
-  std::stringstream in(line);
-  std::string f;
-  while (std::getline(in, f, '\t'))
-    fields.push_back(f);
-  return fields;
 }
 
 /// Splits one CSV line (fields may be quoted, with "" for a quote).
@@ -147,40 +139,31 @@ struct CandidateRecord {
   std::string config;
 };
 
-std::string candidateLine(const CandidateRecord &r) {
-  return llvm::formatv("candidate\t{0}\t{1}\t{2}\t{3}\t{4}\t{5}\t{6}\t{7}\t{8}"
-                       "\t{9:F3}\t{10}\t{11}",
-                       r.id, r.rank, r.c.blockM, r.c.blockN, r.c.stages,
-                       int(r.c.streamK), r.c.clusterM, r.c.clusterN,
-                       r.c.raster, r.predictedUs, r.status, r.config)
-      .str();
+/// The shared file format's record of `r`, and back.
+::tcgen::TuneCandidateRecord toRecord(const CandidateRecord &r) {
+  ::tcgen::TuneCandidateRecord t;
+  t.id = r.id;
+  t.rank = r.rank;
+  t.blockM = r.c.blockM, t.blockN = r.c.blockN, t.stages = r.c.stages;
+  t.streamK = r.c.streamK;
+  t.clusterM = r.c.clusterM, t.clusterN = r.c.clusterN, t.raster = r.c.raster;
+  t.predictedUs = r.predictedUs;
+  t.status = r.status;
+  t.config = r.config;
+  return t;
 }
 
-bool parseCandidate(const std::vector<std::string> &f, CandidateRecord &r) {
-  if (f.size() != 13)
-    return false;
-  auto num = [](const std::string &s, int64_t &out) {
-    char *end = nullptr;
-    out = std::strtoll(s.c_str(), &end, 10);
-    return !s.empty() && !*end;
-  };
-  int64_t v[8];
-  for (int i = 0; i < 8; ++i)
-    if (!num(f[2 + i], v[i]))
-      return false;
-  r.id = f[1];
-  r.rank = int(v[0]);
-  r.c.blockM = v[1];
-  r.c.blockN = v[2];
-  r.c.stages = v[3];
-  r.c.streamK = v[4] != 0;
-  r.c.clusterM = v[5];
-  r.c.clusterN = v[6];
-  r.c.raster = v[7];
-  r.predictedUs = std::strtod(f[10].c_str(), nullptr);
-  r.status = f[11];
-  r.config = f[12];
-  return true;
+CandidateRecord fromRecord(const ::tcgen::TuneCandidateRecord &t) {
+  CandidateRecord r;
+  r.id = t.id;
+  r.rank = t.rank;
+  r.c.blockM = t.blockM, r.c.blockN = t.blockN, r.c.stages = t.stages;
+  r.c.streamK = t.streamK;
+  r.c.clusterM = t.clusterM, r.c.clusterN = t.clusterN, r.c.raster = t.raster;
+  r.predictedUs = t.predictedUs;
+  r.status = t.status;
+  r.config = t.config;
+  return r;
 }
 
 /// The last line of `log` that says "error", trimmed, tabs as spaces.
@@ -474,16 +457,11 @@ int mlir::tcgen::runTune(ModuleOp module, const TCGenPipelineOptions &options,
                    << "\n";
       return 1;
     }
-    os << "# tcgen tune: candidates of one contraction, ranked by the "
-          "tile-size model\n"
-       << "# candidate fields: id, rank, block_m, block_n, stages, streamk, "
-          "cluster_m, cluster_n, raster, predicted_us, status, config\n"
-       << "key\t" << r.key << "\n"
-       << "input\t" << request.input << "\n"
-       << "problem\t" << problemLine(r.problem) << "\n"
-       << "constants\t" << r.constants.str() << "\n";
+    ::tcgen::TuneFile file{r.key, request.input, problemLine(r.problem),
+                  r.constants.str(), {}};
     for (const CandidateRecord &rec : records)
-      os << candidateLine(rec) << "\n";
+      file.candidates.push_back(toRecord(rec));
+    os << ::tcgen::printTuneFile(file);
   }
   size_t compiled = 0;
   for (const CandidateRecord &rec : records)
@@ -558,40 +536,23 @@ int mlir::tcgen::importTune(const std::vector<std::string> &dirs,
   std::map<std::string, std::vector<MeasuredShape>> byDevice;
   int within5 = 0, within10 = 0, shapes = 0;
   for (const std::string &dir : dirs) {
-    std::string tsvPath = dir + "/tune.tsv", csvPath = dir + "/measured.csv";
-    std::ifstream tsv(tsvPath);
-    if (!tsv) {
-      llvm::errs() << "tcgen: cannot read " << tsvPath << "\n";
+    std::string csvPath = dir + "/measured.csv", line;
+    ::tcgen::TuneFile file;
+    if (std::string e = ::tcgen::readTuneFile(dir, file);
+        !e.empty()) {
+      llvm::errs() << "tcgen: " << e << "\n";
       return 1;
     }
-    std::string key, line;
+    std::string key = file.key;
     model::Problem problem;
-    bool haveProblem = false;
-    std::vector<CandidateRecord> records;
-    for (int lineNo = 1; std::getline(tsv, line); ++lineNo) {
-      std::vector<std::string> f = splitTabs(line);
-      if (f.empty() || f[0].empty() || f[0][0] == '#')
-        continue;
-      bool ok = true;
-      if (f[0] == "key" && f.size() == 2)
-        key = f[1];
-      else if (f[0] == "problem" && f.size() == 2)
-        ok = haveProblem = parseProblem(f[1], problem);
-      else if (f[0] == "candidate")
-        ok = parseCandidate(f, records.emplace_back());
-      else if (f[0] != "input" && f[0] != "constants")
-        ok = false;
-      if (!ok) {
-        llvm::errs() << "tcgen: " << tsvPath << ":" << lineNo
-                     << ": malformed line\n";
-        return 1;
-      }
-    }
-    if (key.empty() || !haveProblem || records.empty()) {
-      llvm::errs() << "tcgen: " << tsvPath
-                   << " lacks its key, problem or candidates\n";
+    if (key.empty() || !parseProblem(file.problem, problem)) {
+      llvm::errs() << "tcgen: " << dir
+                   << "/tune.tsv lacks its key or a valid problem line\n";
       return 1;
     }
+    std::vector<CandidateRecord> records;
+    for (const ::tcgen::TuneCandidateRecord &t : file.candidates)
+      records.push_back(fromRecord(t));
     std::ifstream csv(csvPath);
     if (!csv) {
       llvm::errs() << "tcgen: cannot read " << csvPath
