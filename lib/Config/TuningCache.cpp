@@ -6,6 +6,8 @@
 
 #include "tcgen/Config/TuningCache.h"
 
+#include "tcgen/Runtime/TuneFile.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -15,18 +17,6 @@
 #include <sstream>
 
 using namespace mlir::tcgen;
-
-static std::vector<std::string> splitTabs(const std::string &line) {
-  std::vector<std::string> fields;
-  size_t start = 0;
-  while (true) {
-    size_t tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab - start));
-    if (tab == std::string::npos)
-      return fields;
-    start = tab + 1;
-  }
-}
 
 std::optional<TuningCache> TuningCache::parse(const std::string &text,
                                               const std::string &name,
@@ -43,7 +33,7 @@ std::optional<TuningCache> TuningCache::parse(const std::string &text,
       error = name + ":" + std::to_string(lineNo) + ": " + why;
       return std::nullopt;
     };
-    std::vector<std::string> f = splitTabs(line);
+    std::vector<std::string> f = ::tcgen::splitTabs(line);
     if (f[0] == "config") {
       if (f.size() != 6)
         return fail("a config record has 6 tab-separated fields (config, "
