@@ -200,6 +200,8 @@ fi
 
 [ -d "$CARRY/odd-bundles" ] && check_and_bench odd "odd and unaligned sizes" t
 
+[ -d "$CARRY/squares-bundles" ] && check_and_bench squares "square sweep, default configuration" t
+
 if [ -d "$CARRY/tune-dirs" ]; then
   # The model's first choice (c00, the new default) of every shape is
   # checked; then every candidate is timed with tcgen-gpu tune. Here:

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -30,7 +30,8 @@ ARGS=("$@")
 # epilogue and a batch; timed against row-major C at 4096^3 and 8192^3),
 # staged (C rows TMA cannot address: staged coalesced stores against
 # stores from registers), odd (the generality issue's odd and unaligned
-# sizes with the default configuration)
+# sizes with the default configuration), squares (the Hopper issue's square
+# sweep 1024..16384, f16 -> f32, default configuration, three checked)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -541,5 +542,17 @@ if want odd; then
   done
   build "$D" chk_2049_f16 2049 2049 2049 --out f16 --
   build "$D" chk_1000_f32 1000 1000 1000 --
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want squares; then
+  rm -rf "$CARRY/squares-bundles"; mkdir -p "$CARRY/squares-bundles"
+  echo "square sweep 1024..16384, f16 -> f32, default configuration:"
+  D="$CARRY/squares-bundles"
+  for s in 1024 1536 2048 2560 3072 3584 4096 5120 6144 7168 8192 9216 10240 \
+           11264 12288 13312 14336 15360 16384; do
+    build "$D" "t$(printf %05d $s)" $s $s $s --
+  done
+  for s in 1536 5120 8192; do build "$D" "chk_$s" $s $s $s --; done
   echo "  $(ls "$D" | wc -l) bundles"
 fi
