@@ -202,6 +202,8 @@ fi
 
 [ -d "$CARRY/squares-bundles" ] && check_and_bench squares "square sweep, default configuration" t
 
+[ -d "$CARRY/accumulate-bundles" ] && check_and_bench accumulate "C += A*B" t
+
 if [ -d "$CARRY/tune-dirs" ]; then
   # The model's first choice (c00, the new default) of every shape is
   # checked; then every candidate is timed with tcgen-gpu tune. Here:

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -31,7 +31,8 @@ ARGS=("$@")
 # staged (C rows TMA cannot address: staged coalesced stores against
 # stores from registers), odd (the generality issue's odd and unaligned
 # sizes with the default configuration), squares (the Hopper issue's square
-# sweep 1024..16384, f16 -> f32, default configuration, three checked)
+# sweep 1024..16384, f16 -> f32, default configuration, three checked),
+# accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -554,5 +555,24 @@ if want squares; then
     build "$D" "t$(printf %05d $s)" $s $s $s --
   done
   for s in 1536 5120 8192; do build "$D" "chk_$s" $s $s $s --; done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want accumulate; then
+  rm -rf "$CARRY/accumulate-bundles"; mkdir -p "$CARRY/accumulate-bundles"
+  echo "C += A*B on sm90:"
+  D="$CARRY/accumulate-bundles"
+  build "$D" chk_acc_1000x1001x700 1000 1001 700 --accumulate --
+  build "$D" chk_acc_333x257x200_f16 333 257 200 --accumulate --out f16 --
+  build "$D" chk_acc_1000x1200x700_nt 1000 1200 700 --accumulate --b-layout nk --
+  build "$D" chk_acc_1000x1200x700_cm 1000 1200 700 --accumulate --c-layout nm --
+  build "$D" chk_acc_2048_streamk 2048 2048 2048 --accumulate -- --stream-k=1
+  build "$D" chk_acc_1024x1024x512_cluster 1024 1024 512 --accumulate -- --cluster=2,1 --block-tile=128,256,64
+  build "$D" chk_acc_2048_bf16 2048 2048 2048 --accumulate --in bf16 --out bf16 --
+  for s in 2048 4096 8192; do
+    for out in f32 f16; do
+      build "$D" "t${s}_${out}" $s $s $s --accumulate --out $out --
+    done
+  done
   echo "  $(ls "$D" | wc -l) bundles"
 fi

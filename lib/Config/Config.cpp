@@ -33,9 +33,10 @@ static bool tmaCanStoreC(const ContractionInfo &info) {
 
 StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
                                          TargetAttr target) {
-  // All four A/B layouts (K-major or MN-major operands) and any sizes go to
-  // sm90.
-  if (target.getArch() == "sm_90a" && getZeroFillOfOutput(info))
+  // All four A/B layouts (K-major or MN-major operands), any sizes, C = A*B
+  // and C += A*B go to sm90, but for C += A*B on a batch.
+  if (target.getArch() == "sm_90a" &&
+      (getZeroFillOfOutput(info) || !(info.batched && info.batch > 1)))
     return "sm90";
   return "wmma";
 }

@@ -1,14 +1,14 @@
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{block-tile=64,64,32 warp-tile=32,32,32 padding=0 vector=4}))' | FileCheck %s
-// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{block-tile=64,64,32 warp-tile=48,32,32}))' 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=wmma block-tile=64,64,32 warp-tile=32,32,32 padding=0 vector=4}))' | FileCheck %s
+// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=wmma block-tile=64,64,32 warp-tile=48,32,32}))' 2>&1 | FileCheck %s --check-prefix=ERR
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1 persistent=0}))' 2>&1 | FileCheck %s --check-prefix=SK
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=global}))' | FileCheck %s --check-prefix=GLOBAL
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=tma}))' | FileCheck %s --check-prefix=TMA
-// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{store=tma}))' 2>&1 | FileCheck %s --check-prefix=TMA-WMMA
+// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=wmma store=tma}))' 2>&1 | FileCheck %s --check-prefix=TMA-WMMA
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=smem}))' 2>&1 | FileCheck %s --check-prefix=BAD-STORE
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{block-tile=128,256,32}))' | FileCheck %s --check-prefix=ONE-STAGE
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{stages=1}))' | FileCheck %s --check-prefix=STAGES1
-// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{stages=3}))' 2>&1 | FileCheck %s --check-prefix=STAGES3
-// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{block-tile=128,256,32 stages=2}))' 2>&1 | FileCheck %s --check-prefix=STAGES2-BIG
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=wmma block-tile=128,256,32}))' | FileCheck %s --check-prefix=ONE-STAGE
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=wmma stages=1}))' | FileCheck %s --check-prefix=STAGES1
+// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=wmma stages=3}))' 2>&1 | FileCheck %s --check-prefix=STAGES3
+// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=wmma block-tile=128,256,32 stages=2}))' 2>&1 | FileCheck %s --check-prefix=STAGES2-BIG
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stages=3}))' | FileCheck %s --check-prefix=SM90-STAGES
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stages=1}))' 2>&1 | FileCheck %s --check-prefix=SM90-ONE
 

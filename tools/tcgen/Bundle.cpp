@@ -195,7 +195,8 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     for (BlockArgument arg : func.getArguments()) {
       if (getOperandRole(arg).empty())
         continue;
-      FailureOr<::tcgen::Operand> op = describeOperand(func, arg, true);
+      FailureOr<::tcgen::Operand> op =
+          describeOperand(func, arg, func->hasAttr(kOverwriteAttrName));
       if (failed(op))
         return failure();
       // A stored [k][m] is the logical A[m][k] with strides [1, m] (and B
@@ -215,7 +216,8 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     }
     if (!m.findOperand("A") || !m.findOperand("B") || !m.findOperand("C"))
       return func.emitError("kernel does not take all of A, B and C");
-    describeOp(m, /*overwrite=*/true);
+    // Without tcgen.overwrite the kernel computes C += A*B (C inout).
+    describeOp(m, func->hasAttr(kOverwriteAttrName));
     m.op.accumulator = ::tcgen::DType::F32; // wgmma accumulates in f32
     if (auto epilogue =
             func->getAttrOfType<DictionaryAttr>(kFusedEpilogueAttrName))

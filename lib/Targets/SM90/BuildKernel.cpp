@@ -13,6 +13,7 @@
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 #include "tcgen/Transforms/LoopTags.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -84,12 +85,18 @@ struct BuildKernelPass final
         if (failed(tagOperandArgument(func, epilogue->op, e.memref,
                                       "E" + std::to_string(k))))
           return failure();
-    // The kernel writes C = A*B: it needs the zero fill of C in front.
+    // With the zero fill of C in front the kernel writes C = A*B; without
+    // it, C += A*B: the epilogue adds C's old value, read through a second
+    // plain pointer to C, to the f32 accumulators before C is written.
     linalg::FillOp fill = getZeroFillOfOutput(*info);
-    if (!fill)
-      return op.emitOpError("the sm90 back end computes C = A*B only (a zero "
-                            "linalg.fill of C before the matmul); C += A*B "
-                            "is not supported by it yet");
+    bool accumulate = !fill;
+    if (accumulate && epilogue)
+      return op.emitOpError("C += A*B with a fused pointwise consumer is not "
+                            "supported by the sm90 back end yet (zero-fill C "
+                            "first, or compute the sum in the consumer)");
+    if (accumulate && info->batched && info->batch > 1)
+      return op.emitOpError("C += A*B on a batch is not supported by the sm90 "
+                            "back end yet (zero-fill C first)");
 
     sm90::KernelParams p;
     p.name = (func.getSymName() + "_kernel").str();
@@ -120,6 +127,11 @@ struct BuildKernelPass final
     // Element types are f16, bf16 or f32 here (analyzeContraction,
     // findEpilogue).
     p.outType = typeName(info->cType);
+    if (accumulate) {
+      p.fusedEpilogue = true;
+      p.matmulType = "f32";
+      p.epilogueOperands.push_back({"matrix", typeName(info->cType)});
+    }
     if (epilogue) {
       p.fusedEpilogue = true;
       p.matmulType = typeName(info->cType);
@@ -183,6 +195,19 @@ struct BuildKernelPass final
     // hardware instruction instead of libdevice's polynomial (GELU's tanh
     // form cost 8 % over the plain kernel at 4096^3 with it).
     bool fastTanh = epilogue && !epilogue->outType.isF32();
+    if (accumulate)
+      body = [&](OpBuilder &builder, Value acc, ValueRange operands) {
+        // acc (f32) + C's old element, rounded once to C's type.
+        Location loc = op.getLoc();
+        Value old = operands[0];
+        Type f32 = builder.getF32Type();
+        if (old.getType() != f32)
+          old = arith::ExtFOp::create(builder, loc, f32, old);
+        Value sum = arith::AddFOp::create(builder, loc, acc, old);
+        if (info->cType != f32)
+          sum = arith::TruncFOp::create(builder, loc, info->cType, sum);
+        return sum;
+      };
     if (epilogue)
       body = [&](OpBuilder &builder, Value acc, ValueRange operands) {
         Block *block = builder.getInsertionBlock();
@@ -217,7 +242,7 @@ struct BuildKernelPass final
     SmallVector<std::string> params = {"tensormap:A", "tensormap:B",
                                        p.tmaStore ? "tensormap:C" : "ptr:C"};
     for (size_t k = 0; k < p.epilogueOperands.size(); ++k)
-      params.push_back("ptr:E" + std::to_string(k));
+      params.push_back(accumulate ? "ptr:C" : "ptr:E" + std::to_string(k));
     if (p.streamK)
       params.push_back("workspace:" +
                        std::to_string(p.workspaceBytesPerBlock()));
@@ -281,7 +306,8 @@ struct BuildKernelPass final
                                 p.consumerRegisters(), p.consumers()}));
     kernel->setAttr(kConfigAttrName, config);
     func->setAttr(kConfigAttrName, config);
-    func->setAttr(kOverwriteAttrName, b.getUnitAttr());
+    if (!accumulate)
+      func->setAttr(kOverwriteAttrName, b.getUnitAttr());
     func->setAttr("tcgen.kernel", FlatSymbolRefAttr::get(kernel.getNameAttr()));
     if (epilogue) {
       func->setAttr(kFusedEpilogueAttrName, describeEpilogue(*epilogue));
@@ -300,7 +326,8 @@ struct BuildKernelPass final
       }
       return success();
     }
-    fill->erase();
+    if (fill)
+      fill->erase();
     op->erase();
     return success();
   }

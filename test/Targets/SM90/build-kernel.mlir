@@ -81,8 +81,26 @@ func.func @mm(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memref<256x5
 
 // -----
 
+// C += A*B (no zero fill): C is read and written (no tcgen.overwrite on the
+// function); the kernel takes a second, plain pointer to C whose elements
+// the epilogue loads in the accumulators' layout and adds in f32.
+// CHECK-LABEL: func.func @accumulate(
+// CHECK-SAME:    memref<256x512xf32> {tcgen.operand = "C"}
+// CHECK-NOT:     tcgen.overwrite
+// CHECK:       gpu.func @accumulate_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[OLD:.*]]: memref<256x512xf32>)
+// CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "ptr:C"]
+// CHECK:         %[[V:.*]] = vector.load %[[OLD]][%{{.*}}, %{{.*}}] : memref<256x512xf32>, vector<2xf32>
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : f32
 func.func @accumulate(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memref<256x512xf32>) {
-  // expected-error @+1 {{the sm90 back end computes C = A*B only}}
   linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  return
+}
+
+// -----
+
+// C += A*B with a pointwise consumer, or on a batch: not yet.
+func.func @accumulate_batch(%A: memref<2x256x128xf16>, %B: memref<2x128x512xf16>, %C: memref<2x256x512xf32>) {
+  // expected-error @+1 {{C += A*B on a batch is not supported by the sm90 back end yet (zero-fill C first)}}
+  linalg.batch_matmul ins(%A, %B : memref<2x256x128xf16>, memref<2x128x512xf16>) outs(%C : memref<2x256x512xf32>)
   return
 }
