@@ -116,6 +116,20 @@ TEST(Model, RankedFastestFirstExceptNearTies) {
   }
 }
 
+TEST(Model, TilesOutsideTheSpaceGetARateByIntensity) {
+  // Measured records may name tiles the search space lacks (128 x 128,
+  // measured ~0.73 of 128 x 256); the others scale with m n / (m + n).
+  SM90Candidate c;
+  c.blockM = 128, c.blockN = 128, c.stages = 6;
+  predict(c, square(4096), DeviceConstants());
+  EXPECT_DOUBLE_EQ(c.tileThroughput, 0.73);
+  c.blockM = 64, c.blockN = 192;
+  predict(c, square(4096), DeviceConstants());
+  EXPECT_NEAR(c.tileThroughput, (64.0 * 192 / 256) / (128.0 * 256 / 384),
+              1e-12);
+  EXPECT_GT(c.totalUs, 0);
+}
+
 TEST(Model, SearchSpaceIsLegal) {
   Problem p = square(4096);
   for (const SM90Candidate &c : rankSM90(p, DeviceConstants())) {
