@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [random]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -32,7 +32,9 @@ ARGS=("$@")
 # stores from registers), odd (the generality issue's odd and unaligned
 # sizes with the default configuration), squares (the Hopper issue's square
 # sweep 1024..16384, f16 -> f32, default configuration, three checked),
-# accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1)
+# accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1),
+# random (checks only: random sizes with primes and 1s, random layouts,
+# dtypes, C += A*B and epilogues; SEED picks the draw)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -575,4 +577,34 @@ if want accumulate; then
     done
   done
   echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want random; then
+  rm -rf "$CARRY/random-bundles"; mkdir -p "$CARRY/random-bundles"
+  echo "random shapes (seed ${SEED:-1}), checks only:"
+  python3 - "${SEED:-1}" > "$CARRY/mlir/random.txt" <<'PY'
+import random, sys
+r = random.Random(int(sys.argv[1]))
+sizes = [1, 2, 3, 7, 13, 31, 61, 127, 251, 509, 1021, 2039, 64, 100, 777, 1000]
+for i in range(24):
+    m, n, k = (r.choice(sizes) for _ in range(3))
+    args = [str(m), str(n), str(k)]
+    inp = r.choice(["f16", "bf16"])
+    out = r.choice(["f32", inp])
+    args += ["--in", inp, "--out", out]
+    args += ["--a-layout", r.choice(["mk", "km"]), "--b-layout", r.choice(["kn", "nk"])]
+    extra = r.random()
+    if extra < 0.2:
+        args += ["--accumulate"]
+    elif extra < 0.4:
+        args += ["--epilogue", r.choice(["relu-bias", "add-relu", "bias-gelu-residual"])]
+    elif extra < 0.5:
+        args += ["--c-layout", "nm"]
+    print(f"r{i:02d}_{m}x{n}x{k} " + " ".join(args))
+PY
+  while read -r name args; do
+    # shellcheck disable=SC2086
+    build "$CARRY/random-bundles" "chk_$name" $args --
+  done < "$CARRY/mlir/random.txt"
+  echo "  $(ls "$CARRY/random-bundles" | wc -l) bundles"
 fi

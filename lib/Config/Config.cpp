@@ -54,9 +54,10 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
     out = epilogue->outType;
   p.outBytes = out.getIntOrFloatBitWidth() / 8;
   // As the sm90 kernel reads them (BuildKernel.cpp): with M = 1 (N = 1) A
-  // (B) is read K-major (N-major) whatever its logical layout.
-  p.aMNMajor = info.aTransposed && info.m > 1;
-  p.bKMajor = info.bTransposed && info.n > 1;
+  // (B) is read K-major (N-major) whatever its logical layout, and so are
+  // both with K = 1.
+  p.aMNMajor = info.aTransposed && info.m > 1 && info.k > 1;
+  p.bKMajor = info.bTransposed && info.n > 1 && info.k > 1;
   // C always goes through the shared chunk buffers: TMA stores, or staged
   // stores where its rows are not 16-byte multiples apart.
   p.tmaStore = true;

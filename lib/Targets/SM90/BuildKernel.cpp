@@ -118,12 +118,14 @@ struct BuildKernelPass final
     p.stagedStore = config.getStore() == "staged";
     p.inType = info->aType.isBF16() ? "bf16" : "f16";
     // A stored [k][1] is the same memory as [1][k]: with M = 1 the kernel
-    // reads A K-major either way, and with N = 1 B N-major. (The runtime
-    // orders a tensor map's dimensions by stride, and an extent-1
-    // dimension's stride says nothing: it keeps its logical place, which
-    // makes K, or N, the innermost; docs/BUNDLE.md.)
-    p.aMNMajor = info->aTransposed && info->m > 1;
-    p.bKMajor = info->bTransposed && info->n > 1;
+    // reads A K-major either way, and with N = 1 B N-major; with K = 1 the
+    // same holds for both (A stored [1][m] is A [m][1] K-major, B stored
+    // [n][1] is B [1][n] N-major). (The runtime orders a tensor map's
+    // dimensions by stride, and an extent-1 dimension's stride says
+    // nothing: it keeps its logical place, which makes K, or N, the
+    // innermost; docs/BUNDLE.md.)
+    p.aMNMajor = info->aTransposed && info->m > 1 && info->k > 1;
+    p.bKMajor = info->bTransposed && info->n > 1 && info->k > 1;
     // Element types are f16, bf16 or f32 here (analyzeContraction,
     // findEpilogue).
     p.outType = typeName(info->cType);

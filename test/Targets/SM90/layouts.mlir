@@ -55,3 +55,21 @@ func.func @a_m_major_m1(%A: memref<512x1xf16>, %B: memref<512x2048xf16>, %C: mem
     ins(%A, %B : memref<512x1xf16>, memref<512x2048xf16>) outs(%C : memref<1x2048xf32>)
   return
 }
+
+// -----
+
+// With K = 1 the same: A stored [1][m] is A [m][1] K-major (its 2-byte rows
+// are packed), and B stored [n][1] is B [1][n] N-major.
+// CHECK-LABEL: func.func @k1_transposed
+// CHECK-SAME:    tcgen.transposed = array<i1: true, true>
+// CHECK:       gpu.func @k1_transposed_kernel
+// CHECK-SAME:    operand = "A"
+// CHECK-SAME:    tcgen.transposed = array<i1: false, false>
+// CHECK:       nvvm.wgmma.mma_async {{.*}}, A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+func.func @k1_transposed(%A: memref<1x1000xf16>, %B: memref<512x1xf16>, %C: memref<1000x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<1000x512xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<1x1000xf16>, memref<512x1xf16>) outs(%C : memref<1000x512xf32>)
+  return
+}
