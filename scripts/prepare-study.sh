@@ -34,7 +34,7 @@ ARGS=("$@")
 # sweep 1024..16384, f16 -> f32, default configuration, three checked),
 # accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1),
 # random (checks only: random sizes with primes and 1s, random layouts,
-# dtypes, C += A*B and epilogues; SEED picks the draw)
+# dtypes, C += A*B, epilogues, column-major C, batches; SEED picks the draw)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -600,6 +600,8 @@ for i in range(24):
         args += ["--epilogue", r.choice(["relu-bias", "add-relu", "bias-gelu-residual"])]
     elif extra < 0.5:
         args += ["--c-layout", "nm"]
+    elif extra < 0.65:
+        args += ["--batch", str(r.choice([2, 3, 5]))]
     print(f"r{i:02d}_{m}x{n}x{k} " + " ".join(args))
 PY
   while read -r name args; do
