@@ -34,7 +34,8 @@ ARGS=("$@")
 # sweep 1024..16384, f16 -> f32, default configuration, three checked),
 # accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1),
 # random (checks only: random sizes with primes and 1s, random layouts,
-# dtypes, C += A*B, epilogues, column-major C, batches; SEED picks the draw)
+# dtypes, C += A*B, epilogues, column-major C, batches, stream-K, clusters,
+# other tiles; SEED picks the draw)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -585,7 +586,8 @@ if want random; then
   python3 - "${SEED:-1}" > "$CARRY/mlir/random.txt" <<'PY'
 import random, sys
 r = random.Random(int(sys.argv[1]))
-sizes = [1, 2, 3, 7, 13, 31, 61, 127, 251, 509, 1021, 2039, 64, 100, 777, 1000]
+sizes = [1, 2, 3, 7, 13, 31, 61, 127, 251, 509, 1021, 2039, 64, 100, 777, 1000,
+         1536, 3000, 4093]
 for i in range(24):
     m, n, k = (r.choice(sizes) for _ in range(3))
     args = [str(m), str(n), str(k)]
@@ -602,11 +604,19 @@ for i in range(24):
         args += ["--c-layout", "nm"]
     elif extra < 0.65:
         args += ["--batch", str(r.choice([2, 3, 5]))]
-    print(f"r{i:02d}_{m}x{n}x{k} " + " ".join(args))
+    flags = []
+    pick = r.random()
+    if pick < 0.15:
+        flags = ["--stream-k=1"]
+    elif pick < 0.25:
+        flags = ["--cluster=2,1", "--block-tile=128,256,64"]
+    elif pick < 0.35:
+        flags = ["--block-tile=" + r.choice(["64,64,64", "128,64,64", "64,256,64"])]
+    print(f"r{i:02d}_{m}x{n}x{k} " + " ".join(args) + " -- " + " ".join(flags))
 PY
   while read -r name args; do
     # shellcheck disable=SC2086
-    build "$CARRY/random-bundles" "chk_$name" $args --
+    build "$CARRY/random-bundles" "chk_$name" $args
   done < "$CARRY/mlir/random.txt"
   echo "  $(ls "$CARRY/random-bundles" | wc -l) bundles"
 fi
