@@ -122,7 +122,9 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
             cache ? cache->constants(device) : nullptr;
         ConfigAttr base = getDefaultConfig(*info, target, chosenBackend,
                                            constants, modelRank);
-        if (cache) {
+        // A retry with the model's next choice (model-rank > 0) means the
+        // first config did not build: the cache's is not tried again.
+        if (cache && modelRank == 0) {
           FailureOr<ConfigAttr> tuned = lookUpTuned(*cache, op, *info, target);
           if (failed(tuned))
             return WalkResult::interrupt();
