@@ -153,21 +153,10 @@ struct BuildKernelPass final
     auto addPack = [&](StringRef operand, int64_t rows,
                        int64_t cols) -> LogicalResult {
       int64_t rowBytes = cols * 2;
-      if (p.batched) {
-        // Pack kernels copy one matrix; batched operands are read in
-        // place, which TMA can do where their rows are 16-byte multiples.
-        if (rowBytes % 16 != 0)
-          return op.emitOpError()
-                 << "the rows of the batched operand " << operand << " are "
-                 << rowBytes
-                 << " bytes apart, not a multiple of 16, which TMA needs "
-                    "(packing batched operands is not supported yet)";
-        if (pack == "always")
-          return op.emitOpError("pack = always: packing batched operands is "
-                                "not supported yet");
-        return success();
-      }
-      if (!sm90::shouldPack(rowBytes, rows * rowBytes, pack)) {
+      // A batch is packed as one stack of batch x rows rows (the matrices
+      // are contiguous, one after the other).
+      int64_t allRows = p.batch * rows;
+      if (!sm90::shouldPack(rowBytes, allRows * rowBytes, pack)) {
         if (rowBytes % 16 != 0)
           return op.emitOpError()
                  << "the rows of " << operand << " are " << rowBytes
@@ -178,7 +167,8 @@ struct BuildKernelPass final
       sm90::PackParams pp;
       pp.name = p.name + "_pack_" + operand.str();
       pp.operand = operand.str();
-      pp.rows = rows;
+      pp.rows = allRows;
+      pp.matrixRows = rows;
       pp.cols = cols;
       pp.srcStride = cols;
       pp.dstStride = sm90::paddedRowStride(cols, 2);
@@ -271,8 +261,11 @@ struct BuildKernelPass final
       packs.push_back(b.getDictionaryAttr(
           {b.getNamedAttr("operand", b.getStringAttr(pp.operand)),
            b.getNamedAttr("entry", b.getStringAttr(pp.name)),
-           b.getNamedAttr("strides",
-                          b.getDenseI64ArrayAttr({pp.dstStride, 1})),
+           b.getNamedAttr(
+               "strides",
+               p.batched ? b.getDenseI64ArrayAttr(
+                               {pp.matrixRows * pp.dstStride, pp.dstStride, 1})
+                         : b.getDenseI64ArrayAttr({pp.dstStride, 1})),
            b.getNamedAttr("grid",
                           b.getDenseI64ArrayAttr({pp.blocks(), 1, 1})),
            b.getNamedAttr("block", b.getDenseI64ArrayAttr(

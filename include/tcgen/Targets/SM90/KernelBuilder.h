@@ -54,6 +54,9 @@ struct PackParams {
   std::string name;    ///< the kernel's symbol
   std::string operand; ///< the operand it packs ("A" or "B")
   int64_t rows = 0, cols = 0, srcStride = 0, dstStride = 0;
+  /// Rows of one matrix: a batch is packed as one stack of its matrices
+  /// (rows = batch x matrixRows), and the copy's tensor map is rank 3.
+  int64_t matrixRows = 0;
   std::string type = "f16";
   /// Threads per block and blocks: each thread copies 16-byte chunks of
   /// eight elements, striding over the matrix.

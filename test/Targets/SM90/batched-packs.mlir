@@ -1,0 +1,33 @@
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel{pack=always})' | FileCheck %s --check-prefix=ALWAYS
+// RUN: not tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel{pack=never})' 2>&1 | FileCheck %s --check-prefix=NEVER
+
+// A batch whose A rows are 200 bytes apart (not a multiple of 16, which TMA
+// needs): A is packed as one stack of its 2 x 128 rows into rows of 128
+// elements; the copy's tensor map is rank 3 (strides [128 x 128, 128, 1]).
+// CHECK-LABEL: func.func @unaligned
+// CHECK:       gpu.func @unaligned_kernel(
+// CHECK-SAME:    tcgen.packs = [{block = array<i64: 256, 1, 1>, entry = "unaligned_kernel_pack_A", grid = array<i64: {{[0-9]+}}, 1, 1>, operand = "A", strides = array<i64: 16384, 128, 1>}]
+// CHECK:       gpu.func @unaligned_kernel_pack_A(
+// NEVER: error: 'linalg.batch_matmul' op the rows of A are 200 bytes apart, not a multiple of 16, which TMA needs; pack = never forbids copying them
+func.func @unaligned(%A: memref<2x128x100xf16>, %B: memref<2x100x128xf16>, %C: memref<2x128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<2x128x128xf32>)
+  linalg.batch_matmul ins(%A, %B : memref<2x128x100xf16>, memref<2x100x128xf16>) outs(%C : memref<2x128x128xf32>)
+  return
+}
+
+// -----
+
+// Rows that are 16-byte (not 128-byte) multiples apart are read in place
+// by default at this size, and packed with pack = always.
+// CHECK-LABEL: func.func @aligned
+// CHECK-NOT:   tcgen.packs
+// ALWAYS-LABEL: func.func @aligned
+// ALWAYS:      tcgen.packs = [{{.*}}operand = "A", strides = array<i64: 16384, 128, 1>}]
+func.func @aligned(%A: memref<2x128x72xf16>, %B: memref<2x72x128xf16>, %C: memref<2x128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<2x128x128xf32>)
+  linalg.batch_matmul ins(%A, %B : memref<2x128x72xf16>, memref<2x72x128xf16>) outs(%C : memref<2x128x128xf32>)
+  return
+}
