@@ -469,10 +469,10 @@ static int compileOnce(MLIRContext &ctx, bool explainOnly, int64_t modelRank,
 
 /// Compiles with the model's first choice; where a kernel of it spills (or
 /// serializes wgmma) and the options fix no part of the configuration,
-/// with its next choices, up to four.
+/// with its next choices, up to eight.
 static int compile(MLIRContext &ctx, bool explainOnly) {
   bool retry = !explainOnly && !allowSpills && !configFixedByOptions();
-  constexpr int64_t kMaxTries = 4;
+  constexpr int64_t kMaxTries = 8;
   for (int64_t rank = 0;; ++rank) {
     std::string spilled;
     bool last = rank + 1 == kMaxTries;
