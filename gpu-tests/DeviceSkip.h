@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 
 namespace tcgen::bench {
@@ -29,6 +30,13 @@ inline const std::string &gpuUnavailable() {
     return error.empty() ? error : "no CUDA device: " + error;
   }();
   return reason;
+}
+
+/// Where the hand-made reference bundles are: $TCGEN_REF_BUNDLES, else the
+/// build's.
+inline std::string refBundlesDir() {
+  const char *env = std::getenv("TCGEN_REF_BUNDLES");
+  return env && *env ? env : TCGEN_REF_BUNDLES_DEFAULT;
 }
 
 } // namespace tcgen::bench

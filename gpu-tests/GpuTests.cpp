@@ -50,11 +50,6 @@ namespace fs = std::filesystem;
 namespace {
 constexpr int kAllSkipped = 77; // ctest SKIP_RETURN_CODE
 
-std::string refBundlesDir() {
-  const char *env = std::getenv("TCGEN_REF_BUNDLES");
-  return env && *env ? env : TCGEN_REF_BUNDLES_DEFAULT;
-}
-
 std::string refFailBundlesDir() {
   const char *env = std::getenv("TCGEN_REF_FAIL_BUNDLES");
   return env && *env ? env : TCGEN_REF_FAIL_BUNDLES_DEFAULT;

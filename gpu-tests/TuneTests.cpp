@@ -22,11 +22,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string refBundles() {
-  const char *env = std::getenv("TCGEN_REF_BUNDLES");
-  return env && *env ? env : TCGEN_REF_BUNDLES_DEFAULT;
-}
-
 /// A fresh directory under the test temp dir.
 fs::path freshDir(const std::string &name) {
   fs::path dir = fs::path(testing::TempDir()) /
@@ -80,10 +75,10 @@ class GpuTune : public testing::Test {
 protected:
   void SetUp() override {
     SKIP_WITHOUT_GPU();
-    rowMajor = fs::path(refBundles()) / "ref_f16_f32_rowmajor";
-    ragged = fs::path(refBundles()) / "ref_f32_f32_ragged";
+    rowMajor = fs::path(refBundlesDir()) / "ref_f16_f32_rowmajor";
+    ragged = fs::path(refBundlesDir()) / "ref_f32_f32_ragged";
     if (!fs::exists(rowMajor) || !fs::exists(ragged))
-      GTEST_SKIP() << "reference bundles not found in " << refBundles()
+      GTEST_SKIP() << "reference bundles not found in " << refBundlesDir()
                    << " (set TCGEN_REF_BUNDLES)";
     ASSERT_EQ(getDeviceProps(device), "");
   }

@@ -22,48 +22,42 @@ std::optional<TuningCache> TuningCache::parse(const std::string &text,
                                               const std::string &name,
                                               std::string &error) {
   TuningCache cache;
-  std::istringstream in(text);
-  std::string line;
-  for (int lineNo = 1; std::getline(in, line); ++lineNo) {
-    if (!line.empty() && line.back() == '\r')
-      line.pop_back();
-    if (line.empty() || line[0] == '#')
-      continue;
-    auto fail = [&](const std::string &why) {
-      error = name + ":" + std::to_string(lineNo) + ": " + why;
-      return std::nullopt;
-    };
-    std::vector<std::string> f = ::tcgen::splitTabs(line);
-    if (f[0] == "config") {
-      if (f.size() != 6)
-        return fail("a config record has 6 tab-separated fields (config, "
-                    "device, key, #tcgen.config, ms, date), not " +
-                    std::to_string(f.size()));
-      TuningEntry e{f[1], f[2], f[3], 0, f[5]};
-      char *end = nullptr;
-      e.ms = std::strtod(f[4].c_str(), &end);
-      if (f[4].empty() || *end || !std::isfinite(e.ms) || e.ms <= 0)
-        return fail("the time '" + f[4] + "' is not a positive number");
-      if (e.device.empty() || e.key.empty() ||
-          e.config.rfind("#tcgen.config<", 0) != 0)
-        return fail("a config record needs a device, a key and a "
-                    "#tcgen.config<...> attribute");
-      cache.add(e);
-    } else if (f[0] == "model") {
-      if (f.size() != 3)
-        return fail("a model record has 3 tab-separated fields (model, "
-                    "device, constants), not " +
-                    std::to_string(f.size()));
-      std::string why;
-      std::optional<model::DeviceConstants> d =
-          model::DeviceConstants::parse(f[2], why);
-      if (!d)
-        return fail(why);
-      cache.setConstants(f[1], *d);
-    } else {
-      return fail("unknown record '" + f[0] + "' (expected config or model)");
-    }
-  }
+  error = ::tcgen::forEachRecord(
+      text, name, [&](const std::vector<std::string> &f) -> std::string {
+        if (f[0] == "config") {
+          if (f.size() != 6)
+            return "a config record has 6 tab-separated fields (config, "
+                   "device, key, #tcgen.config, ms, date), not " +
+                   std::to_string(f.size());
+          TuningEntry e{f[1], f[2], f[3], 0, f[5]};
+          char *end = nullptr;
+          e.ms = std::strtod(f[4].c_str(), &end);
+          if (f[4].empty() || *end || !std::isfinite(e.ms) || e.ms <= 0)
+            return "the time '" + f[4] + "' is not a positive number";
+          if (e.device.empty() || e.key.empty() ||
+              e.config.rfind("#tcgen.config<", 0) != 0)
+            return "a config record needs a device, a key and a "
+                   "#tcgen.config<...> attribute";
+          cache.add(e);
+          return "";
+        }
+        if (f[0] == "model") {
+          if (f.size() != 3)
+            return "a model record has 3 tab-separated fields (model, "
+                   "device, constants), not " +
+                   std::to_string(f.size());
+          std::string why;
+          std::optional<model::DeviceConstants> d =
+              model::DeviceConstants::parse(f[2], why);
+          if (!d)
+            return why;
+          cache.setConstants(f[1], *d);
+          return "";
+        }
+        return "unknown record '" + f[0] + "' (expected config or model)";
+      });
+  if (!error.empty())
+    return std::nullopt;
   return cache;
 }
 

@@ -30,8 +30,10 @@ bool parseInt(const std::string &s, int64_t &out) {
 }
 } // namespace
 
-std::string tcgen::parseTuneFile(const std::string &text,
-                                 const std::string &name, TuneFile &out) {
+std::string tcgen::forEachRecord(
+    const std::string &text, const std::string &name,
+    const std::function<std::string(const std::vector<std::string> &)>
+        &record) {
   std::istringstream in(text);
   std::string line;
   for (int lineNo = 1; std::getline(in, line); ++lineNo) {
@@ -39,22 +41,29 @@ std::string tcgen::parseTuneFile(const std::string &text,
       line.pop_back();
     if (line.empty() || line[0] == '#')
       continue;
-    std::vector<std::string> f = splitTabs(line);
-    std::string where = name + ":" + std::to_string(lineNo) + ": ";
+    if (std::string why = record(splitTabs(line)); !why.empty())
+      return name + ":" + std::to_string(lineNo) + ": " + why;
+  }
+  return "";
+}
+
+std::string tcgen::parseTuneFile(const std::string &text,
+                                 const std::string &name, TuneFile &out) {
+  return forEachRecord(text, name, [&](const std::vector<std::string> &f) {
     if (f[0] == "candidate") {
       if (f.size() != 13)
-        return where + "a candidate line has 13 tab-separated fields, not " +
+        return "a candidate line has 13 tab-separated fields, not " +
                std::to_string(f.size());
       TuneCandidateRecord r;
       int64_t v[8];
       for (int i = 0; i < 8; ++i)
         if (!parseInt(f[2 + i], v[i]))
-          return where + "field " + std::to_string(3 + i) +
+          return "field " + std::to_string(3 + i) +
                  " of a candidate is not an integer: '" + f[2 + i] + "'";
       char *end = nullptr;
       r.predictedUs = std::strtod(f[10].c_str(), &end);
       if (f[10].empty() || *end)
-        return where + "the predicted time '" + f[10] + "' is not a number";
+        return "the predicted time '" + f[10] + "' is not a number";
       r.id = f[1];
       r.rank = int(v[0]);
       r.blockM = v[1], r.blockN = v[2], r.stages = v[3];
@@ -63,10 +72,10 @@ std::string tcgen::parseTuneFile(const std::string &text,
       r.status = f[11];
       r.config = f[12];
       out.candidates.push_back(std::move(r));
-      continue;
+      return std::string();
     }
     if (f.size() != 2)
-      return where + "a '" + f[0] + "' line has 2 tab-separated fields, not " +
+      return "a '" + f[0] + "' line has 2 tab-separated fields, not " +
              std::to_string(f.size());
     if (f[0] == "key")
       out.key = f[1];
@@ -77,9 +86,9 @@ std::string tcgen::parseTuneFile(const std::string &text,
     else if (f[0] == "constants")
       out.constants = f[1];
     else
-      return where + "unknown record '" + f[0] + "'";
-  }
-  return "";
+      return "unknown record '" + f[0] + "'";
+    return std::string();
+  });
 }
 
 std::string tcgen::readTuneFile(const std::string &dir, TuneFile &out) {

@@ -63,7 +63,6 @@ struct TuneRequest {
   bool measure = true;      ///< run tcgen-gpu tune here when it exists
   std::string budget;       ///< forwarded to tcgen-gpu tune --budget
   std::string cachePath;    ///< the tuning cache to update ("" none)
-  std::string device;       ///< device whose calibration ranks
 };
 
 /// The host half of the autotuner (see the file comment). Returns the exit

@@ -523,7 +523,6 @@ static int tune(MLIRContext &ctx, const char *argv0) {
   request.measure = !noMeasure;
   request.budget = tuneBudget;
   request.cachePath = tuningCache;
-  request.device = deviceName;
   if (packMode != "auto")
     request.forwardedFlags.push_back("--pack=" + packMode);
   if (!storeKind.empty())

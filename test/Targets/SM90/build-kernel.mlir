@@ -104,3 +104,20 @@ func.func @accumulate_batch(%A: memref<2x256x128xf16>, %B: memref<2x128x512xf16>
   linalg.batch_matmul ins(%A, %B : memref<2x256x128xf16>, memref<2x128x512xf16>) outs(%C : memref<2x256x512xf32>)
   return
 }
+
+// -----
+
+#acc_id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @accumulate_fused(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %out: memref<256x512xf32>) {
+  %C = memref.alloc() : memref<256x512xf32>
+  // expected-error @+1 {{C += A*B with a fused pointwise consumer is not supported by the sm90 back end yet (zero-fill C first, or compute the sum in the consumer)}}
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  linalg.generic {indexing_maps = [#acc_id, #acc_id], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x512xf32>) outs(%out : memref<256x512xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %z = arith.constant 0.0 : f32
+    %r = arith.maximumf %x, %z : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -20,6 +20,7 @@
 #define TCGEN_RUNTIME_TUNEFILE_H
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,16 @@ struct TuneFile {
 
 /// The tab-separated fields of `line`.
 std::vector<std::string> splitTabs(const std::string &line);
+
+/// Calls `record` with the tab-separated fields of each line of `text` that
+/// is neither empty nor a '#' comment (a trailing '\r' dropped). Stops at
+/// the first non-empty string `record` returns and gives it back as
+/// "name:line: why"; returns "" when every line was taken. Shared by the
+/// tab-separated files of the tuner (tune.tsv, the tuning cache).
+std::string forEachRecord(
+    const std::string &text, const std::string &name,
+    const std::function<std::string(const std::vector<std::string> &)>
+        &record);
 
 /// Parses the text of a tune.tsv (`name` for messages). Returns "" or the
 /// first error, "name:line: why".
