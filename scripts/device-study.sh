@@ -142,9 +142,11 @@ if [ -d "$CARRY/fusion-bundles" ]; then
   done
   grep BASELINE-CHECK "$OUT/fusion.log" | grep -v PASS | head -5
   bench_bundles fusion-plain "$CARRY"/fusion-bundles/f*_plain/
+  bench_bundles fusion-reluc "$CARRY"/fusion-bundles/f*_relu_c/
   echo "--- entry tcgen-ms baseline baseline-ms baseline/tcgen cuBLAS-matmul-ms"
   tail -n +2 "$OUT/fusion.csv" | awk -F, '{print $3, $10, $19, $20, $22, $12}' | sort -V
   tail -n +2 "$OUT/fusion-plain.csv" | awk -F, '{print $3, $10, $12, $14}' | sort -V
+  tail -n +2 "$OUT/fusion-reluc.csv" | awk -F, '{print $3, $10, $12, $14}' | sort -V
 fi
 
 if [ -d "$CARRY/sm90sweep-bundles" ]; then

@@ -19,6 +19,9 @@ computes in f32 and the result is stored in --out:
   add-relu            relu(C + D[i,j])
   add-scalar          C + 0.5
   bias-gelu-residual  gelu(C + bias[j]) + R[i,j]
+
+--init relu-c writes the tensor form D = relu(C) + A*B: the matmul's init is
+relu(C) of a C argument (seed 001's transformed C input).
 """
 import argparse
 
@@ -34,6 +37,8 @@ p.add_argument("--name", default=None)
 p.add_argument("--epilogue", default=None,
                choices=["relu-bias", "gelu-bias", "add-relu", "add-scalar",
                         "bias-gelu-residual"])
+p.add_argument("--init", choices=["relu-c"], default=None,
+               help="tensor form whose matmul starts from relu(C) (D = relu(C) + A*B)")
 p.add_argument("--a-layout", choices=["mk", "km"], default="mk",
                help="A stored [m][k] (default) or [k][m]")
 p.add_argument("--b-layout", choices=["kn", "nk"], default="kn",
@@ -117,6 +122,22 @@ if a.epilogue:
 {body}{store}
   }} -> tensor<{C}>
   return %Y : tensor<{C}>
+}}""")
+elif a.init:
+    assert not a.accumulate and not a.batch, "--init writes an unbatched D = relu(C) + A*B"
+    t = a.out
+    print(f"""func.func @{name}(%A: tensor<{A}>, %B: tensor<{B}>, %C: tensor<{C}>) -> tensor<{C}> {{
+  %zero = arith.constant 0.0 : {t}
+  %e = tensor.empty() : tensor<{C}>
+  %R = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}}
+      ins(%C : tensor<{C}>) outs(%e : tensor<{C}>) {{
+  ^bb0(%c: {t}, %o: {t}):
+    %r = arith.maximumf %c, %zero : {t}
+    linalg.yield %r : {t}
+  }} -> tensor<{C}>
+  %D = {op} {maps}ins(%A, %B : tensor<{A}>, tensor<{B}>) outs(%R : tensor<{C}>) -> tensor<{C}>
+  return %D : tensor<{C}>
 }}""")
 elif a.tensor:
     assert not a.accumulate, "--tensor writes C = A*B"

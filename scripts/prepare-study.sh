@@ -303,6 +303,9 @@ if want fusion; then
       build "$CARRY/fusion-bundles" "f${s}_${e//-/_}" "$s" "$s" "$s" --out f16 --epilogue "$e"
     done
     build "$CARRY/fusion-bundles" "f${s}_plain" "$s" "$s" "$s" --out f16
+    # D = relu(C) + A*B (the matmul's init transformed; timed against the
+    # bare cuBLAS matmul, which does not read C)
+    build "$CARRY/fusion-bundles" "f${s}_relu_c" "$s" "$s" "$s" --out f16 --init relu-c
   done
   for out in bf16 f32; do
     for e in relu-bias bias-gelu-residual add-scalar; do

@@ -27,8 +27,10 @@ static void addTextual(OpPassManager &pm, StringRef pipeline) {
 
 void mlir::tcgen::buildTCGenConfigurePipeline(
     OpPassManager &pm, const TCGenPipelineOptions &options) {
-  if (options.bufferize && options.fuse)
+  if (options.bufferize && options.fuse) {
+    pm.addNestedPass<func::FuncOp>(createTCGenPeelAccumulatorInitPass());
     pm.addNestedPass<func::FuncOp>(createTCGenFuseElementwisePass());
+  }
   if (options.bufferize)
     addTextual(pm, "one-shot-bufferize{bufferize-function-boundaries "
                    "function-boundary-type-conversion=identity-layout-map},"

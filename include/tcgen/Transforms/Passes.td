@@ -32,6 +32,36 @@ def TCGenFuseElementwisePass : Pass<"tcgen-fuse-elementwise", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TCGenPeelAccumulatorInitPass
+    : Pass<"tcgen-peel-accumulator-init", "func::FuncOp"> {
+  let summary = "Move a computed contraction init into an elementwise add";
+  let description = [{
+    Runs on tensors, before tcgen-fuse-elementwise. A contraction whose
+    initial value (its `outs` operand) is computed by an elementwise op
+    (all loops parallel, broadcasts allowed: `relu(C)`, a bias broadcast
+    along M, `alpha * C`) is rewritten as the same contraction started from
+    zero, followed by an elementwise `addf` of the product and that value.
+    The fusion pass then merges the init's computation into the add, so the
+    transformed C input becomes part of the kernel's fused epilogue (seed
+    001's ReLU on C) and the kernel keeps its C = A*B main loop. A
+    contraction initialized by a fill, a function argument or another
+    contraction is left alone. The sum is computed on the product rounded
+    to the init's type (like any fused epilogue), not inside the f32
+    accumulators.
+
+    Before: `%r = relu(%C)` ; `%d = linalg.matmul ins(%A, %B) outs(%r)`
+    After:
+    ```mlir
+    %z = linalg.fill ins(%zero) outs(tensor.empty())
+    %p = linalg.matmul ins(%A, %B) outs(%z)
+    %d = linalg.generic ins(%p, %r) outs(tensor.empty()) { addf }
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TCGenLowerContractionPass : Pass<"tcgen-lower-contraction", "func::FuncOp"> {
   let summary = "Lower configured contractions to a tagged affine loop nest";
   let description = [{
