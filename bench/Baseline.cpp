@@ -256,6 +256,34 @@ std::string planCommon(const Manifest &manifest, BaselinePlan &plan) {
   return "";
 }
 
+/// relu-a+cublas: the bundle's op.prologue must be on the lhs and compute
+/// max(x, 0) on probe values of the lhs dtype.
+static std::string matchReluPrologue(const Manifest &manifest,
+                                     const BaselinePlan &plan) {
+  const std::optional<Prologue> &p = manifest.op.prologue;
+  if (!p)
+    return "needs a bundle with a prologue on A (op.prologue), this one "
+           "multiplies A as it is";
+  if (p->operand != manifest.operands[plan.a].name)
+    return "needs the prologue on the lhs '" + manifest.operands[plan.a].name +
+           "', this one transforms '" + p->operand + "'";
+  EpilogueProgram program;
+  std::string error = program.compile(p->body);
+  if (!error.empty())
+    return "cannot evaluate the bundle's prologue: " + error;
+  std::vector<double> values(program.numValues());
+  for (int i = 0; i < 64; ++i) {
+    double x = -6.0 + 12.0 * i / 63.0;
+    double got = program.eval(x, nullptr, values.data());
+    double want = std::max(0.0, roundToType(x, valueTypeOf(plan.abType)));
+    if (!(std::fabs(got - want) <= 1e-3 * (1 + std::fabs(want))))
+      return "the bundle's prologue is not relu(A): at " + std::to_string(x) +
+             " it gives " + std::to_string(got) + ", relu " +
+             std::to_string(want);
+  }
+  return "";
+}
+
 std::string planKind(const Manifest &manifest, BaselineKind kind,
                      BaselinePlan &plan) {
   const std::optional<Epilogue> &epilogue = manifest.op.epilogue;
@@ -267,6 +295,10 @@ std::string planKind(const Manifest &manifest, BaselineKind kind,
     if (kind == BaselineKind::TwoGemmAdd && plan.k % 2 != 0)
       return "splits K in two halves, but k = " + std::to_string(plan.k) +
              " is odd";
+    if (kind == BaselineKind::TwoGemmAdd && manifest.op.prologue)
+      return "needs a bundle without a prologue, this one has op.prologue";
+    if (kind == BaselineKind::ReluA)
+      return matchReluPrologue(manifest, plan);
     return "";
   }
   if (!epilogue)

@@ -95,9 +95,8 @@ struct BaselinePlan {
 ///     baseline's formula within max(1e-3, 16 unit roundoffs of the
 ///     coarsest step dtype) relative to 1 + |value|, so that a GELU in the
 ///     erf form matches the tanh one but relu does not match gelu.
-/// The manifest records no prologue: relu-a+cublas accepts any plain
-/// matmul, and only the output check (compareOutputs) tells one without a
-/// ReLU on A.
+/// relu-a+cublas needs op.prologue on the lhs equal to max(x, 0) on 64
+/// probe values of the lhs dtype; 2cublas+add a bundle without a prologue.
 std::string planBaseline(const Manifest &manifest, BaselineKind kind,
                          BaselinePlan &plan);
 

@@ -651,6 +651,32 @@ std::string tcgen::bench::compareEpilogue(const Manifest &manifest,
                              context);
 }
 
+/// Replaces the operand op.prologue names, in `host` and on the device, by
+/// the prologue of its elements (evaluated in float64, each step rounded to
+/// its dtype). Returns "" or what failed.
+static std::string applyPrologue(const Manifest &manifest,
+                                 std::vector<HostMatrix> &host,
+                                 DeviceOperands &dev) {
+  const Prologue &p = *manifest.op.prologue;
+  size_t index = manifest.operands.size();
+  for (size_t i = 0; i < manifest.operands.size(); ++i)
+    if (manifest.operands[i].name == p.operand)
+      index = i;
+  if (index == manifest.operands.size())
+    return "op.prologue: no operand named '" + p.operand + "'";
+  EpilogueProgram program;
+  std::string error = program.compile(p.body);
+  if (!error.empty())
+    return "op.prologue: " + error;
+  HostMatrix &x = host[index];
+  std::vector<double> values(program.numValues());
+  for (int64_t b = 0; b < x.batch; ++b)
+    for (int64_t i = 0; i < x.rows; ++i)
+      for (int64_t j = 0; j < x.cols; ++j)
+        x.set(b, i, j, program.eval(x.get(b, i, j), nullptr, values.data()));
+  return dev.buffers[index].upload(x.bytes.data(), x.bytes.size());
+}
+
 CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
                                       const CheckOptions &options) {
   CheckResult r;
@@ -684,6 +710,14 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
         dev.buffers[spec.cIndex].download(out.bytes.data(), out.bytes.size());
   if (!r.error.empty())
     return r;
+
+  // A fused prologue: the references multiply the transformed operand (on
+  // the host, and on the device for cuBLAS, now that the kernel is done).
+  if (manifest.op.prologue) {
+    r.error = applyPrologue(manifest, host, dev);
+    if (!r.error.empty())
+      return r;
+  }
 
   // The multiply-adds of the whole batch, and the dense copies of its
   // inputs, decide whether the host computes the reference.

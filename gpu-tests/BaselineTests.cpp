@@ -49,6 +49,8 @@ struct ManifestSpec {
   int result = -1;
   bool accumulate = false;
   bool outColumnMajor = false;
+  /// op.prologue's JSON object, if not empty.
+  std::string prologue;
 };
 
 std::string shapeJson(const ManifestSpec &s, const InputSpec &in) {
@@ -95,6 +97,8 @@ std::string manifestJson(const ManifestSpec &s) {
     }
     epilogue += R"(], "result": )" + std::to_string(s.result) + " }";
   }
+  if (!s.prologue.empty())
+    epilogue += R"(, "prologue": )" + s.prologue;
   std::string cStrides = s.outColumnMajor ? "[1, " + m + "]" : "[" + n + ", 1]";
   std::string operands =
       R"({ "name": "A", "role": "lhs", "dtype": "f16", "shape": [)" + m + ", " +
@@ -344,11 +348,36 @@ TEST(BenchHost, BaselineAddScalarTakesAConstantOrAScalarInput) {
             std::string::npos);
 }
 
+/// op.prologue on A computing `op` of the element and 0 (f16).
+static std::string prologueJson(const std::string &op,
+                                const std::string &operand = "A") {
+  return R"({ "operand": ")" + operand +
+         R"(", "dtype": "f16", "ops": [ { "op": "constant", "args": [],
+           "dtype": "f16", "value": 0 }, { "op": ")" +
+         op + R"(", "args": [0, 1], "dtype": "f16" } ], "result": 2 })";
+}
+
 TEST(BenchHost, BaselinePrologueAndTwoGemmsNeedAPlainMatmul) {
   ManifestSpec plain;
   BaselinePlan p;
-  ASSERT_EQ(plan(plain, BaselineKind::ReluA, p), "");
+  EXPECT_EQ(plan(plain, BaselineKind::ReluA, p),
+            "baseline relu-a+cublas: needs a bundle with a prologue on A "
+            "(op.prologue), this one multiplies A as it is");
+  ManifestSpec relu;
+  relu.prologue = prologueJson("maximumf");
+  ASSERT_EQ(plan(relu, BaselineKind::ReluA, p), "");
   EXPECT_EQ(p.matmulType, DType::F32); // the out dtype
+  relu.prologue = prologueJson("minimumf");
+  EXPECT_NE(plan(relu, BaselineKind::ReluA).find("is not relu(A)"),
+            std::string::npos);
+  relu.prologue = prologueJson("maximumf", "B");
+  EXPECT_EQ(plan(relu, BaselineKind::ReluA),
+            "baseline relu-a+cublas: needs the prologue on the lhs 'A', this "
+            "one transforms 'B'");
+  relu.prologue = prologueJson("maximumf");
+  EXPECT_EQ(plan(relu, BaselineKind::TwoGemmAdd),
+            "baseline 2cublas+add: needs a bundle without a prologue, this "
+            "one has op.prologue");
   ASSERT_EQ(plan(plain, BaselineKind::TwoGemmAdd, p), "");
   EXPECT_EQ(plan(addRelu(), BaselineKind::ReluA),
             "baseline relu-a+cublas: needs a bundle without an epilogue, "

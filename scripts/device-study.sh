@@ -132,7 +132,7 @@ if [ -d "$CARRY/fusion-bundles" ]; then
   echo "=== fused epilogues against their unfused baselines (checked first)"
   for pair in relu_bias:cublaslt-relu-bias gelu_bias:cublaslt-gelu-bias \
               add_relu:cublas+add-relu add_scalar:cublas+add-scalar \
-              bias_gelu_residual:cublas+bias-gelu-residual; do
+              bias_gelu_residual:cublas+bias-gelu-residual relu_a:relu-a+cublas; do
     pat=${pair%%:*}; base=${pair#*:}
     "$GPU" bench "$CARRY"/fusion-bundles/f*_"$pat"/ --baseline="$base" \
       --check-baseline >> "$OUT/fusion.log" 2>&1 || echo "fusion baseline check $base failed"

@@ -20,6 +20,9 @@ computes in f32 and the result is stored in --out:
   add-scalar          C + 0.5
   bias-gelu-residual  gelu(C + bias[j]) + R[i,j]
 
+--prologue relu-a writes the tensor form C = relu(A) * B: a pointwise producer
+of the matmul's A operand (a prologue).
+
 --init relu-c writes the tensor form D = relu(C) + A*B: the matmul's init is
 relu(C) of a C argument (seed 001's transformed C input).
 """
@@ -39,6 +42,8 @@ p.add_argument("--epilogue", default=None,
                         "bias-gelu-residual"])
 p.add_argument("--init", choices=["relu-c"], default=None,
                help="tensor form whose matmul starts from relu(C) (D = relu(C) + A*B)")
+p.add_argument("--prologue", choices=["relu-a"], default=None,
+               help="tensor form whose A operand is relu(A) (C = relu(A) * B)")
 p.add_argument("--a-layout", choices=["mk", "km"], default="mk",
                help="A stored [m][k] (default) or [k][m]")
 p.add_argument("--b-layout", choices=["kn", "nk"], default="kn",
@@ -122,6 +127,25 @@ if a.epilogue:
 {body}{store}
   }} -> tensor<{C}>
   return %Y : tensor<{C}>
+}}""")
+elif a.prologue:
+    assert not a.accumulate and not a.batch, "--prologue writes an unbatched C = relu(A) * B"
+    t = a.out
+    print(f"""func.func @{name}(%A: tensor<{A}>, %B: tensor<{B}>) -> tensor<{C}> {{
+  %zero = arith.constant 0.0 : {t}
+  %zin = arith.constant 0.0 : {a.inp}
+  %ea = tensor.empty() : tensor<{A}>
+  %R = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                        iterator_types = ["parallel", "parallel"]}}
+      ins(%A : tensor<{A}>) outs(%ea : tensor<{A}>) {{
+  ^bb0(%x: {a.inp}, %o: {a.inp}):
+    %r = arith.maximumf %x, %zin : {a.inp}
+    linalg.yield %r : {a.inp}
+  }} -> tensor<{A}>
+  %e = tensor.empty() : tensor<{C}>
+  %C = linalg.fill ins(%zero : {t}) outs(%e : tensor<{C}>) -> tensor<{C}>
+  %D = {op} {maps}ins(%R, %B : tensor<{A}>, tensor<{B}>) outs(%C : tensor<{C}>) -> tensor<{C}>
+  return %D : tensor<{C}>
 }}""")
 elif a.init:
     assert not a.accumulate and not a.batch, "--init writes an unbatched D = relu(C) + A*B"

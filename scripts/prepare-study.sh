@@ -306,7 +306,19 @@ if want fusion; then
     # D = relu(C) + A*B (the matmul's init transformed; timed against the
     # bare cuBLAS matmul, which does not read C)
     build "$CARRY/fusion-bundles" "f${s}_relu_c" "$s" "$s" "$s" --out f16 --init relu-c
+    # C = relu(A) * B (a prologue; against a ReLU kernel + cuBLAS)
+    build "$CARRY/fusion-bundles" "f${s}_relu_a" "$s" "$s" "$s" --out f16 --prologue relu-a
   done
+  # prologue checks: A transposed, bf16, odd sizes (edges and packs), a
+  # cluster sharing A, stream-K, 64-row tiles
+  build "$CARRY/fusion-bundles" "pchk_km" 1024 512 768 --out f32 --prologue relu-a --a-layout km
+  build "$CARRY/fusion-bundles" "pchk_bf16_nk" 768 1024 512 --in bf16 --out bf16 --prologue relu-a --b-layout nk
+  build "$CARRY/fusion-bundles" "pchk_odd" 1000 777 333 --out f32 --prologue relu-a
+  build "$CARRY/fusion-bundles" "pchk_odd_km" 1001 640 999 --out f16 --prologue relu-a --a-layout km
+  build "$CARRY/fusion-bundles" "pchk_cluster" 2048 2048 1024 --out f16 --prologue relu-a -- --cluster=1,2
+  build "$CARRY/fusion-bundles" "pchk_streamk" 1536 1536 4096 --out f32 --prologue relu-a -- --stream-k=1
+  build "$CARRY/fusion-bundles" "pchk_64rows" 512 512 2048 --out f32 --prologue relu-a -- --block-tile=64,128,64
+  build "$CARRY/fusion-bundles" "pchk_reluc_odd" 1000 777 333 --out f16 --init relu-c
   for out in bf16 f32; do
     for e in relu-bias bias-gelu-residual add-scalar; do
       # (linalg.matmul cannot take f16 inputs to a bf16 result: bf16 in)

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringSet.h"
@@ -235,6 +236,93 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
     }
     result.argSource.push_back(index);
   }
+  return result;
+}
+
+std::optional<PrologueInfo>
+mlir::tcgen::findPrologue(const ContractionInfo &info, Value operand,
+                          std::string &whyNot) {
+  whyNot.clear();
+  if (isa<BlockArgument>(operand))
+    return std::nullopt;
+  Operation *matmul = info.op;
+  if (!operand.getDefiningOp<memref::AllocOp>()) {
+    whyNot = "the operand is neither a function argument nor a local "
+             "allocation";
+    return std::nullopt;
+  }
+  SmallVector<Operation *> others;
+  for (Operation *user : operand.getUsers())
+    if (user != matmul && !isa<memref::DeallocOp>(user))
+      others.push_back(user);
+  if (others.size() != 1) {
+    whyNot = "the operand is a local buffer that " +
+             std::to_string(others.size()) +
+             " ops other than the contraction touch (a prologue needs exactly "
+             "one producer)";
+    return std::nullopt;
+  }
+  auto op = dyn_cast<linalg::LinalgOp>(others.front());
+  if (!op || op->getBlock() != matmul->getBlock() ||
+      !op->isBeforeInBlock(matmul)) {
+    whyNot = "the operand is written by '" +
+             others.front()->getName().getStringRef().str() +
+             "', which is not an elementwise linalg op before the contraction";
+    return std::nullopt;
+  }
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumDpsInputs() != 1 || op.getNumLoops() != 2 ||
+      op.getNumParallelLoops() != 2 || op.hasIndexSemantics() ||
+      !op.getBlock()) {
+    whyNot = "the producer is not a two-dimensional elementwise op on "
+             "memrefs with one input and one output";
+    return std::nullopt;
+  }
+  if (std::string body = checkBody(op); !body.empty()) {
+    whyNot = body;
+    return std::nullopt;
+  }
+  // The tiles past the K edge (and the M or N edge) are TMA's zero fill:
+  // the prologue maps them too, and its value at 0 must stay finite so the
+  // products with the other operand's zeros vanish.
+  for (Operation &inner : op.getBlock()->without_terminator())
+    if (isa<arith::DivFOp, math::LogOp, math::RsqrtOp, math::PowFOp>(inner)) {
+      whyNot = "the body op '" + inner.getName().getStringRef().str() +
+               "' may not be finite at 0, the value of the tiles' zero fill";
+      return std::nullopt;
+    }
+  OpOperand *init = op.getDpsInitOperand(0);
+  OpOperand *input = op.getDpsInputOperand(0);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, op->getContext());
+  auto type = dyn_cast<MemRefType>(operand.getType());
+  auto sourceType = dyn_cast<MemRefType>(input->get().getType());
+  if (init->get() != operand || op.getMatchingIndexingMap(init) != identity ||
+      op.getMatchingIndexingMap(input) != identity || !isContiguous(type) ||
+      !isContiguous(sourceType) || sourceType != type) {
+    whyNot = "the producer does not map one contiguous function argument "
+             "of the operand's shape and dtype element for element";
+    return std::nullopt;
+  }
+  auto arg = dyn_cast<BlockArgument>(input->get());
+  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp())) {
+    whyNot = "the producer's input is not a function argument";
+    return std::nullopt;
+  }
+  Block *body = op.getBlock();
+  if (!body->getArgument(init->getOperandNumber()).use_empty()) {
+    whyNot = "the producer reads the old value of its output";
+    return std::nullopt;
+  }
+  PrologueInfo result;
+  result.source = arg;
+  result.body.op = op;
+  result.body.out = operand;
+  result.body.outType = type.getElementType();
+  result.body.matmulType = type.getElementType();
+  result.body.argSource.push_back(-1); // the input: the source's element
+  result.body.argSource.push_back(-2); // the unused output
+  if (input->getOperandNumber() != 0)
+    std::swap(result.body.argSource[0], result.body.argSource[1]);
   return result;
 }
 

@@ -206,6 +206,10 @@ bool tcgen::operator==(const Epilogue &a, const Epilogue &b) {
          a.steps == b.steps && a.result == b.result;
 }
 
+bool tcgen::operator==(const Prologue &a, const Prologue &b) {
+  return a.operand == b.operand && a.body == b.body;
+}
+
 bool tcgen::operator==(const Operand &a, const Operand &b) {
   return a.name == b.name && a.role == b.role && a.dtype == b.dtype &&
          a.shape == b.shape && a.strides == b.strides &&
@@ -228,7 +232,8 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.op.batch == b.op.batch && a.op.m == b.op.m && a.op.n == b.op.n &&
          a.op.k == b.op.k && a.op.accumulate == b.op.accumulate &&
          a.op.accumulator == b.op.accumulator &&
-         a.op.epilogue == b.op.epilogue && a.operands == b.operands &&
+         a.op.epilogue == b.op.epilogue && a.op.prologue == b.op.prologue &&
+         a.operands == b.operands &&
          a.params == b.params && a.launch.grid == b.launch.grid &&
          a.launch.block == b.launch.block &&
          a.launch.cluster == b.launch.cluster &&
@@ -552,6 +557,51 @@ bool parseEpilogue(FieldReader &r, const Value &op,
   return true;
 }
 
+/// Parses the structure of op.prologue, if there is one, into `out`.
+bool parsePrologue(FieldReader &r, const Value &op,
+                   std::optional<Prologue> &out) {
+  const Value *v;
+  if (!r.object(op, "op", "prologue", v, false))
+    return false;
+  if (!v)
+    return true;
+  const std::string path = "op.prologue";
+  Prologue p;
+  std::string dtype;
+  if (!r.string(*v, path, "operand", p.operand, true) ||
+      !r.string(*v, path, "dtype", dtype, true))
+    return false;
+  if (p.operand.empty())
+    return r.fail("field 'op.prologue.operand' must not be empty");
+  std::optional<DType> parsed = parseDType(dtype);
+  if (!parsed || !isFloat(*parsed))
+    return r.fail("field 'op.prologue.dtype': expected f16, bf16, f32 or "
+                  "f64, got '" +
+                  dtype + "'");
+  p.body.matmulDType = *parsed;
+  const Value *ops = r.member(*v, path, "ops", true);
+  if (!ops)
+    return false;
+  if (!ops->isArray())
+    return r.wrongType(path + ".ops", "an array", *ops);
+  for (size_t i = 0; i < ops->getElements().size(); ++i) {
+    EpilogueStep step;
+    if (!parseStep(r, ops->getElements()[i], index(path + ".ops", i), i,
+                   p.body.numValues(), step))
+      return false;
+    p.body.steps.push_back(std::move(step));
+  }
+  if (!r.integer(*v, path, "result", p.body.result, true, 0))
+    return false;
+  if (p.body.result >= p.body.numValues())
+    return r.fail("field 'op.prologue.result': value " +
+                  std::to_string(p.body.result) +
+                  " is not defined (the prologue has " +
+                  plural(p.body.numValues(), "value") + ")");
+  out = std::move(p);
+  return true;
+}
+
 bool parseTarget(FieldReader &r, const Value &root, Target &target) {
   const Value *t;
   if (!r.object(root, "", "target", t, true))
@@ -577,7 +627,8 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
       !r.integer(*o, "op", "k", op.k, true, 1) ||
       !r.boolean(*o, "op", "accumulate", op.accumulate, false) ||
       !r.string(*o, "op", "accumulator", accumulator, false) ||
-      !parseEpilogue(r, *o, op.epilogue))
+      !parseEpilogue(r, *o, op.epilogue) ||
+      !parsePrologue(r, *o, op.prologue))
     return false;
   std::optional<DType> parsed = parseDType(accumulator);
   if (!parsed)
@@ -979,6 +1030,38 @@ bool checkStepTypes(FieldReader &r, const EpilogueStep &step,
   return true;
 }
 
+/// Checks op.prologue against the operands: it names the lhs or rhs
+/// operand, whose dtype it has; its steps' dtypes agree and its result has
+/// that dtype too.
+bool checkPrologue(FieldReader &r, const Manifest &m) {
+  const std::optional<Prologue> &p = m.op.prologue;
+  if (!p)
+    return true;
+  const std::string path = "op.prologue";
+  const Operand *o = m.findOperand(p->operand);
+  if (!o)
+    return r.fail("field 'op.prologue.operand': no operand named '" +
+                  p->operand + "'");
+  if (o->role != OperandRole::Lhs && o->role != OperandRole::Rhs)
+    return r.fail("field 'op.prologue.operand': operand '" + o->name +
+                  "' has role '" + roleName(o->role) +
+                  "' (a prologue transforms the lhs or the rhs)");
+  if (o->dtype != p->body.matmulDType)
+    return r.fail("field 'op.prologue.dtype': " +
+                  std::string(dtypeName(p->body.matmulDType)) +
+                  ", but operand '" + o->name + "' is " + dtypeName(o->dtype));
+  std::vector<std::string> types = {dtypeName(o->dtype)};
+  for (size_t i = 0; i < p->body.steps.size(); ++i)
+    if (!checkStepTypes(r, p->body.steps[i], index(path + ".ops", i), types))
+      return false;
+  const std::string &resultType = types[p->body.result];
+  if (resultType != dtypeName(o->dtype))
+    return r.fail("field 'op.prologue.result': value " +
+                  std::to_string(p->body.result) + " is " + resultType +
+                  ", but operand '" + o->name + "' is " + dtypeName(o->dtype));
+  return true;
+}
+
 /// Checks op.epilogue against the operands: its inputs are the operands of
 /// role "in", each once, with the shape of its kind; the dtypes of the
 /// steps agree; the result is a float of the result operand's dtype. With
@@ -1110,7 +1193,8 @@ std::string tcgen::parseManifest(std::string_view text, Manifest &out) {
              std::string(json::kindName(config->getKind()));
     m.config = *config;
   }
-  if ((m.op.kind == "matmul" && !checkMatmul(r, m)) || !checkEpilogue(r, m))
+  if ((m.op.kind == "matmul" && !checkMatmul(r, m)) || !checkEpilogue(r, m) ||
+      !checkPrologue(r, m))
     return r.error;
   out = std::move(m);
   return "";
@@ -1199,6 +1283,17 @@ static Value epilogueToJson(const Epilogue &e) {
   return v;
 }
 
+static Value prologueToJson(const Prologue &p) {
+  // The body's JSON without its (empty) inputs, under the prologue's names.
+  Value body = epilogueToJson(p.body);
+  Value v = Value::object();
+  v.set("operand", p.operand);
+  v.set("dtype", dtypeName(p.body.matmulDType));
+  v.set("ops", *body.get("ops"));
+  v.set("result", p.body.result);
+  return v;
+}
+
 static Value dim3ToJson(const std::array<int64_t, 3> &d) {
   return Value::intArray({d[0], d[1], d[2]});
 }
@@ -1229,6 +1324,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
   op.set("accumulator", dtypeName(m.op.accumulator));
   if (m.op.epilogue)
     op.set("epilogue", epilogueToJson(*m.op.epilogue));
+  if (m.op.prologue)
+    op.set("prologue", prologueToJson(*m.op.prologue));
   root.set("op", std::move(op));
 
   Value operands = Value::array();

@@ -223,6 +223,15 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
             func->getAttrOfType<DictionaryAttr>(kFusedEpilogueAttrName))
       if (failed(readEpilogue(func, epilogue, m.op)))
         return failure();
+    if (auto prologue =
+            func->getAttrOfType<DictionaryAttr>(kFusedPrologueAttrName)) {
+      // The prologue's body is written like an epilogue without inputs;
+      // its "matmul" value is A's element.
+      ::tcgen::OpInfo body;
+      if (failed(readEpilogue(func, prologue, body)))
+        return failure();
+      m.op.prologue = ::tcgen::Prologue{"A", std::move(*body.epilogue)};
+    }
     for (Attribute p : params) {
       auto [kind, operand] = cast<StringAttr>(p).getValue().split(':');
       ::tcgen::Param param{kind.str(), operand.str(), ""};

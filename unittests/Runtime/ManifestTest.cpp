@@ -1277,3 +1277,95 @@ TEST_F(BundleDirTest, LoadErrorsNameThePath) {
 }
 
 } // namespace
+
+/// The sample manifest with a ReLU prologue on A: A' = max(A, 0) in f16.
+static std::string prologueManifestText() {
+  return replaceFirst(
+      sampleManifestText(), R"("accumulate": false, "accumulator": "f32" },)",
+      R"("accumulate": false, "accumulator": "f32",
+          "prologue": { "operand": "A", "dtype": "f16",
+            "ops": [ { "op": "constant", "args": [], "dtype": "f16", "value": 0.0 },
+                     { "op": "maximumf", "args": [0, 1], "dtype": "f16" } ],
+            "result": 2 } },)");
+}
+
+TEST(ManifestTest, PrologueParsesAndRoundTrips) {
+  Manifest m = parseOk(prologueManifestText());
+  ASSERT_TRUE(m.op.prologue.has_value());
+  EXPECT_EQ(m.op.prologue->operand, "A");
+  EXPECT_EQ(m.op.prologue->body.matmulDType, DType::F16);
+  ASSERT_EQ(m.op.prologue->body.steps.size(), 2u);
+  EXPECT_EQ(m.op.prologue->body.steps[1].op, "maximumf");
+  EXPECT_EQ(m.op.prologue->body.result, 2);
+  Manifest again = parseOk(writeManifest(m));
+  EXPECT_TRUE(again == m);
+  EXPECT_EQ(writeManifest(again), writeManifest(m));
+}
+
+class PrologueErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(PrologueErrorTest, NamesTheField) {
+  expectEditError(prologueManifestText(), GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, PrologueErrorTest,
+    ::testing::Values(
+        ErrorCase{"MissingOperand", R"("operand": "A", "dtype": "f16",)",
+                  R"("dtype": "f16",)",
+                  "missing required field 'op.prologue.operand'"},
+        ErrorCase{"EmptyOperand", R"("operand": "A", "dtype")",
+                  R"("operand": "", "dtype")",
+                  "field 'op.prologue.operand' must not be empty"},
+        ErrorCase{"NoSuchOperand", R"("operand": "A", "dtype")",
+                  R"("operand": "X", "dtype")",
+                  "field 'op.prologue.operand': no operand named 'X'"},
+        ErrorCase{"OnTheOutput", R"("operand": "A", "dtype")",
+                  R"("operand": "C", "dtype")",
+                  "field 'op.prologue.operand': operand 'C' has role 'out' (a "
+                  "prologue transforms the lhs or the rhs)"},
+        ErrorCase{"NotAFloat", R"("dtype": "f16",
+            "ops")",
+                  R"("dtype": "i8",
+            "ops")",
+                  "field 'op.prologue.dtype': expected f16, bf16, f32 or f64, "
+                  "got 'i8'"},
+        ErrorCase{"DTypeIsNotTheOperands", R"("dtype": "f16",
+            "ops")",
+                  R"("dtype": "f32",
+            "ops")",
+                  "field 'op.prologue.dtype': f32, but operand 'A' is f16"},
+        ErrorCase{"ResultUndefined", R"("result": 2 })", R"("result": 3 })",
+                  "field 'op.prologue.result': value 3 is not defined (the "
+                  "prologue has 3 values)"},
+        ErrorCase{"UnknownOp", R"("op": "maximumf")", R"("op": "relu")",
+                  "field 'op.prologue.ops[1].op': unknown epilogue op 'relu' "
+                  "(expected addf, subf, mulf, divf, maximumf, minimumf, "
+                  "maxnumf, minnumf, powf, negf, absf, exp, exp2, log, tanh, "
+                  "erf, sqrt, rsqrt, constant, cmpf, select, extf or "
+                  "truncf)"}),
+    [](const ::testing::TestParamInfo<ErrorCase> &info) {
+      return std::string(info.param.name);
+    });
+
+TEST(ManifestTest, PrologueResultMustHaveTheOperandsDType) {
+  // extf to f32 as the result: A' would not be f16.
+  std::string text = replaceFirst(
+      prologueManifestText(), R"("result": 2 })",
+      R"("result": 3 })");
+  text = replaceFirst(text,
+                      R"({ "op": "maximumf", "args": [0, 1], "dtype": "f16" } ],)",
+                      R"({ "op": "maximumf", "args": [0, 1], "dtype": "f16" },
+                     { "op": "extf", "args": [2], "dtype": "f32" } ],)");
+  EXPECT_EQ(parseError(text),
+            "field 'op.prologue.result': value 3 is f32, but operand 'A' is "
+            "f16");
+  // A dtype that is not the operand's.
+  text = replaceFirst(sampleManifestText(),
+                      R"("accumulate": false, "accumulator": "f32" },)",
+                      R"("accumulate": false, "accumulator": "f32",
+          "prologue": { "operand": "A", "dtype": "bf16", "ops": [],
+                        "result": 0 } },)");
+  EXPECT_EQ(parseError(text),
+            "field 'op.prologue.dtype': bf16, but operand 'A' is f16");
+}

@@ -64,6 +64,25 @@ struct EpilogueInfo {
 std::optional<EpilogueInfo> findEpilogue(const ContractionInfo &info,
                                          std::string &whyNot);
 
+/// A pointwise producer of a contraction operand, fused as a prologue: the
+/// operand is a local allocation that a 2-d elementwise op writes from one
+/// function argument of the same shape and dtype (`source`), element for
+/// element. `body` describes that op as an epilogue with no extra operands
+/// whose "contraction result" is the source's element (argSource -1), so
+/// emitEpilogueBody and describeEpilogue serve it as they are.
+struct PrologueInfo {
+  EpilogueInfo body;
+  /// The function argument the producer reads: what the kernel loads.
+  Value source;
+};
+
+/// Looks for the producer of `operand` (info.a or info.b). Returns it when
+/// it can be applied to the operand's tiles in the kernel. Returns
+/// std::nullopt with `whyNot` empty when `operand` is a function argument
+/// (nothing to fuse), and with the reason otherwise.
+std::optional<PrologueInfo> findPrologue(const ContractionInfo &info,
+                                         Value operand, std::string &whyNot);
+
 /// Clones the generic's body at the builder's insertion point: `acc` (of
 /// type `matmulType`) stands for the contraction result, `operands[k]` for
 /// one element of extra operand k. Returns the value the body yields (of

@@ -23,6 +23,9 @@ constexpr llvm::StringLiteral kOverwriteAttrName = "tcgen.overwrite";
 /// On a host function whose kernel computes a fused epilogue: its
 /// description for the manifest (describeEpilogue).
 constexpr llvm::StringLiteral kFusedEpilogueAttrName = "tcgen.fused_epilogue";
+/// On a host function whose kernel applies a fused prologue to A: the
+/// producer's body, as describeEpilogue writes it (manifest op.prologue).
+constexpr llvm::StringLiteral kFusedPrologueAttrName = "tcgen.fused_prologue";
 constexpr llvm::StringLiteral kParallelAttrName = "tcgen.parallel";
 /// NVVM's address space of shared memory, the memory space of the shared
 /// buffers tcgen-promote-operands creates (numeric, not

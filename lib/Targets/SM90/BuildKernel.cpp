@@ -76,7 +76,26 @@ struct BuildKernelPass final
                     "kernel: ")
           << whyNot;
     Value out = epilogue ? epilogue->out : info->c;
-    if (failed(tagOperandArgument(func, op, info->a, "A")) ||
+    // A pointwise producer of A is applied to A's tiles in shared memory
+    // (a prologue); the kernel then reads the producer's input.
+    std::optional<PrologueInfo> prologue =
+        findPrologue(*info, info->a, whyNot);
+    if (prologue && !fuseEpilogue) {
+      prologue.reset();
+      whyNot = "fusion is off (fuse-epilogue=false)";
+    }
+    if (!whyNot.empty())
+      op.emitRemark("the producer of A is not fused into the kernel: ")
+          << whyNot;
+    std::optional<PrologueInfo> prologueB =
+        findPrologue(*info, info->b, whyNot);
+    if (prologueB || !whyNot.empty())
+      op.emitRemark("the producer of B is not fused into the kernel: ")
+          << (prologueB ? "prologues on B are not supported by the sm90 back "
+                          "end yet"
+                        : whyNot);
+    Value aArg = prologue ? prologue->source : info->a;
+    if (failed(tagOperandArgument(func, op, aArg, "A")) ||
         failed(tagOperandArgument(func, op, info->b, "B")) ||
         failed(tagOperandArgument(func, op, out, "C")))
       return failure();
@@ -115,6 +134,7 @@ struct BuildKernelPass final
     p.clusterM = config.getCluster()[0];
     p.clusterN = config.getCluster()[1];
     p.tmaStore = config.getStore() == "tma";
+    p.prologueA = prologue.has_value();
     p.stagedStore = config.getStore() == "staged";
     p.inType = info->aType.isBF16() ? "bf16" : "f16";
     // A stored [k][1] is the same memory as [1][k]: with M = 1 the kernel
@@ -218,8 +238,13 @@ struct BuildKernelPass final
         }
         return result;
       };
+    sm90::PrologueBodyBuilder prologueBody;
+    if (prologue)
+      prologueBody = [&](OpBuilder &builder, Value element) {
+        return emitEpilogueBody(builder, prologue->body, element, {});
+      };
     FailureOr<Operation *> kernelModule =
-        sm90::buildKernelModule(module, p, op.getLoc(), body);
+        sm90::buildKernelModule(module, p, op.getLoc(), body, prologueBody);
     if (failed(kernelModule))
       return failure();
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
@@ -304,6 +329,25 @@ struct BuildKernelPass final
     if (!accumulate)
       func->setAttr(kOverwriteAttrName, b.getUnitAttr());
     func->setAttr("tcgen.kernel", FlatSymbolRefAttr::get(kernel.getNameAttr()));
+    if (prologue) {
+      // The manifest's op.prologue: the producer's body on A's elements.
+      func->setAttr(kFusedPrologueAttrName,
+                    describeEpilogue(prologue->body));
+      prologue->body.op->erase();
+    }
+    // A's local buffer (with a prologue) goes with the contraction.
+    Value aBuffer = prologue ? info->a : Value();
+    auto eraseBuffer = [](Value buffer) {
+      auto alloc = buffer ? buffer.getDefiningOp<memref::AllocOp>()
+                          : memref::AllocOp();
+      if (!alloc)
+        return;
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        if (isa<memref::DeallocOp>(user))
+          user->erase();
+      if (alloc->use_empty())
+        alloc->erase();
+    };
     if (epilogue) {
       func->setAttr(kFusedEpilogueAttrName, describeEpilogue(*epilogue));
       // The intermediate result is unobservable (findEpilogue): the
@@ -312,18 +356,14 @@ struct BuildKernelPass final
       epilogue->op->erase();
       fill->erase();
       op->erase();
-      if (auto alloc = c.getDefiningOp<memref::AllocOp>()) {
-        for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-          if (isa<memref::DeallocOp>(user))
-            user->erase();
-        if (alloc->use_empty())
-          alloc->erase();
-      }
+      eraseBuffer(c);
+      eraseBuffer(aBuffer);
       return success();
     }
     if (fill)
       fill->erase();
     op->erase();
+    eraseBuffer(aBuffer);
     return success();
   }
 };

@@ -179,6 +179,52 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
                         tmap, base, multicast, batchCoord(p), tmapType);
 }
 
+/// The fused prologue on A for the stage at `%aAddr<sfx>`: the warpgroup's
+/// 8 KiB slab of the A tile (its 64 rows, whatever the layout) is read,
+/// transformed element by element and written back by its 128 threads,
+/// 16 bytes at a time, 2 KiB apart; the generic-proxy writes are fenced
+/// for the async proxy (wgmma reads through it) and the warpgroup waits
+/// for all of them. The stage's address comes from the unmasked shared
+/// address (%pRing32): in a cluster the descriptors' masked one is not
+/// an address.
+static void emitPrologueA(llvm::raw_ostream &os, StringRef sfx,
+                          const KernelParams &p) {
+  os << llvm::formatv(R"(
+        %pS{0} = arith.index_cast %s{0} : index to i32
+        %pSo{0} = arith.muli %pS{0}, %pStageBytes : i32
+        %pSt{0} = arith.addi %pRing32, %pSo{0} : i32
+        %pBase{0} = arith.addi %pSt{0}, %pThread : i32
+)",
+                      sfx);
+  for (int64_t v = 0; v < 4; ++v) {
+    os << llvm::formatv(R"(
+        %pOff{0}{1} = arith.constant {2} : i32
+        %pAd{0}{1} = arith.addi %pBase{1}, %pOff{0}{1} : i32
+        %pP{0}{1} = llvm.inttoptr %pAd{0}{1} : i32 to !llvm.ptr<3>
+        %pV{0}{1} = llvm.load %pP{0}{1} {{alignment = 16 : i64} : !llvm.ptr<3> -> vector<8x{3}>
+)",
+                        v, sfx, v * 2048, p.inType);
+    std::string vec = llvm::formatv("%pV{0}{1}", v, sfx).str();
+    for (int64_t e = 0; e < 8; ++e) {
+      os << llvm::formatv(R"(
+        %pX{0}_{1}{2} = vector.extract {3}[{1}] : {4} from vector<8x{4}>
+        %pY{0}_{1}{2} = func.call @{5}(%pX{0}_{1}{2}) : ({4}) -> {4}
+        %pW{0}_{1}{2} = vector.insert %pY{0}_{1}{2}, {3} [{1}] : {4} into vector<8x{4}>
+)",
+                          v, e, sfx, vec, p.inType, kPrologueFuncName);
+      vec = llvm::formatv("%pW{0}_{1}{2}", v, e, sfx).str();
+    }
+    os << llvm::formatv(R"(
+        llvm.store {2}, %pP{0}{1} {{alignment = 16 : i64} : vector<8x{3}>, !llvm.ptr<3>
+)",
+                        v, sfx, vec, p.inType);
+  }
+  os << R"(
+        nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+        nvvm.barrier id = %pBar number_of_threads = %c128p
+)";
+}
+
 /// Emits the consumer's work on one k-tile: wait for its stage, then
 /// blockK / 16 wgmma m64nNk16 steps on descriptors that walk the stage, then
 /// commit and wait until at most this group is in flight. SSA names carry
@@ -200,9 +246,13 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
         %stage{0} = arith.addi %ring, %so{0} : i64
         %aAddr{0} = arith.addi %stage{0}, %aSlab : i64
         %bAddr{0} = arith.addi %stage{0}, %cATile : i64
-        nvvm.wgmma.fence.aligned
 )",
                       sfx, it);
+  if (p.prologueA)
+    emitPrologueA(os, sfx, p);
+  os << R"(
+        nvvm.wgmma.fence.aligned
+)";
   std::string prev = input.str();
   for (int64_t kk = 0; kk < p.blockK / 16; ++kk) {
     const char *scale = isFirst && kk == 0 ? "zero" : "one";
@@ -528,11 +578,16 @@ static std::string epilogueParams(const KernelParams &p) {
 
 /// The declaration of the epilogue function the kernel calls.
 static std::string epilogueDecl(const KernelParams &p) {
+  std::string s;
+  if (p.prologueA)
+    s += llvm::formatv("\n  func.func private @{0}({1}) -> {1}",
+                       kPrologueFuncName, p.inType)
+             .str();
   if (!p.fusedEpilogue)
-    return "";
-  std::string s = llvm::formatv("\n  func.func private @{0}({1}",
-                                kEpilogueFuncName, p.matmulType)
-                      .str();
+    return s;
+  s += llvm::formatv("\n  func.func private @{0}({1}", kEpilogueFuncName,
+                     p.matmulType)
+           .str();
   for (const KernelParams::EpilogueOperand &e : p.epilogueOperands)
     s += ", " + e.type;
   return s + ") -> " + p.outType;
@@ -1176,6 +1231,23 @@ gpu.module @{0} {{
 )",
                       descAHi, descBHi, p.stageBytes(), aTileBytes,
                       p.consumerRegisters(), kDescAddressMask);
+  if (p.prologueA)
+    os << llvm::formatv(R"(
+      // The fused prologue's addresses: thread t of warpgroup w rewrites the
+      // 16-byte pieces t, t + 128, ... of the w-th 8 KiB slab of A.
+      %pRing32 = arith.trunci %ringAddr : i64 to i32
+      %pStageBytes = arith.constant {0} : i32
+      %pWtid = arith.index_cast %wtid : index to i32
+      %c16p = arith.constant 16 : i32
+      %c8192p = arith.constant 8192 : i32
+      %pT16 = arith.muli %pWtid, %c16p : i32
+      %pSlab = arith.muli %wg32, %c8192p : i32
+      %pThread = arith.addi %pSlab, %pT16 : i32
+      %c1p = arith.constant 1 : i32
+      %pBar = arith.addi %wg32, %c1p : i32
+      %c128p = arith.constant 128 : i32
+)",
+                        p.stageBytes());
   for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
     if (e.kind == "scalar")
       os << llvm::formatv("      %sclE{0} = memref.load %E{0}[] : {1}\n", k,
@@ -1548,7 +1620,8 @@ std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {
 FailureOr<Operation *>
 mlir::tcgen::sm90::buildKernelModule(ModuleOp module,
                                      const KernelParams &params, Location loc,
-                                     const EpilogueBodyBuilder &epilogueBody) {
+                                     const EpilogueBodyBuilder &epilogueBody,
+                                     const PrologueBodyBuilder &prologueBody) {
   std::string text = renderKernelModule(params);
   ParserConfig config(module.getContext());
   OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(text, config);
@@ -1561,7 +1634,10 @@ mlir::tcgen::sm90::buildKernelModule(ModuleOp module,
       return emitError(loc, "internal error: a fused epilogue without a body "
                             "(a tcgen bug)");
     SmallVector<func::CallOp> calls;
-    gpuModule.walk([&](func::CallOp call) { calls.push_back(call); });
+    gpuModule.walk([&](func::CallOp call) {
+      if (call.getCallee() == kEpilogueFuncName)
+        calls.push_back(call);
+    });
     for (func::CallOp call : calls) {
       OpBuilder builder(call);
       Value result = epilogueBody(builder, call.getOperand(0),
@@ -1574,6 +1650,28 @@ mlir::tcgen::sm90::buildKernelModule(ModuleOp module,
       call.erase();
     }
     if (auto decl = gpuModule.lookupSymbol<func::FuncOp>(kEpilogueFuncName))
+      decl.erase();
+  }
+  if (params.prologueA) {
+    if (!prologueBody)
+      return emitError(loc, "internal error: a fused prologue without a body "
+                            "(a tcgen bug)");
+    SmallVector<func::CallOp> calls;
+    gpuModule.walk([&](func::CallOp call) {
+      if (call.getCallee() == kPrologueFuncName)
+        calls.push_back(call);
+    });
+    for (func::CallOp call : calls) {
+      OpBuilder builder(call);
+      Value result = prologueBody(builder, call.getOperand(0));
+      if (!result || result.getType() != call.getResult(0).getType())
+        return emitError(loc, "internal error: the fused prologue yields ")
+               << (result ? result.getType() : Type()) << ", not "
+               << call.getResult(0).getType() << " (a tcgen bug)";
+      call.getResult(0).replaceAllUsesWith(result);
+      call.erase();
+    }
+    if (auto decl = gpuModule.lookupSymbol<func::FuncOp>(kPrologueFuncName))
       decl.erase();
   }
   gpuModule->remove();

@@ -152,6 +152,14 @@ struct KernelParams {
     std::string type; ///< element type: f16, bf16 or f32
   };
   std::vector<EpilogueOperand> epilogueOperands;
+  /// A fused prologue on A: once a stage's A tile has landed, each consumer
+  /// warpgroup rewrites its own 64 rows of it in shared memory (16-byte
+  /// loads, the function @tcgen_prologue per element, 16-byte stores), then
+  /// fences the writes for the async proxy and waits for its 128 threads
+  /// before its wgmma reads them. The caller replaces the calls with the
+  /// producer's body (buildKernelModule's `prologueBody`). A pointwise map
+  /// does not care where an element sits, so the swizzle is irrelevant.
+  bool prologueA = false;
   /// Pack kernels of A or B, emitted into the kernel's module; the main
   /// kernel reads their copies through its tensor maps (the runtime
   /// encodes those over the copies).
@@ -241,18 +249,28 @@ std::string renderKernelModule(const KernelParams &params);
 /// The name of the function a fused epilogue's calls name.
 constexpr llvm::StringLiteral kEpilogueFuncName = "tcgen_epilogue";
 
+/// The name of the function a fused prologue's calls name.
+constexpr llvm::StringLiteral kPrologueFuncName = "tcgen_prologue";
+
 /// Emits the fused epilogue at the builder's insertion point for one
 /// element: the rounded accumulator and one element of each extra operand
 /// in; the stored value out.
 using EpilogueBodyBuilder =
     std::function<Value(OpBuilder &, Value acc, ValueRange operands)>;
 
+/// Emits the fused prologue for one element of A: the element in, the
+/// transformed element (same type) out.
+using PrologueBodyBuilder = std::function<Value(OpBuilder &, Value element)>;
+
 /// Parses the rendered kernel and appends its gpu.module to `module`. With
 /// a fused epilogue, every call of @tcgen_epilogue is replaced by what
-/// `epilogueBody` emits and the declaration is erased.
+/// `epilogueBody` emits, with a fused prologue every call of
+/// @tcgen_prologue by what `prologueBody` emits, and the declarations are
+/// erased.
 FailureOr<Operation *>
 buildKernelModule(ModuleOp module, const KernelParams &params, Location loc,
-                  const EpilogueBodyBuilder &epilogueBody = {});
+                  const EpilogueBodyBuilder &epilogueBody = {},
+                  const PrologueBodyBuilder &prologueBody = {});
 
 } // namespace mlir::tcgen::sm90
 

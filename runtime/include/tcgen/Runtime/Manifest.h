@@ -108,10 +108,23 @@ struct Epilogue {
   }
 };
 
+/// `op.prologue`: a pointwise function applied to every element of one
+/// input operand (`operand`, role lhs or rhs) before the products, as
+/// if the caller had transformed the operand first. The steps are
+/// epilogue steps (EpilogueStep); value 0 is the operand's element, there
+/// are no inputs, and the result has the operand's dtype. In the JSON:
+/// { "operand": "A", "dtype": "f16", "ops": [...], "result": N }.
+struct Prologue {
+  std::string operand;
+  /// The function: matmulDType is the operand's dtype (`dtype`), no inputs.
+  Epilogue body;
+};
+
 bool operator==(const EpilogueInput &a, const EpilogueInput &b);
 /// Constants compare equal when both are NaN.
 bool operator==(const EpilogueStep &a, const EpilogueStep &b);
 bool operator==(const Epilogue &a, const Epilogue &b);
+bool operator==(const Prologue &a, const Prologue &b);
 
 /// `op`: the computation. For kind "matmul": C[m,n] (+)= A[m,k] B[k,n],
 /// or with batch > 1, for every b < batch, C[b,m,n] (+)= A[b,m,k] B[b,k,n].
@@ -127,6 +140,8 @@ struct OpInfo {
   DType accumulator = DType::F32;
   /// A fused pointwise epilogue, if any (`op.epilogue`).
   std::optional<Epilogue> epilogue;
+  /// A fused pointwise prologue on an input, if any (`op.prologue`).
+  std::optional<Prologue> prologue;
 };
 
 /// One entry of `operands`.

@@ -1,0 +1,50 @@
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+
+// C = relu(A) * B: the producer of A (a local buffer) becomes the kernel's
+// prologue. The kernel reads the producer's input through A's tensor map;
+// after a stage's A tile lands, each consumer warpgroup rewrites its 8 KiB
+// slab in shared memory (four 16-byte pieces per thread, the producer's
+// body per element), fences the writes for the async proxy and waits for
+// its 128 threads before its wgmma; the producer and the buffer are gone.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @relu_a(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                  %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zh = arith.constant 0.0 : f16
+  %R = memref.alloc() : memref<256x128xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%A : memref<256x128xf16>) outs(%R : memref<256x128xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %zh : f16
+    linalg.yield %y : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  memref.dealloc %R : memref<256x128xf16>
+  return
+}
+// CHECK-LABEL: func.func @relu_a(
+// CHECK-SAME:    %{{[a-z0-9_]+}}: memref<256x128xf16> {tcgen.operand = "A"}
+// CHECK-SAME:    tcgen.fused_prologue = {inputs = [], matmul_dtype = "f16", ops = [{args = [], dtype = "f16", op = "constant", value = 0.000000e+00 : f64}, {args = [0, 1], dtype = "f16", op = "maximumf"}], result = 2 : i64}
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     memref.alloc
+// CHECK:         return
+// CHECK:       gpu.func @relu_a_kernel(
+// The consumers' prologue: slab 8192 w, thread t at 16 t within it.
+// CHECK:         %[[T16:.*]] = arith.muli %{{.*}}, %c16_i32 : i32
+// CHECK:         %[[SLAB:.*]] = arith.muli %{{.*}}, %c8192_i32 : i32
+// CHECK:         arith.addi %[[SLAB]], %[[T16]] : i32
+// CHECK:         nvgpu.mbarrier.try_wait.parity %{{.*}}[%[[S:.*]]],
+// CHECK:         %[[P:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
+// CHECK:         %[[V:.*]] = llvm.load %[[P]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK:         %[[X:.*]] = vector.extract %[[V]][0] : f16 from vector<8xf16>
+// CHECK:         %[[Y:.*]] = arith.maximumf %[[X]], %{{.*}} : f16
+// CHECK:         vector.insert %[[Y]], %[[V]] [0]
+// CHECK:         llvm.store %{{.*}}, %[[P]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK-COUNT-3: llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<3>
+// CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT:    nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK-NEXT:    nvvm.wgmma.fence.aligned
+// CHECK:         nvvm.wgmma.mma_async
+// CHECK-NOT:     func.call @tcgen_prologue
