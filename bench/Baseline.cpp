@@ -44,6 +44,9 @@ const BaselineEntry kBaselines[] = {
     {BaselineKind::LtGeluBias, "cublaslt-gelu-bias",
      "cublasLtMatmul with CUBLASLT_EPILOGUE_GELU_BIAS: gelu(A B + bias[j]) "
      "(one row input)"},
+    {BaselineKind::ReluCAdd, "relu-c+cublas",
+     "a pointwise D = relu(C), then cuBLAS D = A B + D (beta 1): "
+     "relu(C) + A B (C: one matrix input)"},
     {BaselineKind::ReluA, "relu-a+cublas",
      "a pointwise A' = relu(A), then cuBLAS A' B (a ReLU prologue on A; "
      "no epilogue)"},
@@ -315,6 +318,15 @@ std::string planKind(const Manifest &manifest, BaselineKind kind,
     return matchFormula(manifest, plan, "relu(C + D)",
                         [&](double c, const std::vector<double> &x) {
                           return std::max(0.0, c + x[in[0]]);
+                        });
+  case BaselineKind::ReluCAdd:
+    if (!(error = matchKinds(manifest, {EpilogueInputKind::Matrix}, in))
+             .empty())
+      return error;
+    plan.matrix = indexOf(manifest, inputOperand(manifest, in[0]));
+    return matchFormula(manifest, plan, "relu(C) + A B",
+                        [&](double c, const std::vector<double> &x) {
+                          return std::max(0.0, x[in[0]]) + c;
                         });
   case BaselineKind::AddScalar:
     if (epilogue->inputs.empty()) {

@@ -33,6 +33,9 @@ namespace tcgen::bench {
 ///                     CUBLASLT_EPILOGUE_RELU_BIAS, relu(A B + bias[j])
 ///   LtGeluBias        cublaslt-gelu-bias: CUBLASLT_EPILOGUE_GELU_BIAS,
 ///                     gelu(A B + bias[j])
+///   ReluCAdd          relu-c+cublas: a pointwise D = relu(C) into the
+///                     output, then cuBLAS D = A B + D (beta 1): the
+///                     matmul's init transformed (relu(C) + A B)
 ///   ReluA             relu-a+cublas: A' = relu(A), then cuBLAS A' B (a
 ///                     ReLU prologue on A)
 ///   TwoGemmAdd        2cublas+add: cuBLAS C1 = A[:, :k/2] B[:k/2, :] and
@@ -45,6 +48,7 @@ enum class BaselineKind {
   BiasGeluResidual,
   LtReluBias,
   LtGeluBias,
+  ReluCAdd,
   ReluA,
   TwoGemmAdd
 };
@@ -86,7 +90,8 @@ struct BaselinePlan {
 /// accumulate) with rank-2 f16 or bf16 A and B of one dtype and a row-major
 /// out (strides [ld, 1]) of f16, bf16 or f32; then per baseline:
 ///   - the epilogue's inputs, by number and kind: add-relu one matrix;
-///     add-scalar one scalar or none (a constant); bias-gelu-residual one
+///     add-scalar one scalar or none (a constant); relu-c+cublas one
+///     matrix; bias-gelu-residual one
 ///     row and one matrix, in either order; the cuBLASLt ones one row;
 ///     relu-a and 2cublas+add no epilogue at all (and 2cublas+add an even
 ///     k). Matrix inputs must be row-major and row vectors contiguous;

@@ -129,6 +129,11 @@ struct BaselineRunner {
                          : LtEpilogue::GeluBias,
                      biasFor(set0));
     }
+    case BaselineKind::ReluCAdd:
+      pointwisePart = 1;
+      if (!(e = checkComputeType(compute, plan.abType, plan.outType)).empty())
+        return e;
+      return planCublas(a, b, out, gemm);
     case BaselineKind::ReluA:
       pointwisePart = 1;
       if (!(a.stride1 == 1 || a.stride0 == 1))
@@ -182,6 +187,15 @@ struct BaselineRunner {
     case BaselineKind::LtGeluBias:
       cudaEventRecord(mid, stream);
       return lt.run(a, b, d.buffers[plan.out].get(), stream, biasFor(d));
+    case BaselineKind::ReluCAdd: {
+      // D = relu(C), then D = A B + D.
+      e = relu(input(d, *plan.matrix), output(d), plan.m, plan.n, stream);
+      cudaEventRecord(mid, stream);
+      if (!e.empty())
+        return e;
+      return runGemmEx(cublas, gemm, a, b, d.buffers[plan.out].get(),
+                       plan.abType, plan.outType, 1.0f, compute);
+    }
     case BaselineKind::ReluA: {
       // relu over A's storage: rows along its larger stride.
       const Operand &o = operand(plan.a);

@@ -215,15 +215,31 @@ TEST(BenchHost, BaselineNamesRoundTrip) {
     EXPECT_EQ(parseBaseline(baselineName(kind)), kind) << baselineName(kind);
     EXPECT_NE(std::string(baselineComputes(kind)), "");
   }
-  EXPECT_EQ(allBaselines().size(), 7u);
+  EXPECT_EQ(allBaselines().size(), 8u);
   EXPECT_EQ(parseBaseline("cublas+add-relu"), BaselineKind::AddRelu);
   EXPECT_EQ(parseBaseline("2cublas+add"), BaselineKind::TwoGemmAdd);
   EXPECT_EQ(parseBaseline("cublas"), std::nullopt);
   EXPECT_EQ(parseBaseline(""), std::nullopt);
   EXPECT_EQ(baselineNameList(),
             "cublas+add-relu, cublas+add-scalar, cublas+bias-gelu-residual, "
-            "cublaslt-relu-bias, cublaslt-gelu-bias, relu-a+cublas, "
-            "2cublas+add");
+            "cublaslt-relu-bias, cublaslt-gelu-bias, relu-c+cublas, "
+            "relu-a+cublas, 2cublas+add");
+}
+
+TEST(BenchHost, BaselineReluCMatchesReluOfTheInputPlusTheProduct) {
+  // relu(E0) + acc: what D = relu(C) + A B fuses to.
+  ManifestSpec s;
+  s.inputs = {{"matrix"}};
+  s.steps = {{"constant", {}, "f32", 0.0}, {"maximumf", {1, 2}},
+             {"addf", {0, 3}}};
+  s.result = 4;
+  BaselinePlan p;
+  ASSERT_EQ(plan(s, BaselineKind::ReluCAdd, p), "");
+  ASSERT_TRUE(p.matrix.has_value());
+  EXPECT_EQ(*p.matrix, 3u);
+  // relu(acc + E0) is not relu(E0) + acc.
+  EXPECT_NE(plan(addRelu(), BaselineKind::ReluCAdd).find("relu(C) + A B"),
+            std::string::npos);
 }
 
 TEST(BenchHost, BaselineAddReluMatchesReluOfASum) {

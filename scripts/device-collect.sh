@@ -28,6 +28,10 @@ if [ -d "$BUILD/ref-bundles" ]; then
   rm -rf "$CARRY/ref-bundles"
   cp -r "$BUILD/ref-bundles" "$CARRY/ref-bundles"
 fi
+if [ -d "$BUILD/ref-bundles-expect-fail" ]; then
+  rm -rf "$CARRY/ref-bundles-expect-fail"
+  cp -r "$BUILD/ref-bundles-expect-fail" "$CARRY/ref-bundles-expect-fail"
+fi
 echo "device-collect: carry/ now holds:"
 (cd "$ROOT" && find carry -maxdepth 2 | sort | sed 's/^/  /')
 du -sh "$CARRY" | sed 's/^/device-collect: size /'

@@ -132,7 +132,8 @@ if [ -d "$CARRY/fusion-bundles" ]; then
   echo "=== fused epilogues against their unfused baselines (checked first)"
   for pair in relu_bias:cublaslt-relu-bias gelu_bias:cublaslt-gelu-bias \
               add_relu:cublas+add-relu add_scalar:cublas+add-scalar \
-              bias_gelu_residual:cublas+bias-gelu-residual relu_a:relu-a+cublas; do
+              bias_gelu_residual:cublas+bias-gelu-residual relu_a:relu-a+cublas \
+              relu_c:relu-c+cublas; do
     pat=${pair%%:*}; base=${pair#*:}
     "$GPU" bench "$CARRY"/fusion-bundles/f*_"$pat"/ --baseline="$base" \
       --check-baseline >> "$OUT/fusion.log" 2>&1 || echo "fusion baseline check $base failed"
@@ -142,11 +143,9 @@ if [ -d "$CARRY/fusion-bundles" ]; then
   done
   grep BASELINE-CHECK "$OUT/fusion.log" | grep -v PASS | head -5
   bench_bundles fusion-plain "$CARRY"/fusion-bundles/f*_plain/
-  bench_bundles fusion-reluc "$CARRY"/fusion-bundles/f*_relu_c/
   echo "--- entry tcgen-ms baseline baseline-ms baseline/tcgen cuBLAS-matmul-ms"
   tail -n +2 "$OUT/fusion.csv" | awk -F, '{print $3, $10, $19, $20, $22, $12}' | sort -V
   tail -n +2 "$OUT/fusion-plain.csv" | awk -F, '{print $3, $10, $12, $14}' | sort -V
-  tail -n +2 "$OUT/fusion-reluc.csv" | awk -F, '{print $3, $10, $12, $14}' | sort -V
 fi
 
 if [ -d "$CARRY/sm90sweep-bundles" ]; then
