@@ -35,7 +35,8 @@ ARGS=("$@")
 # accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1),
 # random (checks only: random sizes with primes and 1s, random layouts,
 # dtypes, C += A*B, epilogues, column-major C, batches, stream-K, clusters,
-# other tiles; SEED picks the draw)
+# other tiles; SEED picks the draw; PROLOGUES=1 adds ReLU prologues on A
+# and relu(C) + A*B)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -598,9 +599,12 @@ fi
 if want random; then
   rm -rf "$CARRY/random-bundles"; mkdir -p "$CARRY/random-bundles"
   echo "random shapes (seed ${SEED:-1}), checks only:"
-  python3 - "${SEED:-1}" > "$CARRY/mlir/random.txt" <<'PY'
+  python3 - "${SEED:-1}" "${PROLOGUES:-0}" > "$CARRY/mlir/random.txt" <<'PY'
 import random, sys
 r = random.Random(int(sys.argv[1]))
+# PROLOGUES=1 turns a fifth of the plain draws into C = relu(A) B (a fused
+# prologue) or D = relu(C) + A B (a transformed C); the draws stay the same.
+prologues = sys.argv[2] == "1"
 sizes = [1, 2, 3, 7, 13, 31, 61, 127, 251, 509, 1021, 2039, 64, 100, 777, 1000,
          1536, 3000, 4093]
 for i in range(24):
@@ -619,6 +623,10 @@ for i in range(24):
         args += ["--c-layout", "nm"]
     elif extra < 0.65:
         args += ["--batch", str(r.choice([2, 3, 5]))]
+    elif prologues and extra < 0.75:
+        args += ["--prologue", "relu-a"]
+    elif prologues and extra < 0.85:
+        args += ["--init", "relu-c"]
     flags = []
     pick = r.random()
     if pick < 0.15:
