@@ -295,15 +295,33 @@ std::string planKind(const Manifest &manifest, BaselineKind kind,
       return "needs a bundle without an epilogue, this one has op.epilogue "
              "with inputs " +
              describeInputs(*epilogue);
+    if (kind == BaselineKind::TwoGemmAdd && manifest.op.k2 > 0) {
+      const Operand *a2 = manifest.findRole(OperandRole::Lhs2);
+      const Operand *b2 = manifest.findRole(OperandRole::Rhs2);
+      if (!a2 || !b2 || a2->shape.size() != 2 || b2->shape.size() != 2)
+        return "the bundle's second product lacks a rank-2 lhs2 or rhs2";
+      if (a2->dtype != plan.abType || b2->dtype != plan.abType)
+        return "the second product's operands must have A's dtype";
+      plan.a2 = indexOf(manifest, *a2);
+      plan.b2 = indexOf(manifest, *b2);
+      plan.k2 = manifest.op.k2;
+      return "";
+    }
     if (kind == BaselineKind::TwoGemmAdd && plan.k % 2 != 0)
       return "splits K in two halves, but k = " + std::to_string(plan.k) +
              " is odd";
     if (kind == BaselineKind::TwoGemmAdd && manifest.op.prologue)
       return "needs a bundle without a prologue, this one has op.prologue";
+    if (kind == BaselineKind::ReluA && manifest.op.k2 > 0)
+      return "needs a bundle with one product, this one adds a second "
+             "(op.k2)";
     if (kind == BaselineKind::ReluA)
       return matchReluPrologue(manifest, plan);
     return "";
   }
+  if (manifest.op.k2 > 0)
+    return "needs a bundle with one product, this one adds a second "
+           "(op.k2; time it against 2cublas+add)";
   if (!epilogue)
     return "needs a bundle with an epilogue (op.epilogue), this one stores "
            "the plain matmul";

@@ -38,10 +38,11 @@ namespace tcgen::bench {
 ///                     matmul's init transformed (relu(C) + A B)
 ///   ReluA             relu-a+cublas: A' = relu(A), then cuBLAS A' B (a
 ///                     ReLU prologue on A)
-///   TwoGemmAdd        2cublas+add: cuBLAS C1 = A[:, :k/2] B[:k/2, :] and
-///                     C2 = A[:, k/2:] B[k/2:, :], then C1 + C2
-///                     (add(gemm, gemm), which a fused kernel computes as
-///                     one matmul over the concatenated K)
+///   TwoGemmAdd        2cublas+add: for a bundle with a second product
+///                     (op.k2), cuBLAS C1 = A B and C2 = A2 B2, then
+///                     C1 + C2 (add(gemm, gemm)); for a plain bundle, the
+///                     two halves of K, C1 = A[:, :k/2] B[:k/2, :] and
+///                     C2 = A[:, k/2:] B[k/2:, :]
 enum class BaselineKind {
   AddRelu,
   AddScalar,
@@ -78,6 +79,9 @@ struct BaselinePlan {
   std::optional<size_t> matrix; // D (add-relu) or R (bias-gelu-residual)
   std::optional<size_t> bias;   // the bias vector along n
   std::optional<size_t> scalar; // s as a rank-0 operand (add-scalar)
+  /// add(gemm, gemm) bundles (op.k2 > 0, 2cublas+add only): A2 and B2.
+  std::optional<size_t> a2, b2;
+  int64_t k2 = 0;
   double constant = 0;          // s when it is a constant of the epilogue
   /// The lowest-precision dtype among the matmul result, the epilogue's
   /// steps and the output: what the comparison tolerance is made for.

@@ -563,18 +563,22 @@ std::string CheckResult::line(bool compared) const {
 
 std::string tcgen::bench::describeCheckedGemm(const Manifest &manifest,
                                               GemmSpec &spec) {
-  if (!manifest.op.epilogue)
+  if (!manifest.op.epilogue && manifest.op.k2 == 0)
     return describeGemm(manifest, spec);
   // parseManifest refuses these; be clear for a built manifest.
   if (manifest.op.batch > 1)
-    return "fused epilogues of batched matmuls are not supported by "
-           "tcgen-gpu yet (op.batch " +
+    return std::string(manifest.op.epilogue ? "fused epilogues"
+                                            : "second products") +
+           " of batched matmuls are not supported by tcgen-gpu yet (op.batch " +
            std::to_string(manifest.op.batch) + ")";
-  // The matmul without its epilogue inputs, then the indices of A, B and C
-  // in the whole manifest.
+  // The matmul without its epilogue inputs and second product (the check
+  // concatenates the products later: concatenateProducts()), then the
+  // indices of A, B and C in the whole manifest.
   Manifest matmul = manifest;
   matmul.operands.clear();
   for (const Operand &o : manifest.operands) {
+    if (o.role == OperandRole::Lhs2 || o.role == OperandRole::Rhs2)
+      continue;
     if (o.role != OperandRole::In) {
       matmul.operands.push_back(o);
       continue;
@@ -677,6 +681,53 @@ static std::string applyPrologue(const Manifest &manifest,
   return dev.buffers[index].upload(x.bytes.data(), x.bytes.size());
 }
 
+/// add(gemm, gemm): replaces A and B, in `host`, on the device and in
+/// `spec`, by the dense row-major concatenations [A | A2] (m x (k + k2))
+/// and [B ; B2] ((k + k2) x n), whose one product is what the kernel
+/// computed; the references then run unchanged. Returns "" or what failed.
+static std::string concatenateProducts(const Manifest &manifest,
+                                       GemmSpec &spec,
+                                       std::vector<HostMatrix> &host,
+                                       DeviceOperands &dev) {
+  const Operand *oa2 = manifest.findRole(OperandRole::Lhs2);
+  const Operand *ob2 = manifest.findRole(OperandRole::Rhs2);
+  if (!oa2 || !ob2)
+    return "op.k2 without lhs2 and rhs2 operands";
+  const HostMatrix &a2 = host[oa2 - manifest.operands.data()];
+  const HostMatrix &b2 = host[ob2 - manifest.operands.data()];
+  const HostMatrix &a1 = host[spec.aIndex], &b1 = host[spec.bIndex];
+  int64_t m = spec.m, n = spec.n, k1 = spec.k, k2 = manifest.op.k2;
+  int64_t k = k1 + k2;
+  HostMatrix a, b;
+  a.allocate(a1.dtype, m, k, k, 1);
+  b.allocate(b1.dtype, k, n, n, 1);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < k1; ++j)
+      a.set(i, j, a1.get(i, j));
+    for (int64_t j = 0; j < k2; ++j)
+      a.set(i, k1 + j, a2.get(i, j));
+  }
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t p = 0; p < k1; ++p)
+      b.set(p, j, b1.get(p, j));
+    for (int64_t p = 0; p < k2; ++p)
+      b.set(k1 + p, j, b2.get(p, j));
+  }
+  host[spec.aIndex] = std::move(a);
+  host[spec.bIndex] = std::move(b);
+  spec.k = k;
+  spec.a = MatrixLayout{m, k, k, 1};
+  spec.b = MatrixLayout{k, n, n, 1};
+  for (size_t i : {spec.aIndex, spec.bIndex}) {
+    std::string e = dev.buffers[i].allocate(host[i].bytes.size());
+    if (e.empty())
+      e = dev.buffers[i].upload(host[i].bytes.data(), host[i].bytes.size());
+    if (!e.empty())
+      return "concatenating the products: " + e;
+  }
+  return "";
+}
+
 CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
                                       const CheckOptions &options) {
   CheckResult r;
@@ -717,6 +768,15 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
     r.error = applyPrologue(manifest, host, dev);
     if (!r.error.empty())
       return r;
+  }
+  // A second product: the references multiply the concatenations, and the
+  // error allowance is that of the whole K.
+  if (manifest.op.k2 > 0) {
+    r.error = concatenateProducts(manifest, spec, host, dev);
+    if (!r.error.empty())
+      return r;
+    r.k = spec.k;
+    setBounds(spec, r);
   }
 
   // The multiply-adds of the whole batch, and the dense copies of its

@@ -76,6 +76,10 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
     case OperandRole::In: // Epilogue inputs: see describeCheckedGemm().
       return "operand '" + o.name +
              "' is an epilogue input; describe the matmul without it";
+    case OperandRole::Lhs2: // add(gemm, gemm): see describeCheckedGemm().
+    case OperandRole::Rhs2:
+      return "operand '" + o.name +
+             "' belongs to a second product; describe the matmul without it";
     }
   }
   if (!haveA || !haveB || !haveC) // parseManifest checks this for matmul.

@@ -51,6 +51,8 @@ struct ManifestSpec {
   bool outColumnMajor = false;
   /// op.prologue's JSON object, if not empty.
   std::string prologue;
+  /// With k2 > 0 a second product: operands A2 [m, k2], B2 [k2, n].
+  int64_t k2 = 0;
 };
 
 std::string shapeJson(const ManifestSpec &s, const InputSpec &in) {
@@ -113,6 +115,17 @@ std::string manifestJson(const ManifestSpec &s) {
       R"(, "align_bytes": 16 })";
   std::string params = R"({ "kind": "ptr", "operand": "A" },
        { "kind": "ptr", "operand": "B" }, { "kind": "ptr", "operand": "C" })";
+  std::string k2 = std::to_string(s.k2);
+  if (s.k2 > 0) {
+    operands += R"(, { "name": "A2", "role": "lhs2", "dtype": "f16", "shape": [)" +
+                m + ", " + k2 + R"(], "strides": [)" + k2 +
+                R"(, 1], "align_bytes": 16 },
+       { "name": "B2", "role": "rhs2", "dtype": "f16", "shape": [)" +
+                k2 + ", " + n + R"(], "strides": [)" + n +
+                R"(, 1], "align_bytes": 16 })";
+    params += R"(, { "kind": "ptr", "operand": "A2" },
+       { "kind": "ptr", "operand": "B2" })";
+  }
   for (size_t i = 0; i < s.inputs.size(); ++i) {
     std::string name = "E" + std::to_string(i);
     operands += R"(, { "name": ")" + name + R"(", "role": "in", "dtype": ")" +
@@ -123,7 +136,8 @@ std::string manifestJson(const ManifestSpec &s) {
   return R"({ "format": "tcgen.bundle", "version": 1, "entry": "k",
   "ptx": "k.ptx", "target": { "arch": "sm_90a", "backend": "sm90", "min_cc": 90 },
   "op": { "kind": "matmul", "batch": 1, "m": )" +
-         m + R"(, "n": )" + n + R"(, "k": )" + k + R"(, "accumulate": )" +
+         m + R"(, "n": )" + n + R"(, "k": )" + k +
+         (s.k2 > 0 ? R"(, "k2": )" + k2 : std::string()) + R"(, "accumulate": )" +
          (s.accumulate ? "true" : "false") + R"(, "accumulator": "f32")" +
          epilogue + R"( },
   "operands": [ )" +
@@ -224,6 +238,29 @@ TEST(BenchHost, BaselineNamesRoundTrip) {
             "cublas+add-relu, cublas+add-scalar, cublas+bias-gelu-residual, "
             "cublaslt-relu-bias, cublaslt-gelu-bias, relu-c+cublas, "
             "relu-a+cublas, 2cublas+add");
+}
+
+TEST(BenchHost, BaselineTwoGemmsTakeTheSecondProduct) {
+  // A bundle with A2 and B2 (op.k2): 2cublas+add multiplies them, whatever
+  // k's parity; the other baselines refuse it.
+  ManifestSpec dual;
+  dual.k = 15;
+  dual.k2 = 24;
+  BaselinePlan p;
+  ASSERT_EQ(plan(dual, BaselineKind::TwoGemmAdd, p), "");
+  ASSERT_TRUE(p.a2.has_value());
+  ASSERT_TRUE(p.b2.has_value());
+  EXPECT_EQ(*p.a2, 3u);
+  EXPECT_EQ(*p.b2, 4u);
+  EXPECT_EQ(p.k2, 24);
+  EXPECT_EQ(plan(dual, BaselineKind::ReluA),
+            "baseline relu-a+cublas: needs a bundle with one product, this "
+            "one adds a second (op.k2)");
+  ManifestSpec withEpilogue = addRelu();
+  withEpilogue.k2 = 24;
+  EXPECT_EQ(plan(withEpilogue, BaselineKind::AddRelu),
+            "baseline cublas+add-relu: needs a bundle with one product, this "
+            "one adds a second (op.k2; time it against 2cublas+add)");
 }
 
 TEST(BenchHost, BaselineReluCMatchesReluOfTheInputPlusTheProduct) {

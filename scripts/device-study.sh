@@ -148,6 +148,23 @@ if [ -d "$CARRY/fusion-bundles" ]; then
   tail -n +2 "$OUT/fusion-plain.csv" | awk -F, '{print $3, $10, $12, $14}' | sort -V
 fi
 
+if [ -d "$CARRY/dual-bundles" ]; then
+  echo "=== add(gemm, gemm): checks against the float64 reference"
+  check_bundles dual-checks.log -- "$CARRY"/dual-bundles/*/
+  echo "=== add(gemm, gemm) against 2 x cuBLAS + add (checked first)"
+  "$GPU" bench "$CARRY"/dual-bundles/d*/ --baseline=2cublas+add --check-baseline \
+    > "$OUT/dual.log" 2>&1 || echo "dual baseline check failed"
+  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/dual-bundles/d*/ --iters "$ITERS" \
+    --warmup 3 --baseline=2cublas+add --csv "$OUT/dual.csv" >> "$OUT/dual.log" 2>&1 \
+    || echo "dual bench failed"
+  grep BASELINE-CHECK "$OUT/dual.log" | grep -v PASS | head -5
+  echo "--- entry tcgen-ms tcgen-TFLOP/s baseline-ms baseline/tcgen baseline-pointwise-ms"
+  tail -n +2 "$OUT/dual.csv" | awk -F, '{print $3, $10, $11, $20, $22, $23}' | sort -V
+  bench_bundles dual-plain "$CARRY"/dual-bundles/p*/
+  echo "--- one matmul over K = 2 size: entry tcgen-ms tcgen-TFLOP/s cuBLAS-ms ratio"
+  tail -n +2 "$OUT/dual-plain.csv" | awk -F, '{print $3, $10, $11, $12, $14}' | sort -V
+fi
+
 if [ -d "$CARRY/sm90sweep-bundles" ]; then
   echo "=== sm90 square sweep (default config): checks"
   check_bundles sm90sweep-checks.log -- "$CARRY"/sm90sweep-bundles/*/

@@ -23,6 +23,9 @@ computes in f32 and the result is stored in --out:
 --prologue relu-a writes the tensor form C = relu(A) * B: a pointwise producer
 of the matmul's A operand (a prologue).
 
+--second-k K2 writes the tensor form C = A*B + A2*B2 (add(gemm, gemm)) as a
+linalg.add of two zero-started matmuls, A2 and B2 stored like A and B.
+
 --init relu-c writes the tensor form D = relu(C) + A*B: the matmul's init is
 relu(C) of a C argument (seed 001's transformed C input).
 """
@@ -44,6 +47,9 @@ p.add_argument("--init", choices=["relu-c"], default=None,
                help="tensor form whose matmul starts from relu(C) (D = relu(C) + A*B)")
 p.add_argument("--prologue", choices=["relu-a"], default=None,
                help="tensor form whose A operand is relu(A) (C = relu(A) * B)")
+p.add_argument("--second-k", type=int, default=0,
+               help="tensor form C = A*B + A2*B2 (add(gemm, gemm)), A2 [m][K2] and B2 [K2][n] "
+                    "stored like A and B")
 p.add_argument("--a-layout", choices=["mk", "km"], default="mk",
                help="A stored [m][k] (default) or [k][m]")
 p.add_argument("--b-layout", choices=["kn", "nk"], default="kn",
@@ -127,6 +133,22 @@ if a.epilogue:
 {body}{store}
   }} -> tensor<{C}>
   return %Y : tensor<{C}>
+}}""")
+elif a.second_k:
+    assert not a.accumulate and not a.batch and a.c_layout == "mn", \
+        "--second-k writes an unbatched row-major C = A*B + A2*B2"
+    k2 = a.second_k
+    A2 = f"{a.m}x{k2}x{a.inp}" if a.a_layout == "mk" else f"{k2}x{a.m}x{a.inp}"
+    B2 = f"{k2}x{a.n}x{a.inp}" if a.b_layout == "kn" else f"{a.n}x{k2}x{a.inp}"
+    t = a.out
+    print(f"""func.func @{name}(%A: tensor<{A}>, %B: tensor<{B}>, %A2: tensor<{A2}>, %B2: tensor<{B2}>) -> tensor<{C}> {{
+  %zero = arith.constant 0.0 : {t}
+  %e = tensor.empty() : tensor<{C}>
+  %f = linalg.fill ins(%zero : {t}) outs(%e : tensor<{C}>) -> tensor<{C}>
+  %P = {op} {maps}ins(%A, %B : tensor<{A}>, tensor<{B}>) outs(%f : tensor<{C}>) -> tensor<{C}>
+  %Q = {op} {maps}ins(%A2, %B2 : tensor<{A2}>, tensor<{B2}>) outs(%f : tensor<{C}>) -> tensor<{C}>
+  %S = linalg.add ins(%P, %Q : tensor<{C}>, tensor<{C}>) outs(%e : tensor<{C}>) -> tensor<{C}>
+  return %S : tensor<{C}>
 }}""")
 elif a.prologue:
     assert not a.accumulate and not a.batch, "--prologue writes an unbatched C = relu(A) * B"

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [random]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [random]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -33,6 +33,7 @@ ARGS=("$@")
 # sizes with the default configuration), squares (the Hopper issue's square
 # sweep 1024..16384, f16 -> f32, default configuration, three checked),
 # accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1),
+# dual (add(gemm, gemm): checks, timings against 2 x cuBLAS + add),
 # random (checks only: random sizes with primes and 1s, random layouts,
 # dtypes, C += A*B, epilogues, column-major C, batches, stream-K, clusters,
 # other tiles; SEED picks the draw; PROLOGUES=1 adds ReLU prologues on A
@@ -592,6 +593,28 @@ if want accumulate; then
     for out in f32 f16; do
       build "$D" "t${s}_${out}" $s $s $s --accumulate --out $out --
     done
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want dual; then
+  rm -rf "$CARRY/dual-bundles"; mkdir -p "$CARRY/dual-bundles"
+  echo "add(gemm, gemm): C = A B + A2 B2 in one kernel (checks; timings"
+  echo "against 2 x cuBLAS + an add kernel with K1 = K2 = size)"
+  D="$CARRY/dual-bundles"
+  build "$D" chk_dual_km_nk 1024 768 512 --second-k 256 --a-layout km --b-layout nk
+  build "$D" chk_dual_odd 1000 776 333 --second-k 136 --out f16
+  build "$D" chk_dual_bf16 1024 1024 1024 --second-k 512 --in bf16 --out bf16
+  build "$D" chk_dual_cluster 2048 2048 1024 --second-k 1024 --out f16 -- --cluster=2,1
+  build "$D" chk_dual_streamk 1536 1536 2048 --second-k 2048 -- --stream-k=1
+  build "$D" chk_dual_64rows 512 512 512 --second-k 64 -- --block-tile=64,128,64
+  build "$D" chk_dual_k2small 1024 1024 1024 --second-k 8
+  mkdir -p "$D/chk_dual_relu"
+  "$TCGEN" compile "$SRC/examples/add_gemm_gemm_relu.mlir" --target="$TARGET" -o "$D/chk_dual_relu" > /dev/null
+  for s in 1024 2048 4096 8192; do
+    build "$D" "d${s}" "$s" "$s" "$s" --second-k "$s" --out f16
+    # the same work as one plain matmul over K = 2 size, against cuBLAS
+    build "$D" "p${s}" "$s" "$s" "$((2 * s))" --out f16
   done
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -89,11 +89,18 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
   for (Operation *user : c.getUsers()) {
     if (user == matmul || isa<memref::DeallocOp>(user))
       continue;
+    // add(gemm, gemm): the first product, which the contraction
+    // accumulates onto, is part of the kernel.
+    if (isContractionCandidate(user) && user->getBlock() == matmul->getBlock() &&
+        user->isBeforeInBlock(matmul))
+      continue;
     if (auto fill = dyn_cast<linalg::FillOp>(user);
         fill && fill->getBlock() == matmul->getBlock() &&
         fill->isBeforeInBlock(matmul))
       continue;
-    readers.push_back(user);
+    // An op that reads C and writes it in place uses it twice.
+    if (!llvm::is_contained(readers, user))
+      readers.push_back(user);
   }
   if (readers.empty())
     return std::nullopt;

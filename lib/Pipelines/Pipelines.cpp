@@ -28,6 +28,7 @@ static void addTextual(OpPassManager &pm, StringRef pipeline) {
 void mlir::tcgen::buildTCGenConfigurePipeline(
     OpPassManager &pm, const TCGenPipelineOptions &options) {
   if (options.bufferize && options.fuse) {
+    pm.addNestedPass<func::FuncOp>(createTCGenChainContractionsPass());
     pm.addNestedPass<func::FuncOp>(createTCGenPeelAccumulatorInitPass());
     pm.addNestedPass<func::FuncOp>(createTCGenFuseElementwisePass());
   }

@@ -39,7 +39,9 @@ constexpr RoleEntry kRoles[] = {{OperandRole::Lhs, "lhs"},
                                 {OperandRole::Rhs, "rhs"},
                                 {OperandRole::Out, "out"},
                                 {OperandRole::InOut, "inout"},
-                                {OperandRole::In, "in"}};
+                                {OperandRole::In, "in"},
+                                {OperandRole::Lhs2, "lhs2"},
+                                {OperandRole::Rhs2, "rhs2"}};
 
 struct InputKindEntry {
   EpilogueInputKind kind;
@@ -230,7 +232,8 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.target.backend == b.target.backend &&
          a.target.minCC == b.target.minCC && a.op.kind == b.op.kind &&
          a.op.batch == b.op.batch && a.op.m == b.op.m && a.op.n == b.op.n &&
-         a.op.k == b.op.k && a.op.accumulate == b.op.accumulate &&
+         a.op.k == b.op.k && a.op.k2 == b.op.k2 &&
+         a.op.accumulate == b.op.accumulate &&
          a.op.accumulator == b.op.accumulator &&
          a.op.epilogue == b.op.epilogue && a.op.prologue == b.op.prologue &&
          a.operands == b.operands &&
@@ -625,6 +628,7 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
       !r.integer(*o, "op", "m", op.m, true, 1) ||
       !r.integer(*o, "op", "n", op.n, true, 1) ||
       !r.integer(*o, "op", "k", op.k, true, 1) ||
+      !r.integer(*o, "op", "k2", op.k2, false, 1) ||
       !r.boolean(*o, "op", "accumulate", op.accumulate, false) ||
       !r.string(*o, "op", "accumulator", accumulator, false) ||
       !parseEpilogue(r, *o, op.epilogue) ||
@@ -655,7 +659,7 @@ bool parseOperand(FieldReader &r, const Value &v, const std::string &path,
   std::optional<OperandRole> parsedRole = parseRole(role);
   if (!parsedRole)
     return r.fail("field '" + path + ".role': unknown role '" + role +
-                  "' (expected lhs, rhs, out, inout or in)");
+                  "' (expected lhs, rhs, out, inout, in, lhs2 or rhs2)");
   operand.role = *parsedRole;
   std::optional<DType> parsedType = parseDType(dtype);
   if (!parsedType)
@@ -956,6 +960,23 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
   } expected[] = {{a, {m.op.m, m.op.k}, "[m, k]"},
                   {b, {m.op.k, m.op.n}, "[k, n]"},
                   {c, {m.op.m, m.op.n}, "[m, n]"}};
+  // add(gemm, gemm): op.k2 and the second product's operands go together.
+  const Operand *a2 = m.findRole(OperandRole::Lhs2);
+  const Operand *b2 = m.findRole(OperandRole::Rhs2);
+  if (m.op.k2 == 0) {
+    if (a2 || b2)
+      return r.fail("field 'operands': operand '" + (a2 ? a2 : b2)->name +
+                    "' has role '" + roleName((a2 ? a2 : b2)->role) +
+                    "', but op has no k2 (a second product needs op.k2)");
+  } else {
+    if (!a2 || !b2)
+      return r.fail("field 'op.k2': a second product needs an lhs2 and an "
+                    "rhs2 operand");
+    if (batched)
+      return r.fail("field 'op.k2': a second product of a batched matmul is "
+                    "not supported (op.batch is " +
+                    std::to_string(m.op.batch) + ")");
+  }
   for (auto &e : expected) {
     std::string sizes = e.sizes;
     if (batched) {
@@ -975,6 +996,20 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
       return r.fail(prefix + "shape " + formatDims(o.shape) +
                     " does not match op " + sizes + " = " +
                     formatDims(e.shape));
+  }
+  if (m.op.k2 > 0) {
+    struct {
+      const Operand *operand;
+      std::vector<int64_t> shape;
+      const char *sizes;
+    } second[] = {{a2, {m.op.m, m.op.k2}, "[m, k2]"},
+                  {b2, {m.op.k2, m.op.n}, "[k2, n]"}};
+    for (auto &e : second)
+      if (e.operand->shape != e.shape)
+        return r.fail("operand '" + e.operand->name + "' (" +
+                      roleName(e.operand->role) + "): shape " +
+                      formatDims(e.operand->shape) + " does not match op " +
+                      e.sizes + " = " + formatDims(e.shape));
   }
   return true;
 }
@@ -1320,6 +1355,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
   op.set("m", m.op.m);
   op.set("n", m.op.n);
   op.set("k", m.op.k);
+  if (m.op.k2 > 0)
+    op.set("k2", m.op.k2);
   op.set("accumulate", m.op.accumulate);
   op.set("accumulator", dtypeName(m.op.accumulator));
   if (m.op.epilogue)

@@ -78,6 +78,8 @@ static FailureOr<::tcgen::Operand> describeOperand(Operation *at, Value operand,
   op.name = role.str();
   op.role = role == "A"           ? ::tcgen::OperandRole::Lhs
             : role == "B"         ? ::tcgen::OperandRole::Rhs
+            : role == "A2"        ? ::tcgen::OperandRole::Lhs2
+            : role == "B2"        ? ::tcgen::OperandRole::Rhs2
             : role.starts_with("E") ? ::tcgen::OperandRole::In
             : overwrite           ? ::tcgen::OperandRole::Out
                                   : ::tcgen::OperandRole::InOut;
@@ -100,6 +102,9 @@ static void describeOp(::tcgen::Manifest &m, bool overwrite) {
   m.op.m = a->shape[lead];
   m.op.k = a->shape[lead + 1];
   m.op.n = b->shape[lead + 1];
+  // add(gemm, gemm): the second product's K.
+  if (const ::tcgen::Operand *a2 = m.findOperand("A2"))
+    m.op.k2 = a2->shape[lead + 1];
 }
 
 /// Swaps the last two entries: a matrix stored transposed is described by
@@ -201,8 +206,10 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
         return failure();
       // A stored [k][m] is the logical A[m][k] with strides [1, m] (and B
       // stored [n][k] the logical B[k][n] with strides [1, k]).
-      bool swap = transposed && ((op->name == "A" && transposed[0]) ||
-                                 (op->name == "B" && transposed[1]));
+      bool swap =
+          transposed &&
+          (((op->name == "A" || op->name == "A2") && transposed[0]) ||
+           ((op->name == "B" || op->name == "B2") && transposed[1]));
       if (swap) {
         swapMatrixDims(op->shape);
         swapMatrixDims(op->strides);

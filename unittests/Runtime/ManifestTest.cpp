@@ -257,7 +257,7 @@ INSTANTIATE_TEST_SUITE_P(
                   "f16, bf16, f32, f64, i8 or i32)"},
         ErrorCase{"UnknownRole", "\"role\": \"rhs\"", "\"role\": \"weights\"",
                   "field 'operands[1].role': unknown role 'weights' "
-                  "(expected lhs, rhs, out, inout or in)"},
+                  "(expected lhs, rhs, out, inout, in, lhs2 or rhs2)"},
         ErrorCase{"WrongFormat", "\"tcgen.bundle\"", "\"other\"",
                   "field 'format': expected \"tcgen.bundle\", got \"other\""},
         ErrorCase{"WrongVersion", "\"version\": 1", "\"version\": 2",
@@ -1369,3 +1369,64 @@ TEST(ManifestTest, PrologueResultMustHaveTheOperandsDType) {
   EXPECT_EQ(parseError(text),
             "field 'op.prologue.dtype': bf16, but operand 'A' is f16");
 }
+
+/// The sample manifest with a second product: C = A B + A2 B2, k2 = 512.
+static std::string dualManifestText() {
+  std::string text = replaceFirst(sampleManifestText(), R"("k": 1024,)",
+                                  R"("k": 1024, "k2": 512,)");
+  text = replaceFirst(text, R"(    { "name": "C", "role": "out")",
+                      R"(    { "name": "A2", "role": "lhs2", "dtype": "f16", "shape": [1024, 512],
+      "strides": [512, 1], "align_bytes": 16 },
+    { "name": "B2", "role": "rhs2", "dtype": "f16", "shape": [512, 1024],
+      "strides": [1024, 1], "align_bytes": 16 },
+    { "name": "C", "role": "out")");
+  return replaceFirst(text, R"({ "kind": "ptr", "operand": "C" })",
+                      R"({ "kind": "ptr", "operand": "A2" },
+              { "kind": "ptr", "operand": "B2" },
+              { "kind": "ptr", "operand": "C" })");
+}
+
+TEST(ManifestTest, SecondProductParsesAndRoundTrips) {
+  Manifest m = parseOk(dualManifestText());
+  EXPECT_EQ(m.op.k2, 512);
+  ASSERT_NE(m.findRole(OperandRole::Lhs2), nullptr);
+  EXPECT_EQ(m.findRole(OperandRole::Lhs2)->name, "A2");
+  EXPECT_EQ(m.findRole(OperandRole::Rhs2)->name, "B2");
+  Manifest again = parseOk(writeManifest(m));
+  EXPECT_TRUE(again == m);
+  // Without k2 nothing is written.
+  EXPECT_EQ(writeManifest(parseOk(sampleManifestText())).find("k2"),
+            std::string::npos);
+}
+
+class SecondProductErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(SecondProductErrorTest, NamesTheField) {
+  expectEditError(dualManifestText(), GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, SecondProductErrorTest,
+    ::testing::Values(
+        ErrorCase{"NoK2", R"("k2": 512,)", "",
+                  "field 'operands': operand 'A2' has role 'lhs2', but op has "
+                  "no k2 (a second product needs op.k2)"},
+        ErrorCase{"K2Zero", R"("k2": 512,)", R"("k2": 0,)",
+                  "field 'op.k2' must be >= 1, got 0"},
+        ErrorCase{"NoRhs2", R"("role": "rhs2")", R"("role": "rhs")",
+                  "field 'op.k2': a second product needs an lhs2 and an rhs2 "
+                  "operand"},
+        ErrorCase{"A2Shape", R"("shape": [1024, 512])",
+                  R"("shape": [1024, 256])",
+                  "operand 'A2' (lhs2): shape [1024, 256] does not match op "
+                  "[m, k2] = [1024, 512]"},
+        ErrorCase{"B2Shape", R"("shape": [512, 1024])",
+                  R"("shape": [512, 1000])",
+                  "operand 'B2' (rhs2): shape [512, 1000] does not match op "
+                  "[k2, n] = [512, 1024]"},
+        ErrorCase{"UnknownRole", R"("role": "lhs2")", R"("role": "lhs3")",
+                  "field 'operands[2].role': unknown role 'lhs3' (expected "
+                  "lhs, rhs, out, inout, in, lhs2 or rhs2)"}),
+    [](const ::testing::TestParamInfo<ErrorCase> &info) {
+      return std::string(info.param.name);
+    });

@@ -32,6 +32,28 @@ def TCGenFuseElementwisePass : Pass<"tcgen-fuse-elementwise", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TCGenChainContractionsPass
+    : Pass<"tcgen-chain-contractions", "func::FuncOp"> {
+  let summary = "Turn add(gemm, gemm) into one accumulation";
+  let description = [{
+    Runs on tensors, before the elementwise fusion. An elementwise sum of
+    two contraction results (a `linalg.add`, or a generic whose body is one
+    `addf` of its two inputs, identity maps), where both contractions start
+    from a zero fill and have no other use, becomes the later contraction
+    accumulating onto the earlier one's result (seed 004's add(gemm, gemm)):
+    the back end then computes both products in one kernel, into one set
+    of f32 accumulators, and rounds once. Pointwise consumers of the sum
+    stay consumers of the chained result (the fused epilogue).
+
+    Before: `%p = matmul(%A, %B, zeros)` ; `%q = matmul(%A2, %B2, zeros)` ;
+            `%s = linalg.add ins(%p, %q)`
+    After:  `%p = matmul(%A, %B, zeros)` ; `%s = matmul(%A2, %B2, %p)`
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TCGenPeelAccumulatorInitPass
     : Pass<"tcgen-peel-accumulator-init", "func::FuncOp"> {
   let summary = "Move a computed contraction init into an elementwise add";

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Matchers.h"
 
 namespace mlir::tcgen {
 #define GEN_PASS_DEF_TCGENSM90BUILDKERNELPASS
@@ -52,9 +53,60 @@ struct BuildKernelPass final
       if (config && config.getBackend() == "sm90")
         ops.push_back(op);
     });
+    // The first product of an add(gemm, gemm) is built with the second.
+    llvm::SmallPtrSet<Operation *, 4> firstProducts;
     for (linalg::LinalgOp op : ops)
-      if (failed(build(op)))
+      if (linalg::LinalgOp first = findFirstProduct(op))
+        firstProducts.insert(first);
+    for (linalg::LinalgOp op : ops)
+      if (!firstProducts.contains(op) && failed(build(op)))
         return signalPassFailure();
+  }
+
+  /// add(gemm, gemm) (tcgen-chain-contractions, or fill; matmul; matmul on
+  /// one C): the configured sm90 contraction right before `op` that writes
+  /// op's output from a zero fill, which `op` then accumulates into.
+  static linalg::LinalgOp findFirstProduct(linalg::LinalgOp op) {
+    auto first = dyn_cast_or_null<linalg::LinalgOp>(op->getPrevNode());
+    if (!first || !isContractionCandidate(first) ||
+        first.getNumDpsInits() != 1 || op.getNumDpsInits() != 1 ||
+        first.getDpsInitOperand(0)->get() != op.getDpsInitOperand(0)->get())
+      return {};
+    auto config = first->getAttrOfType<ConfigAttr>(kConfigAttrName);
+    auto fill = dyn_cast_or_null<linalg::FillOp>(first->getPrevNode());
+    if (!config || config.getBackend() != "sm90" || !fill ||
+        fill.getDpsInitOperand(0)->get() != op.getDpsInitOperand(0)->get() ||
+        !(matchPattern(fill.value(), m_AnyZeroFloat()) ||
+          matchPattern(fill.value(), m_Zero())))
+      return {};
+    return first;
+  }
+
+  /// The second product of add(gemm, gemm) must share the first's
+  /// element types and stored layouts (one ring, one wgmma form) and not
+  /// be batched or column-major.
+  static LogicalResult checkSecondProduct(linalg::LinalgOp op,
+                                          const ContractionInfo &first,
+                                          const ContractionInfo &second) {
+    auto refuse = [&](const Twine &why) {
+      return op.emitOpError("add(gemm, gemm) in one sm90 kernel needs ")
+             << why;
+    };
+    if (first.aType != second.aType || first.bType != second.bType)
+      return refuse("both products in one input dtype, got ")
+             << first.aType << " x " << first.bType << " and "
+             << second.aType << " x " << second.bType;
+    if (first.aTransposed != second.aTransposed ||
+        first.bTransposed != second.bTransposed ||
+        (first.aTransposed && (first.k == 1) != (second.k == 1)) ||
+        (first.bTransposed && (first.k == 1) != (second.k == 1)))
+      return refuse("A and A2, and B and B2, stored and read in one layout");
+    if ((first.batched && first.batch > 1) ||
+        (second.batched && second.batch > 1))
+      return refuse("unbatched products (a batch is not supported yet)");
+    if (first.cTransposed || second.cTransposed)
+      return refuse("a row-major C (a column-major one is not supported yet)");
+    return success();
   }
 
   LogicalResult build(linalg::LinalgOp op) {
@@ -62,6 +114,20 @@ struct BuildKernelPass final
     FailureOr<ContractionInfo> info = analyzeContraction(op);
     if (failed(info))
       return failure();
+    // add(gemm, gemm): `first` computes A B into C from zero, `op` adds
+    // A2 B2; the kernel's A and B are the first product's (`pa`), A2 and
+    // B2 op's. Otherwise pa is op's own.
+    linalg::LinalgOp firstOp = findFirstProduct(op);
+    std::optional<ContractionInfo> first;
+    if (firstOp) {
+      FailureOr<ContractionInfo> f = analyzeContraction(firstOp);
+      if (failed(f))
+        return failure();
+      first = *f;
+      if (failed(checkSecondProduct(op, *first, *info)))
+        return failure();
+    }
+    const ContractionInfo &pa = first ? *first : *info;
     auto func = op->getParentOfType<func::FuncOp>();
     // A pointwise consumer of the result is computed in the epilogue; the
     // kernel then writes the consumer's output instead.
@@ -78,25 +144,32 @@ struct BuildKernelPass final
     Value out = epilogue ? epilogue->out : info->c;
     // A pointwise producer of A is applied to A's tiles in shared memory
     // (a prologue); the kernel then reads the producer's input.
-    std::optional<PrologueInfo> prologue =
-        findPrologue(*info, info->a, whyNot);
+    std::optional<PrologueInfo> prologue = findPrologue(pa, pa.a, whyNot);
     if (prologue && !fuseEpilogue) {
       prologue.reset();
       whyNot = "fusion is off (fuse-epilogue=false)";
     }
+    if (prologue && first) {
+      // The transform would reach A2's tiles too (one ring for both).
+      prologue.reset();
+      whyNot = "prologues with a second product (add(gemm, gemm)) are not "
+               "supported by the sm90 back end yet";
+    }
     if (!whyNot.empty())
       op.emitRemark("the producer of A is not fused into the kernel: ")
           << whyNot;
-    std::optional<PrologueInfo> prologueB =
-        findPrologue(*info, info->b, whyNot);
+    std::optional<PrologueInfo> prologueB = findPrologue(pa, pa.b, whyNot);
     if (prologueB || !whyNot.empty())
       op.emitRemark("the producer of B is not fused into the kernel: ")
           << (prologueB ? "prologues on B are not supported by the sm90 back "
                           "end yet"
                         : whyNot);
-    Value aArg = prologue ? prologue->source : info->a;
+    Value aArg = prologue ? prologue->source : pa.a;
+    if (first && (failed(tagOperandArgument(func, op, info->a, "A2")) ||
+                  failed(tagOperandArgument(func, op, info->b, "B2"))))
+      return failure();
     if (failed(tagOperandArgument(func, op, aArg, "A")) ||
-        failed(tagOperandArgument(func, op, info->b, "B")) ||
+        failed(tagOperandArgument(func, op, pa.b, "B")) ||
         failed(tagOperandArgument(func, op, out, "C")))
       return failure();
     if (epilogue)
@@ -107,7 +180,7 @@ struct BuildKernelPass final
     // With the zero fill of C in front the kernel writes C = A*B; without
     // it, C += A*B: the epilogue adds C's old value, read through a second
     // plain pointer to C, to the f32 accumulators before C is written.
-    linalg::FillOp fill = getZeroFillOfOutput(*info);
+    linalg::FillOp fill = getZeroFillOfOutput(pa);
     bool accumulate = !fill;
     if (accumulate && epilogue)
       return op.emitOpError("C += A*B with a fused pointwise consumer is not "
@@ -119,9 +192,10 @@ struct BuildKernelPass final
 
     sm90::KernelParams p;
     p.name = (func.getSymName() + "_kernel").str();
-    p.m = info->m;
-    p.n = info->n;
-    p.k = info->k;
+    p.m = pa.m;
+    p.n = pa.n;
+    p.k = pa.k;
+    p.k2 = first ? info->k : 0;
     // A batch of one is a plain matmul.
     p.batched = info->batched && info->batch > 1;
     p.batch = info->batch;
@@ -136,7 +210,7 @@ struct BuildKernelPass final
     p.tmaStore = config.getStore() == "tma";
     p.prologueA = prologue.has_value();
     p.stagedStore = config.getStore() == "staged";
-    p.inType = info->aType.isBF16() ? "bf16" : "f16";
+    p.inType = pa.aType.isBF16() ? "bf16" : "f16";
     // A stored [k][1] is the same memory as [1][k]: with M = 1 the kernel
     // reads A K-major either way, and with N = 1 B N-major; with K = 1 the
     // same holds for both (A stored [1][m] is A [m][1] K-major, B stored
@@ -144,8 +218,8 @@ struct BuildKernelPass final
     // dimensions by stride, and an extent-1 dimension's stride says
     // nothing: it keeps its logical place, which makes K, or N, the
     // innermost; docs/BUNDLE.md.)
-    p.aMNMajor = info->aTransposed && info->m > 1 && info->k > 1;
-    p.bKMajor = info->bTransposed && info->n > 1 && info->k > 1;
+    p.aMNMajor = pa.aTransposed && pa.m > 1 && pa.k > 1;
+    p.bKMajor = pa.bTransposed && pa.n > 1 && pa.k > 1;
     // Element types are f16, bf16 or f32 here (analyzeContraction,
     // findEpilogue).
     p.outType = typeName(info->cType);
@@ -199,6 +273,18 @@ struct BuildKernelPass final
     if (failed(addPack("A", p.aMNMajor ? p.k : p.m, p.aMNMajor ? p.m : p.k)) ||
         failed(addPack("B", p.bKMajor ? p.n : p.k, p.bKMajor ? p.k : p.n)))
       return failure();
+    // The second product's operands are read as they are (no packs yet).
+    if (first) {
+      int64_t a2Row = (p.aMNMajor ? p.m : p.k2) * 2;
+      int64_t b2Row = (p.bKMajor ? p.k2 : p.n) * 2;
+      for (auto [name, bytes] : {std::pair<StringRef, int64_t>{"A2", a2Row},
+                                 std::pair<StringRef, int64_t>{"B2", b2Row}})
+        if (bytes % 16 != 0)
+          return op.emitOpError()
+                 << "the rows of " << name << " are " << bytes
+                 << " bytes apart, not a multiple of 16, which TMA needs "
+                    "(the second product's operands are not packed yet)";
+    }
 
     auto module = getOperation();
     sm90::EpilogueBodyBuilder body;
@@ -256,8 +342,12 @@ struct BuildKernelPass final
     Builder b(&getContext());
     // With TMA stores C is a tensor map too: boxes of one store chunk
     // (128 bytes of columns by the 64 rows of a consumer warpgroup).
-    SmallVector<std::string> params = {"tensormap:A", "tensormap:B",
-                                       p.tmaStore ? "tensormap:C" : "ptr:C"};
+    SmallVector<std::string> params = {"tensormap:A", "tensormap:B"};
+    if (first) {
+      params.push_back("tensormap:A2");
+      params.push_back("tensormap:B2");
+    }
+    params.push_back(p.tmaStore ? "tensormap:C" : "ptr:C");
     for (size_t k = 0; k < p.epilogueOperands.size(); ++k)
       params.push_back(accumulate ? "ptr:C" : "ptr:E" + std::to_string(k));
     if (p.streamK)
@@ -276,6 +366,12 @@ struct BuildKernelPass final
     SmallVector<NamedAttribute> boxes = {
         b.getNamedAttr("A", box(64, p.aMNMajor ? 64 : p.blockM / p.clusterN)),
         b.getNamedAttr("B", box(64, p.bKMajor ? p.blockN / p.clusterM : 64))};
+    if (first) {
+      boxes.push_back(b.getNamedAttr(
+          "A2", box(64, p.aMNMajor ? 64 : p.blockM / p.clusterN)));
+      boxes.push_back(b.getNamedAttr(
+          "B2", box(64, p.bKMajor ? p.blockN / p.clusterM : 64)));
+    }
     if (p.tmaStore)
       boxes.push_back(b.getNamedAttr("C", box(p.storeChunkCols(), 64)));
     kernel->setAttr("tcgen.tensormap_boxes", b.getDictionaryAttr(boxes));
@@ -305,8 +401,7 @@ struct BuildKernelPass final
     kernel->setAttr("tcgen.transposed",
                     b.getDenseBoolArrayAttr({p.aMNMajor, p.bKMajor}));
     func->setAttr("tcgen.transposed",
-                  b.getDenseBoolArrayAttr(
-                      {info->aTransposed, info->bTransposed}));
+                  b.getDenseBoolArrayAttr({pa.aTransposed, pa.bTransposed}));
     // grid x = the number of tiles; persistent (1): the runtime launches at
     // most one block per SM and the blocks stride over the tiles; stream-K
     // (2): exactly one block per SM, which share the k-tiles.
@@ -356,6 +451,8 @@ struct BuildKernelPass final
       epilogue->op->erase();
       fill->erase();
       op->erase();
+      if (firstOp)
+        firstOp->erase();
       eraseBuffer(c);
       eraseBuffer(aBuffer);
       return success();
@@ -363,6 +460,8 @@ struct BuildKernelPass final
     if (fill)
       fill->erase();
     op->erase();
+    if (firstOp)
+      firstOp->erase();
     eraseBuffer(aBuffer);
     return success();
   }

@@ -1056,10 +1056,10 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
 module {{
 gpu.module @{0} {{
   memref.global @__tcgen_dsmem : memref<0xi8, 3> {{alignment = 16 : i64}{23}
-  gpu.func @{0}(%pA: !llvm.ptr, %pB: !llvm.ptr, {24}{17}) kernel
+  gpu.func @{0}(%pA: !llvm.ptr, %pB: !llvm.ptr, {25}{24}{17}) kernel
       attributes {{nvvm.maxntid = array<i32: {4}, 1, 1>, nvvm.minctasm = 1 : i32{18}} {{
     %tmapA = builtin.unrealized_conversion_cast %pA : !llvm.ptr to !tmA
-    %tmapB = builtin.unrealized_conversion_cast %pB : !llvm.ptr to !tmB
+    %tmapB = builtin.unrealized_conversion_cast %pB : !llvm.ptr to !tmB{26}
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c1024 = arith.constant 1024 : index
@@ -1129,7 +1129,12 @@ gpu.module @{0} {{
                       p.clusterM, p.clusterN, p.clusterSize(),
                       p.tiles() / p.clusterSize(), epilogueDecl(p),
                       p.tmaStore ? std::string("%tmapC: !llvm.ptr")
-                                 : "%C: " + cMemrefType(p));
+                                 : "%C: " + cMemrefType(p),
+                      p.k2 > 0 ? "%pA2: !llvm.ptr, %pB2: !llvm.ptr, " : "",
+                      p.k2 > 0 ? R"(
+    %tmapA2 = builtin.unrealized_conversion_cast %pA2 : !llvm.ptr to !tmA
+    %tmapB2 = builtin.unrealized_conversion_cast %pB2 : !llvm.ptr to !tmB)"
+                               : "");
   if (!clustered) {
     os << "    gpu.barrier\n";
     os << R"(
@@ -1171,6 +1176,11 @@ gpu.module @{0} {{
 )",
                       consumers, consumers * 128,
                       p.producerRegisters());
+  if (p.k2 > 0)
+    os << R"(
+        nvgpu.tma.prefetch.descriptor %tmapA2 : !tmA
+        nvgpu.tma.prefetch.descriptor %tmapB2 : !tmB
+)";
   emitWorkLoopBegin(os, p);
   emitRaster(os, p);
   os << R"(
@@ -1189,12 +1199,36 @@ gpu.module @{0} {{
           %so = arith.muli %s, %cStageBytes : index
           %aOff = arith.addi %pad, %so : index
           %c64 = arith.constant 64 : index
-          %k0 = arith.muli %kt, %c64 : index
 )";
-  emitTileLoads(os, p, "A", "%tmapA", "!tmA", /*kMajor=*/!p.aMNMajor,
-                p.blockM, /*offset=*/0, "%m0", /*shared=*/p.clusterN == 2);
-  emitTileLoads(os, p, "B", "%tmapB", "!tmB", /*kMajor=*/p.bKMajor, p.blockN,
-                aTileBytes, "%n0", /*shared=*/p.clusterM == 2);
+  auto emitLoads = [&](StringRef tmapA, StringRef tmapB) {
+    emitTileLoads(os, p, "A", tmapA, "!tmA", /*kMajor=*/!p.aMNMajor,
+                  p.blockM, /*offset=*/0, "%m0", /*shared=*/p.clusterN == 2);
+    emitTileLoads(os, p, "B", tmapB, "!tmB", /*kMajor=*/p.bKMajor, p.blockN,
+                  aTileBytes, "%n0", /*shared=*/p.clusterM == 2);
+  };
+  if (p.k2 == 0) {
+    os << "          %k0 = arith.muli %kt, %c64 : index\n";
+    emitLoads("%tmapA", "%tmapB");
+  } else {
+    // add(gemm, gemm): k-tiles [0, kTiles1) read A and B, the rest A2
+    // and B2 from their k-tile 0; one branch per k-tile, uniform in the
+    // one issuing thread.
+    os << llvm::formatv(R"(
+          %cK1 = arith.constant {0} : index
+          %inFirst = arith.cmpi ult, %kt, %cK1 : index
+          scf.if %inFirst {{
+          %k0 = arith.muli %kt, %c64 : index
+)",
+                        p.kTiles1());
+    emitLoads("%tmapA", "%tmapB");
+    os << R"(
+          } else {
+          %kt2 = arith.subi %kt, %cK1 : index
+          %k0 = arith.muli %kt2, %c64 : index
+)";
+    emitLoads("%tmapA2", "%tmapB2");
+    os << "          }\n";
+  }
   os << R"(
         }
         %itNext = arith.addi %it0, %len : index

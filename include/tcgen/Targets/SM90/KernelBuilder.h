@@ -101,6 +101,13 @@ struct KernelParams {
   /// The problem: any sizes. Partial tiles at the M, N and K edges are
   /// zero-filled by TMA loads and clipped by TMA stores (or masked).
   int64_t m = 0, n = 0, k = 0;
+  /// add(gemm, gemm): with k2 > 0 the kernel computes C = A B + A2 B2 (A2
+  /// [m][k2], B2 [k2][n], stored like A and B; kernel parameters %pA2 and
+  /// %pB2 after %pB, tensor maps with A's and B's boxes). Both products
+  /// accumulate into one set of f32 accumulators: the producer walks A
+  /// and B's k-tiles, then A2 and B2's, through the same ring, so the
+  /// consumers see one longer K loop.
+  int64_t k2 = 0;
   /// A batch of `batch` independent matmuls (A [batch][m][k] or
   /// [batch][k][m], and so on): the operands' tensor maps get a third,
   /// outermost dimension and the blocks walk the tiles of every matrix of
@@ -201,8 +208,13 @@ struct KernelParams {
   int64_t tiles() const {
     return batch * clusterTilesPerMatrix() * clusterSize();
   }
-  /// k-tiles per output tile; the last may be partial (TMA zero fill).
-  int64_t kTiles() const { return ceilDiv(k, blockK); }
+  /// k-tiles of the first product per output tile; the last may be
+  /// partial (TMA zero fill).
+  int64_t kTiles1() const { return ceilDiv(k, blockK); }
+  /// k-tiles per output tile: the first product's, then the second's.
+  int64_t kTiles() const {
+    return kTiles1() + (k2 > 0 ? ceilDiv(k2, blockK) : 0);
+  }
   /// With odd N the pairs of C (and of matrix and row operands) are not
   /// aligned: they are stored and loaded one element at a time.
   bool oddN() const { return n % 2 != 0; }

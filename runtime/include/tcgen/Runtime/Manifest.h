@@ -33,10 +33,12 @@ int64_t dtypeSize(DType dtype);
 
 /// How a kernel uses an operand. In: an extra read-only input of the fused
 /// epilogue (op.epilogue.inputs).
-enum class OperandRole { Lhs, Rhs, Out, InOut, In };
+/// Lhs2 and Rhs2 are the second product's operands of a kernel that
+/// computes C = A B + A2 B2 (add(gemm, gemm); op.k2).
+enum class OperandRole { Lhs, Rhs, Out, InOut, In, Lhs2, Rhs2 };
 
 /// Returns the manifest spelling of `role` ("lhs", "rhs", "out", "inout",
-/// "in").
+/// "in", "lhs2", "rhs2").
 const char *roleName(OperandRole role);
 /// Parses a manifest role name; std::nullopt if unknown.
 std::optional<OperandRole> parseRole(std::string_view name);
@@ -142,6 +144,9 @@ struct OpInfo {
   std::optional<Epilogue> epilogue;
   /// A fused pointwise prologue on an input, if any (`op.prologue`).
   std::optional<Prologue> prologue;
+  /// With k2 > 0 the kernel adds a second product of the same shape:
+  /// C (+)= A B + A2 B2, A2 [m, k2] (role lhs2) and B2 [k2, n] (rhs2).
+  int64_t k2 = 0;
 };
 
 /// One entry of `operands`.
