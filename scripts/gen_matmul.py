@@ -21,7 +21,7 @@ computes in f32 and the result is stored in --out:
   bias-gelu-residual  gelu(C + bias[j]) + R[i,j]
 
 --prologue relu-a writes the tensor form C = relu(A) * B: a pointwise producer
-of the matmul's A operand (a prologue).
+of the matmul's A operand (a prologue); relu-b the same on B.
 
 --second-k K2 writes the tensor form C = A*B + A2*B2 (add(gemm, gemm)) as a
 linalg.add of two zero-started matmuls, A2 and B2 stored like A and B.
@@ -45,8 +45,8 @@ p.add_argument("--epilogue", default=None,
                         "bias-gelu-residual"])
 p.add_argument("--init", choices=["relu-c"], default=None,
                help="tensor form whose matmul starts from relu(C) (D = relu(C) + A*B)")
-p.add_argument("--prologue", choices=["relu-a"], default=None,
-               help="tensor form whose A operand is relu(A) (C = relu(A) * B)")
+p.add_argument("--prologue", choices=["relu-a", "relu-b"], default=None,
+               help="tensor form whose A (or B) operand is relu(A) (C = relu(A) * B)")
 p.add_argument("--second-k", type=int, default=0,
                help="tensor form C = A*B + A2*B2 (add(gemm, gemm)), A2 [m][K2] and B2 [K2][n] "
                     "stored like A and B")
@@ -153,20 +153,22 @@ elif a.second_k:
 elif a.prologue:
     assert not a.accumulate and not a.batch, "--prologue writes an unbatched C = relu(A) * B"
     t = a.out
+    X, xt = ("A", A) if a.prologue == "relu-a" else ("B", B)
+    ins = "%R, %B" if X == "A" else "%A, %R"
     print(f"""func.func @{name}(%A: tensor<{A}>, %B: tensor<{B}>) -> tensor<{C}> {{
   %zero = arith.constant 0.0 : {t}
   %zin = arith.constant 0.0 : {a.inp}
-  %ea = tensor.empty() : tensor<{A}>
+  %ex = tensor.empty() : tensor<{xt}>
   %R = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
                         iterator_types = ["parallel", "parallel"]}}
-      ins(%A : tensor<{A}>) outs(%ea : tensor<{A}>) {{
+      ins(%{X} : tensor<{xt}>) outs(%ex : tensor<{xt}>) {{
   ^bb0(%x: {a.inp}, %o: {a.inp}):
     %r = arith.maximumf %x, %zin : {a.inp}
     linalg.yield %r : {a.inp}
-  }} -> tensor<{A}>
+  }} -> tensor<{xt}>
   %e = tensor.empty() : tensor<{C}>
   %C = linalg.fill ins(%zero : {t}) outs(%e : tensor<{C}>) -> tensor<{C}>
-  %D = {op} {maps}ins(%R, %B : tensor<{A}>, tensor<{B}>) outs(%C : tensor<{C}>) -> tensor<{C}>
+  %D = {op} {maps}ins({ins} : tensor<{A}>, tensor<{B}>) outs(%C : tensor<{C}>) -> tensor<{C}>
   return %D : tensor<{C}>
 }}""")
 elif a.init:

@@ -321,6 +321,18 @@ if want fusion; then
   build "$CARRY/fusion-bundles" "pchk_streamk" 1536 1536 4096 --out f32 --prologue relu-a -- --stream-k=1
   build "$CARRY/fusion-bundles" "pchk_64rows" 512 512 2048 --out f32 --prologue relu-a -- --block-tile=64,128,64
   build "$CARRY/fusion-bundles" "pchk_reluc_odd" 1000 777 333 --out f16 --init relu-c
+  # prologues on B: B transposed, bf16, odd sizes, a 2x1 cluster sharing B,
+  # stream-K, 64-row tiles (one consumer warpgroup); timed as the plain
+  # kernel is (no baseline)
+  build "$CARRY/fusion-bundles" "pchk_b_nk" 1024 512 768 --out f32 --prologue relu-b --b-layout nk
+  build "$CARRY/fusion-bundles" "pchk_b_bf16_km" 768 1024 512 --in bf16 --out bf16 --prologue relu-b --a-layout km
+  build "$CARRY/fusion-bundles" "pchk_b_odd" 1000 777 333 --out f32 --prologue relu-b
+  build "$CARRY/fusion-bundles" "pchk_b_cluster" 2048 2048 1024 --out f16 --prologue relu-b -- --cluster=2,1
+  build "$CARRY/fusion-bundles" "pchk_b_streamk" 1536 1536 4096 --out f32 --prologue relu-b -- --stream-k=1
+  build "$CARRY/fusion-bundles" "pchk_b_64rows" 512 512 2048 --out f32 --prologue relu-b -- --block-tile=64,128,64
+  for s in 4096 8192; do
+    build "$CARRY/fusion-bundles" "f${s}_relu_b" "$s" "$s" "$s" --out f16 --prologue relu-b
+  done
   for out in bf16 f32; do
     for e in relu-bias bias-gelu-residual add-scalar; do
       # (linalg.matmul cannot take f16 inputs to a bf16 result: bf16 in)

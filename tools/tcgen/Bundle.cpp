@@ -237,7 +237,11 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
       ::tcgen::OpInfo body;
       if (failed(readEpilogue(func, prologue, body)))
         return failure();
-      m.op.prologue = ::tcgen::Prologue{"A", std::move(*body.epilogue)};
+      auto operand =
+          func->getAttrOfType<StringAttr>(kFusedPrologueOperandAttrName);
+      m.op.prologue = ::tcgen::Prologue{
+          operand ? operand.getValue().str() : std::string("A"),
+          std::move(*body.epilogue)};
     }
     for (Attribute p : params) {
       auto [kind, operand] = cast<StringAttr>(p).getValue().split(':');

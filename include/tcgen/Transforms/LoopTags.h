@@ -26,6 +26,9 @@ constexpr llvm::StringLiteral kFusedEpilogueAttrName = "tcgen.fused_epilogue";
 /// On a host function whose kernel applies a fused prologue to A: the
 /// producer's body, as describeEpilogue writes it (manifest op.prologue).
 constexpr llvm::StringLiteral kFusedPrologueAttrName = "tcgen.fused_prologue";
+/// The kernel operand ("A" or "B") the fused prologue transforms.
+constexpr llvm::StringLiteral kFusedPrologueOperandAttrName =
+    "tcgen.fused_prologue_operand";
 constexpr llvm::StringLiteral kParallelAttrName = "tcgen.parallel";
 /// NVVM's address space of shared memory, the memory space of the shared
 /// buffers tcgen-promote-operands creates (numeric, not

@@ -159,17 +159,29 @@ struct BuildKernelPass final
       op.emitRemark("the producer of A is not fused into the kernel: ")
           << whyNot;
     std::optional<PrologueInfo> prologueB = findPrologue(pa, pa.b, whyNot);
-    if (prologueB || !whyNot.empty())
+    if (prologueB && !fuseEpilogue) {
+      prologueB.reset();
+      whyNot = "fusion is off (fuse-epilogue=false)";
+    }
+    if (prologueB && first) {
+      prologueB.reset();
+      whyNot = "prologues with a second product (add(gemm, gemm)) are not "
+               "supported by the sm90 back end yet";
+    }
+    if (prologueB && prologue) {
+      prologueB.reset();
+      whyNot = "a kernel fuses one prologue, and A's is fused";
+    }
+    if (!whyNot.empty())
       op.emitRemark("the producer of B is not fused into the kernel: ")
-          << (prologueB ? "prologues on B are not supported by the sm90 back "
-                          "end yet"
-                        : whyNot);
+          << whyNot;
     Value aArg = prologue ? prologue->source : pa.a;
+    Value bArg = prologueB ? prologueB->source : pa.b;
     if (first && (failed(tagOperandArgument(func, op, info->a, "A2")) ||
                   failed(tagOperandArgument(func, op, info->b, "B2"))))
       return failure();
     if (failed(tagOperandArgument(func, op, aArg, "A")) ||
-        failed(tagOperandArgument(func, op, pa.b, "B")) ||
+        failed(tagOperandArgument(func, op, bArg, "B")) ||
         failed(tagOperandArgument(func, op, out, "C")))
       return failure();
     if (epilogue)
@@ -209,6 +221,7 @@ struct BuildKernelPass final
     p.clusterN = config.getCluster()[1];
     p.tmaStore = config.getStore() == "tma";
     p.prologueA = prologue.has_value();
+    p.prologueB = prologueB.has_value();
     p.stagedStore = config.getStore() == "staged";
     p.inType = pa.aType.isBF16() ? "bf16" : "f16";
     // A stored [k][1] is the same memory as [1][k]: with M = 1 the kernel
@@ -325,9 +338,11 @@ struct BuildKernelPass final
         return result;
       };
     sm90::PrologueBodyBuilder prologueBody;
-    if (prologue)
+    const std::optional<PrologueInfo> &fusedPrologue =
+        prologue ? prologue : prologueB;
+    if (fusedPrologue)
       prologueBody = [&](OpBuilder &builder, Value element) {
-        return emitEpilogueBody(builder, prologue->body, element, {});
+        return emitEpilogueBody(builder, fusedPrologue->body, element, {});
       };
     FailureOr<Operation *> kernelModule =
         sm90::buildKernelModule(module, p, op.getLoc(), body, prologueBody);
@@ -424,14 +439,17 @@ struct BuildKernelPass final
     if (!accumulate)
       func->setAttr(kOverwriteAttrName, b.getUnitAttr());
     func->setAttr("tcgen.kernel", FlatSymbolRefAttr::get(kernel.getNameAttr()));
-    if (prologue) {
-      // The manifest's op.prologue: the producer's body on A's elements.
+    if (fusedPrologue) {
+      // The manifest's op.prologue: the producer's body on the elements of
+      // the kernel's A or B.
       func->setAttr(kFusedPrologueAttrName,
-                    describeEpilogue(prologue->body));
-      prologue->body.op->erase();
+                    describeEpilogue(fusedPrologue->body));
+      func->setAttr(kFusedPrologueOperandAttrName,
+                    b.getStringAttr(prologue ? "A" : "B"));
+      fusedPrologue->body.op->erase();
     }
-    // A's local buffer (with a prologue) goes with the contraction.
-    Value aBuffer = prologue ? info->a : Value();
+    // The transformed operand's local buffer goes with the contraction.
+    Value aBuffer = prologue ? pa.a : prologueB ? pa.b : Value();
     auto eraseBuffer = [](Value buffer) {
       auto alloc = buffer ? buffer.getDefiningOp<memref::AllocOp>()
                           : memref::AllocOp();

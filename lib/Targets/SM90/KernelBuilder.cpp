@@ -179,16 +179,21 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
                         tmap, base, multicast, batchCoord(p), tmapType);
 }
 
-/// The fused prologue on A for the stage at `%aAddr<sfx>`: the warpgroup's
-/// 8 KiB slab of the A tile (its 64 rows, whatever the layout) is read,
-/// transformed element by element and written back by its 128 threads,
-/// 16 bytes at a time, 2 KiB apart; the generic-proxy writes are fenced
-/// for the async proxy (wgmma reads through it) and the warpgroup waits
-/// for all of them. The stage's address comes from the unmasked shared
-/// address (%pRing32): in a cluster the descriptors' masked one is not
-/// an address.
-static void emitPrologueA(llvm::raw_ostream &os, StringRef sfx,
-                          const KernelParams &p) {
+/// The fused prologue for the stage at `%s<sfx>`: on A, the warpgroup's
+/// 8 KiB slab of the A tile (its 64 rows, whatever the layout), read by
+/// its 128 threads 16 bytes at a time, 2 KiB apart; on B, the whole B tile
+/// (shared by the warpgroups) split over all consumer threads. Each piece
+/// is transformed element by element and written back; the generic-proxy
+/// writes are fenced for the async proxy (wgmma reads through it) and the
+/// threads that share the tile wait for each other. The stage's address
+/// comes from the unmasked shared address (%pRing32): in a cluster the
+/// descriptors' masked one is not an address.
+static void emitPrologue(llvm::raw_ostream &os, StringRef sfx,
+                         const KernelParams &p) {
+  const int64_t threads = p.prologueA ? 128 : 128 * p.consumers();
+  const int64_t stride = 16 * threads;
+  const int64_t bytes =
+      p.prologueA ? 64 * kSwizzleRowBytes : p.blockN * kSwizzleRowBytes;
   os << llvm::formatv(R"(
         %pS{0} = arith.index_cast %s{0} : index to i32
         %pSo{0} = arith.muli %pS{0}, %pStageBytes : i32
@@ -196,14 +201,14 @@ static void emitPrologueA(llvm::raw_ostream &os, StringRef sfx,
         %pBase{0} = arith.addi %pSt{0}, %pThread : i32
 )",
                       sfx);
-  for (int64_t v = 0; v < 4; ++v) {
+  for (int64_t v = 0; v < bytes / stride; ++v) {
     os << llvm::formatv(R"(
         %pOff{0}{1} = arith.constant {2} : i32
         %pAd{0}{1} = arith.addi %pBase{1}, %pOff{0}{1} : i32
         %pP{0}{1} = llvm.inttoptr %pAd{0}{1} : i32 to !llvm.ptr<3>
         %pV{0}{1} = llvm.load %pP{0}{1} {{alignment = 16 : i64} : !llvm.ptr<3> -> vector<8x{3}>
 )",
-                        v, sfx, v * 2048, p.inType);
+                        v, sfx, v * stride, p.inType);
     std::string vec = llvm::formatv("%pV{0}{1}", v, sfx).str();
     for (int64_t e = 0; e < 8; ++e) {
       os << llvm::formatv(R"(
@@ -221,7 +226,7 @@ static void emitPrologueA(llvm::raw_ostream &os, StringRef sfx,
   }
   os << R"(
         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
-        nvvm.barrier id = %pBar number_of_threads = %c128p
+        nvvm.barrier id = %pBar number_of_threads = %cPThreads
 )";
 }
 
@@ -248,8 +253,8 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
         %bAddr{0} = arith.addi %stage{0}, %cATile : i64
 )",
                       sfx, it);
-  if (p.prologueA)
-    emitPrologueA(os, sfx, p);
+  if (p.hasPrologue())
+    emitPrologue(os, sfx, p);
   os << R"(
         nvvm.wgmma.fence.aligned
 )";
@@ -579,7 +584,7 @@ static std::string epilogueParams(const KernelParams &p) {
 /// The declaration of the epilogue function the kernel calls.
 static std::string epilogueDecl(const KernelParams &p) {
   std::string s;
-  if (p.prologueA)
+  if (p.hasPrologue())
     s += llvm::formatv("\n  func.func private @{0}({1}) -> {1}",
                        kPrologueFuncName, p.inType)
              .str();
@@ -1265,23 +1270,34 @@ gpu.module @{0} {{
 )",
                       descAHi, descBHi, p.stageBytes(), aTileBytes,
                       p.consumerRegisters(), kDescAddressMask);
-  if (p.prologueA)
+  if (p.hasPrologue())
     os << llvm::formatv(R"(
-      // The fused prologue's addresses: thread t of warpgroup w rewrites the
-      // 16-byte pieces t, t + 128, ... of the w-th 8 KiB slab of A.
+      // The fused prologue's addresses: on A, thread t of warpgroup w
+      // rewrites the 16-byte pieces t, t + 128, ... of the w-th 8 KiB slab
+      // of A; on B, consumer thread 128 w + t the pieces 128 w + t, + 128 x
+      // consumers, ... of the B tile.
       %pRing32 = arith.trunci %ringAddr : i64 to i32
       %pStageBytes = arith.constant {0} : i32
       %pWtid = arith.index_cast %wtid : index to i32
       %c16p = arith.constant 16 : i32
-      %c8192p = arith.constant 8192 : i32
+      %cSlabP = arith.constant {1} : i32
       %pT16 = arith.muli %pWtid, %c16p : i32
-      %pSlab = arith.muli %wg32, %c8192p : i32
-      %pThread = arith.addi %pSlab, %pT16 : i32
-      %c1p = arith.constant 1 : i32
-      %pBar = arith.addi %wg32, %c1p : i32
-      %c128p = arith.constant 128 : i32
+      %pSlab = arith.muli %wg32, %cSlabP : i32
+      %pThread0 = arith.addi %pSlab, %pT16 : i32
+      %cTileP = arith.constant {2} : i32
+      %pThread = arith.addi %pThread0, %cTileP : i32
+      {3}
+      %cPThreads = arith.constant {4} : i32
 )",
-                        p.stageBytes());
+                        p.stageBytes(), p.prologueA ? 8192 : 2048,
+                        p.prologueA ? 0 : p.blockM * kSwizzleRowBytes,
+                        // A: named barrier 1 + w per warpgroup; B: named
+                        // barrier 7 for all consumer threads.
+                        p.prologueA
+                            ? "%cBarP = arith.constant 1 : i32\n"
+                              "      %pBar = arith.addi %wg32, %cBarP : i32"
+                            : "%pBar = arith.constant 7 : i32",
+                        p.prologueA ? 128 : 128 * p.consumers());
   for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
     if (e.kind == "scalar")
       os << llvm::formatv("      %sclE{0} = memref.load %E{0}[] : {1}\n", k,
@@ -1686,7 +1702,7 @@ mlir::tcgen::sm90::buildKernelModule(ModuleOp module,
     if (auto decl = gpuModule.lookupSymbol<func::FuncOp>(kEpilogueFuncName))
       decl.erase();
   }
-  if (params.prologueA) {
+  if (params.hasPrologue()) {
     if (!prologueBody)
       return emitError(loc, "internal error: a fused prologue without a body "
                             "(a tcgen bug)");

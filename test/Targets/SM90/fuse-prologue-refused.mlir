@@ -73,11 +73,18 @@ func.func @cast(%A: memref<256x128xf32>, %B: memref<128x256xf16>,
 // -----
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
-// A prologue on B: not supported yet.
-func.func @on_b(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+// Producers of both A and B: a kernel fuses one prologue (A's).
+func.func @both(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
                 %C: memref<256x256xf32>) {
   %zero = arith.constant 0.0 : f32
   %zh = arith.constant 0.0 : f16
+  %RA = memref.alloc() : memref<256x128xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%A : memref<256x128xf16>) outs(%RA : memref<256x128xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %zh : f16
+    linalg.yield %y : f16
+  }
   %R = memref.alloc() : memref<128x256xf16>
   linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%B : memref<128x256xf16>) outs(%R : memref<128x256xf16>) {
@@ -86,9 +93,9 @@ func.func @on_b(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
     linalg.yield %y : f16
   }
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  // expected-remark @below {{the producer of B is not fused into the kernel: prologues on B are not supported by the sm90 back end yet}}
+  // expected-remark @below {{the producer of B is not fused into the kernel: a kernel fuses one prologue, and A's is fused}}
   // expected-error @below {{operand B must be a function argument}}
-  linalg.matmul ins(%A, %R : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul ins(%RA, %R : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   return
 }

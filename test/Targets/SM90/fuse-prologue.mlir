@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
 
 // C = relu(A) * B: the producer of A (a local buffer) becomes the kernel's
 // prologue. The kernel reads the producer's input through A's tensor map;
@@ -48,3 +48,44 @@ func.func @relu_a(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK-NEXT:    nvvm.wgmma.fence.aligned
 // CHECK:         nvvm.wgmma.mma_async
 // CHECK-NOT:     func.call @tcgen_prologue
+
+// -----
+
+// C = A * relu(B): B's tile is shared by the two consumer warpgroups of a
+// 128-row tile, which split it (16 KiB of a 128-column tile: thread
+// 128 w + t rewrites the pieces at 16 (128 w + t) + 4 KiB i, i < 4) and
+// all 256 consumer threads meet at named barrier 7 before their wgmma.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @relu_b(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                  %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zh = arith.constant 0.0 : f16
+  %R = memref.alloc() : memref<128x256xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%B : memref<128x256xf16>) outs(%R : memref<128x256xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %zh : f16
+    linalg.yield %y : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul ins(%A, %R : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  return
+}
+// CHECK-LABEL: func.func @relu_b(
+// CHECK-SAME:    %{{[a-z0-9_]+}}: memref<128x256xf16> {tcgen.operand = "B"}
+// CHECK-SAME:    tcgen.fused_prologue_operand = "B"
+// CHECK-NOT:     linalg.generic
+// CHECK:       gpu.func @relu_b_kernel(
+// CHECK:         %[[T16:.*]] = arith.muli %{{.*}}, %c16_i32 : i32
+// CHECK:         %[[SLAB:.*]] = arith.muli %{{.*}}, %c2048_i32 : i32
+// CHECK:         %[[T0:.*]] = arith.addi %[[SLAB]], %[[T16]] : i32
+// B's tile follows A's 16 KiB in the stage.
+// CHECK:         arith.addi %[[T0]], %c16384_i32 : i32
+// CHECK:         %[[BAR:.*]] = arith.constant 7 : i32
+// CHECK:         %[[N:.*]] = arith.constant 256 : i32
+// CHECK:         llvm.load {{.*}} -> vector<8xf16>
+// CHECK-COUNT-4: llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<3>
+// CHECK:         nvvm.fence.proxy
+// CHECK-NEXT:    nvvm.barrier id = %[[BAR]] number_of_threads = %[[N]]
+// CHECK-NEXT:    nvvm.wgmma.fence.aligned

@@ -167,6 +167,12 @@ struct KernelParams {
   /// producer's body (buildKernelModule's `prologueBody`). A pointwise map
   /// does not care where an element sits, so the swizzle is irrelevant.
   bool prologueA = false;
+  /// A fused prologue on B instead: B's tile is shared by the consumer
+  /// warpgroups, so they split it (thread t of warpgroup w rewrites the
+  /// 16-byte pieces 128 w + t, + 128 x consumers, ...) and all consumer
+  /// threads wait for each other (named barrier 7) before their wgmma.
+  bool prologueB = false;
+  bool hasPrologue() const { return prologueA || prologueB; }
   /// Pack kernels of A or B, emitted into the kernel's module; the main
   /// kernel reads their copies through its tensor maps (the runtime
   /// encodes those over the copies).
