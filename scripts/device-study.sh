@@ -148,6 +148,23 @@ if [ -d "$CARRY/fusion-bundles" ]; then
   tail -n +2 "$OUT/fusion-plain.csv" | awk -F, '{print $3, $10, $12, $14}' | sort -V
 fi
 
+if [ -d "$CARRY/prologue-bundles" ]; then
+  echo "=== fused prologues: checks against the float64 reference"
+  check_bundles prologue-checks.log -- "$CARRY"/prologue-bundles/*/
+  echo "=== ReLU on A against relu-a+cublas (checked first)"
+  "$GPU" bench "$CARRY"/prologue-bundles/f*_relu_a*/ --baseline=relu-a+cublas --check-baseline \
+    > "$OUT/prologue.log" 2>&1 || echo "prologue baseline check failed"
+  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$CARRY"/prologue-bundles/f*_relu_a*/ --iters "$ITERS" \
+    --warmup 3 --baseline=relu-a+cublas --csv "$OUT/prologue.csv" >> "$OUT/prologue.log" 2>&1 \
+    || echo "prologue bench failed"
+  grep BASELINE-CHECK "$OUT/prologue.log" | grep -v PASS | head -5
+  echo "--- entry tcgen-ms baseline-ms baseline/tcgen"
+  tail -n +2 "$OUT/prologue.csv" | awk -F, '{print $3, $10, $20, $22}' | sort -V
+  bench_bundles prologue-b "$CARRY"/prologue-bundles/f*_relu_b*/ "$CARRY"/prologue-bundles/f*_plain/
+  echo "--- ReLU on B (and the plain kernel): entry tcgen-ms cuBLAS-ms (plain matmul)"
+  tail -n +2 "$OUT/prologue-b.csv" | awk -F, '{print $3, $10, $12}' | sort -V
+fi
+
 if [ -d "$CARRY/dual-bundles" ]; then
   echo "=== add(gemm, gemm): checks against the float64 reference"
   check_bundles dual-checks.log -- "$CARRY"/dual-bundles/*/

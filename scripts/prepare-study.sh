@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [random]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [random]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -34,6 +34,8 @@ ARGS=("$@")
 # sweep 1024..16384, f16 -> f32, default configuration, three checked),
 # accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1),
 # dual (add(gemm, gemm): checks, timings against 2 x cuBLAS + add),
+# prologue (ReLU on A or B in shared memory, in a pack kernel, and the
+# default choice; checks, timings),
 # random (checks only: random sizes with primes and 1s, random layouts,
 # dtypes, C += A*B, epilogues, column-major C, batches, stream-K, clusters,
 # other tiles; SEED picks the draw; PROLOGUES=1 adds ReLU prologues on A
@@ -606,6 +608,25 @@ if want accumulate; then
       build "$D" "t${s}_${out}" $s $s $s --accumulate --out $out --
     done
   done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want prologue; then
+  rm -rf "$CARRY/prologue-bundles"; mkdir -p "$CARRY/prologue-bundles"
+  echo "fused prologues (relu on A or B): where they run (smem, pack, auto)"
+  D="$CARRY/prologue-bundles"
+  for s in 1024 2048 4096 8192; do
+    for x in a b; do
+      build "$D" "f${s}_relu_${x}" "$s" "$s" "$s" --out f16 --prologue "relu-$x"
+      build "$D" "f${s}_relu_${x}_smem" "$s" "$s" "$s" --out f16 --prologue "relu-$x" -- --prologue=smem
+      build "$D" "f${s}_relu_${x}_pack" "$s" "$s" "$s" --out f16 --prologue "relu-$x" -- --prologue=pack
+    done
+    build "$D" "f${s}_plain" "$s" "$s" "$s" --out f16
+  done
+  build "$D" pchk_pack_odd_km 1001 640 999 --out f16 --prologue relu-a --a-layout km -- --prologue=pack
+  build "$D" pchk_pack_odd_b 1000 777 333 --out f32 --prologue relu-b -- --prologue=pack
+  build "$D" pchk_pack_b_nk 1024 512 768 --out f32 --prologue relu-b --b-layout nk -- --prologue=pack
+  build "$D" pchk_pack_bf16 768 1024 512 --in bf16 --out bf16 --prologue relu-a -- --prologue=pack
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

@@ -64,6 +64,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   TCGenSM90BuildKernelPassOptions build;
   build.fuseEpilogue = options.fuse;
   build.pack = options.pack;
+  build.prologueMode = options.prologue;
   pm.addPass(createTCGenSM90BuildKernelPass(build));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   fpm.addPass(createTCGenLowerContractionPass());

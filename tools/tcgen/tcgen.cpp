@@ -150,6 +150,14 @@ static cl::opt<std::string>
                        "tile)"),
               cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd),
               cl::sub(tuneCmd));
+static cl::opt<std::string> prologueMode(
+    "prologue",
+    cl::desc("sm90: where a fused prologue (a pointwise producer of A or B) "
+             "is applied: smem (on each tile in shared memory), pack (once, "
+             "by a pack kernel into a copy) or auto (smem while each tile is "
+             "read by at most 8 output tiles)"),
+    cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd),
+    cl::sub(tuneCmd));
 static cl::opt<std::string> packMode(
     "pack",
     cl::desc("sm90: copy A or B into buffers with rows a multiple of 128 "
@@ -231,6 +239,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
       SmallVector<int64_t>(clusterShape.begin(), clusterShape.end());
   options.store = storeKind;
   options.pack = packMode;
+  options.prologue = prologueMode;
   options.tuningCache = tuningCache;
   options.device = deviceName;
   options.fuse = !noFuseEpilogue;
@@ -525,6 +534,8 @@ static int tune(MLIRContext &ctx, const char *argv0) {
   request.cachePath = tuningCache;
   if (packMode != "auto")
     request.forwardedFlags.push_back("--pack=" + packMode);
+  if (prologueMode != "auto")
+    request.forwardedFlags.push_back("--prologue=" + prologueMode);
   if (!storeKind.empty())
     request.forwardedFlags.push_back("--store=" + storeKind);
   if (!backendName.empty())

@@ -71,6 +71,11 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
       llvm::cl::desc("Copy A or B with rows TMA reads slowly into padded "
                      "buffers first on sm90: auto, always or never"),
       llvm::cl::init("auto")};
+  Option<std::string> prologue{
+      *this, "prologue",
+      llvm::cl::desc("Where a fused prologue is applied on sm90: auto, smem "
+                     "or pack"),
+      llvm::cl::init("auto")};
   Option<bool> bufferize{*this, "bufferize",
                          llvm::cl::desc("Bufferize tensor inputs first"),
                          llvm::cl::init(true)};

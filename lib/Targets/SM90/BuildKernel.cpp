@@ -220,8 +220,26 @@ struct BuildKernelPass final
     p.clusterM = config.getCluster()[0];
     p.clusterN = config.getCluster()[1];
     p.tmaStore = config.getStore() == "tma";
-    p.prologueA = prologue.has_value();
-    p.prologueB = prologueB.has_value();
+    // Where the prologue runs: on every tile in shared memory, or once in
+    // a pack kernel that writes the transformed copy the kernel reads. In
+    // shared memory each element is transformed once per output tile that
+    // reads it (N / blockN times for A, M / blockM for B), and the extra
+    // shared-memory traffic slows the main loop (docs/NOTES.md): past 8
+    // readers per tile the pack is cheaper (measured on H100).
+    if (prologueMode != "auto" && prologueMode != "smem" &&
+        prologueMode != "pack")
+      return op.emitOpError("prologue must be auto, smem or pack, not '")
+             << prologueMode << "'";
+    bool prologuePack = false;
+    if (prologue || prologueB) {
+      int64_t readers = prologue ? sm90::ceilDiv(p.n, p.blockN)
+                                 : sm90::ceilDiv(p.m, p.blockM);
+      prologuePack = pack != "never" &&
+                     (prologueMode == "pack" ||
+                      (prologueMode == "auto" && readers > 8));
+    }
+    p.prologueA = prologue.has_value() && !prologuePack;
+    p.prologueB = prologueB.has_value() && !prologuePack;
     p.stagedStore = config.getStore() == "staged";
     p.inType = pa.aType.isBF16() ? "bf16" : "f16";
     // A stored [k][1] is the same memory as [1][k]: with M = 1 the kernel
@@ -257,13 +275,14 @@ struct BuildKernelPass final
     if (pack != "auto" && pack != "always" && pack != "never")
       return op.emitOpError("pack must be auto, always or never, not '")
              << pack << "'";
-    auto addPack = [&](StringRef operand, int64_t rows,
-                       int64_t cols) -> LogicalResult {
+    auto addPack = [&](StringRef operand, int64_t rows, int64_t cols,
+                       bool transform) -> LogicalResult {
       int64_t rowBytes = cols * 2;
       // A batch is packed as one stack of batch x rows rows (the matrices
       // are contiguous, one after the other).
       int64_t allRows = p.batch * rows;
-      if (!sm90::shouldPack(rowBytes, allRows * rowBytes, pack)) {
+      if (!transform &&
+          !sm90::shouldPack(rowBytes, allRows * rowBytes, pack)) {
         if (rowBytes % 16 != 0)
           return op.emitOpError()
                  << "the rows of " << operand << " are " << rowBytes
@@ -280,11 +299,14 @@ struct BuildKernelPass final
       pp.srcStride = cols;
       pp.dstStride = sm90::paddedRowStride(cols, 2);
       pp.type = p.inType;
+      pp.transform = transform;
       p.packs.push_back(pp);
       return success();
     };
-    if (failed(addPack("A", p.aMNMajor ? p.k : p.m, p.aMNMajor ? p.m : p.k)) ||
-        failed(addPack("B", p.bKMajor ? p.n : p.k, p.bKMajor ? p.k : p.n)))
+    if (failed(addPack("A", p.aMNMajor ? p.k : p.m, p.aMNMajor ? p.m : p.k,
+                       prologuePack && prologue)) ||
+        failed(addPack("B", p.bKMajor ? p.n : p.k, p.bKMajor ? p.k : p.n,
+                       prologuePack && prologueB)))
       return failure();
     // The second product's operands are read as they are (no packs yet).
     if (first) {

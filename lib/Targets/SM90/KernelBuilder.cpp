@@ -584,7 +584,7 @@ static std::string epilogueParams(const KernelParams &p) {
 /// The declaration of the epilogue function the kernel calls.
 static std::string epilogueDecl(const KernelParams &p) {
   std::string s;
-  if (p.hasPrologue())
+  if (p.callsPrologue())
     s += llvm::formatv("\n  func.func private @{0}({1}) -> {1}",
                        kPrologueFuncName, p.inType)
              .str();
@@ -1653,17 +1653,30 @@ std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {
       }
 )",
                         pack.type);
+  if (pack.transform) {
+    // The fused prologue, element by element, on the chunk.
+    std::string vec = "%chunk";
+    for (int64_t e = 0; e < 8; ++e) {
+      os << llvm::formatv(R"(
+      %tX{0} = vector.extract {1}[{0}] : {2} from vector<8x{2}>
+      %tY{0} = func.call @{3}(%tX{0}) : ({2}) -> {2}
+      %tW{0} = vector.insert %tY{0}, {1} [{0}] : {2} into vector<8x{2}>
+)",
+                          e, vec, pack.type, kPrologueFuncName);
+      vec = llvm::formatv("%tW{0}", e).str();
+    }
+  }
   os << llvm::formatv(R"(
       %dstRow = arith.muli %r, %cDstStride : index
       %dAt = arith.addi %dstRow, %c : index
       %dAtI = arith.index_cast %dAt : index to i64
       %dp = llvm.getelementptr %dstG[%dAtI] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {0}
-      llvm.store %chunk, %dp {{alignment = 16 : i64} : vector<8x{0}>, !llvm.ptr<1>
+      llvm.store {1}, %dp {{alignment = 16 : i64} : vector<8x{0}>, !llvm.ptr<1>
     }
     gpu.return
   }
 )",
-                      pack.type);
+                      pack.type, pack.transform ? "%tW7" : "%chunk");
   return s;
 }
 
@@ -1702,7 +1715,7 @@ mlir::tcgen::sm90::buildKernelModule(ModuleOp module,
     if (auto decl = gpuModule.lookupSymbol<func::FuncOp>(kEpilogueFuncName))
       decl.erase();
   }
-  if (params.hasPrologue()) {
+  if (params.callsPrologue()) {
     if (!prologueBody)
       return emitError(loc, "internal error: a fused prologue without a body "
                             "(a tcgen bug)");

@@ -1,4 +1,17 @@
 // RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{prologue=pack})' | FileCheck %s --check-prefix=PACK
+// RUN: not tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{prologue=nowhere})' 2>&1 | FileCheck %s --check-prefix=MODE
+
+// With prologue=pack the operand is transformed once, by a pack kernel
+// into the copy the kernel reads; the main loop has no prologue.
+// PACK-LABEL: func.func @relu_a(
+// PACK:       gpu.func @relu_a_kernel(
+// PACK-SAME:    tcgen.packs = [{block = array<i64: 256, 1, 1>, entry = "relu_a_kernel_pack_A"
+// PACK-NOT:     !llvm.ptr<3> -> vector<8xf16>
+// PACK:       gpu.func @relu_a_kernel_pack_A(
+// PACK:         arith.maximumf
+// PACK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
+// MODE: error: 'linalg.matmul' op prologue must be auto, smem or pack, not 'nowhere'
 
 // C = relu(A) * B: the producer of A (a local buffer) becomes the kernel's
 // prologue. The kernel reads the producer's input through A's tensor map;

@@ -58,6 +58,10 @@ struct PackParams {
   /// (rows = batch x matrixRows), and the copy's tensor map is rank 3.
   int64_t matrixRows = 0;
   std::string type = "f16";
+  /// The copy applies the fused prologue to every element (@tcgen_prologue
+  /// calls, replaced like the main kernel's): the operand is transformed
+  /// once, here, instead of on every tile in shared memory.
+  bool transform = false;
   /// Threads per block and blocks: each thread copies 16-byte chunks of
   /// eight elements, striding over the matrix.
   static constexpr int64_t kThreads = 256;
@@ -173,6 +177,11 @@ struct KernelParams {
   /// threads wait for each other (named barrier 7) before their wgmma.
   bool prologueB = false;
   bool hasPrologue() const { return prologueA || prologueB; }
+  /// Whether @tcgen_prologue is called: in the main kernel or a pack.
+  bool callsPrologue() const {
+    return hasPrologue() ||
+           llvm::any_of(packs, [](const PackParams &p) { return p.transform; });
+  }
   /// Pack kernels of A or B, emitted into the kernel's module; the main
   /// kernel reads their copies through its tensor maps (the runtime
   /// encodes those over the copies).

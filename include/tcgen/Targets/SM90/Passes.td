@@ -51,6 +51,12 @@ def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
            "and the operand is too large for L2), always "
            "(whenever the rows are not a multiple of 128 bytes apart) or "
            "never">,
+    Option<"prologueMode", "prologue", "std::string", /*default=*/"\"auto\"",
+           "Where a fused prologue is applied: smem (each block rewrites the "
+           "operand's tiles in shared memory, once per tile that reads them), "
+           "pack (a pack kernel transforms the operand once, into a copy the "
+           "kernel reads) or auto (smem while the operand's tiles are read by "
+           "at most 8 output tiles each, else pack)">,
   ];
 }
 
