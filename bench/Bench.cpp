@@ -548,8 +548,10 @@ std::string tcgen::bench::benchBundle(const std::string &path,
   row.aType = dtypeName(spec.aType);
   row.cType = dtypeName(manifest.operands[spec.cIndex].dtype);
   row.accumulator = dtypeName(spec.accumulator);
-  // cuBLAS accumulates in the kernel's accumulator type.
-  s.compute = computeTypeFor(spec.accumulator);
+  // cuBLAS accumulates in the kernel's accumulator type, and reads f32
+  // operands as tf32 where the kernel does.
+  s.compute = manifest.op.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                               : computeTypeFor(spec.accumulator);
 
   size_t bytesPerSet = 0;
   for (const HostMatrix &h : host)

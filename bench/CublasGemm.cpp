@@ -120,6 +120,8 @@ const char *tcgen::bench::computeTypeName(cublasComputeType_t compute) {
     return "CUBLAS_COMPUTE_32F";
   case CUBLAS_COMPUTE_32F_PEDANTIC:
     return "CUBLAS_COMPUTE_32F_PEDANTIC";
+  case CUBLAS_COMPUTE_32F_FAST_TF32:
+    return "CUBLAS_COMPUTE_32F_FAST_TF32";
   default:
     return "CUBLAS_COMPUTE_?";
   }

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [random]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [random]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -34,6 +34,7 @@ ARGS=("$@")
 # sweep 1024..16384, f16 -> f32, default configuration, three checked),
 # accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1),
 # dual (add(gemm, gemm): checks, timings against 2 x cuBLAS + add),
+# tf32 (f32 inputs on tensor cores: checks, timings against cuBLAS tf32),
 # prologue (ReLU on A or B in shared memory, in a pack kernel, and the
 # default choice; checks, timings),
 # random (checks only: random sizes with primes and 1s, random layouts,
@@ -627,6 +628,27 @@ if want prologue; then
   build "$D" pchk_pack_odd_b 1000 777 333 --out f32 --prologue relu-b -- --prologue=pack
   build "$D" pchk_pack_b_nk 1024 512 768 --out f32 --prologue relu-b --b-layout nk -- --prologue=pack
   build "$D" pchk_pack_bf16 768 1024 512 --in bf16 --out bf16 --prologue relu-a -- --prologue=pack
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want tf32; then
+  rm -rf "$CARRY/tf32-bundles"; mkdir -p "$CARRY/tf32-bundles"
+  echo "tf32 (f32 A [m][k] and B [n][k] on tensor cores, --allow-tf32): checks,"
+  echo "and timings against cuBLAS with CUBLAS_COMPUTE_32F_FAST_TF32"
+  D="$CARRY/tf32-bundles"
+  T=(--in f32 --b-layout nk)
+  build "$D" chk_tf32_odd 1000 777 332 "${T[@]}" -- --allow-tf32
+  build "$D" chk_tf32_f16out 768 1024 512 "${T[@]}" --out f16 -- --allow-tf32
+  build "$D" chk_tf32_acc 1024 512 768 "${T[@]}" --accumulate -- --allow-tf32
+  build "$D" chk_tf32_batch 512 384 256 "${T[@]}" --batch 3 -- --allow-tf32
+  build "$D" chk_tf32_relu_bias 1024 1024 512 "${T[@]}" --out f32 --epilogue relu-bias -- --allow-tf32
+  build "$D" chk_tf32_cluster 2048 2048 1024 "${T[@]}" -- --allow-tf32 --cluster=2,1
+  build "$D" chk_tf32_streamk 1536 1536 4096 "${T[@]}" -- --allow-tf32 --stream-k=1
+  build "$D" chk_tf32_64rows 512 512 2048 "${T[@]}" -- --allow-tf32 --block-tile=64,128,32
+  build "$D" chk_tf32_k4 256 256 4 "${T[@]}" -- --allow-tf32
+  for s in 1024 2048 4096 8192; do
+    build "$D" "t${s}" "$s" "$s" "$s" "${T[@]}" -- --allow-tf32
+  done
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

@@ -108,15 +108,17 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   info.bType = getElementTypeOrSelf(info.b.getType());
   info.cType = getElementTypeOrSelf(info.c.getType());
 
-  bool inputsOk =
-      (info.aType.isF16() || info.aType.isBF16()) && info.aType == info.bType;
+  bool inputsOk = (info.aType.isF16() || info.aType.isBF16() ||
+                   info.aType.isF32()) &&
+                  info.aType == info.bType;
   bool outputOk =
       info.cType.isF16() || info.cType.isBF16() || info.cType.isF32();
   if (!inputsOk || !outputOk)
     return op.emitOpError("unsupported element types ")
            << typeName(info.aType) << " x " << typeName(info.bType) << " -> "
            << typeName(info.cType)
-           << " (supported: f16 x f16 or bf16 x bf16 -> f16, bf16 or f32)";
+           << " (supported: f16 x f16 or bf16 x bf16 -> f16, bf16 or f32, "
+              "and f32 x f32 -> f32 as tf32 on sm90)";
 
   // Memref operands must be plain row-major buffers (identity layout).
   for (auto [name, v] : {std::pair<const char *, Value>{"A", info.a},

@@ -66,9 +66,14 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
 
 ConfigAttr mlir::tcgen::getSM90Config(const ContractionInfo &info,
                                       const model::SM90Candidate &c) {
+  // The model counts K in 16-bit elements (a 128-byte row); tf32 tiles
+  // hold half as many 4-byte ones, and one wgmma takes k = 8.
+  int64_t bytes = info.aType.getIntOrFloatBitWidth() / 8;
+  int64_t blockK = c.blockK * 2 / bytes;
   return ConfigAttr::get(
-      info.op->getContext(), "sm90", {c.blockM, c.blockN, c.blockK},
-      {64, c.blockN, c.blockK}, {64, c.blockN, 16}, c.stages, /*padding=*/0,
+      info.op->getContext(), "sm90", {c.blockM, c.blockN, blockK},
+      {64, c.blockN, blockK}, {64, c.blockN, 32 / bytes}, c.stages,
+      /*padding=*/0,
       /*vector=*/8, c.raster, /*persistent=*/true, c.streamK,
       {c.clusterM, c.clusterN}, tmaCanStoreC(info) ? "tma" : "staged");
 }
@@ -166,7 +171,14 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
            << "cluster [" << cl[0] << ", " << cl[1]
            << "] splits the shared MN-major operand tile into two halves of "
               "64-wide boxes: its tile size must be a multiple of 128";
-  int64_t smem = sm90::sharedMemoryBytes(bt[0], bt[1], bt[2],
+  // bt[2] elements of A and B: in 16-bit units for the ring's bytes.
+  int64_t kUnits = bt[2] * (info.aType.getIntOrFloatBitWidth() / 8) / 2;
+  if (kUnits != 64)
+    return info.op->emitOpError()
+           << "sm90 k-tiles are one 128-byte swizzle atom of A and B: "
+           << 128 / (info.aType.getIntOrFloatBitWidth() / 8) << " "
+           << typeName(info.aType) << " elements, not " << bt[2];
+  int64_t smem = sm90::sharedMemoryBytes(bt[0], bt[1], kUnits,
                                          config.getStages(),
                                          config.getStore() != "global");
   if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)

@@ -52,15 +52,20 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       // warp tile and the wgmma shape follow from the block tile, and the
       // ring takes whatever shared memory the block tile leaves.
       warp = {64, block[1], block[2]};
-      mma = {64, block[1], 16};
+      // A wgmma takes 32 bytes of K: k16 for 16-bit, k8 for tf32 operands.
+      mma = {64, block[1], 32 / (info.aType.getIntOrFloatBitWidth() / 8)};
       // The ring follows the block tile when the options change it (or
       // the store); otherwise the config's own (a tuned one may be
       // shallower than the deepest that fits).
       bool reshaped = !blockTile.empty() || !store.empty();
       numStages = stages >= 0 ? int64_t(stages)
-                  : reshaped  ? sm90::chooseStages(block[0], block[1],
-                                                   block[2],
-                                                   storeKind != "global")
+                  : reshaped  ? sm90::chooseStages(
+                                    block[0], block[1],
+                                    block[2] *
+                                        (info.aType.getIntOrFloatBitWidth() /
+                                         8) /
+                                        2,
+                                    storeKind != "global")
                               : config.getStages();
     } else {
       // wmma: double-buffer where two stages of the tiles fit.
@@ -113,6 +118,14 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       if (failed(info))
         return WalkResult::interrupt();
       TargetAttr target = getTargetOrDefault(op);
+      // f32 operands run on tensor cores only as tf32: an opt-in, as in
+      // cuBLAS (CUBLAS_COMPUTE_32F_FAST_TF32).
+      if (info->aType.isF32() && !allowTf32) {
+        op->emitOpError("f32 x f32 runs on tensor cores as tf32 (10-bit "
+                        "mantissas, f32 accumulation); pass --allow-tf32 to "
+                        "accept that (there is no CUDA-core f32 path yet)");
+        return WalkResult::interrupt();
+      }
       ConfigAttr config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
       if (!config) {
         StringRef chosenBackend = backend.empty()

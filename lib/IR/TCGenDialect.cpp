@@ -245,14 +245,17 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "stages must be at least 1";
   if (backend == "sm90") {
     // One consumer warpgroup per 64 rows, one wgmma m64nNk16 over the whole
-    // block width, one 128-byte swizzle atom of f16 along K.
+    // block width, one 128-byte swizzle atom along K: 64 f16 / bf16 (k16
+    // wgmmas) or 32 tf32 elements (k8).
+    bool tf32 = block[2] == 32 && mma[2] == 8;
     if (block[0] % 64 != 0 || block[0] / 64 > 2 || warp[0] != 64 ||
         warp[1] != block[1] || block[1] % 64 != 0 || block[1] > 256 ||
-        block[2] != 64 || mma[0] != 64 || mma[1] != block[1] || mma[2] != 16)
+        (block[2] != 64 && !tf32) || warp[2] != block[2] || mma[0] != 64 ||
+        mma[1] != block[1] || (mma[2] != 16 && !tf32))
       return emitError()
              << "sm90 configs need block = [64 | 128, N, 64] with N a "
                 "multiple of 64 up to 256, warp = [64, N, 64], mma = [64, N, "
-                "16]";
+                "16] (tf32: K 32 and mma K 8)";
   }
   if (padding < 0 || padding % 8 != 0)
     return emitError() << "padding " << padding

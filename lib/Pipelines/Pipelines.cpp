@@ -44,6 +44,7 @@ void mlir::tcgen::buildTCGenConfigurePipeline(
   configure.backend = options.backend;
   configure.padding = options.padding;
   configure.stages = options.stages;
+  configure.allowTf32 = options.allowTf32;
   configure.vector = options.vector;
   configure.raster = options.raster;
   configure.persistent = options.persistent;

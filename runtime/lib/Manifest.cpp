@@ -232,7 +232,7 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.target.backend == b.target.backend &&
          a.target.minCC == b.target.minCC && a.op.kind == b.op.kind &&
          a.op.batch == b.op.batch && a.op.m == b.op.m && a.op.n == b.op.n &&
-         a.op.k == b.op.k && a.op.k2 == b.op.k2 &&
+         a.op.k == b.op.k && a.op.k2 == b.op.k2 && a.op.tf32 == b.op.tf32 &&
          a.op.accumulate == b.op.accumulate &&
          a.op.accumulator == b.op.accumulator &&
          a.op.epilogue == b.op.epilogue && a.op.prologue == b.op.prologue &&
@@ -629,6 +629,7 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
       !r.integer(*o, "op", "n", op.n, true, 1) ||
       !r.integer(*o, "op", "k", op.k, true, 1) ||
       !r.integer(*o, "op", "k2", op.k2, false, 1) ||
+      !r.boolean(*o, "op", "tf32", op.tf32, false) ||
       !r.boolean(*o, "op", "accumulate", op.accumulate, false) ||
       !r.string(*o, "op", "accumulator", accumulator, false) ||
       !parseEpilogue(r, *o, op.epilogue) ||
@@ -960,6 +961,12 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
   } expected[] = {{a, {m.op.m, m.op.k}, "[m, k]"},
                   {b, {m.op.k, m.op.n}, "[k, n]"},
                   {c, {m.op.m, m.op.n}, "[m, n]"}};
+  if (m.op.tf32)
+    for (const Operand *o : {a, b})
+      if (o->dtype != DType::F32)
+        return r.fail("field 'op.tf32': tf32 math reads f32 operands, but "
+                      "operand '" +
+                      o->name + "' is " + dtypeName(o->dtype));
   // add(gemm, gemm): op.k2 and the second product's operands go together.
   const Operand *a2 = m.findRole(OperandRole::Lhs2);
   const Operand *b2 = m.findRole(OperandRole::Rhs2);
@@ -1357,6 +1364,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
   op.set("k", m.op.k);
   if (m.op.k2 > 0)
     op.set("k2", m.op.k2);
+  if (m.op.tf32)
+    op.set("tf32", true);
   op.set("accumulate", m.op.accumulate);
   op.set("accumulator", dtypeName(m.op.accumulator));
   if (m.op.epilogue)

@@ -226,6 +226,8 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     // Without tcgen.overwrite the kernel computes C += A*B (C inout).
     describeOp(m, func->hasAttr(kOverwriteAttrName));
     m.op.accumulator = ::tcgen::DType::F32; // wgmma accumulates in f32
+    // f32 operands go through the tensor cores as tf32.
+    m.op.tf32 = m.findOperand("A")->dtype == ::tcgen::DType::F32;
     if (auto epilogue =
             func->getAttrOfType<DictionaryAttr>(kFusedEpilogueAttrName))
       if (failed(readEpilogue(func, epilogue, m.op)))

@@ -150,6 +150,12 @@ static cl::opt<std::string>
                        "tile)"),
               cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd),
               cl::sub(tuneCmd));
+static cl::opt<bool> allowTf32(
+    "allow-tf32",
+    cl::desc("Accept f32 x f32 contractions on sm90: the tensor cores read "
+             "f32 operands as tf32 (10-bit mantissas), accumulating in f32"),
+    cl::init(false), cl::sub(compileCmd), cl::sub(explainCmd),
+    cl::sub(tuneCmd));
 static cl::opt<std::string> prologueMode(
     "prologue",
     cl::desc("sm90: where a fused prologue (a pointwise producer of A or B) "
@@ -240,6 +246,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.store = storeKind;
   options.pack = packMode;
   options.prologue = prologueMode;
+  options.allowTf32 = allowTf32;
   options.tuningCache = tuningCache;
   options.device = deviceName;
   options.fuse = !noFuseEpilogue;
@@ -534,6 +541,8 @@ static int tune(MLIRContext &ctx, const char *argv0) {
   request.cachePath = tuningCache;
   if (packMode != "auto")
     request.forwardedFlags.push_back("--pack=" + packMode);
+  if (allowTf32)
+    request.forwardedFlags.push_back("--allow-tf32");
   if (prologueMode != "auto")
     request.forwardedFlags.push_back("--prologue=" + prologueMode);
   if (!storeKind.empty())

@@ -1430,3 +1430,20 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<ErrorCase> &info) {
       return std::string(info.param.name);
     });
+
+TEST(ManifestTest, Tf32NeedsF32Operands) {
+  // The sample's A and B are f16: tf32 math is refused.
+  std::string text = replaceFirst(sampleManifestText(), R"("k": 1024,)",
+                                  R"("k": 1024, "tf32": true,)");
+  EXPECT_EQ(parseError(text), "field 'op.tf32': tf32 math reads f32 "
+                              "operands, but operand 'A' is f16");
+  text = replaceFirst(text, R"("name": "A", "role": "lhs", "dtype": "f16")",
+                      R"("name": "A", "role": "lhs", "dtype": "f32")");
+  text = replaceFirst(text, R"("name": "B", "role": "rhs", "dtype": "f16")",
+                      R"("name": "B", "role": "rhs", "dtype": "f32")");
+  Manifest m = parseOk(text);
+  EXPECT_TRUE(m.op.tf32);
+  Manifest again = parseOk(writeManifest(m));
+  EXPECT_TRUE(again == m);
+  EXPECT_NE(writeManifest(m).find("\"tf32\": true"), std::string::npos);
+}

@@ -60,6 +60,10 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
            "Take the tile-size model's candidate of this rank instead of "
            "its first (tcgen compile retries with the next ones when a "
            "kernel spills)">,
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "Accept f32 x f32 contractions on the sm90 back end, whose tensor "
+           "cores read f32 operands as tf32 (10-bit mantissas; f32 "
+           "accumulation)">,
     Option<"stages", "stages", "int64_t", /*default=*/"-1",
            "Stages of shared operand buffers (-1: default; wmma: 2 where "
            "two fit in static shared memory, else 1; sm90: as many as the "

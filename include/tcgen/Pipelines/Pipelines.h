@@ -71,6 +71,10 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
       llvm::cl::desc("Copy A or B with rows TMA reads slowly into padded "
                      "buffers first on sm90: auto, always or never"),
       llvm::cl::init("auto")};
+  Option<bool> allowTf32{
+      *this, "allow-tf32",
+      llvm::cl::desc("Accept f32 x f32 on sm90 as tf32 tensor-core math"),
+      llvm::cl::init(false)};
   Option<std::string> prologue{
       *this, "prologue",
       llvm::cl::desc("Where a fused prologue is applied on sm90: auto, smem "

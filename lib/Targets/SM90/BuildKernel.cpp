@@ -241,7 +241,7 @@ struct BuildKernelPass final
     p.prologueA = prologue.has_value() && !prologuePack;
     p.prologueB = prologueB.has_value() && !prologuePack;
     p.stagedStore = config.getStore() == "staged";
-    p.inType = pa.aType.isBF16() ? "bf16" : "f16";
+    p.inType = pa.aType.isBF16() ? "bf16" : pa.aType.isF32() ? "tf32" : "f16";
     // A stored [k][1] is the same memory as [1][k]: with M = 1 the kernel
     // reads A K-major either way, and with N = 1 B N-major; with K = 1 the
     // same holds for both (A stored [1][m] is A [m][1] K-major, B stored
@@ -303,8 +303,25 @@ struct BuildKernelPass final
       p.packs.push_back(pp);
       return success();
     };
-    if (failed(addPack("A", p.aMNMajor ? p.k : p.m, p.aMNMajor ? p.m : p.k,
-                       prologuePack && prologue)) ||
+    // tf32: wgmma reads both operands K-major only, and the packs copy
+    // 16-bit elements.
+    if (p.inType == "tf32") {
+      if (p.aMNMajor || !p.bKMajor)
+        return op.emitOpError(
+                   "tf32 wgmma reads A and B K-major only: A stored [m][k] "
+                   "and B stored [n][k] (this ")
+               << (p.aMNMajor ? "A is stored [k][m]" : "B is stored [k][n]")
+               << "; transpose it first, or use f16 / bf16)";
+      if (p.k % 4 != 0)
+        return op.emitOpError("tf32 operands are read by TMA, whose rows must "
+                              "be a multiple of 16 bytes apart: K = ")
+               << p.k << " f32 elements is not a multiple of 4";
+      if (prologue || prologueB || first)
+        return op.emitOpError("tf32 kernels take no prologue and no second "
+                              "product yet");
+    } else if (failed(addPack("A", p.aMNMajor ? p.k : p.m,
+                              p.aMNMajor ? p.m : p.k,
+                              prologuePack && prologue)) ||
         failed(addPack("B", p.bKMajor ? p.n : p.k, p.bKMajor ? p.k : p.n,
                        prologuePack && prologueB)))
       return failure();
@@ -400,14 +417,18 @@ struct BuildKernelPass final
         dims.push_back(1);
       return b.getDenseI64ArrayAttr(dims);
     };
+    // 128 bytes of the inner dimension: 64 16-bit or 32 tf32 elements.
+    const int64_t inner = 128 / p.elementBytes();
     SmallVector<NamedAttribute> boxes = {
-        b.getNamedAttr("A", box(64, p.aMNMajor ? 64 : p.blockM / p.clusterN)),
-        b.getNamedAttr("B", box(64, p.bKMajor ? p.blockN / p.clusterM : 64))};
+        b.getNamedAttr("A",
+                       box(inner, p.aMNMajor ? 64 : p.blockM / p.clusterN)),
+        b.getNamedAttr("B",
+                       box(inner, p.bKMajor ? p.blockN / p.clusterM : 64))};
     if (first) {
       boxes.push_back(b.getNamedAttr(
-          "A2", box(64, p.aMNMajor ? 64 : p.blockM / p.clusterN)));
+          "A2", box(inner, p.aMNMajor ? 64 : p.blockM / p.clusterN)));
       boxes.push_back(b.getNamedAttr(
-          "B2", box(64, p.bKMajor ? p.blockN / p.clusterM : 64)));
+          "B2", box(inner, p.bKMajor ? p.blockN / p.clusterM : 64)));
     }
     if (p.tmaStore)
       boxes.push_back(b.getNamedAttr("C", box(p.storeChunkCols(), 64)));

@@ -81,8 +81,9 @@ static void emitRaster(llvm::raw_ostream &os, const KernelParams &p) {
 /// their boxes (one matrix deep).
 static std::string boxType(const KernelParams &p, int64_t rows,
                            StringRef elt) {
-  return llvm::formatv("memref<{0}{1}x64x{2}, 3>", p.batched ? "1x" : "",
-                       rows, elt)
+  // 128 bytes of the inner dimension: 64 16-bit or 32 32-bit elements.
+  return llvm::formatv("memref<{0}{1}x{2}x{3}, 3>", p.batched ? "1x" : "",
+                       rows, 128 / p.elementBytes(), elt)
       .str();
 }
 
@@ -122,7 +123,8 @@ static uint64_t descriptorHigh(bool kMajor) {
 /// Bytes a wgmma k16 step advances the descriptor's start address: 16
 /// elements along a 128-byte row (K-major) or 16 rows (MN-major).
 static int64_t kStepBytes(bool kMajor) {
-  return kMajor ? 16 * 2 : 16 * kSwizzleRowBytes;
+  // One wgmma's K is 32 bytes: 16 f16 / bf16 or 8 tf32 elements.
+  return kMajor ? 32 : 16 * kSwizzleRowBytes;
 }
 
 /// Emits the TMA loads of one operand's tile of a stage into shared memory
@@ -137,7 +139,8 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
                           bool kMajor, int64_t rows, int64_t offset,
                           StringRef origin, bool shared) {
   std::string base = "%aOff", org = origin.str(), multicast;
-  StringRef elt = p.inType;
+  std::string eltType = p.memType();
+  StringRef elt = eltType;
   if (shared) {
     rows /= 2;
     os << llvm::formatv(R"(
@@ -259,7 +262,7 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
         nvvm.wgmma.fence.aligned
 )";
   std::string prev = input.str();
-  for (int64_t kk = 0; kk < p.blockK / 16; ++kk) {
+  for (int64_t kk = 0; kk < p.blockK / p.wgmmaK(); ++kk) {
     const char *scale = isFirst && kk == 0 ? "zero" : "one";
     os << llvm::formatv(R"(
         %aOffK{0}{5} = arith.constant {1} : i64
@@ -270,14 +273,15 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
         %bA{0}{5} = arith.addi %bAddr{5}, %bOffK{0}{5} : i64
         %bF{0}{5} = arith.shrui %bA{0}{5}, %c4i : i64
         %dB{0}{5} = arith.ori %descBHi, %bF{0}{5} : i64
-        %d{0}{5} = nvvm.wgmma.mma_async %dA{0}{5}, %dB{0}{5}, {3}, #nvvm.shape<m = 64, n = {4}, k = 16>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<{7}>, #nvvm.wgmma_scale_in<one>, <{8}>], B [<{7}>, #nvvm.wgmma_scale_in<one>, <{9}>] : !acc -> !acc
+        %d{0}{5} = nvvm.wgmma.mma_async %dA{0}{5}, %dB{0}{5}, {3}, #nvvm.shape<m = 64, n = {4}, k = {10}>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<{7}>, #nvvm.wgmma_scale_in<one>, <{8}>], B [<{7}>, #nvvm.wgmma_scale_in<one>, <{9}>] : !acc -> !acc
 )",
                         kk, kk * aStepBytes, kk * bStepBytes, prev, p.blockN,
                         sfx, scale, p.inType,
                         // NVVM spells the PTX transpose bits as layouts:
                         // A row = K-major (trans-a 0), B col = K-major
                         // (trans-b 0).
-                        p.aMNMajor ? "col" : "row", p.bKMajor ? "col" : "row");
+                        p.aMNMajor ? "col" : "row", p.bKMajor ? "col" : "row",
+                        p.wgmmaK());
     prev = llvm::formatv("%d{0}{1}", kk, sfx).str();
   }
   os << R"(
@@ -1053,9 +1057,9 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
 )",
                       p.stages,
                       boxType(p, p.aMNMajor ? 64 : p.blockM / p.clusterN,
-                              p.inType),
+                              p.memType()),
                       boxType(p, p.bKMajor ? p.blockN / p.clusterM : 64,
-                              p.inType));
+                              p.memType()));
   os << "!acc = " << acc << "\n";
   os << llvm::formatv(R"(
 module {{
@@ -1203,7 +1207,8 @@ gpu.module @{0} {{
           nvgpu.mbarrier.arrive.expect_tx %full[%s], %cTx : !barT
           %so = arith.muli %s, %cStageBytes : index
           %aOff = arith.addi %pad, %so : index
-          %c64 = arith.constant 64 : index
+          %c64 = arith.constant )" +
+            std::to_string(p.blockK) + R"( : index
 )";
   auto emitLoads = [&](StringRef tmapA, StringRef tmapB) {
     emitTileLoads(os, p, "A", tmapA, "!tmA", /*kMajor=*/!p.aMNMajor,

@@ -122,7 +122,11 @@ struct KernelParams {
   int64_t blockN = 256;        ///< wgmma N (<= 256, multiple of 64)
   int64_t blockK = 64;         ///< one 128-byte swizzle atom of f16
   int64_t stages = 4;          ///< shared-memory ring depth
-  std::string inType = "f16";  ///< A and B element type: f16 or bf16
+  /// A and B element type: f16, bf16, or tf32 (f32 operands that the
+  /// tensor cores read as tf32: 4-byte elements, blockK = 32 so that a
+  /// k-tile row is still one 128-byte swizzle atom, wgmma k = 8; both
+  /// operands K-major).
+  std::string inType = "f16";
   bool aMNMajor = false;       ///< A stored [k][m] (else [m][k], K-major)
   bool bKMajor = false;        ///< B stored [n][k] (else [k][n], N-major)
   std::string outType = "f32"; ///< C element type: f32, f16 or bf16
@@ -188,6 +192,12 @@ struct KernelParams {
   std::vector<PackParams> packs;
 
   int64_t consumers() const { return blockM / 64; }
+  /// Bytes of one A or B element.
+  int64_t elementBytes() const { return inType == "tf32" ? 4 : 2; }
+  /// The element type of A and B in memory (MLIR spelling).
+  std::string memType() const { return inType == "tf32" ? "f32" : inType; }
+  /// K of one wgmma: 32 bytes of K.
+  int64_t wgmmaK() const { return 32 / elementBytes(); }
   int64_t clusterSize() const { return clusterM * clusterN; }
   /// Registers per thread at launch: ptxas caps a kernel with `threads()`
   /// threads per block (.maxntid) and one block per SM at 64K / threads,
@@ -240,7 +250,9 @@ struct KernelParams {
                   : clusterTilesN() * clusterN * blockN != n;
   }
   int64_t threads() const { return 128 * (consumers() + 1); }
-  int64_t stageBytes() const { return (blockM + blockN) * blockK * 2; }
+  int64_t stageBytes() const {
+    return (blockM + blockN) * blockK * elementBytes();
+  }
   /// Columns of C in one TMA-store chunk: 128 bytes of the output type.
   int64_t storeChunkCols() const { return outType == "f32" ? 32 : 64; }
   /// Shared memory of the TMA-store buffers (two per consumer warpgroup).
@@ -249,7 +261,9 @@ struct KernelParams {
   }
   /// Dynamic shared memory: the ring, the store buffers, the alignment.
   int64_t smemBytes() const {
-    return sharedMemoryBytes(blockM, blockN, blockK, stages, chunkedStore());
+    // The ring in bytes: blockK x elementBytes() is 128 for every type.
+    return sharedMemoryBytes(blockM, blockN, blockK * elementBytes() / 2,
+                             stages, chunkedStore());
   }
   /// f32 accumulator registers per consumer thread (m64nN: N/2).
   int64_t accRegs() const { return blockN / 2; }

@@ -147,6 +147,9 @@ struct OpInfo {
   /// With k2 > 0 the kernel adds a second product of the same shape:
   /// C (+)= A B + A2 B2, A2 [m, k2] (role lhs2) and B2 [k2, n] (rhs2).
   int64_t k2 = 0;
+  /// f32 A and B that the tensor cores read as tf32 (10-bit mantissas),
+  /// summed in f32 (`op.tf32`).
+  bool tf32 = false;
 };
 
 /// One entry of `operands`.

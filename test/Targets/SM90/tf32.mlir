@@ -1,0 +1,38 @@
+// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,32 allow-tf32=true}),tcgen-sm90-build-kernel)' | FileCheck %s
+
+// f32 x f32 as tf32 (A[m][k], B[n][k]): k-tiles of 32 elements (one
+// 128-byte swizzle atom, as 64 f16), TMA boxes 32 elements wide, four
+// m64nNk8 tf32 wgmmas per k-tile, 32 bytes of K apart.
+func.func @tf32(%A: memref<256x128xf32>, %B: memref<256x128xf32>,
+                %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                 affine_map<(m, n, k) -> (n, k)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+                ins(%A, %B : memref<256x128xf32>, memref<256x128xf32>)
+                outs(%C : memref<256x256xf32>)
+  return
+}
+// CHECK-LABEL: func.func @tf32(
+// CHECK-SAME:    tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 32], warp = [64, 128, 32], mma = [64, 128, 8]
+// CHECK:       gpu.func @tf32_kernel(
+// CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 32, 128>, B = array<i64: 32, 128>
+// CHECK:         %[[K32:.*]] = arith.constant 32 : index
+// CHECK:         arith.muli %{{.*}}, %[[K32]] : index
+// CHECK-COUNT-2: nvgpu.tma.async.load {{.*}} -> memref<128x32xf32, 3>
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 8>, D[<f32>, {{.*}}], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+
+// -----
+
+// B stored [k][n] (N-major): tf32 wgmma has no transpose.
+func.func @tf32_nn(%A: memref<256x128xf32>, %B: memref<128x256xf32>,
+                   %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-error @below {{tf32 wgmma reads A and B K-major only: A stored [m][k] and B stored [n][k] (this B is stored [k][n]; transpose it first, or use f16 / bf16)}}
+  linalg.matmul ins(%A, %B : memref<256x128xf32>, memref<128x256xf32>)
+                outs(%C : memref<256x256xf32>)
+  return
+}
+
