@@ -40,7 +40,8 @@ ARGS=("$@")
 # random (checks only: random sizes with primes and 1s, random layouts,
 # dtypes, C += A*B, epilogues, column-major C, batches, stream-K, clusters,
 # other tiles; SEED picks the draw; PROLOGUES=1 adds ReLU prologues on A
-# and relu(C) + A*B)
+# and relu(C) + A*B; FEATURES=1 prologues on A or B, relu(C) + A*B,
+# add(gemm, gemm) and tf32)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -659,6 +660,7 @@ if want dual; then
   D="$CARRY/dual-bundles"
   build "$D" chk_dual_km_nk 1024 768 512 --second-k 256 --a-layout km --b-layout nk
   build "$D" chk_dual_odd 1000 776 333 --second-k 136 --out f16
+  build "$D" chk_dual_packs 1000 777 333 --second-k 130 --out f32
   build "$D" chk_dual_bf16 1024 1024 1024 --second-k 512 --in bf16 --out bf16
   build "$D" chk_dual_cluster 2048 2048 1024 --second-k 1024 --out f16 -- --cluster=2,1
   build "$D" chk_dual_streamk 1536 1536 2048 --second-k 2048 -- --stream-k=1
@@ -677,12 +679,15 @@ fi
 if want random; then
   rm -rf "$CARRY/random-bundles"; mkdir -p "$CARRY/random-bundles"
   echo "random shapes (seed ${SEED:-1}), checks only:"
-  python3 - "${SEED:-1}" "${PROLOGUES:-0}" > "$CARRY/mlir/random.txt" <<'PY'
+  python3 - "${SEED:-1}" "${PROLOGUES:-0}" "${FEATURES:-0}" > "$CARRY/mlir/random.txt" <<'PY'
 import random, sys
 r = random.Random(int(sys.argv[1]))
 # PROLOGUES=1 turns a fifth of the plain draws into C = relu(A) B (a fused
 # prologue) or D = relu(C) + A B (a transformed C); the draws stay the same.
+# FEATURES=1 turns the plain draws into prologues on A or B, relu(C) + A B,
+# add(gemm, gemm) and tf32 (f32 A [m][k], B [n][k]).
 prologues = sys.argv[2] == "1"
+features = sys.argv[3] == "1"
 sizes = [1, 2, 3, 7, 13, 31, 61, 127, 251, 509, 1021, 2039, 64, 100, 777, 1000,
          1536, 3000, 4093]
 for i in range(24):
@@ -701,6 +706,20 @@ for i in range(24):
         args += ["--c-layout", "nm"]
     elif extra < 0.65:
         args += ["--batch", str(r.choice([2, 3, 5]))]
+    elif features:
+        kind = r.choice(["relu-a", "relu-b", "relu-c", "dual", "tf32"])
+        if kind in ("relu-a", "relu-b"):
+            args += ["--prologue", kind]
+        elif kind == "relu-c":
+            args += ["--init", "relu-c"]
+        elif kind == "dual":
+            args += ["--second-k", str(r.choice(sizes))]
+        else:
+            k4 = (k + 3) // 4 * 4
+            args = [str(m), str(n), str(k4), "--in", "f32", "--out", r.choice(["f32", "f16"]),
+                    "--b-layout", "nk"]
+            print(f"r{i:02d}_{m}x{n}x{k4}_tf32 " + " ".join(args) + " -- --allow-tf32")
+            continue
     elif prologues and extra < 0.75:
         args += ["--prologue", "relu-a"]
     elif prologues and extra < 0.85:

@@ -856,8 +856,8 @@ bool parsePacks(FieldReader &r, const Value &root, Manifest &m) {
     if (!operand)
       return r.fail("field '" + path + ".operand': no operand named '" +
                     p.operand + "'");
-    if (operand->role != OperandRole::Lhs &&
-        operand->role != OperandRole::Rhs && operand->role != OperandRole::In)
+    if (operand->role == OperandRole::Out ||
+        operand->role == OperandRole::InOut)
       return r.fail("field '" + path + ".operand': operand '" + p.operand +
                     "' is written by the kernel; only inputs are packed");
     if (m.findPack(p.operand))

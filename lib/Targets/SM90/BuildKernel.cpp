@@ -306,6 +306,10 @@ struct BuildKernelPass final
     // tf32: wgmma reads both operands K-major only, and the packs copy
     // 16-bit elements.
     if (p.inType == "tf32") {
+      if (pa.bTransposed && !p.bKMajor)
+        return op.emitOpError("tf32 with N = 1 (or K = 1) is not supported: "
+                              "the kernel reads such a B N-major, which tf32 "
+                              "wgmma cannot");
       if (p.aMNMajor || !p.bKMajor)
         return op.emitOpError(
                    "tf32 wgmma reads A and B K-major only: A stored [m][k] "
@@ -325,18 +329,13 @@ struct BuildKernelPass final
         failed(addPack("B", p.bKMajor ? p.n : p.k, p.bKMajor ? p.k : p.n,
                        prologuePack && prologueB)))
       return failure();
-    // The second product's operands are read as they are (no packs yet).
-    if (first) {
-      int64_t a2Row = (p.aMNMajor ? p.m : p.k2) * 2;
-      int64_t b2Row = (p.bKMajor ? p.k2 : p.n) * 2;
-      for (auto [name, bytes] : {std::pair<StringRef, int64_t>{"A2", a2Row},
-                                 std::pair<StringRef, int64_t>{"B2", b2Row}})
-        if (bytes % 16 != 0)
-          return op.emitOpError()
-                 << "the rows of " << name << " are " << bytes
-                 << " bytes apart, not a multiple of 16, which TMA needs "
-                    "(the second product's operands are not packed yet)";
-    }
+    // The second product's operands are packed by the same rules.
+    if (first &&
+        (failed(addPack("A2", p.aMNMajor ? p.k2 : p.m, p.aMNMajor ? p.m : p.k2,
+                        /*transform=*/false)) ||
+         failed(addPack("B2", p.bKMajor ? p.n : p.k2, p.bKMajor ? p.k2 : p.n,
+                        /*transform=*/false))))
+      return failure();
 
     auto module = getOperation();
     sm90::EpilogueBodyBuilder body;
