@@ -279,8 +279,9 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
         // it reads a transposed argument in the other layout).
         auto packed =
             kernel->getAttrOfType<DenseBoolArrayAttr>("tcgen.transposed");
-        if (packed && ((pack.operand == "A" && packed[0]) ||
-                       (pack.operand == "B" && packed[1])))
+        if (packed &&
+            (((pack.operand == "A" || pack.operand == "A2") && packed[0]) ||
+             ((pack.operand == "B" || pack.operand == "B2") && packed[1])))
           swapMatrixDims(pack.strides);
         ArrayRef<int64_t> grid = d.getAs<DenseI64ArrayAttr>("grid").asArrayRef();
         ArrayRef<int64_t> block =
