@@ -168,7 +168,7 @@ fi
 if [ -d "$CARRY/tf32-bundles" ]; then
   echo "=== tf32: checks against the float64 reference"
   check_bundles tf32-checks.log -- "$CARRY"/tf32-bundles/*/
-  bench_bundles tf32 "$CARRY"/tf32-bundles/t*/
+  bench_bundles tf32 "$CARRY"/tf32-bundles/t*/ "$CARRY"/tf32-bundles/nn*/
   echo "--- entry tcgen-TFLOP/s cuBLAS-TFLOP/s (CUBLAS_COMPUTE_32F_FAST_TF32) ratio"
   tail -n +2 "$OUT/tf32.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
 fi

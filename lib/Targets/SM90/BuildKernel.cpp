@@ -310,19 +310,41 @@ struct BuildKernelPass final
         return op.emitOpError("tf32 with N = 1 (or K = 1) is not supported: "
                               "the kernel reads such a B N-major, which tf32 "
                               "wgmma cannot");
-      if (p.aMNMajor || !p.bKMajor)
-        return op.emitOpError(
-                   "tf32 wgmma reads A and B K-major only: A stored [m][k] "
-                   "and B stored [n][k] (this ")
-               << (p.aMNMajor ? "A is stored [k][m]" : "B is stored [k][n]")
-               << "; transpose it first, or use f16 / bf16)";
-      if (p.k % 4 != 0)
-        return op.emitOpError("tf32 operands are read by TMA, whose rows must "
-                              "be a multiple of 16 bytes apart: K = ")
-               << p.k << " f32 elements is not a multiple of 4";
       if (prologue || prologueB || first)
         return op.emitOpError("tf32 kernels take no prologue and no second "
                               "product yet");
+      // tf32 wgmma reads both operands K-major: an MN-major operand (A
+      // stored [k][m], B stored [k][n]) is transposed by a pack kernel
+      // into a K-major copy with 128-byte rows, which the kernel reads.
+      auto addTranspose = [&](StringRef operand, int64_t cols) {
+        sm90::PackParams pp;
+        pp.name = p.name + "_pack_" + operand.str();
+        pp.operand = operand.str();
+        pp.rows = p.k;
+        pp.matrixRows = p.k;
+        pp.cols = cols;
+        pp.srcStride = cols;
+        pp.dstStride = sm90::paddedRowStride(p.k, 4);
+        pp.type = "f32";
+        pp.transpose = true;
+        p.packs.push_back(pp);
+      };
+      bool transposeA = p.aMNMajor, transposeB = !p.bKMajor;
+      if ((transposeA || transposeB) && p.batched)
+        return op.emitOpError("tf32 on a batch reads A [m][k] and B [n][k] "
+                              "only (transposing packs are per matrix)");
+      if (transposeA) {
+        addTranspose("A", p.m);
+        p.aMNMajor = false;
+      }
+      if (transposeB) {
+        addTranspose("B", p.n);
+        p.bKMajor = true;
+      }
+      if ((!transposeA || !transposeB) && p.k % 4 != 0)
+        return op.emitOpError("tf32 operands are read by TMA, whose rows must "
+                              "be a multiple of 16 bytes apart: K = ")
+               << p.k << " f32 elements is not a multiple of 4";
     } else if (failed(addPack("A", p.aMNMajor ? p.k : p.m,
                               p.aMNMajor ? p.m : p.k,
                               prologuePack && prologue)) ||

@@ -1550,7 +1550,73 @@ bool mlir::tcgen::sm90::shouldPack(int64_t rowBytes, int64_t bytes,
          (rowBytes % 32 != 0 && bytes >= kPackMinSectorBytes);
 }
 
+/// The transposing pack of 32-bit elements: chunk c is column c % cols,
+/// source rows 4 (c / cols) .. + 3 (rows past the end read the last row;
+/// they land in the copy's padding, which TMA never reads), stored as one
+/// 16-byte vector at row c % cols, column 4 (c / cols) of the copy.
+static std::string renderTransposePackFunc(const PackParams &pack) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::formatv(R"(
+  gpu.func @{0}(%src: !llvm.ptr, %dst: !llvm.ptr) kernel
+      attributes {{nvvm.maxntid = array<i32: {1}, 1, 1>} {{
+    %srcG = llvm.addrspacecast %src : !llvm.ptr to !llvm.ptr<1>
+    %dstG = llvm.addrspacecast %dst : !llvm.ptr to !llvm.ptr<1>
+    %cThreads = arith.constant {1} : index
+    %cCols = arith.constant {2} : index
+    %cTotal = arith.constant {3} : index
+    %cSrcStride = arith.constant {4} : index
+    %cDstStride = arith.constant {5} : index
+    %cLastRow = arith.constant {6} : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %tid = gpu.thread_id x
+    %bid = gpu.block_id x
+    %nb = gpu.grid_dim x
+    %first0 = arith.muli %bid, %cThreads : index
+    %first = arith.addi %first0, %tid : index
+    %step = arith.muli %nb, %cThreads : index
+    scf.for %i = %first to %cTotal step %step {{
+      %col = arith.remui %i, %cCols : index
+      %q = arith.divui %i, %cCols : index
+      %row0 = arith.muli %q, %c4 : index
+)",
+                      pack.name, PackParams::kThreads, pack.cols,
+                      pack.transposeChunks(), pack.srcStride, pack.dstStride,
+                      pack.rows - 1);
+  std::string elems;
+  for (int64_t x = 0; x < 4; ++x) {
+    os << llvm::formatv(R"(
+      %r{0}c = arith.constant {0} : index
+      %r{0}u = arith.addi %row0, %r{0}c : index
+      %r{0} = arith.minui %r{0}u, %cLastRow : index
+      %o{0}r = arith.muli %r{0}, %cSrcStride : index
+      %o{0} = arith.addi %o{0}r, %col : index
+      %o{0}I = arith.index_cast %o{0} : index to i64
+      %p{0} = llvm.getelementptr %srcG[%o{0}I] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {1}
+      %e{0} = llvm.load %p{0} {{alignment = 4 : i64} : !llvm.ptr<1> -> {1}
+)",
+                        x, pack.type);
+    elems += llvm::formatv("{0}%e{1}", x ? ", " : "", x).str();
+  }
+  os << llvm::formatv(R"(
+      %chunk = vector.from_elements {0} : vector<4x{1}>
+      %dRow = arith.muli %col, %cDstStride : index
+      %dAt = arith.addi %dRow, %row0 : index
+      %dAtI = arith.index_cast %dAt : index to i64
+      %dp = llvm.getelementptr %dstG[%dAtI] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {1}
+      llvm.store %chunk, %dp {{alignment = 16 : i64} : vector<4x{1}>, !llvm.ptr<1>
+    }
+    gpu.return
+  }
+)",
+                      elems, pack.type);
+  return s;
+}
+
 std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {
+  if (pack.transpose)
+    return renderTransposePackFunc(pack);
   // Each thread copies chunks of 8 elements (16 bytes) of a row and stores
   // each with one 16-byte store (the copy's rows are 128-byte multiples).
   // Where the source rows are 8- or 16-byte aligned (their stride in bytes

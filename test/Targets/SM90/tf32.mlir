@@ -25,14 +25,24 @@ func.func @tf32(%A: memref<256x128xf32>, %B: memref<256x128xf32>,
 
 // -----
 
-// B stored [k][n] (N-major): tf32 wgmma has no transpose.
+// B stored [k][n] (N-major): tf32 wgmma has no transpose, so a pack kernel
+// writes B's transpose (rows of K padded to 128 bytes: 128 f32) and the
+// kernel reads that copy K-major. Each pack thread gathers four rows of a
+// column into one 16-byte store.
 func.func @tf32_nn(%A: memref<256x128xf32>, %B: memref<128x256xf32>,
                    %C: memref<256x256xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  // expected-error @below {{tf32 wgmma reads A and B K-major only: A stored [m][k] and B stored [n][k] (this B is stored [k][n]; transpose it first, or use f16 / bf16)}}
   linalg.matmul ins(%A, %B : memref<256x128xf32>, memref<128x256xf32>)
                 outs(%C : memref<256x256xf32>)
   return
 }
-
+// CHECK-LABEL: func.func @tf32_nn(
+// CHECK:       gpu.func @tf32_nn_kernel(
+// CHECK-SAME:    tcgen.packs = [{block = array<i64: 256, 1, 1>, entry = "tf32_nn_kernel_pack_B", grid = array<i64: 32, 1, 1>, operand = "B", strides = array<i64: 128, 1>}]
+// CHECK-SAME:    tcgen.transposed = array<i1: false, true>
+// CHECK:         B[<tf32>, <one>, <col>]
+// CHECK:       gpu.func @tf32_nn_kernel_pack_B(
+// CHECK-COUNT-4: llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// CHECK:         %[[V:.*]] = vector.from_elements {{.*}} : vector<4xf32>
+// CHECK:         llvm.store %[[V]], {{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>

@@ -62,13 +62,20 @@ struct PackParams {
   /// calls, replaced like the main kernel's): the operand is transformed
   /// once, here, instead of on every tile in shared memory.
   bool transform = false;
+  /// The copy is the transpose, [cols][rows] with rows `dstStride` apart,
+  /// of 32-bit elements (tf32 operands, which wgmma reads K-major only):
+  /// each thread gathers four consecutive source rows of one column into
+  /// one 16-byte store (loads coalesced across the threads of a warp).
+  bool transpose = false;
   /// Threads per block and blocks: each thread copies 16-byte chunks of
-  /// eight elements, striding over the matrix.
+  /// eight elements (four transposed), striding over the matrix.
   static constexpr int64_t kThreads = 256;
   int64_t chunksPerRow() const { return ceilDiv(cols, 8); }
+  /// The transposed copy's 16-byte chunks: four source rows of a column.
+  int64_t transposeChunks() const { return ceilDiv(rows, 4) * cols; }
   int64_t blocks() const {
-    return std::clamp<int64_t>(ceilDiv(rows * chunksPerRow(), kThreads), 1,
-                               8 * 132);
+    int64_t chunks = transpose ? transposeChunks() : rows * chunksPerRow();
+    return std::clamp<int64_t>(ceilDiv(chunks, kThreads), 1, 8 * 132);
   }
 };
 
