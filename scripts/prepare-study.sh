@@ -648,7 +648,8 @@ if want tf32; then
   build "$D" chk_tf32_64rows 512 512 2048 "${T[@]}" -- --allow-tf32 --block-tile=64,128,32
   build "$D" chk_tf32_k4 256 256 4 "${T[@]}" -- --allow-tf32
   # other layouts: MN-major operands transposed by a pack kernel
-  build "$D" chk_tf32_nn 1000 777 333 --in f32 -- --allow-tf32
+  build "$D" chk_tf32_nn 1000 777 332 --in f32 -- --allow-tf32
+  build "$D" chk_tf32_tt_k 1000 777 333 --in f32 --a-layout km -- --allow-tf32
   build "$D" chk_tf32_tt 768 1024 516 --in f32 --a-layout km --b-layout nk -- --allow-tf32
   build "$D" chk_tf32_tn_odd 1001 640 330 --in f32 --a-layout km -- --allow-tf32
   for s in 4096 8192; do
