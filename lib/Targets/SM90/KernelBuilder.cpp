@@ -1550,67 +1550,88 @@ bool mlir::tcgen::sm90::shouldPack(int64_t rowBytes, int64_t bytes,
          (rowBytes % 32 != 0 && bytes >= kPackMinSectorBytes);
 }
 
-/// The transposing pack of 32-bit elements: chunk c is column c % cols,
-/// source rows 4 (c / cols) .. + 3 (rows past the end read the last row;
-/// they land in the copy's padding, which TMA never reads), stored as one
-/// 16-byte vector at row c % cols, column 4 (c / cols) of the copy.
+/// The transposing pack of 32-bit elements, through shared memory: the
+/// blocks stride over 32 x 32 tiles of the source; 256 threads (8 warps)
+/// load a tile row-wise (warp w rows w, w + 8, ..., lane l column l:
+/// coalesced), meet, and store its transpose row-wise (lane l writes
+/// column l of copy rows w, w + 8, ...: coalesced). The tile has 33
+/// columns so that the column reads hit 32 banks. Source elements past
+/// the edge are clamped to the last row or column; copy rows past the
+/// source's columns are not stored, copy columns past its rows land in
+/// the padding (the rows are 128-byte multiples), which TMA never reads.
 static std::string renderTransposePackFunc(const PackParams &pack) {
   std::string s;
   llvm::raw_string_ostream os(s);
   os << llvm::formatv(R"(
+  memref.global "private" @{0}_tile : memref<32x33x{7}, 3>
   gpu.func @{0}(%src: !llvm.ptr, %dst: !llvm.ptr) kernel
       attributes {{nvvm.maxntid = array<i32: {1}, 1, 1>} {{
+    %tile = memref.get_global @{0}_tile : memref<32x33x{7}, 3>
     %srcG = llvm.addrspacecast %src : !llvm.ptr to !llvm.ptr<1>
     %dstG = llvm.addrspacecast %dst : !llvm.ptr to !llvm.ptr<1>
-    %cThreads = arith.constant {1} : index
-    %cCols = arith.constant {2} : index
-    %cTotal = arith.constant {3} : index
+    %cTilesN = arith.constant {2} : index
+    %cTiles = arith.constant {3} : index
     %cSrcStride = arith.constant {4} : index
     %cDstStride = arith.constant {5} : index
     %cLastRow = arith.constant {6} : index
-    %c1 = arith.constant 1 : index
-    %c4 = arith.constant 4 : index
+    %cLastCol = arith.constant {8} : index
+    %cCols = arith.constant {9} : index
+    %c32 = arith.constant 32 : index
     %tid = gpu.thread_id x
     %bid = gpu.block_id x
     %nb = gpu.grid_dim x
-    %first0 = arith.muli %bid, %cThreads : index
-    %first = arith.addi %first0, %tid : index
-    %step = arith.muli %nb, %cThreads : index
-    scf.for %i = %first to %cTotal step %step {{
-      %col = arith.remui %i, %cCols : index
-      %q = arith.divui %i, %cCols : index
-      %row0 = arith.muli %q, %c4 : index
+    %tx = arith.remui %tid, %c32 : index
+    %ty = arith.divui %tid, %c32 : index
+    scf.for %t = %bid to %cTiles step %nb {{
+      %tk = arith.divui %t, %cTilesN : index
+      %tn = arith.remui %t, %cTilesN : index
+      %k0 = arith.muli %tk, %c32 : index
+      %n0 = arith.muli %tn, %c32 : index
+      %nL = arith.addi %n0, %tx : index
+      %nC = arith.minui %nL, %cLastCol : index
 )",
-                      pack.name, PackParams::kThreads, pack.cols,
-                      pack.transposeChunks(), pack.srcStride, pack.dstStride,
-                      pack.rows - 1);
-  std::string elems;
-  for (int64_t x = 0; x < 4; ++x) {
+                      pack.name, PackParams::kThreads,
+                      ceilDiv(pack.cols, 32),
+                      ceilDiv(pack.rows, 32) * ceilDiv(pack.cols, 32),
+                      pack.srcStride, pack.dstStride, pack.rows - 1,
+                      pack.type, pack.cols - 1, pack.cols);
+  for (int64_t j = 0; j < 4; ++j)
     os << llvm::formatv(R"(
-      %r{0}c = arith.constant {0} : index
-      %r{0}u = arith.addi %row0, %r{0}c : index
-      %r{0} = arith.minui %r{0}u, %cLastRow : index
-      %o{0}r = arith.muli %r{0}, %cSrcStride : index
-      %o{0} = arith.addi %o{0}r, %col : index
-      %o{0}I = arith.index_cast %o{0} : index to i64
-      %p{0} = llvm.getelementptr %srcG[%o{0}I] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {1}
-      %e{0} = llvm.load %p{0} {{alignment = 4 : i64} : !llvm.ptr<1> -> {1}
+      %lr{0}c = arith.constant {1} : index
+      %lr{0} = arith.addi %ty, %lr{0}c : index
+      %lk{0}u = arith.addi %k0, %lr{0} : index
+      %lk{0} = arith.minui %lk{0}u, %cLastRow : index
+      %lo{0}r = arith.muli %lk{0}, %cSrcStride : index
+      %lo{0} = arith.addi %lo{0}r, %nC : index
+      %lo{0}I = arith.index_cast %lo{0} : index to i64
+      %lp{0} = llvm.getelementptr %srcG[%lo{0}I] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {2}
+      %lv{0} = llvm.load %lp{0} {{alignment = 4 : i64} : !llvm.ptr<1> -> {2}
+      memref.store %lv{0}, %tile[%lr{0}, %tx] : memref<32x33x{2}, 3>
 )",
-                        x, pack.type);
-    elems += llvm::formatv("{0}%e{1}", x ? ", " : "", x).str();
-  }
-  os << llvm::formatv(R"(
-      %chunk = vector.from_elements {0} : vector<4x{1}>
-      %dRow = arith.muli %col, %cDstStride : index
-      %dAt = arith.addi %dRow, %row0 : index
-      %dAtI = arith.index_cast %dAt : index to i64
-      %dp = llvm.getelementptr %dstG[%dAtI] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {1}
-      llvm.store %chunk, %dp {{alignment = 16 : i64} : vector<4x{1}>, !llvm.ptr<1>
+                        j, 8 * j, pack.type);
+  os << "      gpu.barrier\n      %kS = arith.addi %k0, %tx : index\n";
+  for (int64_t j = 0; j < 4; ++j)
+    os << llvm::formatv(R"(
+      %sr{0}c = arith.constant {1} : index
+      %sr{0} = arith.addi %ty, %sr{0}c : index
+      %sn{0} = arith.addi %n0, %sr{0} : index
+      %sin{0} = arith.cmpi ult, %sn{0}, %cCols : index
+      scf.if %sin{0} {{
+        %sv{0} = memref.load %tile[%tx, %sr{0}] : memref<32x33x{2}, 3>
+        %so{0}r = arith.muli %sn{0}, %cDstStride : index
+        %so{0} = arith.addi %so{0}r, %kS : index
+        %so{0}I = arith.index_cast %so{0} : index to i64
+        %sp{0} = llvm.getelementptr %dstG[%so{0}I] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {2}
+        llvm.store %sv{0}, %sp{0} {{alignment = 4 : i64} : {2}, !llvm.ptr<1>
+      }
+)",
+                        j, 8 * j, pack.type);
+  os << R"(
+      gpu.barrier
     }
     gpu.return
   }
-)",
-                      elems, pack.type);
+)";
   return s;
 }
 

@@ -27,8 +27,8 @@ func.func @tf32(%A: memref<256x128xf32>, %B: memref<256x128xf32>,
 
 // B stored [k][n] (N-major): tf32 wgmma has no transpose, so a pack kernel
 // writes B's transpose (rows of K padded to 128 bytes: 128 f32) and the
-// kernel reads that copy K-major. Each pack thread gathers four rows of a
-// column into one 16-byte store.
+// kernel reads that copy K-major. The pack moves 32 x 32 tiles through a
+// 32 x 33 shared tile: loads along B's rows, stores along the copy's.
 func.func @tf32_nn(%A: memref<256x128xf32>, %B: memref<128x256xf32>,
                    %C: memref<256x256xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -42,7 +42,10 @@ func.func @tf32_nn(%A: memref<256x128xf32>, %B: memref<128x256xf32>,
 // CHECK-SAME:    tcgen.packs = [{block = array<i64: 256, 1, 1>, entry = "tf32_nn_kernel_pack_B", grid = array<i64: 32, 1, 1>, operand = "B", strides = array<i64: 128, 1>}]
 // CHECK-SAME:    tcgen.transposed = array<i1: false, true>
 // CHECK:         B[<tf32>, <one>, <col>]
+// CHECK:       memref.global "private" @tf32_nn_kernel_pack_B_tile : memref<32x33xf32, 3>
 // CHECK:       gpu.func @tf32_nn_kernel_pack_B(
-// CHECK-COUNT-4: llvm.load {{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-// CHECK:         %[[V:.*]] = vector.from_elements {{.*}} : vector<4xf32>
-// CHECK:         llvm.store %[[V]], {{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// CHECK:         %[[TILE:.*]] = memref.get_global @tf32_nn_kernel_pack_B_tile
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[TILE]][%{{.*}}, %[[TX:.*]]] : memref<32x33xf32, 3>
+// CHECK:         gpu.barrier
+// CHECK:         memref.load %[[TILE]][%[[TX]], %{{.*}}] : memref<32x33xf32, 3>
+// CHECK:         llvm.store {{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>

@@ -63,19 +63,20 @@ struct PackParams {
   /// once, here, instead of on every tile in shared memory.
   bool transform = false;
   /// The copy is the transpose, [cols][rows] with rows `dstStride` apart,
-  /// of 32-bit elements (tf32 operands, which wgmma reads K-major only):
-  /// each thread gathers four consecutive source rows of one column into
-  /// one 16-byte store (loads coalesced across the threads of a warp).
+  /// of 32-bit elements (tf32 operands, which wgmma reads K-major only),
+  /// made 32 x 32 tiles at a time through shared memory.
   bool transpose = false;
   /// Threads per block and blocks: each thread copies 16-byte chunks of
-  /// eight elements (four transposed), striding over the matrix.
+  /// eight elements, striding over the matrix (a transposing pack: each
+  /// block one 32 x 32 tile at a time).
   static constexpr int64_t kThreads = 256;
   int64_t chunksPerRow() const { return ceilDiv(cols, 8); }
-  /// The transposed copy's 16-byte chunks: four source rows of a column.
-  int64_t transposeChunks() const { return ceilDiv(rows, 4) * cols; }
   int64_t blocks() const {
-    int64_t chunks = transpose ? transposeChunks() : rows * chunksPerRow();
-    return std::clamp<int64_t>(ceilDiv(chunks, kThreads), 1, 8 * 132);
+    if (transpose)
+      return std::clamp<int64_t>(ceilDiv(rows, 32) * ceilDiv(cols, 32), 1,
+                                 8 * 132);
+    return std::clamp<int64_t>(ceilDiv(rows * chunksPerRow(), kThreads), 1,
+                               8 * 132);
   }
 };
 
