@@ -490,6 +490,32 @@ bool parseStep(FieldReader &r, const Value &v, const std::string &path,
   return true;
 }
 
+/// Parses the "ops" steps and the "result" of the function at `path` (an
+/// epilogue or a prologue: `what`) into `e`, whose inputs are known.
+bool parseStepsAndResult(FieldReader &r, const Value &v,
+                         const std::string &path, const char *what,
+                         Epilogue &e) {
+  const Value *ops = r.member(v, path, "ops", true);
+  if (!ops)
+    return false;
+  if (!ops->isArray())
+    return r.wrongType(path + ".ops", "an array", *ops);
+  for (size_t i = 0; i < ops->getElements().size(); ++i) {
+    EpilogueStep step;
+    if (!parseStep(r, ops->getElements()[i], index(path + ".ops", i), i,
+                   e.numValues(), step))
+      return false;
+    e.steps.push_back(std::move(step));
+  }
+  if (!r.integer(v, path, "result", e.result, true, 0))
+    return false;
+  if (e.result >= e.numValues())
+    return r.fail("field '" + path + ".result': value " +
+                  std::to_string(e.result) + " is not defined (the " + what +
+                  " has " + plural(e.numValues(), "value") + ")");
+  return true;
+}
+
 /// Parses the structure of op.epilogue, if there is one, into `out`.
 bool parseEpilogue(FieldReader &r, const Value &op,
                    std::optional<Epilogue> &out) {
@@ -535,27 +561,8 @@ bool parseEpilogue(FieldReader &r, const Value &op,
     e.inputs.push_back(std::move(input));
   }
 
-  const Value *ops = r.member(*v, path, "ops", true);
-  if (!ops)
+  if (!parseStepsAndResult(r, *v, path, "epilogue", e))
     return false;
-  if (!ops->isArray())
-    return r.wrongType(path + ".ops", "an array", *ops);
-  for (size_t i = 0; i < ops->getElements().size(); ++i) {
-    EpilogueStep step;
-    if (!parseStep(r, ops->getElements()[i], index(path + ".ops", i), i,
-                   e.numValues(), step))
-      return false;
-    e.steps.push_back(std::move(step));
-  }
-
-  if (!r.integer(*v, path, "result", e.result, true, 0))
-    return false;
-  if (e.result >= e.numValues())
-    return r.fail("field 'op.epilogue.result': value " +
-                  std::to_string(e.result) +
-                  " is not defined (the epilogue "
-                  "has " +
-                  plural(e.numValues(), "value") + ")");
   out = std::move(e);
   return true;
 }
@@ -582,25 +589,8 @@ bool parsePrologue(FieldReader &r, const Value &op,
                   "f64, got '" +
                   dtype + "'");
   p.body.matmulDType = *parsed;
-  const Value *ops = r.member(*v, path, "ops", true);
-  if (!ops)
+  if (!parseStepsAndResult(r, *v, path, "prologue", p.body))
     return false;
-  if (!ops->isArray())
-    return r.wrongType(path + ".ops", "an array", *ops);
-  for (size_t i = 0; i < ops->getElements().size(); ++i) {
-    EpilogueStep step;
-    if (!parseStep(r, ops->getElements()[i], index(path + ".ops", i), i,
-                   p.body.numValues(), step))
-      return false;
-    p.body.steps.push_back(std::move(step));
-  }
-  if (!r.integer(*v, path, "result", p.body.result, true, 0))
-    return false;
-  if (p.body.result >= p.body.numValues())
-    return r.fail("field 'op.prologue.result': value " +
-                  std::to_string(p.body.result) +
-                  " is not defined (the prologue has " +
-                  plural(p.body.numValues(), "value") + ")");
   out = std::move(p);
   return true;
 }
