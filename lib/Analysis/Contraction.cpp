@@ -36,6 +36,21 @@ linalg::FillOp mlir::tcgen::getZeroFillOfOutput(const ContractionInfo &info) {
   return fill;
 }
 
+linalg::LinalgOp mlir::tcgen::findFirstProduct(linalg::LinalgOp op) {
+  auto first = dyn_cast_or_null<linalg::LinalgOp>(op->getPrevNode());
+  if (!first || !isContractionCandidate(first) ||
+      first.getNumDpsInits() != 1 || op.getNumDpsInits() != 1)
+    return {};
+  Value c = op.getDpsInitOperand(0)->get();
+  auto fill = dyn_cast_or_null<linalg::FillOp>(first->getPrevNode());
+  if (first.getDpsInitOperand(0)->get() != c || !fill ||
+      fill.getDpsInitOperand(0)->get() != c ||
+      !(matchPattern(fill.value(), m_AnyZeroFloat()) ||
+        matchPattern(fill.value(), m_Zero())))
+    return {};
+  return first;
+}
+
 FailureOr<ContractionInfo>
 mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   FailureOr<linalg::ContractionDimensions> dims =

@@ -133,7 +133,14 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                                       : StringRef(backend);
         const model::DeviceConstants *constants =
             cache ? cache->constants(device) : nullptr;
-        ConfigAttr base = getDefaultConfig(*info, target, chosenBackend,
+        // add(gemm, gemm): the kernel built from this contraction walks
+        // both products' k-tiles, so its tile is chosen for K1 + K2.
+        ContractionInfo sized = *info;
+        if (linalg::LinalgOp first = findFirstProduct(op))
+          if (FailureOr<ContractionInfo> f = analyzeContraction(first);
+              succeeded(f))
+            sized.k += f->k;
+        ConfigAttr base = getDefaultConfig(sized, target, chosenBackend,
                                            constants, modelRank);
         // A retry with the model's next choice (model-rank > 0) means the
         // first config did not build: the cache's is not tried again.

@@ -47,6 +47,11 @@ bool isContractionCandidate(Operation *op);
 /// null.
 linalg::FillOp getZeroFillOfOutput(const ContractionInfo &info);
 
+/// add(gemm, gemm) (tcgen-chain-contractions, or fill; matmul; matmul on one
+/// C): the contraction right before `op` that writes op's output from a
+/// zero fill, which `op` then accumulates into; null if none.
+linalg::LinalgOp findFirstProduct(linalg::LinalgOp op);
+
 /// Analyzes `op`. On failure emits an error at `op` naming the problem
 /// (dynamic sizes, unsupported element types, forms not supported yet:
 /// several batch, M, N or K dimensions, a batch dimension that is not

@@ -63,23 +63,13 @@ struct BuildKernelPass final
         return signalPassFailure();
   }
 
-  /// add(gemm, gemm) (tcgen-chain-contractions, or fill; matmul; matmul on
-  /// one C): the configured sm90 contraction right before `op` that writes
-  /// op's output from a zero fill, which `op` then accumulates into.
+  /// add(gemm, gemm): the first product, when it is configured for sm90.
   static linalg::LinalgOp findFirstProduct(linalg::LinalgOp op) {
-    auto first = dyn_cast_or_null<linalg::LinalgOp>(op->getPrevNode());
-    if (!first || !isContractionCandidate(first) ||
-        first.getNumDpsInits() != 1 || op.getNumDpsInits() != 1 ||
-        first.getDpsInitOperand(0)->get() != op.getDpsInitOperand(0)->get())
-      return {};
-    auto config = first->getAttrOfType<ConfigAttr>(kConfigAttrName);
-    auto fill = dyn_cast_or_null<linalg::FillOp>(first->getPrevNode());
-    if (!config || config.getBackend() != "sm90" || !fill ||
-        fill.getDpsInitOperand(0)->get() != op.getDpsInitOperand(0)->get() ||
-        !(matchPattern(fill.value(), m_AnyZeroFloat()) ||
-          matchPattern(fill.value(), m_Zero())))
-      return {};
-    return first;
+    linalg::LinalgOp first = tcgen::findFirstProduct(op);
+    auto config =
+        first ? first->getAttrOfType<ConfigAttr>(kConfigAttrName) : nullptr;
+    return config && config.getBackend() == "sm90" ? first
+                                                   : linalg::LinalgOp();
   }
 
   /// The second product of add(gemm, gemm) must share the first's
