@@ -99,6 +99,40 @@ struct BuildKernelPass final
     return success();
   }
 
+  /// The prologues a kernel fuses: A's, or else B's (one per kernel).
+  struct ChosenPrologues {
+    std::optional<PrologueInfo> a, b;
+  };
+
+  /// Finds the producers of A and B that can be fused as prologues and
+  /// remarks at `op` why the others are not.
+  ChosenPrologues choosePrologues(linalg::LinalgOp op,
+                                  const ContractionInfo &pa,
+                                  bool secondProduct) {
+    auto choose = [&](Value operand, StringRef name, bool taken) {
+      std::string whyNot;
+      std::optional<PrologueInfo> found = findPrologue(pa, operand, whyNot);
+      if (found && !fuseEpilogue)
+        whyNot = "fusion is off (fuse-epilogue=false)";
+      else if (found && secondProduct)
+        // The transform would reach A2's or B2's tiles too (one ring).
+        whyNot = "prologues with a second product (add(gemm, gemm)) are not "
+                 "supported by the sm90 back end yet";
+      else if (found && taken)
+        whyNot = "a kernel fuses one prologue, and A's is fused";
+      if (!whyNot.empty()) {
+        found.reset();
+        op.emitRemark("the producer of ")
+            << name << " is not fused into the kernel: " << whyNot;
+      }
+      return found;
+    };
+    ChosenPrologues chosen;
+    chosen.a = choose(pa.a, "A", /*taken=*/false);
+    chosen.b = choose(pa.b, "B", /*taken=*/chosen.a.has_value());
+    return chosen;
+  }
+
   LogicalResult build(linalg::LinalgOp op) {
     auto config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
     FailureOr<ContractionInfo> info = analyzeContraction(op);
@@ -132,39 +166,11 @@ struct BuildKernelPass final
                     "kernel: ")
           << whyNot;
     Value out = epilogue ? epilogue->out : info->c;
-    // A pointwise producer of A is applied to A's tiles in shared memory
-    // (a prologue); the kernel then reads the producer's input.
-    std::optional<PrologueInfo> prologue = findPrologue(pa, pa.a, whyNot);
-    if (prologue && !fuseEpilogue) {
-      prologue.reset();
-      whyNot = "fusion is off (fuse-epilogue=false)";
-    }
-    if (prologue && first) {
-      // The transform would reach A2's tiles too (one ring for both).
-      prologue.reset();
-      whyNot = "prologues with a second product (add(gemm, gemm)) are not "
-               "supported by the sm90 back end yet";
-    }
-    if (!whyNot.empty())
-      op.emitRemark("the producer of A is not fused into the kernel: ")
-          << whyNot;
-    std::optional<PrologueInfo> prologueB = findPrologue(pa, pa.b, whyNot);
-    if (prologueB && !fuseEpilogue) {
-      prologueB.reset();
-      whyNot = "fusion is off (fuse-epilogue=false)";
-    }
-    if (prologueB && first) {
-      prologueB.reset();
-      whyNot = "prologues with a second product (add(gemm, gemm)) are not "
-               "supported by the sm90 back end yet";
-    }
-    if (prologueB && prologue) {
-      prologueB.reset();
-      whyNot = "a kernel fuses one prologue, and A's is fused";
-    }
-    if (!whyNot.empty())
-      op.emitRemark("the producer of B is not fused into the kernel: ")
-          << whyNot;
+    // A pointwise producer of A (or else of B) is applied to the operand's
+    // tiles (a prologue); the kernel then reads the producer's input.
+    ChosenPrologues chosen = choosePrologues(op, pa, first.has_value());
+    std::optional<PrologueInfo> &prologue = chosen.a;
+    std::optional<PrologueInfo> &prologueB = chosen.b;
     Value aArg = prologue ? prologue->source : pa.a;
     Value bArg = prologueB ? prologueB->source : pa.b;
     if (first && (failed(tagOperandArgument(func, op, info->a, "A2")) ||
