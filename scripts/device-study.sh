@@ -165,6 +165,11 @@ if [ -d "$CARRY/prologue-bundles" ]; then
   tail -n +2 "$OUT/prologue-b.csv" | awk -F, '{print $3, $10, $12}' | sort -V
 fi
 
+if [ -d "$CARRY/epilogueops-bundles" ]; then
+  echo "=== every fused epilogue op: checks against the float64 reference"
+  check_bundles epilogueops-checks.log -- "$CARRY"/epilogueops-bundles/*/
+fi
+
 if [ -d "$CARRY/tf32-bundles" ]; then
   echo "=== tf32: checks against the float64 reference"
   check_bundles tf32-checks.log -- "$CARRY"/tf32-bundles/*/

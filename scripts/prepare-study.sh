@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [random]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -35,6 +35,7 @@ ARGS=("$@")
 # accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1),
 # dual (add(gemm, gemm): checks, timings against 2 x cuBLAS + add),
 # tf32 (f32 inputs on tensor cores: checks, timings against cuBLAS tf32),
+# epilogueops (every op of the fusion issue's list fused, checks),
 # prologue (ReLU on A or B in shared memory, in a pack kernel, and the
 # default choice; checks, timings),
 # random (checks only: random sizes with primes and 1s, random layouts,
@@ -629,6 +630,23 @@ if want prologue; then
   build "$D" pchk_pack_odd_b 1000 777 333 --out f32 --prologue relu-b -- --prologue=pack
   build "$D" pchk_pack_b_nk 1024 512 768 --out f32 --prologue relu-b --b-layout nk -- --prologue=pack
   build "$D" pchk_pack_bf16 768 1024 512 --in bf16 --out bf16 --prologue relu-a -- --prologue=pack
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want epilogueops; then
+  rm -rf "$CARRY/epilogueops-bundles"; mkdir -p "$CARRY/epilogueops-bundles"
+  echo "every op of the fusion issue's list as a fused epilogue (checks only):"
+  echo "512x384x256 into f16, 2048^3 into f32, 1000x777x333 into bf16"
+  D="$CARRY/epilogueops-bundles"
+  for op in sub mul div max min leaky-relu gelu-erf silu sigmoid tanh exp clamp alpha-beta; do
+    for shape in "512 384 256 f16" "2048 2048 2048 f32" "1000 777 333 bf16"; do
+      read -r m n k out <<<"$shape"
+      nm="e_${op//-/_}_${m}_${out}"
+      "$SRC/scripts/gen_epilogue_op.py" "$op" "$m" "$n" "$k" --out "$out" --name "$nm" > "$CARRY/mlir/$nm.mlir"
+      "$TCGEN" compile "$CARRY/mlir/$nm.mlir" --target="$TARGET" -o "$D/$nm" > "$CARRY/mlir/$nm.log" 2>&1 \
+        || echo "  skipped $nm: $(grep -m1 error "$CARRY/mlir/$nm.log" | cut -c1-120)"
+    done
+  done
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 
