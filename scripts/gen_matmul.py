@@ -152,16 +152,18 @@ elif a.second_k:
   return %S : tensor<{C}>
 }}""")
 elif a.prologue:
-    assert not a.accumulate and not a.batch, "--prologue writes an unbatched C = relu(A) * B"
+    assert not a.accumulate, "--prologue writes C = relu(A) * B"
     t = a.out
     X, xt = ("A", A) if a.prologue == "relu-a" else ("B", B)
     ins = "%R, %B" if X == "A" else "%A, %R"
+    pid = "affine_map<(b, i, j) -> (b, i, j)>" if a.batch else "affine_map<(i, j) -> (i, j)>"
+    pit = '"parallel", "parallel", "parallel"' if a.batch else '"parallel", "parallel"'
     print(f"""func.func @{name}(%A: tensor<{A}>, %B: tensor<{B}>) -> tensor<{C}> {{
   %zero = arith.constant 0.0 : {t}
   %zin = arith.constant 0.0 : {a.inp}
   %ex = tensor.empty() : tensor<{xt}>
-  %R = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
-                        iterator_types = ["parallel", "parallel"]}}
+  %R = linalg.generic {{indexing_maps = [{pid}, {pid}],
+                        iterator_types = [{pit}]}}
       ins(%{X} : tensor<{xt}>) outs(%ex : tensor<{xt}>) {{
   ^bb0(%x: {a.inp}, %o: {a.inp}):
     %r = arith.maximumf %x, %zin : {a.inp}

@@ -630,6 +630,10 @@ if want prologue; then
   build "$D" pchk_pack_odd_b 1000 777 333 --out f32 --prologue relu-b -- --prologue=pack
   build "$D" pchk_pack_b_nk 1024 512 768 --out f32 --prologue relu-b --b-layout nk -- --prologue=pack
   build "$D" pchk_pack_bf16 768 1024 512 --in bf16 --out bf16 --prologue relu-a -- --prologue=pack
+  # batches: in shared memory and in a (transposed, batched) pack
+  build "$D" pchk_batch_a 512 384 256 --batch 3 --prologue relu-a
+  build "$D" pchk_batch_b_pack 1024 1024 512 --batch 4 --prologue relu-b --b-layout nk -- --prologue=pack
+  build "$D" pchk_batch_a_odd 300 200 130 --batch 2 --out f16 --prologue relu-a --a-layout km
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

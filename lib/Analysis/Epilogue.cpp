@@ -277,12 +277,15 @@ mlir::tcgen::findPrologue(const ContractionInfo &info, Value operand,
              "', which is not an elementwise linalg op before the contraction";
     return std::nullopt;
   }
+  // The operand's rank: 2, or 3 for a batch (a pointwise map does not
+  // care which matrix an element belongs to).
+  unsigned rank = cast<MemRefType>(operand.getType()).getRank();
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumDpsInputs() != 1 || op.getNumLoops() != 2 ||
-      op.getNumParallelLoops() != 2 || op.hasIndexSemantics() ||
+      op.getNumDpsInputs() != 1 || op.getNumLoops() != rank ||
+      op.getNumParallelLoops() != rank || op.hasIndexSemantics() ||
       !op.getBlock()) {
-    whyNot = "the producer is not a two-dimensional elementwise op on "
-             "memrefs with one input and one output";
+    whyNot = "the producer is not an elementwise op on memrefs of the "
+             "operand's rank with one input and one output";
     return std::nullopt;
   }
   if (std::string body = checkBody(op); !body.empty()) {
@@ -300,7 +303,8 @@ mlir::tcgen::findPrologue(const ContractionInfo &info, Value operand,
     }
   OpOperand *init = op.getDpsInitOperand(0);
   OpOperand *input = op.getDpsInputOperand(0);
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, op->getContext());
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(rank, op->getContext());
   auto type = dyn_cast<MemRefType>(operand.getType());
   auto sourceType = dyn_cast<MemRefType>(input->get().getType());
   if (init->get() != operand || op.getMatchingIndexingMap(init) != identity ||

@@ -41,7 +41,7 @@ func.func @two_inputs(%A: memref<256x128xf16>, %D: memref<256x128xf16>,
     linalg.yield %y : f16
   }
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  // expected-remark @below {{the producer of A is not fused into the kernel: the producer is not a two-dimensional elementwise op on memrefs with one input and one output}}
+  // expected-remark @below {{the producer of A is not fused into the kernel: the producer is not an elementwise op on memrefs of the operand's rank with one input and one output}}
   // expected-error @below {{operand A must be a function argument}}
   linalg.matmul ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
