@@ -247,11 +247,11 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
   if (failed(verifyDivisible(info, bt)))
     return failure();
   int64_t smem = getSharedMemoryBytes(info, config);
-  // Static shared memory is limited to 48 KiB per block.
-  if (config.getStages() > 2)
+  // Static shared memory is limited to 48 KiB per block; more than two
+  // stages need the cp.async pipeline (tcgen-async-copies).
+  if (config.getStages() > 8)
     return info.op->emitOpError()
-           << "the wmma back end keeps 1 or 2 stages of shared buffers (2: "
-              "double buffering), not "
+           << "the wmma back end keeps 1 to 8 stages of shared buffers, not "
            << config.getStages();
   int64_t limit = getWMMASharedMemoryLimit(target);
   if (smem > limit)

@@ -84,7 +84,9 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   TCGenMapToGPUPassOptions map;
   map.reorderCopies = options.reorderCopies;
   fpm.addPass(createTCGenMapToGPUPass(map));
-  if (options.prefetch && options.promote)
+  if (options.prefetch && options.promote && options.asyncCopies)
+    fpm.addPass(createTCGenAsyncCopiesPass());
+  else if (options.prefetch && options.promote)
     fpm.addPass(createTCGenPrefetchTilesPass());
   fpm.addPass(createTCGenVerifyLoweredPass());
   addTextual(pm,

@@ -8,6 +8,7 @@
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=wmma block-tile=128,256,32}))' | FileCheck %s --check-prefix=ONE-STAGE
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=wmma stages=1}))' | FileCheck %s --check-prefix=STAGES1
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=wmma stages=3}))' 2>&1 | FileCheck %s --check-prefix=STAGES3
+// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=wmma stages=9}))' 2>&1 | FileCheck %s --check-prefix=STAGES9
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=wmma block-tile=128,256,32 stages=2}))' 2>&1 | FileCheck %s --check-prefix=STAGES2-BIG
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stages=3}))' | FileCheck %s --check-prefix=SM90-STAGES
 // RUN: not tcgen-opt %s --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stages=1}))' 2>&1 | FileCheck %s --check-prefix=SM90-ONE
@@ -27,7 +28,9 @@
 // memory: 128x256x32 tiles take 27 KiB per stage, so one stage.
 // ONE-STAGE: block = [128, 256, 32]{{.*}} stages = 1,
 // STAGES1: block = [128, 128, 32]{{.*}} stages = 1,
-// STAGES3: error: 'linalg.matmul' op the wmma back end keeps 1 or 2 stages of shared buffers (2: double buffering), not 3
+// More than two stages need --async-copies, and must fit the 48 KiB too.
+// STAGES3: error: 'linalg.matmul' op configuration needs 56832 bytes of shared memory, more than the 49152 bytes available to one block on sm_90a
+// STAGES9: error: 'linalg.matmul' op the wmma back end keeps 1 to 8 stages of shared buffers, not 9
 // STAGES2-BIG: error: 'linalg.matmul' op configuration needs 54272 bytes of shared memory, more than the 49152 bytes available to one block on sm_90a
 // On sm90 the option sets the ring's depth instead of the deepest that fits
 // (4 here); the ring needs two stages.

@@ -195,6 +195,12 @@ static cl::opt<bool> noReorderCopies(
     cl::desc("Walk every copied tile row by row (wmma: no reordering "
              "against shared-memory bank conflicts)"),
     cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<bool> asyncCopies(
+    "async-copies",
+    cl::desc("wmma: copy the K tiles with cp.async into the config's stages "
+             "of shared buffers (--stages=2..8) instead of the register "
+             "prefetch"),
+    cl::init(false), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> noPrefetch("no-prefetch",
                                 cl::desc("Skip global-load latency hiding"),
                                 cl::sub(compileCmd), cl::sub(explainCmd));
@@ -256,6 +262,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.vectorize = !noVectorize;
   options.reorderCopies = !noReorderCopies;
   options.prefetch = !noPrefetch;
+  options.asyncCopies = asyncCopies;
 }
 
 /// The PTX features for `arch`: PTX 8.3 (CUDA 12.3+) serves sm_70 .. sm_90a.

@@ -100,6 +100,12 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
       *this, "prefetch",
       llvm::cl::desc("Hide global-load latency (register prefetch)"),
       llvm::cl::init(true)};
+  Option<bool> asyncCopies{
+      *this, "async-copies",
+      llvm::cl::desc("Hide global-load latency with cp.async copies into the "
+                     "config's stages of shared buffers (tcgen-async-copies) "
+                     "instead of the register prefetch"),
+      llvm::cl::init(false)};
   Option<bool> vectorize{*this, "vectorize",
                          llvm::cl::desc("Vectorize global->shared copies"),
                          llvm::cl::init(true)};

@@ -268,4 +268,41 @@ def TCGenVerifyLoweredPass : Pass<"tcgen-verify-lowered", "func::FuncOp"> {
   }];
 }
 
+def TCGenAsyncCopiesPass : Pass<"tcgen-async-copies", "func::FuncOp"> {
+  let summary = "Pipeline the K loop's tile copies as cp.async in S stages";
+  let description = [{
+    An alternative to tcgen-prefetch-tiles (seed 003's multi-stage
+    pipeline): the vectorized global->shared copies of the K loop become
+    `nvgpu.device_async_copy` (cp.async, 16-byte copies bypass L1) into S
+    stages of shared buffers (S = the config's stages, 2 to 8; the buffers
+    `<name>_1` .. `<name>_<S-1>` are copies of the first). Tiles 0 .. S-2
+    are issued before the loop, one commit group each; iteration i waits
+    until at most S - 2 groups are pending (tile i has landed), meets the
+    other threads at one barrier, issues tile i + S - 1 into stage
+    (i + S - 1) % S, which iteration i - 1 read (the barrier separates
+    them), and computes tile i from stage i % S while S - 1 tiles are in
+    flight. Every iteration commits a group, empty past the last tile, so
+    the wait count stays S - 2 to the end.
+    One barrier per K tile, no registers staged.
+
+    Before: `affine.for %k { barrier ; copies ; barrier ; compute }`
+    After:
+    ```mlir
+    nvgpu.device_async_copy ... (tile 0) ; nvvm.cp.async.commit.group ...
+    affine.for %k {
+      nvvm.cp.async.wait.group S-2 ; gpu.barrier
+      scf.if (k + S - 1 < K) { nvgpu.device_async_copy ... }
+      nvvm.cp.async.commit.group ; compute(stage k % S)
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // TCGEN_TRANSFORMS_PASSES_TD
