@@ -14,6 +14,7 @@
 
 #include "tcgen/Transforms/Passes.h"
 
+#include "tcgen/Transforms/KLoop.h"
 #include "tcgen/Transforms/LoopTags.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
@@ -37,28 +38,6 @@ struct TileCopy {
   affine::AffineVectorLoadOp load;
   affine::AffineVectorStoreOp store;
 };
-
-/// `count` more buffers like the one `get` reads: copies of its global
-/// (named `<name>_<s>`), read right after `get`.
-static SmallVector<Value> cloneBuffers(memref::GetGlobalOp get, int64_t count) {
-  auto module = get->getParentOfType<ModuleOp>();
-  SymbolTable symbols(module);
-  auto global = symbols.lookup<memref::GlobalOp>(get.getName());
-  SmallVector<Value> buffers = {get.getResult()};
-  OpBuilder b(get);
-  b.setInsertionPointAfter(get);
-  for (int64_t s = 1; s <= count; ++s) {
-    OpBuilder gb(global);
-    auto copy = cast<memref::GlobalOp>(gb.clone(*global));
-    copy.setSymName((global.getSymName() + "_" + std::to_string(s)).str());
-    symbols.insert(copy, std::next(Block::iterator(global)));
-    buffers.push_back(memref::GetGlobalOp::create(b, get.getLoc(),
-                                                  get.getType(),
-                                                  copy.getSymName())
-                          .getResult());
-  }
-  return buffers;
-}
 
 /// The indices an affine access computes, as index values.
 static SmallVector<Value> accessIndices(OpBuilder &b, Location loc,
@@ -101,28 +80,17 @@ struct AsyncCopiesPass final
              << stages;
 
     // The body must be: barrier; copy loops...; barrier; compute...; yield.
+    FailureOr<KLoopBody> parts = splitKLoopBody(loop);
+    if (failed(parts))
+      return failure();
     Block *body = loop.getBody();
-    auto first = dyn_cast<gpu::BarrierOp>(&body->front());
-    if (!first)
-      return loop.emitOpError("expected a barrier before the copies");
-    SmallVector<AffineForOp> copyLoops;
-    Operation *op = first->getNextNode();
-    for (; op && getLoopRole(op) == "copy"; op = op->getNextNode())
-      copyLoops.push_back(cast<AffineForOp>(op));
-    auto second = dyn_cast_or_null<gpu::BarrierOp>(op);
-    if (copyLoops.empty() || !second)
-      return loop.emitOpError("expected barrier; copies; barrier at the top");
-    for (AffineForOp copy : copyLoops)
-      if (failed(affine::loopUnrollFull(copy)))
-        return copy.emitOpError("copy loop could not be unrolled (its trip "
-                                "count must be constant per thread)");
 
     // Every copy is a vector load from global memory whose only use is a
     // vector store into a shared buffer; the rest is index arithmetic.
-    SmallVector<Operation *> indexOps, computeOps;
+    SmallVector<Operation *> indexOps;
+    SmallVector<Operation *> &computeOps = parts->computeOps;
     SmallVector<TileCopy> copies;
-    for (Operation *o = first->getNextNode(); o != second;
-         o = o->getNextNode()) {
+    for (Operation *o : parts->copyOps) {
       if (auto store = dyn_cast<affine::AffineVectorStoreOp>(o)) {
         auto load =
             store.getValueToStore().getDefiningOp<affine::AffineVectorLoadOp>();
@@ -145,9 +113,6 @@ struct AsyncCopiesPass final
                               "tcgen-vectorize-copies first)");
       indexOps.push_back(o);
     }
-    for (Operation *o = second->getNextNode(); o != body->getTerminator();
-         o = o->getNextNode())
-      computeOps.push_back(o);
     auto yield = cast<affine::AffineYieldOp>(body->getTerminator());
 
     // S stages of every shared buffer.
@@ -161,7 +126,7 @@ struct AsyncCopiesPass final
         return c.store.emitOpError("async copies need the shared buffer to "
                                    "be a memref.get_global outside the K "
                                    "loop");
-      buffers[buffer] = cloneBuffers(get, stages - 1);
+      buffers[buffer] = cloneSharedBuffer(get, stages - 1);
     }
 
     int64_t lb = loop.getConstantLowerBound();
@@ -171,12 +136,8 @@ struct AsyncCopiesPass final
     MLIRContext *ctx = loop.getContext();
     Value iv = loop.getInductionVar();
 
-    // Issues the copies of the tile at `k` into stage `stage` (an index).
-    auto issue = [&](OpBuilder &b, Value k, Value stage) {
-      IRMapping map;
-      map.map(iv, k);
-      for (Operation *o : indexOps)
-        b.clone(*o, map);
+    // Maps every shared buffer to its copy of stage `stage` (an index).
+    auto mapStage = [&](OpBuilder &b, Value stage, IRMapping &map) {
       for (auto &[buffer, stageBuffers] : buffers) {
         Value chosen = stageBuffers[0];
         for (int64_t s = 1; s < stages; ++s) {
@@ -187,6 +148,14 @@ struct AsyncCopiesPass final
         }
         map.map(buffer, chosen);
       }
+    };
+    // Issues the copies of the tile at `k` into stage `stage` (an index).
+    auto issue = [&](OpBuilder &b, Value k, Value stage) {
+      IRMapping map;
+      map.map(iv, k);
+      for (Operation *o : indexOps)
+        b.clone(*o, map);
+      mapStage(b, stage, map);
       for (TileCopy c : copies) {
         SmallVector<Value> loadOperands, storeOperands;
         for (Value v : c.load.getMapOperands())
@@ -237,17 +206,7 @@ struct AsyncCopiesPass final
       cur.map(iv, k);
       Value stage = affine::AffineApplyOp::create(
           sb, loc, AffineMap::get(1, 0, (d0 - lb).floorDiv(step) % stages), k);
-      for (auto &[buffer, stageBuffers] : buffers) {
-        Value chosen = stageBuffers[0];
-        for (int64_t s = 1; s < stages; ++s) {
-          Value isS = arith::CmpIOp::create(
-              sb, loc, arith::CmpIPredicate::eq, stage,
-              arith::ConstantIndexOp::create(sb, loc, s));
-          chosen =
-              arith::SelectOp::create(sb, loc, isS, stageBuffers[s], chosen);
-        }
-        cur.map(buffer, chosen);
-      }
+      mapStage(sb, stage, cur);
       for (auto [old, arg] :
            llvm::zip(loop.getRegionIterArgs(), steady.getRegionIterArgs()))
         cur.map(old, arg);

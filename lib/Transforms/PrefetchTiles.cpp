@@ -10,6 +10,7 @@
 
 #include "tcgen/Transforms/Passes.h"
 
+#include "tcgen/Transforms/KLoop.h"
 #include "tcgen/Transforms/LoopTags.h"
 
 #include "mlir/Dialect/Affine/Analysis/LoopAnalysis.h"
@@ -37,23 +38,6 @@ static Value storedBuffer(Operation *op) {
   return cast<affine::AffineStoreOp>(op).getMemRef();
 }
 
-/// A second buffer like the one `get` reads: a copy of its global (named
-/// `<name>_1`, or uniqued), read right after `get`. (The verifier of
-/// memref.get_global guarantees the global.)
-static Value cloneBuffer(memref::GetGlobalOp get) {
-  auto module = get->getParentOfType<ModuleOp>();
-  SymbolTable symbols(module);
-  auto global = symbols.lookup<memref::GlobalOp>(get.getName());
-  OpBuilder b(global);
-  auto copy = cast<memref::GlobalOp>(b.clone(*global));
-  copy.setSymName((global.getSymName() + "_1").str());
-  symbols.insert(copy, std::next(Block::iterator(global)));
-  b.setInsertionPointAfter(get);
-  return memref::GetGlobalOp::create(b, get.getLoc(), get.getType(),
-                                     copy.getSymName())
-      .getResult();
-}
-
 struct PrefetchTilesPass final
     : impl::TCGenPrefetchTilesPassBase<PrefetchTilesPass> {
   using Base::Base;
@@ -78,28 +62,12 @@ struct PrefetchTilesPass final
       return success(); // nothing to overlap
 
     // The body must be: barrier; copy loops...; barrier; compute...; yield.
+    FailureOr<KLoopBody> parts = splitKLoopBody(loop);
+    if (failed(parts))
+      return failure();
     Block *body = loop.getBody();
-    auto first = dyn_cast<gpu::BarrierOp>(&body->front());
-    if (!first)
-      return loop.emitOpError("expected a barrier before the copies");
-    SmallVector<AffineForOp> copies;
-    Operation *op = first->getNextNode();
-    for (; op && getLoopRole(op) == "copy"; op = op->getNextNode())
-      copies.push_back(cast<AffineForOp>(op));
-    auto second = dyn_cast_or_null<gpu::BarrierOp>(op);
-    if (copies.empty() || !second)
-      return loop.emitOpError("expected barrier; copies; barrier at the top");
-    for (AffineForOp copy : copies)
-      if (failed(affine::loopUnrollFull(copy)))
-        return copy.emitOpError("copy loop could not be unrolled (its trip "
-                                "count must be constant per thread)");
-
-    SmallVector<Operation *> copyOps, computeOps;
-    for (Operation *o = first->getNextNode(); o != second; o = o->getNextNode())
-      copyOps.push_back(o);
-    for (Operation *o = second->getNextNode(); o != body->getTerminator();
-         o = o->getNextNode())
-      computeOps.push_back(o);
+    SmallVector<Operation *> &copyOps = parts->copyOps;
+    SmallVector<Operation *> &computeOps = parts->computeOps;
     auto yield = cast<affine::AffineYieldOp>(body->getTerminator());
 
     // Two stages: tile i lives in buffer i % 2 (buffers[v] = {v, second}).
@@ -119,7 +87,7 @@ struct PrefetchTilesPass final
         if (!get || loop->isAncestor(get))
           return o->emitOpError("two stages need the shared buffer to be a "
                                 "memref.get_global outside the K loop");
-        buffers[buffer] = cloneBuffer(get);
+        buffers[buffer] = cloneSharedBuffer(get, 1)[1];
       }
 
     int64_t lb = loop.getConstantLowerBound();
