@@ -55,12 +55,7 @@ struct AsyncCopiesPass final
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<AffineForOp> loops;
-    getOperation().walk([&](AffineForOp loop) {
-      if (getLoopRole(loop) == "block_k")
-        loops.push_back(loop);
-    });
-    for (AffineForOp loop : loops)
+    for (AffineForOp loop : collectKLoops(getOperation()))
       if (failed(pipeline(loop)))
         return signalPassFailure();
   }

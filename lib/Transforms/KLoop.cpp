@@ -9,6 +9,15 @@
 using namespace mlir;
 using namespace mlir::tcgen;
 
+SmallVector<affine::AffineForOp> mlir::tcgen::collectKLoops(Operation *root) {
+  SmallVector<affine::AffineForOp> loops;
+  root->walk([&](affine::AffineForOp loop) {
+    if (getLoopRole(loop) == "block_k")
+      loops.push_back(loop);
+  });
+  return loops;
+}
+
 FailureOr<KLoopBody> mlir::tcgen::splitKLoopBody(affine::AffineForOp loop) {
   KLoopBody parts;
   Block *body = loop.getBody();

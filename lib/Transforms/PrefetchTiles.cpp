@@ -43,12 +43,7 @@ struct PrefetchTilesPass final
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<AffineForOp> loops;
-    getOperation().walk([&](AffineForOp loop) {
-      if (getLoopRole(loop) == "block_k")
-        loops.push_back(loop);
-    });
-    for (AffineForOp loop : loops)
+    for (AffineForOp loop : collectKLoops(getOperation()))
       if (failed(pipeline(loop)))
         return signalPassFailure();
   }

@@ -16,6 +16,9 @@
 
 namespace mlir::tcgen {
 
+/// The block_k loops under `root`, in walk order.
+SmallVector<affine::AffineForOp> collectKLoops(Operation *root);
+
 /// The parts of a block_k loop's body.
 struct KLoopBody {
   gpu::BarrierOp first, second;
