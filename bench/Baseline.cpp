@@ -329,23 +329,21 @@ std::string planKind(const Manifest &manifest, BaselineKind kind,
   std::string error;
   switch (kind) {
   case BaselineKind::AddRelu:
+  case BaselineKind::ReluCAdd: {
+    // One matrix input D: relu(C + D), or relu(D) + C.
     if (!(error = matchKinds(manifest, {EpilogueInputKind::Matrix}, in))
              .empty())
       return error;
     plan.matrix = indexOf(manifest, inputOperand(manifest, in[0]));
-    return matchFormula(manifest, plan, "relu(C + D)",
+    bool reluOfSum = kind == BaselineKind::AddRelu;
+    return matchFormula(manifest, plan,
+                        reluOfSum ? "relu(C + D)" : "relu(C) + A B",
                         [&](double c, const std::vector<double> &x) {
-                          return std::max(0.0, c + x[in[0]]);
+                          double d = x[in[0]];
+                          return reluOfSum ? std::max(0.0, c + d)
+                                           : std::max(0.0, d) + c;
                         });
-  case BaselineKind::ReluCAdd:
-    if (!(error = matchKinds(manifest, {EpilogueInputKind::Matrix}, in))
-             .empty())
-      return error;
-    plan.matrix = indexOf(manifest, inputOperand(manifest, in[0]));
-    return matchFormula(manifest, plan, "relu(C) + A B",
-                        [&](double c, const std::vector<double> &x) {
-                          return std::max(0.0, x[in[0]]) + c;
-                        });
+  }
   case BaselineKind::AddScalar:
     if (epilogue->inputs.empty()) {
       EpilogueProgram program;

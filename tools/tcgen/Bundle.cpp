@@ -107,6 +107,17 @@ static void describeOp(::tcgen::Manifest &m, bool overwrite) {
     m.op.k2 = a2->shape[lead + 1];
 }
 
+/// Whether the operand named `name` is stored transposed according to
+/// `flags` (a tcgen.transposed attribute: A's, then B's; A2 and B2 follow
+/// A and B).
+static bool isTransposed(DenseBoolArrayAttr flags, StringRef name) {
+  if (!flags)
+    return false;
+  if (name == "A" || name == "A2")
+    return flags[0];
+  return (name == "B" || name == "B2") && flags[1];
+}
+
 /// Swaps the last two entries: a matrix stored transposed is described by
 /// its logical shape with swapped strides (the batch dimension stays).
 static void swapMatrixDims(std::vector<int64_t> &dims) {
@@ -206,11 +217,7 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
         return failure();
       // A stored [k][m] is the logical A[m][k] with strides [1, m] (and B
       // stored [n][k] the logical B[k][n] with strides [1, k]).
-      bool swap =
-          transposed &&
-          (((op->name == "A" || op->name == "A2") && transposed[0]) ||
-           ((op->name == "B" || op->name == "B2") && transposed[1]));
-      if (swap) {
+      if (isTransposed(transposed, op->name)) {
         swapMatrixDims(op->shape);
         swapMatrixDims(op->strides);
       }
@@ -279,9 +286,7 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
         // it reads a transposed argument in the other layout).
         auto packed =
             kernel->getAttrOfType<DenseBoolArrayAttr>("tcgen.transposed");
-        if (packed &&
-            (((pack.operand == "A" || pack.operand == "A2") && packed[0]) ||
-             ((pack.operand == "B" || pack.operand == "B2") && packed[1])))
+        if (isTransposed(packed, pack.operand))
           swapMatrixDims(pack.strides);
         ArrayRef<int64_t> grid = d.getAs<DenseI64ArrayAttr>("grid").asArrayRef();
         ArrayRef<int64_t> block =

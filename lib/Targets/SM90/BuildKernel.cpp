@@ -271,6 +271,18 @@ struct BuildKernelPass final
     if (pack != "auto" && pack != "always" && pack != "never")
       return op.emitOpError("pack must be auto, always or never, not '")
              << pack << "'";
+    // A copy of `operand` stored [rows][cols] (a batch: `p.batch` such
+    // matrices stacked), `cols` elements apart at the source.
+    auto newPack = [&](StringRef operand, int64_t rows, int64_t cols) {
+      sm90::PackParams pp;
+      pp.name = p.name + "_pack_" + operand.str();
+      pp.operand = operand.str();
+      pp.rows = p.batch * rows;
+      pp.matrixRows = rows;
+      pp.cols = cols;
+      pp.srcStride = cols;
+      return pp;
+    };
     auto addPack = [&](StringRef operand, int64_t rows, int64_t cols,
                        bool transform) -> LogicalResult {
       int64_t rowBytes = cols * 2;
@@ -286,13 +298,7 @@ struct BuildKernelPass final
                     "pack = never forbids copying them";
         return success();
       }
-      sm90::PackParams pp;
-      pp.name = p.name + "_pack_" + operand.str();
-      pp.operand = operand.str();
-      pp.rows = allRows;
-      pp.matrixRows = rows;
-      pp.cols = cols;
-      pp.srcStride = cols;
+      sm90::PackParams pp = newPack(operand, rows, cols);
       pp.dstStride = sm90::paddedRowStride(cols, 2);
       pp.type = p.inType;
       pp.transform = transform;
@@ -313,13 +319,7 @@ struct BuildKernelPass final
       // stored [k][m], B stored [k][n]) is transposed by a pack kernel
       // into a K-major copy with 128-byte rows, which the kernel reads.
       auto addTranspose = [&](StringRef operand, int64_t cols) {
-        sm90::PackParams pp;
-        pp.name = p.name + "_pack_" + operand.str();
-        pp.operand = operand.str();
-        pp.rows = p.k;
-        pp.matrixRows = p.k;
-        pp.cols = cols;
-        pp.srcStride = cols;
+        sm90::PackParams pp = newPack(operand, p.k, cols);
         pp.dstStride = sm90::paddedRowStride(p.k, 4);
         pp.type = "f32";
         pp.transpose = true;
@@ -435,17 +435,15 @@ struct BuildKernelPass final
       return b.getDenseI64ArrayAttr(dims);
     };
     // 128 bytes of the inner dimension: 64 16-bit or 32 tf32 elements.
+    // A2 and B2 are read like A and B.
     const int64_t inner = 128 / p.elementBytes();
-    SmallVector<NamedAttribute> boxes = {
-        b.getNamedAttr("A",
-                       box(inner, p.aMNMajor ? 64 : p.blockM / p.clusterN)),
-        b.getNamedAttr("B",
-                       box(inner, p.bKMajor ? p.blockN / p.clusterM : 64))};
+    DenseI64ArrayAttr aBox = box(inner, p.aMNMajor ? 64 : p.blockM / p.clusterN);
+    DenseI64ArrayAttr bBox = box(inner, p.bKMajor ? p.blockN / p.clusterM : 64);
+    SmallVector<NamedAttribute> boxes = {b.getNamedAttr("A", aBox),
+                                         b.getNamedAttr("B", bBox)};
     if (first) {
-      boxes.push_back(b.getNamedAttr(
-          "A2", box(inner, p.aMNMajor ? 64 : p.blockM / p.clusterN)));
-      boxes.push_back(b.getNamedAttr(
-          "B2", box(inner, p.bKMajor ? p.blockN / p.clusterM : 64)));
+      boxes.push_back(b.getNamedAttr("A2", aBox));
+      boxes.push_back(b.getNamedAttr("B2", bBox));
     }
     if (p.tmaStore)
       boxes.push_back(b.getNamedAttr("C", box(p.storeChunkCols(), 64)));
