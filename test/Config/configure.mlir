@@ -186,3 +186,14 @@ module attributes {tcgen.target = #tcgen.target<"sm_80">} {
     return
   }
 }
+
+// -----
+
+// A k-tile must be one 128-byte swizzle atom: 64 f16, so a tf32-shaped tile
+// (K 32, wgmma K 8) is refused for f16 inputs.
+func.func @k32_f16(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
+  // expected-error @+1 {{sm90 k-tiles are one 128-byte swizzle atom of A and B: 64 f16 elements, not 32}}
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 32], warp = [64, 128, 32], mma = [64, 128, 8], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
+    ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+  return
+}

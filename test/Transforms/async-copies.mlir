@@ -64,3 +64,13 @@ func.func @scalar_copies(%A: memref<128x128xf16>, %B: memref<128x128xf16>, %C: m
     ins(%A, %B : memref<128x128xf16>, memref<128x128xf16>) outs(%C : memref<128x128xf32>)
   return
 }
+
+// -----
+
+// One stage has nothing to overlap: async copies need two or more.
+func.func @one_stage(%A: memref<128x128xf16>, %B: memref<128x128xf16>, %C: memref<128x128xf32>) {
+  // expected-error @below {{async copies need 2 to 8 stages, not 1}}
+  linalg.matmul {tcgen.config = #tcgen.config<block = [64, 64, 32], warp = [32, 32, 16], stages = 1>}
+    ins(%A, %B : memref<128x128xf16>, memref<128x128xf16>) outs(%C : memref<128x128xf32>)
+  return
+}

@@ -1424,6 +1424,9 @@ INSTANTIATE_TEST_SUITE_P(
                   R"("shape": [512, 1000])",
                   "operand 'B2' (rhs2): shape [512, 1000] does not match op "
                   "[k2, n] = [512, 1024]"},
+        ErrorCase{"Batched", R"("batch": 1,)", R"("batch": 2,)",
+                  "field 'op.k2': a second product of a batched matmul is not "
+                  "supported (op.batch is 2)"},
         ErrorCase{"UnknownRole", R"("role": "lhs2")", R"("role": "lhs3")",
                   "field 'operands[2].role': unknown role 'lhs3' (expected "
                   "lhs, rhs, out, inout, in, lhs2 or rhs2)"}),

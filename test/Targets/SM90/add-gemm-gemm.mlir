@@ -76,3 +76,37 @@ func.func @dtypes(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
                 outs(%C : memref<256x256xf32>)
   return
 }
+
+// -----
+
+// A batch of two products: not supported yet.
+func.func @batched(%A: memref<2x64x32xf16>, %B: memref<2x32x64xf16>,
+                   %A2: memref<2x64x32xf16>, %B2: memref<2x32x64xf16>,
+                   %C: memref<2x64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<2x64x64xf32>)
+  linalg.batch_matmul ins(%A, %B : memref<2x64x32xf16>, memref<2x32x64xf16>)
+                      outs(%C : memref<2x64x64xf32>)
+  // expected-error @below {{add(gemm, gemm) in one sm90 kernel needs unbatched products (a batch is not supported yet)}}
+  linalg.batch_matmul ins(%A2, %B2 : memref<2x64x32xf16>, memref<2x32x64xf16>)
+                      outs(%C : memref<2x64x64xf32>)
+  return
+}
+
+// -----
+
+// A column-major C (C[n, m]): not supported yet.
+#cm = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>,
+       affine_map<(m, n, k) -> (n, m)>]
+func.func @column_major(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                        %A2: memref<256x64xf16>, %B2: memref<64x256xf16>,
+                        %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul indexing_maps = #cm ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  // expected-error @below {{add(gemm, gemm) in one sm90 kernel needs a row-major C (a column-major one is not supported yet)}}
+  linalg.matmul indexing_maps = #cm ins(%A2, %B2 : memref<256x64xf16>, memref<64x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  return
+}

@@ -123,3 +123,41 @@ func.func @shared_buffer(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
                 outs(%C : memref<256x256xf32>)
   return
 }
+
+// -----
+
+// A is filled by a copy, not computed elementwise.
+func.func @copied(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                  %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %R = memref.alloc() : memref<256x128xf16>
+  memref.copy %A, %R : memref<256x128xf16> to memref<256x128xf16>
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-remark @below {{the producer of A is not fused into the kernel: the operand is written by 'memref.copy', which is not an elementwise linalg op before the contraction}}
+  // expected-error @below {{operand A must be a function argument}}
+  linalg.matmul ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// The producer reads the old value of its output buffer (A' = max(A, R)).
+func.func @reads_output(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                        %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %R = memref.alloc() : memref<256x128xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%A : memref<256x128xf16>) outs(%R : memref<256x128xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %o : f16
+    linalg.yield %y : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-remark @below {{the producer of A is not fused into the kernel: the producer reads the old value of its output}}
+  // expected-error @below {{operand A must be a function argument}}
+  linalg.matmul ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  return
+}

@@ -49,3 +49,72 @@ func.func @tf32_nn(%A: memref<256x128xf32>, %B: memref<128x256xf32>,
 // CHECK:         gpu.barrier
 // CHECK:         memref.load %[[TILE]][%[[TX]], %{{.*}}] : memref<32x33xf32, 3>
 // CHECK:         llvm.store {{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
+
+// -----
+
+// N = 1: the kernel reads such a B N-major, which tf32 wgmma cannot.
+func.func @tf32_n1(%A: memref<256x128xf32>, %B: memref<1x128xf32>,
+                   %C: memref<256x1xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x1xf32>)
+  // expected-error @below {{tf32 with N = 1 (or K = 1) is not supported: the kernel reads such a B N-major, which tf32 wgmma cannot}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                 affine_map<(m, n, k) -> (n, k)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+                ins(%A, %B : memref<256x128xf32>, memref<1x128xf32>)
+                outs(%C : memref<256x1xf32>)
+  return
+}
+
+// -----
+
+// K = 130 (rows of 520 bytes) for operands read directly by TMA.
+func.func @tf32_k130(%A: memref<256x130xf32>, %B: memref<256x130xf32>,
+                     %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-error @below {{tf32 operands are read by TMA, whose rows must be a multiple of 16 bytes apart: K = 130 f32 elements is not a multiple of 4}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                 affine_map<(m, n, k) -> (n, k)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+                ins(%A, %B : memref<256x130xf32>, memref<256x130xf32>)
+                outs(%C : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+// A batch with a transposed operand: the transposing packs are per matrix.
+func.func @tf32_batch_nn(%A: memref<2x128x64xf32>, %B: memref<2x64x128xf32>,
+                         %C: memref<2x128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<2x128x128xf32>)
+  // expected-error @below {{tf32 on a batch reads A [m][k] and B [n][k] only (transposing packs are per matrix)}}
+  linalg.batch_matmul ins(%A, %B : memref<2x128x64xf32>, memref<2x64x128xf32>)
+                      outs(%C : memref<2x128x128xf32>)
+  return
+}
+
+// -----
+
+// A prologue with tf32 inputs: not yet.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @tf32_prologue(%A: memref<256x128xf32>, %B: memref<256x128xf32>,
+                         %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %R = memref.alloc() : memref<256x128xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%A : memref<256x128xf32>) outs(%R : memref<256x128xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.maximumf %x, %zero : f32
+    linalg.yield %y : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  // expected-error @below {{tf32 kernels take no prologue and no second product yet}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                 affine_map<(m, n, k) -> (n, k)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+                ins(%R, %B : memref<256x128xf32>, memref<256x128xf32>)
+                outs(%C : memref<256x256xf32>)
+  return
+}
