@@ -252,6 +252,24 @@ fi
 
 [ -d "$CARRY/accumulate-bundles" ] && check_and_bench accumulate "C += A*B" t
 
+if [ -d "$CARRY/sm80-bundles" ]; then
+  D="$CARRY/sm80-bundles"
+  echo "=== sm80: SASS of the 4096^3 kernel"
+  sass=$(cuobjdump -sass "$D"/t04096_sm80/*.cubin)
+  for i in HMMA.16816 LDSM LDGSTS LDL STL BAR.SYNC; do printf '%s=%s ' "$i" "$(grep -c "$i" <<<"$sass")"; done; echo
+  check_and_bench sm80 "sm80 back end" t
+  echo "=== sm80 stages and layouts (name TFLOP/s cuBLAS-TFLOP/s ratio)"
+  bench_bundles sm80-stages "$D"/st*/
+  tail -n +2 "$OUT/sm80-stages.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
+  echo "=== sm80 ncu: bank conflicts, swizzled (s4) against padded"
+  metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio,gpu__time_duration.sum
+  for b in st4096_s4 st4096_pad8 t04096_wmma; do
+    timeout 120 ncu --clock-control none -c 1 --metrics "$metrics" --csv \
+      "$GPU" run "$D/$b" > "$OUT/ncu_sm80_$b.csv" 2> "$OUT/ncu_sm80_$b.err" || { echo "ncu failed on $b"; tail -3 "$OUT/ncu_sm80_$b.err"; continue; }
+    echo "--- $b"; grep -v '^==' "$OUT/ncu_sm80_$b.csv" | awk -F'","' 'NR>1 {print $(NF-2), $NF}' | tr -d '"'
+  done
+fi
+
 if [ -d "$CARRY/tune-dirs" ]; then
   # The model's first choice (c00, the new default) of every shape is
   # checked; then every candidate is timed with tcgen-gpu tune. Here:

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -42,7 +42,11 @@ ARGS=("$@")
 # dtypes, C += A*B, epilogues, column-major C, batches, stream-K, clusters,
 # other tiles; SEED picks the draw; PROLOGUES=1 adds ReLU prologues on A
 # and relu(C) + A*B; FEATURES=1 prologues on A or B, relu(C) + A*B,
-# add(gemm, gemm) and tf32)
+# add(gemm, gemm) and tf32),
+# sm80 (the sm80 back end on sm_90a with --backend=sm80: checks of tiles,
+# stages, padding and C += A*B; the default config over the square sizes
+# against cuBLAS and the wmma back end; a stage sweep 2-5 and the padded
+# layout against the swizzled one at 4096^3 and 8192^3, profiled with ncu)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -770,4 +774,37 @@ PY
     build "$CARRY/random-bundles" "chk_$name" $args
   done < "$CARRY/mlir/random.txt"
   echo "  $(ls "$CARRY/random-bundles" | wc -l) bundles"
+fi
+
+if want sm80; then
+  rm -rf "$CARRY/sm80-bundles"; mkdir -p "$CARRY/sm80-bundles"
+  echo "sm80 back end (ldmatrix, mma.sync, cp.async, swizzle):"
+  D="$CARRY/sm80-bundles"
+  S80=(--backend=sm80)
+  build "$D" chk_256 256 256 256 -- "${S80[@]}"
+  build "$D" chk_1024x512x384_f16 1024 512 384 --out f16 -- "${S80[@]}"
+  build "$D" chk_512_acc 512 512 512 --accumulate -- "${S80[@]}"
+  build "$D" chk_512_acc_f16 512 768 256 --accumulate --out f16 -- "${S80[@]}"
+  build "$D" chk_1024_s2 1024 1024 1024 -- "${S80[@]}" --stages=2
+  build "$D" chk_1024_s3 1024 1024 1024 -- "${S80[@]}" --stages=3
+  build "$D" chk_1024_s5 1024 1024 1024 -- "${S80[@]}" --stages=5
+  build "$D" chk_1024_s8_k96 1024 1024 96 -- "${S80[@]}" --stages=8
+  build "$D" chk_1024_pad8 1024 1024 1024 -- "${S80[@]}" --padding=8
+  build "$D" chk_1024_128x256 1024 1024 1024 -- "${S80[@]}" --block-tile=128,256,32 --warp-tile=64,64,32
+  build "$D" chk_1024_64x64x64 1024 1024 1024 -- "${S80[@]}" --block-tile=64,64,64 --warp-tile=32,32,64
+  build "$D" chk_2048x1024x4096 2048 1024 4096 -- "${S80[@]}"
+  for s in 1024 2048 4096 8192 16384; do
+    n=$(printf %05d $s)
+    build "$D" "t${n}_sm80" $s $s $s -- "${S80[@]}"
+    build "$D" "t${n}_wmma" $s $s $s -- --backend=wmma
+  done
+  for s in 4096 8192; do
+    for st in 2 3 4 5; do
+      build "$D" "st${s}_s${st}" $s $s $s -- "${S80[@]}" --stages=$st
+    done
+    build "$D" "st${s}_pad8" $s $s $s -- "${S80[@]}" --padding=8
+    build "$D" "st${s}_128x256" $s $s $s -- "${S80[@]}" --block-tile=128,256,32 --warp-tile=64,64,32
+    build "$D" "st${s}_128x128x64" $s $s $s -- "${S80[@]}" --block-tile=128,128,64 --warp-tile=64,64,64
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
 fi

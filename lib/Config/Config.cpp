@@ -7,6 +7,7 @@
 #include "tcgen/Config/Config.h"
 
 #include "tcgen/Analysis/Epilogue.h"
+#include "tcgen/Targets/SM80/Swizzle.h"
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -38,6 +39,9 @@ StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
   if (target.getArch() == "sm_90a" &&
       (getZeroFillOfOutput(info) || !(info.batched && info.batch > 1)))
     return "sm90";
+  // Ampere and Ada: ldmatrix, mma.sync and cp.async.
+  if (target.getComputeCapability() >= 80 && target.getArch() != "sm_90a")
+    return "sm80";
   return "wmma";
 }
 
@@ -99,7 +103,7 @@ std::string mlir::tcgen::getTuningKey(const ContractionInfo &info,
 }
 
 ConfigAttr mlir::tcgen::getDefaultConfig(
-    const ContractionInfo &info, TargetAttr /*target*/, StringRef backend,
+    const ContractionInfo &info, TargetAttr target, StringRef backend,
     const model::DeviceConstants *constants, int64_t modelRank) {
   if (backend == "sm90") {
     // The tile-size model's first choice (docs/DESIGN.md, "The tile-size
@@ -117,6 +121,18 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
     model::SM90Candidate fallback;
     fallback.stages = sm90::chooseStages(128, 256, 64, /*tmaStore=*/true);
     return getSM90Config(info, fallback);
+  }
+  if (backend == "sm80") {
+    // 128x128x32 blocks of 4 warps with 64x64 warp tiles, unpadded tiles
+    // XOR-swizzled (16 KiB per stage), as many cp.async stages as the
+    // budget holds (chooseSM80Stages).
+    SmallVector<int64_t> block = {128, 128, 32};
+    return ConfigAttr::get(info.op->getContext(), "sm80", block, {64, 64, 32},
+                           {16, 16, 16},
+                           chooseSM80Stages(info, block, /*padding=*/0, target),
+                           /*padding=*/0, /*vector=*/8, /*raster=*/8,
+                           /*persistent=*/true, /*streamK=*/false,
+                           /*cluster=*/{1, 1}, /*store=*/"global");
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
   // fragments per warp, two stages of 19 KiB of padded shared memory (38
@@ -215,6 +231,26 @@ int64_t mlir::tcgen::chooseWMMAStages(const ContractionInfo &info,
              : 1;
 }
 
+int64_t mlir::tcgen::getSM80SharedMemoryBudget(TargetAttr target) {
+  // Two blocks per SM: while one waits at its barrier the other issues
+  // mma.sync (the 64x64 warp tiles' registers allow two blocks of four
+  // warps), so each may take half of the SM's shared memory.
+  return std::min<int64_t>(target.getMaxSharedMemoryPerBlock(),
+                           (target.getMaxSharedMemoryPerBlock() + 1024) / 2);
+}
+
+int64_t mlir::tcgen::chooseSM80Stages(const ContractionInfo &info,
+                                      ArrayRef<int64_t> blockTile,
+                                      int64_t padding, TargetAttr target) {
+  if (blockTile.size() != 3)
+    return 2; // the config verifier reports the tile
+  // Seed 003's bound: stages x (A + B tile bytes) within the budget; more
+  // than four stages hide no more latency at 32-deep k-tiles (docs).
+  int64_t bytes = stageBytes(info, blockTile, padding);
+  int64_t fit = getSM80SharedMemoryBudget(target) / std::max<int64_t>(bytes, 1);
+  return std::clamp<int64_t>(fit, 2, kMaxSM80Stages);
+}
+
 int64_t mlir::tcgen::getSharedMemoryBytes(const ContractionInfo &info,
                                           ConfigAttr config) {
   return stageBytes(info, config.getBlockTile(), config.getPadding()) *
@@ -226,27 +262,61 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
                                             TargetAttr target) {
   if (config.getBackend() == "sm90")
     return verifySM90ConfigFits(info, config, target);
+  StringRef be = config.getBackend();
+  bool sm80 = be == "sm80";
+  if (sm80 && target.getComputeCapability() < 80)
+    return info.op->emitOpError("the sm80 back end needs cp.async and "
+                                "mma.sync m16n8k16: --target=sm_80 or later, "
+                                "not ")
+           << target.getArch();
   if (info.batched)
-    return info.op->emitOpError(
-        "the wmma back end takes unbatched matmuls only; batched contractions "
-        "need --target=sm_90a and the sm90 back end (C = A*B)");
+    return info.op->emitOpError()
+           << "the " << be
+           << " back end takes unbatched matmuls only; batched contractions "
+              "need --target=sm_90a and the sm90 back end (C = A*B)";
   if (info.cTransposed)
-    return info.op->emitOpError(
-        "the wmma back end writes a row-major C[m,n] only; a column-major "
-        "C[n,m] needs --target=sm_90a and the sm90 back end");
+    return info.op->emitOpError()
+           << "the " << be
+           << " back end writes a row-major C[m,n] only; a column-major "
+              "C[n,m] needs --target=sm_90a and the sm90 back end";
   if (info.aTransposed || info.bTransposed)
-    return info.op->emitOpError(
-        "the wmma back end takes A[m,k] and B[k,n] only; transposed operands "
-        "need --target=sm_90a and the sm90 back end");
+    return info.op->emitOpError()
+           << "the " << be
+           << " back end takes A[m,k] and B[k,n] only; transposed operands "
+              "need --target=sm_90a and the sm90 back end";
   if (!info.aType.isF16() || info.cType.isBF16())
-    return info.op->emitOpError("the wmma back end takes f16 inputs and an "
-                                "f16 or f32 output (gpu.subgroup_mma has no "
-                                "bf16); bf16 needs --target=sm_90a and the "
-                                "sm90 back end");
+    return info.op->emitOpError()
+           << "the " << be
+           << " back end takes f16 inputs and an f16 or f32 output (its "
+              "fragments are gpu.subgroup_mma's, which have no bf16); bf16 "
+              "needs --target=sm_90a and the sm90 back end";
   ArrayRef<int64_t> bt = config.getBlockTile();
   if (failed(verifyDivisible(info, bt)))
     return failure();
   int64_t smem = getSharedMemoryBytes(info, config);
+  if (sm80) {
+    // Dynamic shared memory (tcgen-dynamic-shared-memory) past 48 KiB.
+    if (smem > target.getMaxSharedMemoryPerBlock())
+      return info.op->emitOpError()
+             << config.getStages() << " stages need " << smem
+             << " bytes of shared memory, more than the "
+             << target.getMaxSharedMemoryPerBlock()
+             << " bytes one block may use on " << target.getArch();
+    // Unpadded tiles are XOR-swizzled: rows of a power of two bytes.
+    int64_t elem = info.aType.getIntOrFloatBitWidth() / 8;
+    if (config.getPadding() == 0 &&
+        (!sm80::canSwizzle(bt[2] * elem) || !sm80::canSwizzle(bt[1] * elem)))
+      return info.op->emitOpError()
+             << "unpadded sm80 tiles are XOR-swizzled, which needs rows of a "
+                "power of two from 16 to 1024 bytes: A's are "
+             << bt[2] * elem << ", B's " << bt[1] * elem
+             << " (choose another tile or a padding)";
+    if (config.getVector() * elem != 16)
+      return info.op->emitOpError()
+             << "sm80 copies are 16-byte cp.async: vector must be "
+             << 16 / elem << ", not " << config.getVector();
+    return success();
+  }
   // Static shared memory is limited to 48 KiB per block; more than two
   // stages need the cp.async pipeline (tcgen-async-copies).
   if (config.getStages() > 8)

@@ -67,6 +67,15 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                                         2,
                                     storeKind != "global")
                               : config.getStages();
+    } else if (backendName == "sm80") {
+      // sm80: the deepest cp.async pipeline the budget holds, recomputed
+      // when the options change the tile or the padding.
+      bool reshaped = !blockTile.empty() || padding >= 0 ||
+                      config.getBackend() != "sm80";
+      numStages = stages >= 0 ? int64_t(stages)
+                  : reshaped  ? chooseSM80Stages(info, block, pad, target)
+                              : config.getStages();
+      mma = {16, 16, 16};
     } else {
       // wmma: double-buffer where two stages of the tiles fit.
       numStages = stages >= 0 ? int64_t(stages)

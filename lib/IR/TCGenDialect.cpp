@@ -216,9 +216,9 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (cluster[0] * cluster[1] > 1 && (backend != "sm90" || streamK))
     return emitError() << "cluster [" << cluster[0] << ", " << cluster[1]
                        << "] needs the sm90 back end without streamk";
-  if (backend != "wmma" && backend != "sm90")
+  if (backend != "wmma" && backend != "sm80" && backend != "sm90")
     return emitError() << "unknown backend '" << backend
-                       << "' (available: wmma, sm90)";
+                       << "' (available: wmma, sm80, sm90)";
   if (store != "global" && store != "tma" && store != "staged")
     return emitError() << "unknown store '" << store
                        << "' (available: global, tma, staged)";
@@ -256,6 +256,17 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
              << "sm90 configs need block = [64 | 128, N, 64] with N a "
                 "multiple of 64 up to 256, warp = [64, N, 64], mma = [64, N, "
                 "16] (tf32: K 32 and mma K 8)";
+  }
+  if (backend == "sm80") {
+    // Fragments of 16x16x16: one ldmatrix.x4 per A or B fragment, two
+    // m16n8k16 mma.sync per product.
+    if (mma[0] != 16 || mma[1] != 16 || mma[2] != 16)
+      return emitError() << "sm80 configs take mma = [16, 16, 16] (each a "
+                            "pair of m16n8k16 mma.sync)";
+    if (stages < 2 || stages > 8)
+      return emitError() << "sm80 configs pipeline 2 to 8 stages of cp.async "
+                            "copies, not "
+                         << stages;
   }
   if (padding < 0 || padding % 8 != 0)
     return emitError() << "padding " << padding

@@ -8,6 +8,7 @@
 #include "tcgen/Pipelines/Pipelines.h"
 
 #include "tcgen/Config/Passes.h"
+#include "tcgen/Targets/SM80/Passes.h"
 #include "tcgen/Targets/SM90/Passes.h"
 #include "tcgen/Targets/WMMA/Passes.h"
 #include "tcgen/Transforms/Passes.h"
@@ -84,14 +85,25 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   TCGenMapToGPUPassOptions map;
   map.reorderCopies = options.reorderCopies;
   fpm.addPass(createTCGenMapToGPUPass(map));
-  if (options.prefetch && options.promote && options.asyncCopies)
-    fpm.addPass(createTCGenAsyncCopiesPass());
-  else if (options.prefetch && options.promote)
-    fpm.addPass(createTCGenPrefetchTilesPass());
+  if (options.prefetch && options.promote) {
+    // cp.async stages: always for sm80 kernels, for wmma ones on request;
+    // the register prefetch takes the other wmma kernels.
+    TCGenAsyncCopiesPassOptions async;
+    async.wmma = options.asyncCopies;
+    fpm.addPass(createTCGenAsyncCopiesPass(async));
+    if (!options.asyncCopies)
+      fpm.addPass(createTCGenPrefetchTilesPass());
+  }
   fpm.addPass(createTCGenVerifyLoweredPass());
-  addTextual(pm,
-             "lower-affine,canonicalize,cse,gpu-launch-sink-index-computations,"
-             "gpu-kernel-outlining,canonicalize");
+  addTextual(pm, "lower-affine,canonicalize,cse");
+  // sm80: fragments to ldmatrix / mma.sync, then the swizzle of the
+  // unpadded tiles (it rewrites the ldmatrix addresses too).
+  OpPassManager &lowered = pm.nest<func::FuncOp>();
+  lowered.addPass(createTCGenSM80LowerMMAPass());
+  lowered.addPass(createTCGenSM80SwizzleSharedPass());
+  lowered.addPass(createTCGenDynamicSharedMemoryPass());
+  addTextual(pm, "canonicalize,cse,gpu-launch-sink-index-computations,"
+                 "gpu-kernel-outlining,canonicalize");
 }
 
 void mlir::tcgen::buildTCGenLowerToNVVM(OpPassManager &pm,
@@ -124,6 +136,7 @@ void mlir::tcgen::registerAllTCGenPasses() {
   registerTCGenConfigPasses();
   registerTCGenTransformsPasses();
   registerTCGenWMMAPasses();
+  registerTCGenSM80Passes();
   registerTCGenSM90Passes();
   registerTCGenPipelines();
 }

@@ -55,9 +55,13 @@ struct AsyncCopiesPass final
   using Base::Base;
 
   void runOnOperation() override {
-    for (AffineForOp loop : collectKLoops(getOperation()))
+    for (AffineForOp loop : collectKLoops(getOperation())) {
+      ConfigAttr config = getEnclosingConfig(loop);
+      if (config && config.getBackend() != "sm80" && !wmma)
+        continue;
       if (failed(pipeline(loop)))
         return signalPassFailure();
+    }
   }
 
   LogicalResult pipeline(AffineForOp loop) {

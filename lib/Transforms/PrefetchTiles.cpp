@@ -43,9 +43,14 @@ struct PrefetchTilesPass final
   using Base::Base;
 
   void runOnOperation() override {
-    for (AffineForOp loop : collectKLoops(getOperation()))
+    for (AffineForOp loop : collectKLoops(getOperation())) {
+      // sm80 kernels pipeline their copies with cp.async instead.
+      if (ConfigAttr config = getEnclosingConfig(loop);
+          config && config.getBackend() == "sm80")
+        continue;
       if (failed(pipeline(loop)))
         return signalPassFailure();
+    }
   }
 
   LogicalResult pipeline(AffineForOp loop) {

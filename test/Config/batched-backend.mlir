@@ -5,7 +5,7 @@
 // with 128x256 tiles (512 tiles, 3.9 waves), where one matrix alone takes
 // 64x128 (default-backend.mlir, @small).
 // Batched matmuls have no WMMA form.
-// SM80: error: 'linalg.batch_matmul' op the wmma back end takes unbatched matmuls only
+// SM80: error: 'linalg.batch_matmul' op the sm80 back end takes unbatched matmuls only
 // CHECK-LABEL: func @batched
 // CHECK: #tcgen.config<backend = "sm90", block = [128, 256, 64]
 func.func @batched(%a: memref<16x1024x512xf16>, %b: memref<16x512x1024xf16>, %c: memref<16x1024x1024xf16>) {

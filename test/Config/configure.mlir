@@ -3,8 +3,8 @@
 
 // CHECK-LABEL: func @default_config
 // CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 2, padding = 8, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">}
-// The wmma default (sm_80).
-module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+// The wmma default (sm_75).
+module attributes {tcgen.target = #tcgen.target<"sm_75">} {
   func.func @default_config(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
     linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
     return
@@ -59,10 +59,10 @@ module attributes {tcgen.target = #tcgen.target<"sm_80">} {
 
 // -----
 
-// On sm_80 the wmma back end refuses transposed operands.
+// On sm_80 the sm80 back end refuses transposed operands.
 module attributes {tcgen.target = #tcgen.target<"sm_80">} {
   func.func @transposed_b(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: memref<128x128xf32>) {
-    // expected-error @+1 {{the wmma back end takes A[m,k] and B[k,n] only; transposed operands need --target=sm_90a and the sm90 back end}}
+    // expected-error @+1 {{the sm80 back end takes A[m,k] and B[k,n] only; transposed operands need --target=sm_90a and the sm90 back end}}
     linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
       ins(%a, %b : memref<128x64xf16>, memref<128x64xf16>) outs(%c : memref<128x128xf32>)
     return
@@ -165,8 +165,8 @@ module attributes {tcgen.target = #tcgen.target<"sm_90a">} {
 // -----
 
 // bf16 has no WMMA path.
-// On sm_80:
-module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+// On sm_75:
+module attributes {tcgen.target = #tcgen.target<"sm_75">} {
   func.func @bf16_wmma(%a: memref<128x128xbf16>, %b: memref<128x128xbf16>, %c: memref<128x128xf32>) {
     // expected-error @+1 {{the wmma back end takes f16 inputs and an f16 or f32 output}}
     linalg.matmul ins(%a, %b : memref<128x128xbf16>, memref<128x128xbf16>) outs(%c : memref<128x128xf32>)
@@ -176,9 +176,9 @@ module attributes {tcgen.target = #tcgen.target<"sm_80">} {
 
 // -----
 
-// On sm_80 the wmma back end refuses a column-major C (it writes row-major
+// On sm_75 the wmma back end refuses a column-major C (it writes row-major
 // C only).
-module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+module attributes {tcgen.target = #tcgen.target<"sm_75">} {
   func.func @transposed_c(%a: memref<128x64xf16>, %b: memref<64x128xf16>, %c: memref<128x128xf32>) {
     // expected-error @+1 {{the wmma back end writes a row-major C[m,n] only; a column-major C[n,m] needs --target=sm_90a and the sm90 back end}}
     linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>]

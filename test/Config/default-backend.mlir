@@ -1,11 +1,16 @@
 // RUN: tcgen-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(func.func(tcgen-configure))' | FileCheck %s
 // RUN: tcgen-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_80},func.func(tcgen-configure))' | FileCheck %s --check-prefix=SM80
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_75},func.func(tcgen-configure))' | FileCheck %s --check-prefix=SM75
 
 // C = A*B on sm_90a: the sm90 back end, 128x256 tiles when there are enough.
 // CHECK-LABEL: func @large
 // CHECK: #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4{{.*}}streamk = false, cluster = [1, 1], store = "tma">
+// On sm_80 (and sm_86, sm_89) the sm80 back end: swizzled 128x128x32 tiles,
+// four cp.async stages of 16 KiB; before sm_80 the wmma back end.
 // SM80-LABEL: func @large
-// SM80: #tcgen.config<backend = "wmma"
+// SM80: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 4, padding = 0, vector = 8
+// SM75-LABEL: func @large
+// SM75: #tcgen.config<backend = "wmma"
 func.func @large(%a: memref<4096x512xf16>, %b: memref<512x4096xf16>, %c: memref<4096x4096xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<4096x4096xf32>)

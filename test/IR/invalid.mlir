@@ -25,7 +25,7 @@ func.func @duplicate_field() attributes {tcgen.config = #tcgen.config<stages = 1
 
 // -----
 
-// expected-error @+1 {{unknown backend 'cuda' (available: wmma, sm90)}}
+// expected-error @+1 {{unknown backend 'cuda' (available: wmma, sm80, sm90)}}
 func.func @unknown_backend() attributes {tcgen.config = #tcgen.config<backend = "cuda">} { return }
 
 // -----

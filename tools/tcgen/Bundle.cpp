@@ -354,7 +354,7 @@ mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
       return WalkResult::interrupt();
     }
     describeOp(m, overwrite);
-    // WMMA accumulates in the fragment type, which is C's element type.
+    // WMMA and sm80 accumulate in the fragment type, C's element type.
     m.op.accumulator = m.findOperand("C")->dtype;
 
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
@@ -367,6 +367,14 @@ mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
         return WalkResult::interrupt();
       }
       (d < 3 ? m.launch.grid[d] : m.launch.block[d - 3]) = *v;
+    }
+    if (Value dynamic = launch.getDynamicSharedMemorySize()) {
+      APInt bytes;
+      if (!matchPattern(dynamic, m_ConstantInt(&bytes))) {
+        launch.emitError("dynamic shared memory size must be a constant");
+        return WalkResult::interrupt();
+      }
+      m.launch.dynamicSmemBytes = bytes.getSExtValue();
     }
     ArrayRef<int64_t> bt = config.getBlockTile();
     m.launch.gridFormula = {"ceildiv(n, " + std::to_string(bt[1]) + ")",

@@ -61,6 +61,17 @@ int64_t chooseWMMAStages(const ContractionInfo &info,
                          ArrayRef<int64_t> blockTile, int64_t padding,
                          TargetAttr target);
 
+/// Shared memory one block of the sm80 back end may use on `target`: half
+/// of the SM's (two blocks per SM), within the per-block maximum.
+int64_t getSM80SharedMemoryBudget(TargetAttr target);
+
+/// The deepest sm80 cp.async pipeline whose stages of `blockTile` (m, n, k)
+/// tiles fit getSM80SharedMemoryBudget, between 2 and kMaxSM80Stages.
+constexpr int64_t kMaxSM80Stages = 4;
+int64_t chooseSM80Stages(const ContractionInfo &info,
+                         ArrayRef<int64_t> blockTile, int64_t padding,
+                         TargetAttr target);
+
 /// Checks that `config` fits the problem (wmma: sizes are multiples of the
 /// block tile; sm90: rows TMA can address) and the target (shared memory). Emits an error at `info.op`.
 LogicalResult verifyConfigFits(const ContractionInfo &info, ConfigAttr config,

@@ -285,6 +285,11 @@ def TCGenAsyncCopiesPass : Pass<"tcgen-async-copies", "func::FuncOp"> {
     the wait count stays S - 2 to the end.
     One barrier per K tile, no registers staged.
 
+    The K loops of `sm80` kernels are always pipelined this way (it is that
+    back end's pipeline); those of `wmma` kernels only with `wmma = true`
+    (`tcgen compile --async-copies`; otherwise tcgen-prefetch-tiles takes
+    them).
+
     Before: `affine.for %k { barrier ; copies ; barrier ; compute }`
     After:
     ```mlir
@@ -303,6 +308,43 @@ def TCGenAsyncCopiesPass : Pass<"tcgen-async-copies", "func::FuncOp"> {
                            "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"wmma", "wmma", "bool", /*default=*/"true",
+           "Also pipeline the K loops of wmma kernels (sm80 kernels always)">,
+  ];
+}
+
+def TCGenDynamicSharedMemoryPass
+    : Pass<"tcgen-dynamic-shared-memory", "func::FuncOp"> {
+  let summary = "Move a kernel's shared tiles into dynamic shared memory";
+  let description = [{
+    Static shared memory is limited to 48 KiB per block; deeper pipelines
+    need more. For each `gpu.launch` whose static shared buffers (the
+    `memref.global`s in address space 3 it reads with `memref.get_global`)
+    take more than `static-limit` bytes, the buffers become `memref.view`s
+    at 128-byte aligned offsets of one dynamic region
+    (`@__tcgen_dsmem`, an external shared array), and the launch's
+    `dynamic_shared_memory_size` is set to the region's size; the runtime
+    raises the kernel's limit above 48 KiB (docs/BUNDLE.md). Buffers no
+    longer read anywhere are erased. Launches within the limit are left
+    alone.
+
+    Before: `%a = memref.get_global @__tcgen_smem_A : memref<128x32xf16, 3>`
+    After:
+    ```mlir
+    %g = memref.get_global @__tcgen_dsmem : memref<0xi8, 3>
+    %d = memref.reinterpret_cast %g to offset: [0], sizes: [65536], strides: [1]
+        : memref<0xi8, 3> to memref<65536xi8, 3>
+    %a = memref.view %d[%c0][] : memref<65536xi8, 3> to memref<128x32xf16, 3>
+    ```
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"staticLimit", "static-limit", "int64_t", /*default=*/"49152",
+           "Static shared memory a launch may keep, in bytes">,
+  ];
 }
 
 #endif // TCGEN_TRANSFORMS_PASSES_TD

@@ -1,0 +1,150 @@
+//===- SwizzleShared.cpp - XOR swizzle of the shared tiles ------*- C++ -*-===//
+//
+// This file implements tcgen-sm80-swizzle-shared: every access to an
+// unpadded shared tile of an sm80 kernel goes through the XOR swizzle of
+// Swizzle.h, so that ldmatrix and the cp.async stores are conflict-free.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Targets/SM80/Passes.h"
+
+#include "tcgen/IR/TCGenDialect.h"
+#include "tcgen/Targets/SM80/Swizzle.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir::tcgen {
+#define GEN_PASS_DEF_TCGENSM80SWIZZLESHAREDPASS
+#include "tcgen/Targets/SM80/Passes.h.inc"
+
+namespace {
+
+static bool isShared(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  return memref && nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(memref);
+}
+
+/// The swizzled (row, column) of an access at (row, col) to a shared tile
+/// of type `type`, built with `b` before the access (Swizzle.h's
+/// swizzleChunk, with the offset inside the 16-byte chunk kept).
+static std::pair<Value, Value> buildSwizzle(OpBuilder &b, Location loc,
+                                            MemRefType type, Value row,
+                                            Value col) {
+  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  int64_t rowBytes = type.getShape()[1] * elemBytes;
+  int64_t chunkElems = 16 / elemBytes;
+  int64_t chunksPerRow = rowBytes / 16;
+  auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); };
+  Value chunk = arith::DivUIOp::create(b, loc, col, cst(chunkElems));
+  Value within = arith::RemUIOp::create(b, loc, col, cst(chunkElems));
+  Value newRow = row, newChunk;
+  if (rowBytes >= 128) {
+    Value key = arith::RemUIOp::create(b, loc, row, cst(8));
+    newChunk = arith::XOrIOp::create(b, loc, chunk, key);
+  } else {
+    int64_t rowsPerLine = 128 / rowBytes;
+    Value line = arith::DivUIOp::create(b, loc, row, cst(rowsPerLine));
+    Value inLine = arith::RemUIOp::create(b, loc, row, cst(rowsPerLine));
+    Value pos = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, inLine, cst(chunksPerRow)),
+        chunk);
+    Value key = arith::RemUIOp::create(b, loc, line, cst(8));
+    Value swizzled = arith::XOrIOp::create(b, loc, pos, key);
+    newRow = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, line, cst(rowsPerLine)),
+        arith::DivUIOp::create(b, loc, swizzled, cst(chunksPerRow)));
+    newChunk = arith::RemUIOp::create(b, loc, swizzled, cst(chunksPerRow));
+  }
+  Value newCol = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, newChunk, cst(chunkElems)), within);
+  return {newRow, newCol};
+}
+
+struct SwizzleSharedPass final
+    : impl::TCGenSM80SwizzleSharedPassBase<SwizzleSharedPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    auto config = func->getAttrOfType<ConfigAttr>(kConfigAttrName);
+    if (!config || config.getBackend() != "sm80" || config.getPadding() != 0)
+      return;
+    WalkResult walk = func.walk([&](Operation *op) {
+      // Ops that only name or select a tile.
+      if (isa<memref::GetGlobalOp, arith::SelectOp>(op))
+        return WalkResult::advance();
+      MutableOperandRange indices = accessIndices(op);
+      if (indices.empty()) {
+        if (llvm::any_of(op->getOperandTypes(), isShared)) {
+          op->emitOpError("accesses a swizzled shared tile in a way "
+                          "tcgen-sm80-swizzle-shared cannot rewrite");
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      }
+      auto type = cast<MemRefType>(accessedMemref(op).getType());
+      int64_t rowBytes =
+          type.getRank() == 2
+              ? type.getShape()[1] * type.getElementTypeBitWidth() / 8
+              : 0;
+      if (type.getRank() != 2 || !type.hasStaticShape() ||
+          !sm80::canSwizzle(rowBytes)) {
+        op->emitOpError("cannot swizzle shared tile ")
+            << type << ": rows must be a power of two from 16 to 1024 bytes "
+            << "(use padding instead)";
+        return WalkResult::interrupt();
+      }
+      OpBuilder b(op);
+      auto [row, col] =
+          buildSwizzle(b, op->getLoc(), type, indices[0].get(), indices[1].get());
+      indices[0].set(row);
+      indices[1].set(col);
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+
+  /// The indices of a shared-tile access the pass rewrites (empty if `op`
+  /// is not one).
+  static MutableOperandRange accessIndices(Operation *op) {
+    Value memref = accessedMemref(op);
+    if (!memref || !isShared(memref.getType()))
+      return MutableOperandRange(op, 0, 0);
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
+      return copy.getDstIndicesMutable();
+    if (auto ld = dyn_cast<nvgpu::LdMatrixOp>(op))
+      return ld.getIndicesMutable();
+    if (auto load = dyn_cast<vector::LoadOp>(op))
+      return load.getIndicesMutable();
+    if (auto store = dyn_cast<vector::StoreOp>(op))
+      return store.getIndicesMutable();
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      return load.getIndicesMutable();
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      return store.getIndicesMutable();
+    return MutableOperandRange(op, 0, 0);
+  }
+
+  /// The shared-tile memref `op` reads or writes, if it is an access.
+  static Value accessedMemref(Operation *op) {
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
+      return copy.getDst();
+    if (auto ld = dyn_cast<nvgpu::LdMatrixOp>(op))
+      return ld.getSrcMemref();
+    if (auto load = dyn_cast<vector::LoadOp>(op))
+      return load.getBase();
+    if (auto store = dyn_cast<vector::StoreOp>(op))
+      return store.getBase();
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      return load.getMemref();
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      return store.getMemref();
+    return Value();
+  }
+};
+} // namespace
+} // namespace mlir::tcgen

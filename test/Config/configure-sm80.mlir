@@ -1,0 +1,99 @@
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(tcgen-configure))' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm80 padding=8}))' | FileCheck %s --check-prefix=PAD
+
+// sm_80: the sm80 default. Four stages of 16 KiB of swizzled tiles fit the
+// budget (half of the SM's 163 KiB); padded rows (PAD) take 18.5 KiB a
+// stage, still four.
+// CHECK-LABEL: func @default_sm80
+// CHECK: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 4, padding = 0, vector = 8
+// PAD-LABEL: func @default_sm80
+// PAD: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 4, padding = 8
+module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+  func.func @default_sm80(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
+    linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+    return
+  }
+}
+
+// -----
+
+// sm_86 has 99 KiB per block: the budget (50 KiB) holds three stages.
+// CHECK-LABEL: func @default_sm86
+// CHECK: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 3, padding = 0
+module attributes {tcgen.target = #tcgen.target<"sm_86">} {
+  func.func @default_sm86(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
+    linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+    return
+  }
+}
+
+// -----
+
+// The sm80 back end needs cp.async (sm_80).
+module attributes {tcgen.target = #tcgen.target<"sm_75">} {
+  func.func @old_target(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
+    // expected-error @+1 {{the sm80 back end needs cp.async and mma.sync m16n8k16: --target=sm_80 or later, not sm_75}}
+    linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], stages = 2>}
+      ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+    return
+  }
+}
+
+// -----
+
+// Unpadded tiles are swizzled: B's rows of 96 f16 (192 bytes) cannot be.
+module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+  func.func @unswizzlable(%a: memref<256x128xf16>, %b: memref<128x192xf16>, %c: memref<256x192xf32>) {
+    // expected-error @+1 {{unpadded sm80 tiles are XOR-swizzled, which needs rows of a power of two from 16 to 1024 bytes: A's are 64, B's 192 (choose another tile or a padding)}}
+    linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [128, 96, 32], warp = [64, 32, 32], stages = 2, padding = 0>}
+      ins(%a, %b : memref<256x128xf16>, memref<128x192xf16>) outs(%c : memref<256x192xf32>)
+    return
+  }
+}
+
+// -----
+
+// cp.async copies 16 bytes.
+module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+  func.func @narrow_copies(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
+    // expected-error @+1 {{sm80 copies are 16-byte cp.async: vector must be 8, not 4}}
+    linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], stages = 2, padding = 0, vector = 4>}
+      ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+    return
+  }
+}
+
+// -----
+
+module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+  func.func @one_stage(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
+    // expected-error @+1 {{sm80 configs pipeline 2 to 8 stages of cp.async copies, not 1}}
+    linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], stages = 1>}
+      ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+    return
+  }
+}
+
+// -----
+
+module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+  func.func @mma_shape(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
+    // expected-error @+1 {{sm80 configs take mma = [16, 16, 16] (each a pair of m16n8k16 mma.sync)}}
+    linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 8, 16], stages = 2>}
+      ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+    return
+  }
+}
+
+// -----
+
+// bf16 has no fragment type on this back end yet.
+module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+  func.func @bf16(%a: memref<256x128xbf16>, %b: memref<128x256xbf16>, %c: memref<256x256xf32>) {
+    // expected-error @+1 {{the sm80 back end takes f16 inputs and an f16 or f32 output}}
+    linalg.matmul ins(%a, %b : memref<256x128xbf16>, memref<128x256xbf16>) outs(%c : memref<256x256xf32>)
+    return
+  }
+}

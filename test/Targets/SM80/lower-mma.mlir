@@ -1,0 +1,58 @@
+// RUN: tcgen-opt %s --split-input-file --verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(tcgen-lower-contraction,tcgen-tile,tcgen-promote-operands,tcgen-detect-parallel,tcgen-wmma-map-mma,tcgen-hoist-accumulators,tcgen-vectorize-copies,tcgen-map-to-gpu,tcgen-async-copies),lower-affine,canonicalize,cse,func.func(tcgen-sm80-lower-mma))' | FileCheck %s
+
+// C += A*B on 64x64 blocks of four 32x32 warp tiles: each warp's four 16x16
+// C fragments are vector<4x2xf32> (two m16n8 accumulators each), loaded
+// per lane as four vector<2xf32> pairs before the K loop and carried in its
+// iter_args; A fragments are ldmatrix.x4, B fragments ldmatrix.x4.trans of
+// the [k][n] tile; each 16x16x16 product is two m16n8k16 mma.sync on the
+// two n8 halves.
+// CHECK-LABEL: func @accumulate
+// CHECK:         gpu.launch
+// CHECK:           gpu.lane_id
+// CHECK:           vector.load %{{.*}} : memref<128x128xf32>, vector<2xf32>
+// CHECK:           vector.insert %{{.*}} [0] : vector<2xf32> into vector<4x2xf32>
+// CHECK:           nvgpu.device_async_copy
+// CHECK:           scf.for {{.*}} -> (vector<4x2xf32>, vector<4x2xf32>, vector<4x2xf32>, vector<4x2xf32>)
+// CHECK:             nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<64x32xf16, 3> -> vector<4x2xf16>
+// CHECK:             nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : memref<32x64xf16, 3> -> vector<4x2xf16>
+// CHECK:             vector.extract_strided_slice %{{.*}} {offsets = [0, 0], sizes = [2, 2], strides = [1, 1]} : vector<4x2xf16> to vector<2x2xf16>
+// CHECK:             nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// CHECK:             vector.extract_strided_slice %{{.*}} {offsets = [2, 0], sizes = [2, 2], strides = [1, 1]} : vector<4x2xf16> to vector<2x2xf16>
+// CHECK:             nvgpu.mma.sync
+// CHECK-NOT:         gpu.subgroup_mma
+// CHECK:           vector.extract %{{.*}}[3] : vector<2xf32> from vector<4x2xf32>
+// CHECK:           vector.store %{{.*}} : memref<128x128xf32>, vector<2xf32>
+func.func @accumulate(%A: memref<128x64xf16>, %B: memref<64x128xf16>, %C: memref<128x128xf32>) {
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 32], warp = [32, 32, 32], stages = 2, padding = 0>}
+    ins(%A, %B : memref<128x64xf16>, memref<64x128xf16>) outs(%C : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+// C = A*B with f16 accumulation: the fragments start as zero splats and the
+// mma.sync accumulate in f16.
+// CHECK-LABEL: func @overwrite_f16
+// CHECK:         vector.broadcast %{{.*}} : f16 to vector<4x2xf16>
+// CHECK:         nvgpu.mma.sync(%{{.*}}, %{{.*}}, %{{.*}}) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
+// CHECK:         vector.store %{{.*}} : memref<128x128xf16>, vector<2xf16>
+func.func @overwrite_f16(%A: memref<128x64xf16>, %B: memref<64x128xf16>, %C: memref<128x128xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%C : memref<128x128xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 32], warp = [32, 32, 32], stages = 2, padding = 0>}
+    ins(%A, %B : memref<128x64xf16>, memref<64x128xf16>) outs(%C : memref<128x128xf16>)
+  return
+}
+
+// -----
+
+// A wmma kernel is left alone.
+// CHECK-LABEL: func @wmma
+// CHECK:         gpu.subgroup_mma_compute
+// CHECK-NOT:     nvgpu.mma.sync
+func.func @wmma(%A: memref<128x64xf16>, %B: memref<64x128xf16>, %C: memref<128x128xf32>) {
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [64, 64, 32], warp = [32, 32, 32], stages = 2>}
+    ins(%A, %B : memref<128x64xf16>, memref<64x128xf16>) outs(%C : memref<128x128xf32>)
+  return
+}
