@@ -252,6 +252,8 @@ fi
 
 [ -d "$CARRY/accumulate-bundles" ] && check_and_bench accumulate "C += A*B" t
 
+[ -d "$CARRY/sm80sweep-bundles" ] && check_and_bench sm80sweep "sm80 square sweep, f16 C and tilings" ""
+
 if [ -d "$CARRY/sm80-bundles" ]; then
   D="$CARRY/sm80-bundles"
   echo "=== sm80: SASS of the 4096^3 kernel"

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -46,7 +46,10 @@ ARGS=("$@")
 # sm80 (the sm80 back end on sm_90a with --backend=sm80: checks of tiles,
 # stages, padding and C += A*B; the default config over the square sizes
 # against cuBLAS and the wmma back end; a stage sweep 2-5 and the padded
-# layout against the swizzled one at 4096^3 and 8192^3, profiled with ncu)
+# layout against the swizzled one at 4096^3 and 8192^3, profiled with ncu),
+# sm80sweep (the sm80 default over the square sizes 1024..16384 every 1024,
+# f16 C at 4096^3 and 8192^3, warp and block tilings at 4096^3 and 8192^3;
+# small bundles for compute-sanitizer in carry/san)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -807,4 +810,33 @@ if want sm80; then
     build "$D" "st${s}_128x128x64" $s $s $s -- "${S80[@]}" --block-tile=128,128,64 --warp-tile=64,64,64
   done
   echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want sm80sweep; then
+  rm -rf "$CARRY/sm80sweep-bundles"; mkdir -p "$CARRY/sm80sweep-bundles" "$CARRY/san"
+  echo "sm80 sweep and tilings:"
+  D="$CARRY/sm80sweep-bundles"
+  S80=(--backend=sm80)
+  for s in $(seq 1024 1024 16384); do
+    build "$D" "t$(printf %05d $s)" $s $s $s -- "${S80[@]}"
+  done
+  for s in 4096 8192; do
+    build "$D" "f$s" $s $s $s --out f16 -- "${S80[@]}"
+    build "$D" "x${s}_s3" $s $s $s -- "${S80[@]}" --stages=3
+    build "$D" "x${s}_w64x32" $s $s $s -- "${S80[@]}" --block-tile=128,128,32 --warp-tile=64,32,32
+    build "$D" "x${s}_w32x64" $s $s $s -- "${S80[@]}" --block-tile=128,128,32 --warp-tile=32,64,32
+    build "$D" "x${s}_256x128" $s $s $s -- "${S80[@]}" --block-tile=256,128,32 --warp-tile=64,64,32
+    build "$D" "x${s}_64x128" $s $s $s -- "${S80[@]}" --block-tile=64,128,32 --warp-tile=32,64,32
+    build "$D" "x${s}_r16" $s $s $s -- "${S80[@]}" --raster=16
+  done
+  build "$D" chk_f16_2048 2048 2048 2048 --out f16 -- "${S80[@]}"
+  build "$D" chk_w64x32 1024 1024 1024 -- "${S80[@]}" --block-tile=128,128,32 --warp-tile=64,32,32
+  build "$D" chk_256x128 1024 1024 1024 -- "${S80[@]}" --block-tile=256,128,32 --warp-tile=64,64,32
+  # compute-sanitizer (scripts/device-sanitize.sh): small shapes
+  rm -rf "$CARRY"/san/sm80_*
+  build "$CARRY/san" sm80_256_s4 256 256 256 -- "${S80[@]}"
+  build "$CARRY/san" sm80_256x256x512_s2 256 256 512 -- "${S80[@]}" --stages=2
+  build "$CARRY/san" sm80_256_acc_f16 256 256 256 --accumulate --out f16 -- "${S80[@]}"
+  build "$CARRY/san" sm80_256_pad8 256 256 256 -- "${S80[@]}" --padding=8
+  echo "  $(ls "$D" | wc -l) bundles, $(ls "$CARRY/san" | wc -l) for the sanitizer"
 fi

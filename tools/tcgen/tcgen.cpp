@@ -103,7 +103,10 @@ static cl::opt<std::string> emitKind("emit", cl::desc("cubin (default) or ptx"),
                                      cl::init("cubin"), cl::sub(compileCmd));
 static cl::opt<std::string>
     backendName("backend",
-                cl::desc("Code generation back end: wmma (sm_70 and later)"),
+                cl::desc("Code generation back end: wmma (sm_70 and later), "
+                         "sm80 (ldmatrix, mma.sync, cp.async; sm_80 and "
+                         "later) or sm90 (wgmma, TMA; sm_90a); default: the "
+                         "target's"),
                 cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd),
                 cl::sub(tuneCmd));
 static cl::list<int64_t> blockTile("block-tile", cl::desc("Block tile m,n,k"),
