@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -49,7 +49,11 @@ ARGS=("$@")
 # layout against the swizzled one at 4096^3 and 8192^3, profiled with ncu),
 # sm80sweep (the sm80 default over the square sizes 1024..16384 every 1024,
 # f16 C at 4096^3 and 8192^3, warp and block tilings at 4096^3 and 8192^3;
-# small bundles for compute-sanitizer in carry/san)
+# small bundles for compute-sanitizer in carry/san),
+# sm80splitk (intra-block split-K on the sm80 back end: checks, and shapes
+# with few output tiles and a long K, against the same tiles without the
+# split; three repeated runs of the default at 4096^3 and 8192^3 with the
+# wmma back end)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -839,4 +843,33 @@ if want sm80sweep; then
   build "$CARRY/san" sm80_256_acc_f16 256 256 256 --accumulate --out f16 -- "${S80[@]}"
   build "$CARRY/san" sm80_256_pad8 256 256 256 -- "${S80[@]}" --padding=8
   echo "  $(ls "$D" | wc -l) bundles, $(ls "$CARRY/san" | wc -l) for the sanitizer"
+fi
+
+if want sm80splitk; then
+  rm -rf "$CARRY/sm80splitk-bundles"; mkdir -p "$CARRY/sm80splitk-bundles" "$CARRY/san"
+  echo "sm80 intra-block split-K:"
+  D="$CARRY/sm80splitk-bundles"
+  S80=(--backend=sm80)
+  build "$D" chk_256x256x512_k2 256 256 512 -- "${S80[@]}" --block-tile=64,64,64 --warp-tile=32,32,32
+  build "$D" chk_512x384x1024_k4 512 384 1024 -- "${S80[@]}" --block-tile=64,64,128 --warp-tile=32,32,32
+  build "$D" chk_256x512x512_k2_f16 256 512 512 --out f16 -- "${S80[@]}" --block-tile=64,64,64 --warp-tile=32,32,32
+  build "$D" chk_1024x1024x4096_k2 1024 1024 4096 -- "${S80[@]}" --block-tile=128,128,64 --warp-tile=64,64,32
+  # few tiles, long K: variants named <shape>_<block>_k<splits>
+  for shape in 256x256x8192 512x512x8192 256x1024x8192 1024x1024x4096; do
+    IFS=x read -r m n k <<<"$shape"
+    build "$D" "s${shape}_def" $m $n $k -- "${S80[@]}"
+    build "$D" "s${shape}_64x64_k1" $m $n $k -- "${S80[@]}" --block-tile=64,64,32 --warp-tile=32,32,32
+    build "$D" "s${shape}_64x64_k2" $m $n $k -- "${S80[@]}" --block-tile=64,64,64 --warp-tile=32,32,32
+    build "$D" "s${shape}_64x64_k4" $m $n $k -- "${S80[@]}" --block-tile=64,64,128 --warp-tile=32,32,32
+    build "$D" "s${shape}_128x128_k2" $m $n $k -- "${S80[@]}" --block-tile=128,128,64 --warp-tile=64,64,32
+  done
+  for rep in 1 2 3; do
+    for s in 4096 8192; do
+      build "$D" "r${rep}_${s}_sm80" $s $s $s -- "${S80[@]}"
+      build "$D" "r${rep}_${s}_wmma" $s $s $s -- --backend=wmma
+    done
+  done
+  rm -rf "$CARRY"/san/sm80k_*
+  build "$CARRY/san" sm80k_256x256x512_k2 256 256 512 -- "${S80[@]}" --block-tile=64,64,64 --warp-tile=32,32,32
+  echo "  $(ls "$D" | wc -l) bundles"
 fi

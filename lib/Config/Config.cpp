@@ -295,10 +295,25 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
     return failure();
   int64_t smem = getSharedMemoryBytes(info, config);
   if (sm80) {
+    // Intra-block split-K: the partial sums of the other shares meet in a
+    // shared scratch buffer next to the stages (tcgen-split-k-reduce).
+    int64_t splits = config.getKSplits();
+    if (splits > 1) {
+      if (!getZeroFillOfOutput(info))
+        return info.op->emitOpError()
+               << "intra-block split-K (warp tile K " << config.getWarpTile()[2]
+               << " < block tile K " << bt[2]
+               << ") needs C = A*B (a zero fill of C): with C += A*B every "
+                  "share of K would add C";
+      smem += (splits - 1) * bt[0] * bt[1] *
+              info.cType.getIntOrFloatBitWidth() / 8;
+    }
     // Dynamic shared memory (tcgen-dynamic-shared-memory) past 48 KiB.
     if (smem > target.getMaxSharedMemoryPerBlock())
       return info.op->emitOpError()
-             << config.getStages() << " stages need " << smem
+             << config.getStages() << " stages"
+             << (config.getKSplits() > 1 ? " and the split-K scratch" : "")
+             << " need " << smem
              << " bytes of shared memory, more than the "
              << target.getMaxSharedMemoryPerBlock()
              << " bytes one block may use on " << target.getArch();

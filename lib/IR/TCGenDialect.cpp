@@ -238,7 +238,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "warp tile " << dims[d] << "=" << warp[d]
                          << " is not a multiple of the mma shape " << mma[d];
   }
-  int64_t warps = (block[0] / warp[0]) * (block[1] / warp[1]);
+  int64_t warps = (block[0] / warp[0]) * (block[1] / warp[1]) *
+                  (backend == "sm80" ? block[2] / warp[2] : 1);
   if (warps * 32 > 1024)
     return emitError() << warps << " warps exceed 1024 threads per block";
   if (stages < 1)
@@ -278,7 +279,11 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+int64_t ConfigAttr::getKSplits() const {
+  return getBackend() == "sm80" ? getBlockTile()[2] / getWarpTile()[2] : 1;
+}
+
 int64_t ConfigAttr::getNumWarps() const {
   return (getBlockTile()[0] / getWarpTile()[0]) *
-         (getBlockTile()[1] / getWarpTile()[1]);
+         (getBlockTile()[1] / getWarpTile()[1]) * getKSplits();
 }

@@ -85,6 +85,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   TCGenMapToGPUPassOptions map;
   map.reorderCopies = options.reorderCopies;
   fpm.addPass(createTCGenMapToGPUPass(map));
+  fpm.addPass(createTCGenSplitKReducePass());
   if (options.prefetch && options.promote) {
     // cp.async stages: always for sm80 kernels, for wmma ones on request;
     // the register prefetch takes the other wmma kernels.

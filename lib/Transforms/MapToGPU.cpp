@@ -41,6 +41,35 @@ static void inlineLoopAt(AffineForOp loop, Value index, OpBuilder &b) {
   loop.erase();
 }
 
+/// inlineLoopAt for a loop with iter_args: the body runs once, its
+/// iter_args are the loop's inits and the loop's results what it yields.
+static void inlineLoopWithIterArgsAt(AffineForOp loop, Value index,
+                                     OpBuilder &b) {
+  auto yield = cast<affine::AffineYieldOp>(loop.getBody()->getTerminator());
+  for (auto [arg, init] :
+       llvm::zip(loop.getRegionIterArgs(), loop.getInits()))
+    arg.replaceAllUsesWith(init);
+  SmallVector<Value> yielded(yield.getOperands());
+  for (auto [result, value] : llvm::zip(loop.getResults(), yielded))
+    result.replaceAllUsesWith(value);
+  yield.erase();
+  // The body is now without terminator: inline it like a plain loop.
+  b.setInsertionPoint(loop);
+  AffineMap lb = loop.getLowerBoundMap();
+  unsigned ns = lb.getNumSymbols();
+  AffineMap map =
+      AffineMap::get(lb.getNumDims(), ns + 1,
+                     lb.getResult(0) + getAffineSymbolExpr(ns, b.getContext()) *
+                                           loop.getStepAsInt());
+  SmallVector<Value> operands(loop.getLowerBoundOperands());
+  operands.push_back(index);
+  Value iv = affine::AffineApplyOp::create(b, loop.getLoc(), map, operands);
+  loop.getInductionVar().replaceAllUsesWith(iv);
+  for (Operation &op : llvm::make_early_inc_range(*loop.getBody()))
+    op.moveBefore(loop);
+  loop.erase();
+}
+
 struct MapToGPUPass final : impl::TCGenMapToGPUPassBase<MapToGPUPass> {
   using Base::Base;
 
@@ -243,8 +272,16 @@ struct MapToGPUPass final : impl::TCGenMapToGPUPassBase<MapToGPUPass> {
                      blockN.getStepAsInt());
     Value tid = launch.getThreadIds().x;
     Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarpSize));
-    Value warpRow = arith::DivUIOp::create(b, loc, warp, cst(warpsN));
-    Value warpCol = arith::RemUIOp::create(b, loc, warp, cst(warpsN));
+    // Intra-block split-K (sm80): warp = warpK * (warpsM * warpsN) + the
+    // warp's (m, n) position; warpK picks its share of each k-tile.
+    int64_t splits = config.getKSplits();
+    Value warpK, warpMN = warp;
+    if (splits > 1) {
+      warpK = arith::DivUIOp::create(b, loc, warp, cst(warpsM * warpsN));
+      warpMN = arith::RemUIOp::create(b, loc, warp, cst(warpsM * warpsN));
+    }
+    Value warpRow = arith::DivUIOp::create(b, loc, warpMN, cst(warpsN));
+    Value warpCol = arith::RemUIOp::create(b, loc, warpMN, cst(warpsN));
 
     blockM.getInductionVar().replaceAllUsesWith(i);
     blockN.getInductionVar().replaceAllUsesWith(j);
@@ -267,6 +304,18 @@ struct MapToGPUPass final : impl::TCGenMapToGPUPassBase<MapToGPUPass> {
                << (trip ? int64_t(*trip) : -1) << " iterations for " << count
                << " warps";
       inlineLoopAt(loop, index, b);
+    }
+
+    // warp_k -> warpK: each warp computes one share of the k-tile into its
+    // own accumulators (tcgen-split-k-reduce sums them).
+    if (splits > 1) {
+      AffineForOp loop = findLoop(launch, "warp_k");
+      std::optional<uint64_t> trip =
+          loop ? affine::getConstantTripCount(loop) : std::nullopt;
+      if (!loop || !trip || int64_t(*trip) != splits)
+        return launch.emitOpError("intra-block split-K needs a warp_k loop of ")
+               << splits << " iterations";
+      inlineLoopWithIterArgsAt(loop, warpK, b);
     }
 
     // Copies: every thread of the block takes part.

@@ -97,3 +97,45 @@ module attributes {tcgen.target = #tcgen.target<"sm_80">} {
     return
   }
 }
+
+// -----
+
+// Intra-block split-K (warp K 32 of a 64-deep k-tile) needs C = A*B.
+module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+  func.func @split_k_accumulate(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
+    // expected-error @+1 {{intra-block split-K (warp tile K 32 < block tile K 64) needs C = A*B (a zero fill of C): with C += A*B every share of K would add C}}
+    linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 64], warp = [32, 32, 32], stages = 2>}
+      ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+    return
+  }
+}
+
+// -----
+
+// 16 warps of 32x32 sharing K four ways with 64x64 tiles: 512 threads,
+// and 48 KiB of scratch beside two 32 KiB stages; 128x128x128 tiles would
+// need 328 KiB (padded).
+// CHECK-LABEL: func @split_k_fits
+// CHECK: #tcgen.config<backend = "sm80", block = [64, 64, 128], warp = [32, 32, 32]
+module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+  func.func @split_k_fits(%a: memref<256x256xf16>, %b: memref<256x256xf16>, %c: memref<256x256xf32>) {
+    %zero = arith.constant 0.0 : f32
+    linalg.fill ins(%zero : f32) outs(%c : memref<256x256xf32>)
+    linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 128], warp = [32, 32, 32], stages = 2>}
+      ins(%a, %b : memref<256x256xf16>, memref<256x256xf16>) outs(%c : memref<256x256xf32>)
+    return
+  }
+}
+
+// -----
+
+module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+  func.func @split_k_too_big(%a: memref<256x256xf16>, %b: memref<256x256xf16>, %c: memref<256x256xf32>) {
+    %zero = arith.constant 0.0 : f32
+    linalg.fill ins(%zero : f32) outs(%c : memref<256x256xf32>)
+    // expected-error @+1 {{2 stages and the split-K scratch need 335872 bytes of shared memory, more than the 166912 bytes one block may use on sm_80}}
+    linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [128, 128, 128], warp = [64, 64, 32], stages = 2>}
+      ins(%a, %b : memref<256x256xf16>, memref<256x256xf16>) outs(%c : memref<256x256xf32>)
+    return
+  }
+}

@@ -64,6 +64,9 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
     - `block`: thread-block tile [m, n, k]; `warp`: warp tile [m, n, k]; the
       block tile is a multiple of the warp tile, which is a multiple of `mma`.
     - `stages`: shared-memory buffers per operand (1 = single buffer).
+    - sm80: a warp tile K smaller than the block tile's splits each k-tile
+      over block_k / warp_k warps per (m, n) warp tile (intra-block
+      split-K); their partial sums meet in shared memory.
     - `padding`: elements added to each shared-memory row (a multiple of 8
       f16 elements keeps 16-byte row alignment for WMMA loads).
     - `vector`: elements per global->shared copy (8 f16 = 16 bytes).
@@ -103,7 +106,12 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Warps per thread block: (block_m / warp_m) * (block_n / warp_n).
+    /// Warps that share one warp tile's K range (intra-block split-K, sm80):
+    /// block_k / warp_k; 1 on the other back ends, whose warps walk the
+    /// block's K range themselves.
+    int64_t getKSplits() const;
+    /// Warps per thread block: (block_m / warp_m) * (block_n / warp_n) *
+    /// getKSplits().
     int64_t getNumWarps() const;
     /// Threads per thread block.
     int64_t getNumThreads() const { return getNumWarps() * 32; }

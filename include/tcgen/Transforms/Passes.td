@@ -314,6 +314,38 @@ def TCGenAsyncCopiesPass : Pass<"tcgen-async-copies", "func::FuncOp"> {
   ];
 }
 
+def TCGenSplitKReducePass : Pass<"tcgen-split-k-reduce", "func::FuncOp"> {
+  let summary = "Sum the partial accumulators of intra-block split-K";
+  let description = [{
+    With intra-block split-K (an sm80 config whose warp tile K is smaller
+    than the block tile's: `#tcgen.config.getKSplits() > 1`, seed 004
+    IV-E), tcgen-map-to-gpu gives each of the block_k / warp_k warps of one
+    (m, n) warp tile its own share of every k-tile, so after the K loop each
+    holds a partial sum of the tile's C fragments. This pass reduces them
+    through shared memory before C is written: the warps with warpK > 0
+    store their fragments into a shared scratch buffer (one 16x16 slot per
+    warp and fragment: `[(splits - 1) * warps_mn * fragments * 16][16]`),
+    all threads meet at a barrier, and the warps with warpK = 0 add the
+    partials to their own fragments and store C as before.
+
+    ```mlir
+    scf.if (warpK != 0) { gpu.subgroup_mma_store_matrix %f, %scratch[slot(warpK - 1, f)] }
+    gpu.barrier
+    scf.if (warpK == 0) {
+      %p = gpu.subgroup_mma_load_matrix %scratch[slot(s, f)] ...
+      %sum = gpu.subgroup_mma_elementwise addf %f, %p
+      gpu.subgroup_mma_store_matrix %sum, %C[...]
+    }
+    ```
+    C += A*B is refused (every share would add C); so are C stores that
+    are not fragment stores after the K loop.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TCGenDynamicSharedMemoryPass
     : Pass<"tcgen-dynamic-shared-memory", "func::FuncOp"> {
   let summary = "Move a kernel's shared tiles into dynamic shared memory";

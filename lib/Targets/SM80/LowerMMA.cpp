@@ -184,6 +184,23 @@ struct ConstantLowering final
   }
 };
 
+/// The split-K reduction's sum of two fragments: the same layout, so an
+/// elementwise add of the registers.
+struct AddLowering final
+    : OpConversionPattern<gpu::SubgroupMmaElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(gpu::SubgroupMmaElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getOpType() != gpu::MMAElementwiseOp::ADDF)
+      return failure();
+    ValueRange args = adaptor.getArgs();
+    rewriter.replaceOpWithNewOp<arith::AddFOp>(op, args[0], args[1]);
+    return success();
+  }
+};
+
 /// Why `op` cannot be lowered, or an empty string.
 static std::string unsupportedReason(Operation *op) {
   auto isFragment = [](Type t) {
@@ -207,8 +224,9 @@ static std::string unsupportedReason(Operation *op) {
   if (auto compute = dyn_cast<gpu::SubgroupMmaComputeOp>(op))
     if (compute.getATranspose() || compute.getBTranspose())
       return "cannot multiply transposed fragments";
-  if (isa<gpu::SubgroupMmaElementwiseOp>(op))
-    return "has no elementwise fragment ops";
+  if (auto ew = dyn_cast<gpu::SubgroupMmaElementwiseOp>(op))
+    if (ew.getOpType() != gpu::MMAElementwiseOp::ADDF)
+      return "has no elementwise fragment ops but addf";
   return "";
 }
 
@@ -243,11 +261,12 @@ struct LowerMMAPass final : impl::TCGenSM80LowerMMAPassBase<LowerMMAPass> {
     target.addIllegalOp<gpu::SubgroupMmaLoadMatrixOp,
                         gpu::SubgroupMmaStoreMatrixOp,
                         gpu::SubgroupMmaComputeOp,
-                        gpu::SubgroupMmaConstantMatrixOp>();
+                        gpu::SubgroupMmaConstantMatrixOp,
+                        gpu::SubgroupMmaElementwiseOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
     patterns.add<LoadLowering, StoreLowering, ComputeLowering,
-                 ConstantLowering>(converter, ctx);
+                 ConstantLowering, AddLowering>(converter, ctx);
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(func, target, std::move(patterns))))

@@ -32,8 +32,8 @@ func.func @other_shape(%S: memref<64x64xf16, 3>) attributes {tcgen.config = #tcg
 func.func @elementwise(%S: memref<64x64xf32>) attributes {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 32], warp = [32, 32, 32], stages = 2, padding = 0>} {
   %c0 = arith.constant 0 : index
   %a = gpu.subgroup_mma_load_matrix %S[%c0, %c0] {leadDimension = 64 : index} : memref<64x64xf32> -> !gpu.mma_matrix<16x16xf32, "COp">
-  // expected-error @below {{sm80 lowering has no elementwise fragment ops}}
-  %b = gpu.subgroup_mma_elementwise addf %a, %a : (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">
+  // expected-error @below {{sm80 lowering has no elementwise fragment ops but addf}}
+  %b = gpu.subgroup_mma_elementwise mulf %a, %a : (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">) -> !gpu.mma_matrix<16x16xf32, "COp">
   gpu.subgroup_mma_store_matrix %b, %S[%c0, %c0] {leadDimension = 64 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<64x64xf32>
   return
 }

@@ -1,5 +1,5 @@
 // RUN: tcgen-opt %s --split-input-file --verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(func.func(tcgen-lower-contraction,tcgen-tile,tcgen-promote-operands,tcgen-detect-parallel,tcgen-wmma-map-mma,tcgen-hoist-accumulators,tcgen-vectorize-copies,tcgen-map-to-gpu,tcgen-async-copies),lower-affine,canonicalize,cse,func.func(tcgen-sm80-lower-mma))' | FileCheck %s
+// RUN:   --pass-pipeline='builtin.module(func.func(tcgen-lower-contraction,tcgen-tile,tcgen-promote-operands,tcgen-detect-parallel,tcgen-wmma-map-mma,tcgen-hoist-accumulators,tcgen-vectorize-copies,tcgen-map-to-gpu,tcgen-split-k-reduce,tcgen-async-copies),lower-affine,canonicalize,cse,func.func(tcgen-sm80-lower-mma))' | FileCheck %s
 
 // C += A*B on 64x64 blocks of four 32x32 warp tiles: each warp's four 16x16
 // C fragments are vector<4x2xf32> (two m16n8 accumulators each), loaded
@@ -54,5 +54,25 @@ func.func @overwrite_f16(%A: memref<128x64xf16>, %B: memref<64x128xf16>, %C: mem
 func.func @wmma(%A: memref<128x64xf16>, %B: memref<64x128xf16>, %C: memref<128x128xf32>) {
   linalg.matmul {tcgen.config = #tcgen.config<backend = "wmma", block = [64, 64, 32], warp = [32, 32, 32], stages = 2>}
     ins(%A, %B : memref<128x64xf16>, memref<64x128xf16>) outs(%C : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+// Intra-block split-K: the partial sums parked in shared memory are loaded
+// per lane like C and added to the first share's accumulators.
+// CHECK-LABEL: func @split_k
+// CHECK:         scf.if
+// CHECK:           vector.store %{{.*}} : memref<256x16xf32, 3>, vector<2xf32>
+// CHECK:         gpu.barrier
+// CHECK:         scf.if
+// CHECK:           vector.load %{{.*}} : memref<256x16xf32, 3>, vector<2xf32>
+// CHECK:           arith.addf %{{.*}}, %{{.*}} : vector<4x2xf32>
+// CHECK:           vector.store %{{.*}} : memref<128x128xf32>, vector<2xf32>
+func.func @split_k(%A: memref<128x128xf16>, %B: memref<128x128xf16>, %C: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<128x128xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 64], warp = [32, 32, 32], stages = 2, padding = 0>}
+    ins(%A, %B : memref<128x128xf16>, memref<128x128xf16>) outs(%C : memref<128x128xf32>)
   return
 }
