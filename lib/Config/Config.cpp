@@ -123,11 +123,17 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
     return getSM90Config(info, fallback);
   }
   if (backend == "sm80") {
-    // 128x128x32 blocks of 4 warps with 64x64 warp tiles, unpadded tiles
-    // XOR-swizzled (16 KiB per stage), as many cp.async stages as the
-    // budget holds (chooseSM80Stages).
-    SmallVector<int64_t> block = {128, 128, 32};
-    return ConfigAttr::get(info.op->getContext(), "sm80", block, {64, 64, 32},
+    // 128x128x32 blocks of 4 warps with 64x64 warp tiles, or 64x64 tiles
+    // with intra-block split-K where few tiles (model::chooseSM80Tile);
+    // unpadded tiles XOR-swizzled, as many cp.async stages as the budget
+    // holds (chooseSM80Stages).
+    model::SM80Tile tile =
+        model::chooseSM80Tile(info.m, info.n, info.k,
+                              /*splitK=*/getZeroFillOfOutput(info) != nullptr,
+                              getTypicalSMCount(target));
+    SmallVector<int64_t> block(tile.block, tile.block + 3);
+    SmallVector<int64_t> warp(tile.warp, tile.warp + 3);
+    return ConfigAttr::get(info.op->getContext(), "sm80", block, warp,
                            {16, 16, 16},
                            chooseSM80Stages(info, block, /*padding=*/0, target),
                            /*padding=*/0, /*vector=*/8, /*raster=*/8,
@@ -229,6 +235,21 @@ int64_t mlir::tcgen::chooseWMMAStages(const ContractionInfo &info,
                  getWMMASharedMemoryLimit(target)
              ? 2
              : 1;
+}
+
+int64_t mlir::tcgen::getTypicalSMCount(TargetAttr target) {
+  // The flagship part of each architecture: A100, A40 / RTX 3090-class,
+  // RTX 4090 / L40, H100 SXM.
+  switch (target.getComputeCapability()) {
+  case 80:
+    return 108;
+  case 86:
+    return 84;
+  case 89:
+    return 128;
+  default:
+    return 132;
+  }
 }
 
 int64_t mlir::tcgen::getSM80SharedMemoryBudget(TargetAttr target) {

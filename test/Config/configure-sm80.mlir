@@ -3,7 +3,8 @@
 // RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=sm80 padding=8}))' | FileCheck %s --check-prefix=PAD
 
-// sm_80: the sm80 default. Four stages of 16 KiB of swizzled tiles fit the
+// sm_80: the sm80 default where 128x128 tiles fill the SMs (256 tiles on
+// an A100's 108). Four stages of 16 KiB of swizzled tiles fit the
 // budget (half of the SM's 163 KiB); padded rows (PAD) take 18.5 KiB a
 // stage, still four.
 // CHECK-LABEL: func @default_sm80
@@ -11,8 +12,38 @@
 // PAD-LABEL: func @default_sm80
 // PAD: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 4, padding = 8
 module attributes {tcgen.target = #tcgen.target<"sm_80">} {
-  func.func @default_sm80(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
-    linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+  func.func @default_sm80(%a: memref<2048x128xf16>, %b: memref<128x2048xf16>, %c: memref<2048x2048xf32>) {
+    linalg.matmul ins(%a, %b : memref<2048x128xf16>, memref<128x2048xf16>) outs(%c : memref<2048x2048xf32>)
+    return
+  }
+}
+
+// -----
+
+// Few tiles: 64x64 blocks of four 32x32 warp tiles; 256 of them on 108
+// SMs: two shares of K per warp tile (eight warps, a 64-deep k-tile). A C
+// += A*B (no zero fill) of the same shape keeps one share.
+// CHECK-LABEL: func @few_tiles
+// CHECK: #tcgen.config<backend = "sm80", block = [64, 64, 64], warp = [32, 32, 32], mma = [16, 16, 16], stages = 4, padding = 0
+// CHECK-LABEL: func @few_tiles_accumulate
+// CHECK: #tcgen.config<backend = "sm80", block = [64, 64, 32], warp = [32, 32, 32]
+// CHECK-LABEL: func @fewer_tiles
+// CHECK: #tcgen.config<backend = "sm80", block = [64, 64, 128], warp = [32, 32, 32]
+module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+  func.func @few_tiles(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memref<1024x1024xf32>) {
+    %zero = arith.constant 0.0 : f32
+    linalg.fill ins(%zero : f32) outs(%c : memref<1024x1024xf32>)
+    linalg.matmul ins(%a, %b : memref<1024x1024xf16>, memref<1024x1024xf16>) outs(%c : memref<1024x1024xf32>)
+    return
+  }
+  func.func @few_tiles_accumulate(%a: memref<1024x1024xf16>, %b: memref<1024x1024xf16>, %c: memref<1024x1024xf32>) {
+    linalg.matmul ins(%a, %b : memref<1024x1024xf16>, memref<1024x1024xf16>) outs(%c : memref<1024x1024xf32>)
+    return
+  }
+  func.func @fewer_tiles(%a: memref<256x4096xf16>, %b: memref<4096x256xf16>, %c: memref<256x256xf32>) {
+    %zero = arith.constant 0.0 : f32
+    linalg.fill ins(%zero : f32) outs(%c : memref<256x256xf32>)
+    linalg.matmul ins(%a, %b : memref<256x4096xf16>, memref<4096x256xf16>) outs(%c : memref<256x256xf32>)
     return
   }
 }
@@ -23,8 +54,8 @@ module attributes {tcgen.target = #tcgen.target<"sm_80">} {
 // CHECK-LABEL: func @default_sm86
 // CHECK: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 3, padding = 0
 module attributes {tcgen.target = #tcgen.target<"sm_86">} {
-  func.func @default_sm86(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<256x256xf32>) {
-    linalg.matmul ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
+  func.func @default_sm86(%a: memref<2048x128xf16>, %b: memref<128x2048xf16>, %c: memref<2048x2048xf32>) {
+    linalg.matmul ins(%a, %b : memref<2048x128xf16>, memref<128x2048xf16>) outs(%c : memref<2048x2048xf32>)
     return
   }
 }

@@ -249,3 +249,41 @@ TEST(Model, CalibrationKeepsConstantsPositive) {
 }
 
 } // namespace
+
+namespace {
+
+// The sm80 tile rule: large tiles where they fill the SMs, else 64x64 tiles
+// with intra-block split-K as the tiles get fewer (132 SMs).
+TEST(SM80Tile, LargeTilesWhereTheyFillTheSMs) {
+  SM80Tile t = chooseSM80Tile(4096, 4096, 4096, true, 132);
+  EXPECT_EQ(t.block[0], 128);
+  EXPECT_EQ(t.block[1], 128);
+  EXPECT_EQ(t.block[2], 32);
+  EXPECT_EQ(t.warp[0], 64);
+}
+
+TEST(SM80Tile, SplitKForFewTiles) {
+  // 1024^2: 64 tiles of 128x128, 256 of 64x64 (< 4 x 132): two shares.
+  SM80Tile t = chooseSM80Tile(1024, 1024, 4096, true, 132);
+  EXPECT_EQ(t.block[0], 64);
+  EXPECT_EQ(t.block[2], 64);
+  EXPECT_EQ(t.warp[2], 32);
+  // 512^2: 64 tiles of 64x64 (< 132): four shares.
+  EXPECT_EQ(chooseSM80Tile(512, 512, 8192, true, 132).block[2], 128);
+  // C += A*B: no split.
+  EXPECT_EQ(chooseSM80Tile(512, 512, 8192, false, 132).block[2], 32);
+  // K = 96 is not a multiple of 128 or 64: one share.
+  EXPECT_EQ(chooseSM80Tile(512, 512, 96, true, 132).block[2], 32);
+  // K = 192: two shares of a 64-deep k-tile.
+  EXPECT_EQ(chooseSM80Tile(512, 512, 192, true, 132).block[2], 64);
+}
+
+TEST(SM80Tile, SixtyFourWhereOneTwentyEightDoesNotDivide) {
+  SM80Tile t = chooseSM80Tile(4032, 4096, 4096, true, 132);
+  EXPECT_EQ(t.block[0], 64);
+  EXPECT_EQ(t.block[2], 32); // 4032 / 64 x 64 tiles: no split
+  // Not a multiple of 64 either: the default (its check reports the size).
+  EXPECT_EQ(chooseSM80Tile(1000, 1000, 1000, true, 132).block[0], 128);
+}
+
+} // namespace

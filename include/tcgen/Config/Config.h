@@ -61,6 +61,10 @@ int64_t chooseWMMAStages(const ContractionInfo &info,
                          ArrayRef<int64_t> blockTile, int64_t padding,
                          TargetAttr target);
 
+/// SMs of the target architecture's flagship part (A100 108, H100 132...):
+/// what the sm80 tile rule weighs its tile counts against.
+int64_t getTypicalSMCount(TargetAttr target);
+
 /// Shared memory one block of the sm80 back end may use on `target`: half
 /// of the SM's (two blocks per SM), within the per-block maximum.
 int64_t getSM80SharedMemoryBudget(TargetAttr target);

@@ -153,6 +153,22 @@ std::optional<DeviceConstants> calibrate(const std::vector<Measurement> &points,
                                          const DeviceConstants &start,
                                          std::string &error);
 
+/// The sm80 back end's block and warp tiles ({m, n, k} each) for an
+/// m x n x k problem on `sms` SMs: 128x128x32 blocks of four 64x64 warps
+/// where those tiles fill the SMs at least once; otherwise 64x64 blocks of
+/// four 32x32 warps, with intra-block split-K (the k-tile 32 x splits deep,
+/// each warp tile's K shared by `splits` warps) where even those tiles are
+/// few: 4 below one tile per SM, 2 below four (measured on H100,
+/// docs/PERFORMANCE.md). `splitK` false (C += A*B) keeps one share. Sizes
+/// that are not multiples of 64 get the 128x128x32 default (whose
+/// divisibility check then reports them).
+struct SM80Tile {
+  int64_t block[3];
+  int64_t warp[3];
+};
+SM80Tile chooseSM80Tile(int64_t m, int64_t n, int64_t k, bool splitK,
+                        int64_t sms);
+
 } // namespace mlir::tcgen::model
 
 #endif // TCGEN_CONFIG_MODEL_H
