@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -53,7 +53,10 @@ ARGS=("$@")
 # sm80splitk (intra-block split-K on the sm80 back end: checks, and shapes
 # with few output tiles and a long K, against the same tiles without the
 # split; three repeated runs of the default at 4096^3 and 8192^3 with the
-# wmma back end)
+# wmma back end),
+# sm80epilogue (the sm80 epilogue through shared memory, store = staged,
+# against stores from registers: checks, f32 and f16 C, large and small K;
+# the few-tile default against 128x128 tiles)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -871,5 +874,34 @@ if want sm80splitk; then
   done
   rm -rf "$CARRY"/san/sm80k_*
   build "$CARRY/san" sm80k_256x256x512_k2 256 256 512 -- "${S80[@]}" --block-tile=64,64,64 --warp-tile=32,32,32
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want sm80epilogue; then
+  rm -rf "$CARRY/sm80epilogue-bundles"; mkdir -p "$CARRY/sm80epilogue-bundles" "$CARRY/san"
+  echo "sm80 staged epilogue:"
+  D="$CARRY/sm80epilogue-bundles"
+  S80=(--backend=sm80)
+  L=(--block-tile=128,128,32 --warp-tile=64,64,32)
+  build "$D" chk_st_256 256 256 256 -- "${S80[@]}" "${L[@]}" --store=staged
+  build "$D" chk_st_1024x512x384_f16 1024 512 384 --out f16 -- "${S80[@]}" "${L[@]}" --store=staged
+  build "$D" chk_st_k2_f16 256 512 512 --out f16 -- "${S80[@]}" --block-tile=64,64,64 --warp-tile=32,32,32 --store=staged
+  build "$D" chk_st_64_f32 512 512 512 -- "${S80[@]}" --block-tile=64,64,32 --warp-tile=32,32,32 --store=staged
+  build "$D" chk_def_1024 1024 1024 1024 -- "${S80[@]}"
+  for shape in 4096x4096x4096 8192x8192x8192 4096x4096x512 8192x8192x1024; do
+    IFS=x read -r m n k <<<"$shape"
+    for out in f32 f16; do
+      build "$D" "e${shape}_${out}_global" $m $n $k --out $out -- "${S80[@]}" "${L[@]}"
+      build "$D" "e${shape}_${out}_staged" $m $n $k --out $out -- "${S80[@]}" "${L[@]}" --store=staged
+    done
+  done
+  for shape in 1024x1024x1024 1024x1024x4096 2048x1024x2048 512x512x8192; do
+    IFS=x read -r m n k <<<"$shape"
+    build "$D" "d${shape}_default" $m $n $k -- "${S80[@]}"
+    build "$D" "d${shape}_128x128" $m $n $k -- "${S80[@]}" "${L[@]}"
+  done
+  rm -rf "$CARRY"/san/sm80e_*
+  build "$CARRY/san" sm80e_256_staged 256 256 256 -- "${S80[@]}" "${L[@]}" --store=staged
+  build "$CARRY/san" sm80e_256x512x512_k2_staged_f16 256 512 512 --out f16 -- "${S80[@]}" --block-tile=64,64,64 --warp-tile=32,32,32 --store=staged
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -329,6 +329,10 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
       smem += (splits - 1) * bt[0] * bt[1] *
               info.cType.getIntOrFloatBitWidth() / 8;
     }
+    // A staged epilogue: one 16-row slab of the warp tile per warp.
+    if (config.getStore() == "staged")
+      smem += config.getNumWarps() * 16 * config.getWarpTile()[1] *
+              info.cType.getIntOrFloatBitWidth() / 8;
     // Dynamic shared memory (tcgen-dynamic-shared-memory) past 48 KiB.
     if (smem > target.getMaxSharedMemoryPerBlock())
       return info.op->emitOpError()

@@ -222,9 +222,11 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (store != "global" && store != "tma" && store != "staged")
     return emitError() << "unknown store '" << store
                        << "' (available: global, tma, staged)";
-  if (store != "global" && backend != "sm90")
+  if (store != "global" && backend != "sm90" &&
+      !(store == "staged" && backend == "sm80"))
     return emitError() << "store = \"" << store
-                       << "\" needs the sm90 back end";
+                       << "\" needs the sm90 back end (sm80: \"staged\" or "
+                          "\"global\")";
   if (block.size() != 3 || warp.size() != 3 || mma.size() != 3)
     return emitError() << "block, warp and mma tiles need 3 sizes [m, n, k]";
   static const char *dims[] = {"m", "n", "k"};

@@ -86,6 +86,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   map.reorderCopies = options.reorderCopies;
   fpm.addPass(createTCGenMapToGPUPass(map));
   fpm.addPass(createTCGenSplitKReducePass());
+  fpm.addPass(createTCGenStageEpiloguePass());
   if (options.prefetch && options.promote) {
     // cp.async stages: always for sm80 kernels, for wmma ones on request;
     // the register prefetch takes the other wmma kernels.

@@ -346,6 +346,38 @@ def TCGenSplitKReducePass : Pass<"tcgen-split-k-reduce", "func::FuncOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TCGenStageEpiloguePass : Pass<"tcgen-stage-epilogue", "func::FuncOp"> {
+  let summary = "Write C through shared memory with 16-byte stores";
+  let description = [{
+    For kernels whose config says `store = "staged"` (sm80; the sm90 back
+    end stages its own), replaces each warp's C fragment stores after the
+    K loop by a store through shared memory (seed 004): one fragment row
+    (16 rows of the warp tile) at a time, the warp writes its fragments into
+    its 16-row slab of a shared buffer, synchronizes (`bar.warp.sync`),
+    copies the slab to C in 16-byte vectors (lane l takes chunks l, l + 32,
+    ...: each warp store covers whole rows of the warp tile, contiguous in
+    C) and synchronizes again before the next fragment row. The fragment
+    stores must form the row-major grid tcgen-hoist-accumulators unrolls
+    (row index shared along a row, column index along a column), in one
+    block; anything else is an error.
+
+    Before: `gpu.subgroup_mma_store_matrix %f, %C[%r, %c]` (16 per warp)
+    After:
+    ```mlir
+    gpu.subgroup_mma_store_matrix %f, %slab[%warp * 16, 16 j] ...   // j = 0..3
+    nvvm.bar.warp.sync %all
+    %v = vector.load %slab[%warp * 16 + row, col] : ..., vector<4xf32>
+    vector.store %v, %C[%r + row, %c + col] : ..., vector<4xf32>         // x 8
+    nvvm.bar.warp.sync %all
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def TCGenDynamicSharedMemoryPass
     : Pass<"tcgen-dynamic-shared-memory", "func::FuncOp"> {
   let summary = "Move a kernel's shared tiles into dynamic shared memory";

@@ -1,0 +1,170 @@
+//===- StageEpilogue.cpp - C stores through shared memory -------*- C++ -*-===//
+//
+// This file implements tcgen-stage-epilogue: each warp writes its C
+// fragments one 16-row slab at a time into shared memory and copies the
+// slab to C with 16-byte stores, so that every warp store writes whole rows
+// of the warp tile (seed 004's store through shared memory).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Transforms/Passes.h"
+
+#include "tcgen/Transforms/LoopTags.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::tcgen {
+#define GEN_PASS_DEF_TCGENSTAGEEPILOGUEPASS
+#include "tcgen/Transforms/Passes.h.inc"
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kFrag = 16;
+constexpr int64_t kVectorBytes = 16;
+
+struct StageEpiloguePass final
+    : impl::TCGenStageEpiloguePassBase<StageEpiloguePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    auto config = func->getAttrOfType<ConfigAttr>(kConfigAttrName);
+    if (!config || config.getStore() != "staged" ||
+        config.getBackend() == "sm90")
+      return;
+    // Identical index computations become one value, so that the fragment
+    // grid can be read off the stores' indices: affine.apply ops first lose
+    // the operands their maps ignore, then CSE merges them.
+    RewritePatternSet patterns(&getContext());
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, &getContext());
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
+    IRRewriter rewriter(&getContext());
+    DominanceInfo dom(func);
+    eliminateCommonSubExpressions(rewriter, dom, func);
+    SmallVector<gpu::LaunchOp> launches;
+    func.walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+    for (gpu::LaunchOp launch : launches)
+      if (failed(stage(launch, config, func)))
+        return signalPassFailure();
+  }
+
+  LogicalResult stage(gpu::LaunchOp launch, ConfigAttr config,
+                      func::FuncOp func) {
+    ArrayRef<int64_t> bt = config.getBlockTile();
+    ArrayRef<int64_t> wt = config.getWarpTile();
+    int64_t fragRows = wt[0] / kFrag, fragCols = wt[1] / kFrag;
+    int64_t warpsMN = (bt[0] / wt[0]) * (bt[1] / wt[1]);
+
+    // The warp's C fragment stores, in the unrolled (row, column) order of
+    // tcgen-hoist-accumulators, all in one block.
+    SmallVector<gpu::SubgroupMmaStoreMatrixOp> stores;
+    launch.walk([&](gpu::SubgroupMmaStoreMatrixOp store) {
+      if (getOperandRole(store.getDstMemref()) == "C")
+        stores.push_back(store);
+    });
+    if (int64_t(stores.size()) != fragRows * fragCols)
+      return launch.emitOpError("staged epilogue expects ")
+             << fragRows * fragCols << " C fragment stores per warp, found "
+             << stores.size();
+    Block *block = stores.front()->getBlock();
+    for (auto [f, store] : llvm::enumerate(stores)) {
+      // Fragment (i, j) shares its row index with (i, 0) and its column
+      // index with (0, j): the warp tile is a grid of fragments.
+      int64_t i = f / fragCols, j = f % fragCols;
+      if (store->getBlock() != block ||
+          store.getIndices()[0] != stores[i * fragCols].getIndices()[0] ||
+          store.getIndices()[1] != stores[j].getIndices()[1] ||
+          cast<gpu::MMAMatrixType>(store.getSrc().getType()).getShape() !=
+              ArrayRef<int64_t>{kFrag, kFrag})
+        return store.emitOpError(
+            "staged epilogue expects the warp's 16x16 C fragments stored as "
+            "a row-major grid in one block");
+    }
+    auto cType = cast<MemRefType>(stores.front().getDstMemref().getType());
+    Type elem = cType.getElementType();
+    int64_t elemBytes = elem.getIntOrFloatBitWidth() / 8;
+    int64_t vecElems = kVectorBytes / elemBytes;
+    int64_t rowBytes = wt[1] * elemBytes;
+    if (rowBytes % kVectorBytes != 0 ||
+        (kFrag * rowBytes / kVectorBytes) % kWarpSize != 0)
+      return launch.emitOpError("staged epilogue needs warp tile rows of a "
+                                "multiple of 16 bytes filling whole warps");
+
+    // One 16-row slab per warp.
+    auto module = func->getParentOfType<ModuleOp>();
+    OpBuilder mb(module.getBodyRegion());
+    auto slabType = MemRefType::get({warpsMN * config.getKSplits() * kFrag,
+                                     wt[1]},
+                                    elem, MemRefLayoutAttrInterface(),
+                                    mb.getI64IntegerAttr(kSharedMemorySpace));
+    auto global = memref::GlobalOp::create(
+        mb, launch.getLoc(), "__tcgen_smem_epilogue",
+        mb.getStringAttr("private"), slabType, Attribute(),
+        /*constant=*/false, mb.getI64IntegerAttr(128));
+    SymbolTable(module).insert(global, module.getBody()->begin());
+
+    Location loc = launch.getLoc();
+    OpBuilder b(stores.back());
+    b.setInsertionPointAfter(stores.back());
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    Value slab =
+        memref::GetGlobalOp::create(b, loc, slabType, global.getSymName());
+    Value tid = launch.getThreadIds().x;
+    Value warp = arith::DivUIOp::create(b, loc, tid, cst(kWarpSize));
+    Value lane = arith::RemUIOp::create(b, loc, tid, cst(kWarpSize));
+    Value slabRow = arith::MulIOp::create(b, loc, warp, cst(kFrag));
+    Value fullMask = arith::ConstantIntOp::create(b, loc, -1, 32);
+    Value row0 = stores.front().getIndices()[0];
+    Value col0 = stores.front().getIndices()[1];
+    int64_t chunksPerRow = rowBytes / kVectorBytes;
+    int64_t steps = kFrag * chunksPerRow / kWarpSize;
+    auto vecType = VectorType::get({vecElems}, elem);
+    for (int64_t i = 0; i < fragRows; ++i) {
+      for (int64_t j = 0; j < fragCols; ++j) {
+        gpu::SubgroupMmaStoreMatrixOp store = stores[i * fragCols + j];
+        gpu::SubgroupMmaStoreMatrixOp::create(
+            b, loc, store.getSrc(), slab,
+            ValueRange{slabRow, cst(j * kFrag)}, b.getIndexAttr(wt[1]),
+            /*transpose=*/nullptr);
+      }
+      NVVM::SyncWarpOp::create(b, loc, fullMask);
+      // Lane l copies chunks l, l + 32, ...: a warp store covers
+      // 32 x 16 bytes of consecutive rows.
+      Value rowBase = arith::AddIOp::create(b, loc, row0, cst(i * kFrag));
+      for (int64_t s = 0; s < steps; ++s) {
+        Value chunk = arith::AddIOp::create(b, loc, lane, cst(s * kWarpSize));
+        Value r = arith::DivUIOp::create(b, loc, chunk, cst(chunksPerRow));
+        Value c = arith::MulIOp::create(
+            b, loc, arith::RemUIOp::create(b, loc, chunk, cst(chunksPerRow)),
+            cst(vecElems));
+        Value v = vector::LoadOp::create(
+            b, loc, vecType, slab,
+            ValueRange{arith::AddIOp::create(b, loc, slabRow, r), c});
+        vector::StoreOp::create(
+            b, loc, v, stores.front().getDstMemref(),
+            ValueRange{arith::AddIOp::create(b, loc, rowBase, r),
+                       arith::AddIOp::create(b, loc, col0, c)});
+      }
+      // The slab is rewritten by the next fragment row.
+      NVVM::SyncWarpOp::create(b, loc, fullMask);
+    }
+    for (gpu::SubgroupMmaStoreMatrixOp store : stores)
+      store.erase();
+    return success();
+  }
+};
+} // namespace
+} // namespace mlir::tcgen
