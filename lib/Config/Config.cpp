@@ -133,12 +133,24 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
                               getTypicalSMCount(target));
     SmallVector<int64_t> block(tile.block, tile.block + 3);
     SmallVector<int64_t> warp(tile.warp, tile.warp + 3);
-    return ConfigAttr::get(info.op->getContext(), "sm80", block, warp,
-                           {16, 16, 16},
-                           chooseSM80Stages(info, block, /*padding=*/0, target),
-                           /*padding=*/0, /*vector=*/8, /*raster=*/8,
-                           /*persistent=*/true, /*streamK=*/false,
-                           /*cluster=*/{1, 1}, /*store=*/"global");
+    // C leaves through shared memory in 16-byte stores (measured faster
+    // everywhere, most with small K: docs/PERFORMANCE.md), unless the
+    // slabs would leave the budget fewer than three stages (sm_86, sm_89),
+    // where stores from registers keep the deeper pipeline.
+    StringRef store = "staged";
+    int64_t stages =
+        chooseSM80Stages(info, block, warp, /*padding=*/0, store, target);
+    int64_t unstaged =
+        chooseSM80Stages(info, block, warp, /*padding=*/0, "global", target);
+    if (stages < 3 && unstaged > stages) {
+      store = "global";
+      stages = unstaged;
+    }
+    return ConfigAttr::get(
+        info.op->getContext(), "sm80", block, warp, {16, 16, 16}, stages,
+        /*padding=*/0, /*vector=*/8, /*raster=*/8,
+        /*persistent=*/true, /*streamK=*/false,
+        /*cluster=*/{1, 1}, store);
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
   // fragments per warp, two stages of 19 KiB of padded shared memory (38
@@ -260,15 +272,41 @@ int64_t mlir::tcgen::getSM80SharedMemoryBudget(TargetAttr target) {
                            (target.getMaxSharedMemoryPerBlock() + 1024) / 2);
 }
 
+int64_t mlir::tcgen::getSM80ExtraSharedBytes(const ContractionInfo &info,
+                                             ArrayRef<int64_t> blockTile,
+                                             ArrayRef<int64_t> warpTile,
+                                             StringRef store) {
+  if (blockTile.size() != 3 || warpTile.size() != 3 || warpTile[0] <= 0 ||
+      warpTile[1] <= 0 || warpTile[2] <= 0)
+    return 0; // the config verifier reports the tile
+  int64_t cBytes = info.cType.getIntOrFloatBitWidth() / 8;
+  int64_t splits = blockTile[2] / warpTile[2];
+  int64_t warps = (blockTile[0] / warpTile[0]) * (blockTile[1] / warpTile[1]) *
+                  splits;
+  int64_t bytes = 0;
+  // tcgen-split-k-reduce: the other shares' partial sums.
+  if (splits > 1)
+    bytes += (splits - 1) * blockTile[0] * blockTile[1] * cBytes;
+  // tcgen-stage-epilogue: one 16-row slab of the warp tile per warp.
+  if (store == "staged")
+    bytes += warps * 16 * warpTile[1] * cBytes;
+  return bytes;
+}
+
 int64_t mlir::tcgen::chooseSM80Stages(const ContractionInfo &info,
                                       ArrayRef<int64_t> blockTile,
-                                      int64_t padding, TargetAttr target) {
+                                      ArrayRef<int64_t> warpTile,
+                                      int64_t padding, StringRef store,
+                                      TargetAttr target) {
   if (blockTile.size() != 3)
     return 2; // the config verifier reports the tile
-  // Seed 003's bound: stages x (A + B tile bytes) within the budget; more
-  // than four stages hide no more latency at 32-deep k-tiles (docs).
+  // Seed 003's bound: stages x (A + B tile bytes) within the budget, next
+  // to the split-K scratch and the epilogue slabs; more than four stages
+  // hide no more latency at 32-deep k-tiles (docs).
   int64_t bytes = stageBytes(info, blockTile, padding);
-  int64_t fit = getSM80SharedMemoryBudget(target) / std::max<int64_t>(bytes, 1);
+  int64_t budget = getSM80SharedMemoryBudget(target) -
+                   getSM80ExtraSharedBytes(info, blockTile, warpTile, store);
+  int64_t fit = budget / std::max<int64_t>(bytes, 1);
   return std::clamp<int64_t>(fit, 2, kMaxSM80Stages);
 }
 
@@ -318,26 +356,22 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
   if (sm80) {
     // Intra-block split-K: the partial sums of the other shares meet in a
     // shared scratch buffer next to the stages (tcgen-split-k-reduce).
-    int64_t splits = config.getKSplits();
-    if (splits > 1) {
-      if (!getZeroFillOfOutput(info))
-        return info.op->emitOpError()
-               << "intra-block split-K (warp tile K " << config.getWarpTile()[2]
-               << " < block tile K " << bt[2]
-               << ") needs C = A*B (a zero fill of C): with C += A*B every "
-                  "share of K would add C";
-      smem += (splits - 1) * bt[0] * bt[1] *
-              info.cType.getIntOrFloatBitWidth() / 8;
-    }
-    // A staged epilogue: one 16-row slab of the warp tile per warp.
-    if (config.getStore() == "staged")
-      smem += config.getNumWarps() * 16 * config.getWarpTile()[1] *
-              info.cType.getIntOrFloatBitWidth() / 8;
+    if (config.getKSplits() > 1 && !getZeroFillOfOutput(info))
+      return info.op->emitOpError()
+             << "intra-block split-K (warp tile K " << config.getWarpTile()[2]
+             << " < block tile K " << bt[2]
+             << ") needs C = A*B (a zero fill of C): with C += A*B every "
+                "share of K would add C";
+    int64_t extra = getSM80ExtraSharedBytes(info, bt, config.getWarpTile(),
+                                            config.getStore());
+    smem += extra;
     // Dynamic shared memory (tcgen-dynamic-shared-memory) past 48 KiB.
     if (smem > target.getMaxSharedMemoryPerBlock())
       return info.op->emitOpError()
              << config.getStages() << " stages"
-             << (config.getKSplits() > 1 ? " and the split-K scratch" : "")
+             << (extra ? " plus " + std::to_string(extra) +
+                             " bytes of split-K scratch and epilogue slabs"
+                       : std::string())
              << " need " << smem
              << " bytes of shared memory, more than the "
              << target.getMaxSharedMemoryPerBlock()

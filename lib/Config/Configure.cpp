@@ -70,10 +70,12 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     } else if (backendName == "sm80") {
       // sm80: the deepest cp.async pipeline the budget holds, recomputed
       // when the options change the tile or the padding.
-      bool reshaped = !blockTile.empty() || padding >= 0 ||
+      bool reshaped = !blockTile.empty() || !warpTile.empty() ||
+                      padding >= 0 || !store.empty() ||
                       config.getBackend() != "sm80";
       numStages = stages >= 0 ? int64_t(stages)
-                  : reshaped  ? chooseSM80Stages(info, block, pad, target)
+                  : reshaped  ? chooseSM80Stages(info, block, warp, pad,
+                                                 storeKind, target)
                               : config.getStages();
       mma = {16, 16, 16};
     } else {

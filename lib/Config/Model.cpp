@@ -454,7 +454,7 @@ SM80Tile model::chooseSM80Tile(int64_t m, int64_t n, int64_t k, bool splitK,
   SM80Tile large = {{128, 128, 32}, {64, 64, 32}};
   auto tiles = [&](int64_t t) { return ((m + t - 1) / t) * ((n + t - 1) / t); };
   bool divides128 = m % 128 == 0 && n % 128 == 0;
-  if ((divides128 && tiles(128) >= sms) || m % 64 != 0 || n % 64 != 0)
+  if ((divides128 && 4 * tiles(128) >= 3 * sms) || m % 64 != 0 || n % 64 != 0)
     return large;
   int64_t splits = !splitK ? 1 : tiles(64) < sms ? 4 : tiles(64) < 4 * sms ? 2 : 1;
   while (splits > 1 && k % (32 * splits) != 0)

@@ -5,12 +5,13 @@
 
 // sm_80: the sm80 default where 128x128 tiles fill the SMs (256 tiles on
 // an A100's 108). Four stages of 16 KiB of swizzled tiles fit the
-// budget (half of the SM's 163 KiB); padded rows (PAD) take 18.5 KiB a
-// stage, still four.
+// budget (half of the SM's 163 KiB) next to 16 KiB of epilogue slabs
+// (C leaves through shared memory); padded rows (PAD) take 18.5 KiB a
+// stage: three.
 // CHECK-LABEL: func @default_sm80
-// CHECK: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 4, padding = 0, vector = 8
+// CHECK: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "staged">
 // PAD-LABEL: func @default_sm80
-// PAD: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 4, padding = 8
+// PAD: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 3, padding = 8
 module attributes {tcgen.target = #tcgen.target<"sm_80">} {
   func.func @default_sm80(%a: memref<2048x128xf16>, %b: memref<128x2048xf16>, %c: memref<2048x2048xf32>) {
     linalg.matmul ins(%a, %b : memref<2048x128xf16>, memref<128x2048xf16>) outs(%c : memref<2048x2048xf32>)
@@ -21,10 +22,12 @@ module attributes {tcgen.target = #tcgen.target<"sm_80">} {
 // -----
 
 // Few tiles: 64x64 blocks of four 32x32 warp tiles; 256 of them on 108
-// SMs: two shares of K per warp tile (eight warps, a 64-deep k-tile). A C
-// += A*B (no zero fill) of the same shape keeps one share.
+// SMs: two shares of K per warp tile (eight warps, a 64-deep k-tile); the
+// split-K scratch and the epilogue slabs (16 KiB each) leave the budget
+// three stages. A C += A*B (no zero fill) of the same shape keeps one
+// share.
 // CHECK-LABEL: func @few_tiles
-// CHECK: #tcgen.config<backend = "sm80", block = [64, 64, 64], warp = [32, 32, 32], mma = [16, 16, 16], stages = 4, padding = 0
+// CHECK: #tcgen.config<backend = "sm80", block = [64, 64, 64], warp = [32, 32, 32], mma = [16, 16, 16], stages = 3, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "staged">
 // CHECK-LABEL: func @few_tiles_accumulate
 // CHECK: #tcgen.config<backend = "sm80", block = [64, 64, 32], warp = [32, 32, 32]
 // CHECK-LABEL: func @fewer_tiles
@@ -50,9 +53,11 @@ module attributes {tcgen.target = #tcgen.target<"sm_80">} {
 
 // -----
 
-// sm_86 has 99 KiB per block: the budget (50 KiB) holds three stages.
+// sm_86 has 99 KiB per block: the budget (50 KiB) holds three stages, but
+// only two next to the 16 KiB of epilogue slabs: C is stored from
+// registers instead.
 // CHECK-LABEL: func @default_sm86
-// CHECK: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 3, padding = 0
+// CHECK: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 3, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">
 module attributes {tcgen.target = #tcgen.target<"sm_86">} {
   func.func @default_sm86(%a: memref<2048x128xf16>, %b: memref<128x2048xf16>, %c: memref<2048x2048xf32>) {
     linalg.matmul ins(%a, %b : memref<2048x128xf16>, memref<128x2048xf16>) outs(%c : memref<2048x2048xf32>)
@@ -164,7 +169,7 @@ module attributes {tcgen.target = #tcgen.target<"sm_80">} {
   func.func @split_k_too_big(%a: memref<256x256xf16>, %b: memref<256x256xf16>, %c: memref<256x256xf32>) {
     %zero = arith.constant 0.0 : f32
     linalg.fill ins(%zero : f32) outs(%c : memref<256x256xf32>)
-    // expected-error @+1 {{2 stages and the split-K scratch need 335872 bytes of shared memory, more than the 166912 bytes one block may use on sm_80}}
+    // expected-error @+1 {{2 stages plus 196608 bytes of split-K scratch and epilogue slabs need 335872 bytes of shared memory, more than the 166912 bytes one block may use on sm_80}}
     linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [128, 128, 128], warp = [64, 64, 32], stages = 2>}
       ins(%a, %b : memref<256x256xf16>, memref<256x256xf16>) outs(%c : memref<256x256xf32>)
     return

@@ -278,6 +278,14 @@ TEST(SM80Tile, SplitKForFewTiles) {
   EXPECT_EQ(chooseSM80Tile(512, 512, 192, true, 132).block[2], 64);
 }
 
+TEST(SM80Tile, NearlyAFullWaveKeepsLargeTiles) {
+  // 2048 x 1024: 128 tiles of 128x128 on 132 SMs (measured: 0.50 of cuBLAS
+  // against 0.43 with 64x64 tiles and two shares).
+  EXPECT_EQ(chooseSM80Tile(2048, 1024, 2048, true, 132).block[0], 128);
+  // 96 tiles (< 3/4 of 132): the small tiles.
+  EXPECT_EQ(chooseSM80Tile(1536, 1024, 2048, true, 132).block[0], 64);
+}
+
 TEST(SM80Tile, SixtyFourWhereOneTwentyEightDoesNotDivide) {
   SM80Tile t = chooseSM80Tile(4032, 4096, 4096, true, 132);
   EXPECT_EQ(t.block[0], 64);

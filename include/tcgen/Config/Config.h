@@ -69,12 +69,20 @@ int64_t getTypicalSMCount(TargetAttr target);
 /// of the SM's (two blocks per SM), within the per-block maximum.
 int64_t getSM80SharedMemoryBudget(TargetAttr target);
 
+/// Shared memory an sm80 kernel needs besides its stages: the split-K
+/// scratch (block_k / warp_k > 1) and the staged epilogue's slabs.
+int64_t getSM80ExtraSharedBytes(const ContractionInfo &info,
+                                ArrayRef<int64_t> blockTile,
+                                ArrayRef<int64_t> warpTile, StringRef store);
+
 /// The deepest sm80 cp.async pipeline whose stages of `blockTile` (m, n, k)
-/// tiles fit getSM80SharedMemoryBudget, between 2 and kMaxSM80Stages.
+/// tiles fit getSM80SharedMemoryBudget next to getSM80ExtraSharedBytes,
+/// between 2 and kMaxSM80Stages.
 constexpr int64_t kMaxSM80Stages = 4;
 int64_t chooseSM80Stages(const ContractionInfo &info,
-                         ArrayRef<int64_t> blockTile, int64_t padding,
-                         TargetAttr target);
+                         ArrayRef<int64_t> blockTile,
+                         ArrayRef<int64_t> warpTile, int64_t padding,
+                         StringRef store, TargetAttr target);
 
 /// Checks that `config` fits the problem (wmma: sizes are multiples of the
 /// block tile; sm90: rows TMA can address) and the target (shared memory). Emits an error at `info.op`.

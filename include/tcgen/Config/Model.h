@@ -155,7 +155,7 @@ std::optional<DeviceConstants> calibrate(const std::vector<Measurement> &points,
 
 /// The sm80 back end's block and warp tiles ({m, n, k} each) for an
 /// m x n x k problem on `sms` SMs: 128x128x32 blocks of four 64x64 warps
-/// where those tiles fill the SMs at least once; otherwise 64x64 blocks of
+/// where those tiles fill at least three quarters of the SMs; otherwise 64x64 blocks of
 /// four 32x32 warps, with intra-block split-K (the k-tile 32 x splits deep,
 /// each warp tile's K shared by `splits` warps) where even those tiles are
 /// few: 4 below one tile per SM, 2 below four (measured on H100,
