@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -56,7 +56,10 @@ ARGS=("$@")
 # wmma back end),
 # sm80epilogue (the sm80 epilogue through shared memory, store = staged,
 # against stores from registers: checks, f32 and f16 C, large and small K;
-# the few-tile default against 128x128 tiles)
+# the few-tile default against 128x128 tiles),
+# sm80layouts (A stored [k][m] and B stored [n][k] on the sm80 back end:
+# checks with and without split-K, padded and f16 C; NN, NT, TN and TT at
+# 4096^3 and 8192^3 against cuBLAS in the same layout)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -903,5 +906,33 @@ if want sm80epilogue; then
   rm -rf "$CARRY"/san/sm80e_*
   build "$CARRY/san" sm80e_256_staged 256 256 256 -- "${S80[@]}" "${L[@]}" --store=staged
   build "$CARRY/san" sm80e_256x512x512_k2_staged_f16 256 512 512 --out f16 -- "${S80[@]}" --block-tile=64,64,64 --warp-tile=32,32,32 --store=staged
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want sm80layouts; then
+  rm -rf "$CARRY/sm80layouts-bundles"; mkdir -p "$CARRY/sm80layouts-bundles" "$CARRY/san"
+  echo "sm80 layouts:"
+  D="$CARRY/sm80layouts-bundles"
+  S80=(--backend=sm80)
+  L=(--block-tile=128,128,32 --warp-tile=64,64,32)
+  for lay in "tn|--a-layout km" "nt|--b-layout nk" "tt|--a-layout km --b-layout nk"; do
+    tag=${lay%%|*}; flags=${lay#*|}
+    # shellcheck disable=SC2086
+    {
+      build "$D" "chk_${tag}_512x256x384" 512 256 384 $flags -- "${S80[@]}"
+      build "$D" "chk_${tag}_1024x768x512" 1024 768 512 $flags -- "${S80[@]}" "${L[@]}"
+      build "$D" "chk_${tag}_f16_pad" 1024 512 256 $flags --out f16 -- "${S80[@]}" "${L[@]}" --padding=8
+      build "$D" "chk_${tag}_acc" 512 512 512 $flags --accumulate -- "${S80[@]}" "${L[@]}" --store=global
+    }
+  done
+  for s in 4096 8192; do
+    for lay in "nn|" "tn|--a-layout km" "nt|--b-layout nk" "tt|--a-layout km --b-layout nk"; do
+      tag=${lay%%|*}; flags=${lay#*|}
+      # shellcheck disable=SC2086
+      build "$D" "l${s}_${tag}" $s $s $s $flags -- "${S80[@]}"
+    done
+  done
+  rm -rf "$CARRY"/san/sm80l_*
+  build "$CARRY/san" sm80l_256_tt 256 256 256 --a-layout km --b-layout nk -- "${S80[@]}" "${L[@]}"
   echo "  $(ls "$D" | wc -l) bundles"
 fi

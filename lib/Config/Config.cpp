@@ -338,11 +338,12 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
            << "the " << be
            << " back end writes a row-major C[m,n] only; a column-major "
               "C[n,m] needs --target=sm_90a and the sm90 back end";
-  if (info.aTransposed || info.bTransposed)
+  if (!sm80 && (info.aTransposed || info.bTransposed))
     return info.op->emitOpError()
            << "the " << be
            << " back end takes A[m,k] and B[k,n] only; transposed operands "
-              "need --target=sm_90a and the sm90 back end";
+              "need --target=sm_80 or later (the sm80 back end) or the sm90 "
+              "back end";
   if (!info.aType.isF16() || info.cType.isBF16())
     return info.op->emitOpError()
            << "the " << be

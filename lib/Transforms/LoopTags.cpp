@@ -98,3 +98,24 @@ LogicalResult mlir::tcgen::tagOperandArgument(func::FuncOp func, Operation *op,
                   StringAttr::get(func.getContext(), role));
   return success();
 }
+
+bool mlir::tcgen::indexesK(AffineMap map, ValueRange operands,
+                           unsigned result) {
+  bool k = false;
+  map.getResult(result).walk([&](AffineExpr e) {
+    unsigned pos;
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      pos = dim.getPosition();
+    else if (auto sym = dyn_cast<AffineSymbolExpr>(e))
+      pos = map.getNumDims() + sym.getPosition();
+    else
+      return;
+    auto arg = dyn_cast<BlockArgument>(operands[pos]);
+    if (!arg)
+      return;
+    StringRef role = getLoopRole(arg.getOwner()->getParentOp());
+    if (role == "k" || role.ends_with("_k"))
+      k = true;
+  });
+  return k;
+}

@@ -74,6 +74,11 @@ struct LowerContractionPass final
       overwrite = true;
     }
 
+    // How A and B are stored, for the manifest (A [k][m], B [n][k]).
+    if (info->aTransposed || info->bTransposed)
+      func->setAttr("tcgen.transposed",
+                    rewriter.getDenseBoolArrayAttr(
+                        {info->aTransposed, info->bTransposed}));
     Attribute config = op->getAttr(kConfigAttrName);
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);

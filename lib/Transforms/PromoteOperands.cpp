@@ -129,13 +129,31 @@ struct PromoteOperandsPass final
     Value b = bLoads.front().getMemRef();
     Type aElt = cast<MemRefType>(a.getType()).getElementType();
     Type bElt = cast<MemRefType>(b.getType()).getElementType();
+    // The tiles keep the operands' stored order, so that each copied row is
+    // contiguous in global memory too: A stored [k][m] gets a [bk][bm] tile,
+    // B stored [n][k] a [bn][bk] one (read with transposed fragments).
+    auto kFirst = [](AffineLoadOp load) {
+      return indexesK(load.getAffineMap(), load.getMapOperands(), 0);
+    };
+    bool aKMajorRows = kFirst(aLoads.front());
+    bool bNMajorRows = !kFirst(bLoads.front());
+    for (AffineLoadOp load : aLoads)
+      if (kFirst(load) != aKMajorRows)
+        return load.emitOpError("A is read in two layouts");
+    for (AffineLoadOp load : bLoads)
+      if (kFirst(load) == bNMajorRows)
+        return load.emitOpError("B is read in two layouts");
 
     auto module = root->getParentOfType<ModuleOp>();
     Location loc = root.getLoc();
+    int64_t aRows = aKMajorRows ? bt[2] : bt[0];
+    int64_t aCols = aKMajorRows ? bt[0] : bt[2];
+    int64_t bRows = bNMajorRows ? bt[1] : bt[2];
+    int64_t bCols = bNMajorRows ? bt[2] : bt[1];
     memref::GlobalOp aGlobal =
-        createBuffer(module, loc, "A", bt[0], bt[2], pad, aElt);
+        createBuffer(module, loc, "A", aRows, aCols, pad, aElt);
     memref::GlobalOp bGlobal =
-        createBuffer(module, loc, "B", bt[2], bt[1], pad, bElt);
+        createBuffer(module, loc, "B", bRows, bCols, pad, bElt);
 
     OpBuilder builder(blockK);
     Value aSmem = memref::GetGlobalOp::create(builder, loc, aGlobal.getType(),
@@ -146,16 +164,19 @@ struct PromoteOperandsPass final
     Value iv_n = blockN.getInductionVar();
     Value iv_k = blockK.getInductionVar();
 
+    // The global element at the tile's [0, 0], in the stored order.
+    Value aR0 = aKMajorRows ? iv_k : iv_m, aC0 = aKMajorRows ? iv_m : iv_k;
+    Value bR0 = bNMajorRows ? iv_n : iv_k, bC0 = bNMajorRows ? iv_k : iv_n;
     for (AffineLoadOp load : aLoads)
-      redirectLoad(load, aSmem, iv_m, iv_k);
+      redirectLoad(load, aSmem, aR0, aC0);
     for (AffineLoadOp load : bLoads)
-      redirectLoad(load, bSmem, iv_k, iv_n);
+      redirectLoad(load, bSmem, bR0, bC0);
 
     builder.setInsertionPointToStart(blockK.getBody());
     // The previous iteration's readers are done before the tile is replaced.
     gpu::BarrierOp::create(builder, loc);
-    buildCopyNest(builder, loc, "A", a, aSmem, bt[0], bt[2], iv_m, iv_k);
-    buildCopyNest(builder, loc, "B", b, bSmem, bt[2], bt[1], iv_k, iv_n);
+    buildCopyNest(builder, loc, "A", a, aSmem, aRows, aCols, aR0, aC0);
+    buildCopyNest(builder, loc, "B", b, bSmem, bRows, bCols, bR0, bC0);
     // The tile is complete before anyone reads it.
     gpu::BarrierOp::create(builder, loc);
     return success();

@@ -59,10 +59,10 @@ module attributes {tcgen.target = #tcgen.target<"sm_80">} {
 
 // -----
 
-// On sm_80 the sm80 back end refuses transposed operands.
-module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+// On sm_75 the wmma back end refuses transposed operands.
+module attributes {tcgen.target = #tcgen.target<"sm_75">} {
   func.func @transposed_b(%a: memref<128x64xf16>, %b: memref<128x64xf16>, %c: memref<128x128xf32>) {
-    // expected-error @+1 {{the sm80 back end takes A[m,k] and B[k,n] only; transposed operands need --target=sm_90a and the sm90 back end}}
+    // expected-error @+1 {{the wmma back end takes A[m,k] and B[k,n] only; transposed operands need --target=sm_80 or later (the sm80 back end) or the sm90 back end}}
     linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
       ins(%a, %b : memref<128x64xf16>, memref<128x64xf16>) outs(%c : memref<128x128xf32>)
     return

@@ -337,6 +337,7 @@ mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
       return WalkResult::interrupt();
     }
     bool overwrite = func->hasAttr(kOverwriteAttrName);
+    auto transposed = func->getAttrOfType<DenseBoolArrayAttr>("tcgen.transposed");
     ::tcgen::Manifest m;
     m.entry = launch.getKernelName().str();
     m.target = {arch.str(), config.getBackend().str(),
@@ -346,6 +347,12 @@ mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
           describeOperand(launch, operand, overwrite);
       if (failed(op))
         return WalkResult::interrupt();
+      // A stored [k][m] is the logical A[m][k] with strides [1, m] (B
+      // stored [n][k] likewise), as for sm90 kernels.
+      if (isTransposed(transposed, op->name)) {
+        swapMatrixDims(op->shape);
+        swapMatrixDims(op->strides);
+      }
       m.params.push_back({"ptr", op->name, ""});
       m.operands.push_back(*op);
     }

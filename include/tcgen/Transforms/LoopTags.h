@@ -46,6 +46,11 @@ SmallVector<affine::AffineForOp> getConfiguredNests(Operation *root);
 /// Returns the config of the nest enclosing `op`, or null.
 ConfigAttr getEnclosingConfig(Operation *op);
 
+/// Whether result `result` of the access `map` with `operands` (an
+/// affine.load's) indexes the K dimension: one of its dims is the induction
+/// variable of a loop tagged k, block_k, warp_k or point_k.
+bool indexesK(AffineMap map, ValueRange operands, unsigned result);
+
 /// Returns the operand ("A", "B", "C") a memref value holds: a function
 /// argument tagged `tcgen.operand`, or a `memref.get_global` of a global
 /// tagged `tcgen.operand`. Returns "" otherwise.

@@ -36,13 +36,35 @@ static Value constIndex(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-/// The lane's (row, column) offsets inside an A or B fragment for
-/// ldmatrix.x4: lane l addresses row l % 16 of the column half l / 16.
-static std::pair<Value, Value> ldmatrixOffsets(OpBuilder &b, Location loc) {
+/// The lane's (row, column) offsets, in the buffer's order, inside an A or
+/// B fragment for ldmatrix.x4. Lane l addresses row l % 8 of 8x8 matrix
+/// l / 8; the four matrices must come out as m16n8k16's a0..a3 (A: m 0-7,
+/// m 8-15 at k 0-7, then the same at k 8-15) and as b0, b1 of the two n8
+/// halves (B: k 0-7, k 8-15 at n 0-7, then the same at n 8-15). The first
+/// index pair to step is the first of the operand's pair (m for A, k for
+/// B), so:
+/// - A [m][k] or B [k][n] (`firstAlongRows`: that index runs along the
+///   buffer's rows): row l % 16, column 8 (l / 16);
+/// - A [k][m] or B [n][k] (it runs along the columns): row
+///   l % 8 + 8 (l / 16), column 8 ((l / 8) % 2).
+static std::pair<Value, Value> ldmatrixOffsets(OpBuilder &b, Location loc,
+                                               bool firstAlongRows) {
   Value lane = gpu::LaneIdOp::create(b, loc, /*upper_bound=*/nullptr);
-  Value row = arith::RemUIOp::create(b, loc, lane, constIndex(b, loc, 16));
-  Value half = arith::DivUIOp::create(b, loc, lane, constIndex(b, loc, 16));
-  Value col = arith::MulIOp::create(b, loc, half, constIndex(b, loc, 8));
+  if (firstAlongRows) {
+    Value row = arith::RemUIOp::create(b, loc, lane, constIndex(b, loc, 16));
+    Value half = arith::DivUIOp::create(b, loc, lane, constIndex(b, loc, 16));
+    Value col = arith::MulIOp::create(b, loc, half, constIndex(b, loc, 8));
+    return {row, col};
+  }
+  Value inMatrix = arith::RemUIOp::create(b, loc, lane, constIndex(b, loc, 8));
+  Value rowHalf = arith::DivUIOp::create(b, loc, lane, constIndex(b, loc, 16));
+  Value row = arith::AddIOp::create(
+      b, loc, inMatrix,
+      arith::MulIOp::create(b, loc, rowHalf, constIndex(b, loc, 8)));
+  Value colHalf = arith::RemUIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, lane, constIndex(b, loc, 8)),
+      constIndex(b, loc, 2));
+  Value col = arith::MulIOp::create(b, loc, colHalf, constIndex(b, loc, 8));
   return {row, col};
 }
 
@@ -93,14 +115,19 @@ struct LoadLowering final
     Value memref = adaptor.getSrcMemref();
     ValueRange idx = adaptor.getIndices();
     if (type.getOperand() != "COp") {
-      // A: [m][k] rows; B: [k][n] rows, transposed per 8x8 matrix so that
-      // each lane gets the k pairs of its n column.
-      auto [row, col] = ldmatrixOffsets(rewriter, loc);
+      // Each lane needs the k pairs of its m row (A) or n column (B): rows
+      // of k in the buffer ([k][n] B, [k][m] A) are transposed per 8x8
+      // matrix, rows of m or n are not.
+      bool isA = type.getOperand() == "AOp";
+      bool stored = op.getTranspose().has_value();
+      bool kRows = isA ? stored : !stored;
+      auto [row, col] =
+          ldmatrixOffsets(rewriter, loc, /*firstAlongRows=*/!stored);
       Value r = arith::AddIOp::create(rewriter, loc, idx[0], row);
       Value c = arith::AddIOp::create(rewriter, loc, idx[1], col);
       rewriter.replaceOpWithNewOp<nvgpu::LdMatrixOp>(
-          op, vecType, memref, ValueRange{r, c},
-          /*transpose=*/type.getOperand() == "BOp", /*numTiles=*/4);
+          op, vecType, memref, ValueRange{r, c}, /*transpose=*/kRows,
+          /*numTiles=*/4);
       return success();
     }
     Value acc = arith::ConstantOp::create(rewriter, loc,
@@ -212,9 +239,9 @@ static std::string unsupportedReason(Operation *op) {
     if (isa<gpu::MMAMatrixType>(t) && !isFragment(t))
       return "takes 16x16 f16 or f32 fragments only";
   if (auto load = dyn_cast<gpu::SubgroupMmaLoadMatrixOp>(op)) {
-    if (load.getTranspose())
-      return "cannot load transposed fragments";
     auto type = cast<gpu::MMAMatrixType>(load.getType());
+    if (load.getTranspose() && type.getOperand() == "COp")
+      return "cannot load transposed C fragments";
     auto memref = cast<MemRefType>(load.getSrcMemref().getType());
     if (type.getOperand() != "COp" &&
         !nvgpu::NVGPUDialect::hasSharedMemoryAddressSpace(memref))

@@ -90,8 +90,11 @@ struct MapMMAPass final : impl::TCGenWMMAMapMMAPassBase<MapMMAPass> {
 
     OpBuilder b(cStore);
     Location loc = cStore.getLoc();
+    // A fragment whose buffer is stored in the other order (A [k][m], B
+    // [n][k]) is loaded with `transpose`; its indices stay in the buffer's
+    // order.
     auto fragment = [&](affine::AffineLoadOp load, int64_t rows, int64_t cols,
-                        StringRef kind) -> FailureOr<Value> {
+                        StringRef kind, bool transposed) -> FailureOr<Value> {
       FailureOr<int64_t> ld = getLeadDimension(load.getMemRef());
       if (failed(ld))
         return load.emitOpError("operand is not a row-major 2-d buffer");
@@ -101,12 +104,14 @@ struct MapMMAPass final : impl::TCGenWMMAMapMMAPassBase<MapMMAPass> {
                                                   load.getMapOperands());
       return gpu::SubgroupMmaLoadMatrixOp::create(
                  b, loc, type, load.getMemRef(), idx, b.getIndexAttr(*ld),
-                 /*transpose=*/nullptr)
+                 transposed ? b.getUnitAttr() : UnitAttr())
           .getResult();
     };
-    FailureOr<Value> fa = fragment(aLoad, mma[0], mma[2], "AOp");
-    FailureOr<Value> fb = fragment(bLoad, mma[2], mma[1], "BOp");
-    FailureOr<Value> fc = fragment(cLoad, mma[0], mma[1], "COp");
+    bool aTransposed = indexesK(aLoad.getAffineMap(), aLoad.getMapOperands(), 0);
+    bool bTransposed = !indexesK(bLoad.getAffineMap(), bLoad.getMapOperands(), 0);
+    FailureOr<Value> fa = fragment(aLoad, mma[0], mma[2], "AOp", aTransposed);
+    FailureOr<Value> fb = fragment(bLoad, mma[2], mma[1], "BOp", bTransposed);
+    FailureOr<Value> fc = fragment(cLoad, mma[0], mma[1], "COp", false);
     if (failed(fa) || failed(fb) || failed(fc))
       return failure();
     Value fd = gpu::SubgroupMmaComputeOp::create(b, loc, fc->getType(), *fa,

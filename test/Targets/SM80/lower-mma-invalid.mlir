@@ -11,10 +11,10 @@ func.func @a_from_global(%A: memref<64x64xf16>) attributes {tcgen.config = #tcge
 
 // -----
 
-func.func @transposed(%S: memref<64x64xf16, 3>) attributes {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 32], warp = [32, 32, 32], stages = 2, padding = 0>} {
+func.func @transposed(%S: memref<64x64xf32>) attributes {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 32], warp = [32, 32, 32], stages = 2, padding = 0>} {
   %c0 = arith.constant 0 : index
-  // expected-error @below {{sm80 lowering cannot load transposed fragments}}
-  %a = gpu.subgroup_mma_load_matrix %S[%c0, %c0] {leadDimension = 64 : index, transpose} : memref<64x64xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
+  // expected-error @below {{sm80 lowering cannot load transposed C fragments}}
+  %a = gpu.subgroup_mma_load_matrix %S[%c0, %c0] {leadDimension = 64 : index, transpose} : memref<64x64xf32> -> !gpu.mma_matrix<16x16xf32, "COp">
   return
 }
 

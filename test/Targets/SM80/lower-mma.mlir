@@ -76,3 +76,32 @@ func.func @split_k(%A: memref<128x128xf16>, %B: memref<128x128xf16>, %C: memref<
     ins(%A, %B : memref<128x128xf16>, memref<128x128xf16>) outs(%C : memref<128x128xf32>)
   return
 }
+
+// -----
+
+// A stored [k][m] and B stored [n][k]: the shared tiles keep the stored
+// order ([32 k][64 m] and [64 n][32 k]), so A's 8x8 matrices have rows of k
+// (ldmatrix .trans) and B's rows of n (no .trans); lane l addresses row
+// l % 8 + 8 (l / 16), column 8 ((l / 8) % 2) of the fragment.
+// CHECK-LABEL: func @transposed
+// CHECK:         nvgpu.device_async_copy {{.*}} : memref<128x128xf16> to memref<32x64xf16, 3>
+// CHECK:         nvgpu.device_async_copy {{.*}} : memref<128x128xf16> to memref<64x32xf16, 3>
+// CHECK:         scf.for
+// CHECK:           %[[LANE:.*]] = gpu.lane_id
+// CHECK:           %[[I:.*]] = arith.remui %[[LANE]], %c8
+// CHECK:           %[[RH:.*]] = arith.divui %[[LANE]], %c16
+// CHECK:           %[[RO:.*]] = arith.muli %[[RH]], %c8
+// CHECK:           %[[ROW:.*]] = arith.addi %[[I]], %[[RO]]
+// CHECK:           %[[M:.*]] = arith.divui %[[LANE]], %c8
+// CHECK:           %[[CH:.*]] = arith.remui %[[M]], %c2
+// CHECK:           %[[CO:.*]] = arith.muli %[[CH]], %c8
+// CHECK:           nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = true} : memref<32x64xf16, 3> -> vector<4x2xf16>
+// CHECK:           nvgpu.ldmatrix %{{.*}} {numTiles = 4 : i32, transpose = false} : memref<64x32xf16, 3> -> vector<4x2xf16>
+func.func @transposed(%A: memref<128x128xf16>, %B: memref<128x128xf16>, %C: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<128x128xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<128x128xf16>, memref<128x128xf16>) outs(%C : memref<128x128xf32>)
+    {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 32], warp = [32, 32, 32], stages = 2, padding = 0>}
+  return
+}
