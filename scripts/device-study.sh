@@ -252,6 +252,8 @@ fi
 
 [ -d "$CARRY/accumulate-bundles" ] && check_and_bench accumulate "C += A*B" t
 
+[ -d "$CARRY/sm80bf16-bundles" ] && check_and_bench sm80bf16 "sm80 bf16" ""
+
 [ -d "$CARRY/sm80layouts-bundles" ] && check_and_bench sm80layouts "sm80 A [k][m] and B [n][k]" ""
 
 [ -d "$CARRY/sm80epilogue-bundles" ] && check_and_bench sm80epilogue "sm80 staged epilogue and few-tile defaults" ""

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -59,7 +59,9 @@ ARGS=("$@")
 # the few-tile default against 128x128 tiles),
 # sm80layouts (A stored [k][m] and B stored [n][k] on the sm80 back end:
 # checks with and without split-K, padded and f16 C; NN, NT, TN and TT at
-# 4096^3 and 8192^3 against cuBLAS in the same layout)
+# 4096^3 and 8192^3 against cuBLAS in the same layout),
+# sm80bf16 (bf16 inputs with f32 C on the sm80 back end: checks in every
+# layout, with split-K and both stores; timings at 4096^3 and 8192^3)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -934,5 +936,27 @@ if want sm80layouts; then
   done
   rm -rf "$CARRY"/san/sm80l_*
   build "$CARRY/san" sm80l_256_tt 256 256 256 --a-layout km --b-layout nk -- "${S80[@]}" "${L[@]}"
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want sm80bf16; then
+  rm -rf "$CARRY/sm80bf16-bundles"; mkdir -p "$CARRY/sm80bf16-bundles" "$CARRY/san"
+  echo "sm80 bf16:"
+  D="$CARRY/sm80bf16-bundles"
+  S80=(--backend=sm80)
+  L=(--block-tile=128,128,32 --warp-tile=64,64,32)
+  B=(--in bf16)
+  build "$D" chk_bf16_512 512 512 512 "${B[@]}" -- "${S80[@]}"
+  build "$D" chk_bf16_1024x768x512 1024 768 512 "${B[@]}" -- "${S80[@]}" "${L[@]}"
+  build "$D" chk_bf16_acc 512 512 512 "${B[@]}" --accumulate -- "${S80[@]}" "${L[@]}" --store=global
+  build "$D" chk_bf16_tt 512 256 384 "${B[@]}" --a-layout km --b-layout nk -- "${S80[@]}"
+  build "$D" chk_bf16_tn_128 1024 512 256 "${B[@]}" --a-layout km -- "${S80[@]}" "${L[@]}"
+  build "$D" chk_bf16_nt_pad 1024 512 256 "${B[@]}" --b-layout nk -- "${S80[@]}" "${L[@]}" --padding=8
+  for s in 4096 8192; do
+    build "$D" "b${s}" $s $s $s "${B[@]}" -- "${S80[@]}"
+    build "$D" "h${s}" $s $s $s -- "${S80[@]}"
+  done
+  rm -rf "$CARRY"/san/sm80b_*
+  build "$CARRY/san" sm80b_256_bf16 256 256 256 "${B[@]}" -- "${S80[@]}" "${L[@]}"
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -344,12 +344,19 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
            << " back end takes A[m,k] and B[k,n] only; transposed operands "
               "need --target=sm_80 or later (the sm80 back end) or the sm90 "
               "back end";
-  if (!info.aType.isF16() || info.cType.isBF16())
+  if (sm80 && info.aType.isBF16() && !info.cType.isF32())
+    return info.op->emitOpError(
+        "the sm80 back end takes bf16 inputs with an f32 output only "
+        "(mma.sync accumulates bf16 products in f32)");
+  if ((!info.aType.isF16() && !(sm80 && info.aType.isBF16())) ||
+      info.cType.isBF16())
     return info.op->emitOpError()
            << "the " << be
-           << " back end takes f16 inputs and an f16 or f32 output (its "
-              "fragments are gpu.subgroup_mma's, which have no bf16); bf16 "
-              "needs --target=sm_90a and the sm90 back end";
+           << " back end takes f16 inputs"
+           << (sm80 ? " (or bf16 with an f32 output)" : "")
+           << " and an f16 or f32 output (its fragments are "
+              "gpu.subgroup_mma's, which have no bf16); other types need "
+              "--target=sm_90a and the sm90 back end";
   ArrayRef<int64_t> bt = config.getBlockTile();
   if (failed(verifyDivisible(info, bt)))
     return failure();

@@ -51,6 +51,21 @@ struct LowerContractionPass final
     (void)applyPatternsGreedily(func, std::move(patterns));
   }
 
+  /// Retypes the bf16 memref argument `arg` of `func` (read only by
+  /// affine.load, whose values only feed arith.extf) to f16.
+  static void carryAsF16(func::FuncOp func, BlockArgument arg) {
+    auto type = cast<MemRefType>(arg.getType());
+    Type f16 = Float16Type::get(func.getContext());
+    arg.setType(MemRefType::get(type.getShape(), f16, type.getLayout(),
+                                type.getMemorySpace()));
+    for (Operation *user : arg.getUsers())
+      if (auto load = dyn_cast<affine::AffineLoadOp>(user))
+        load.getResult().setType(f16);
+    func.setType(FunctionType::get(func.getContext(),
+                                   func.getBody().front().getArgumentTypes(),
+                                   func.getFunctionType().getResults()));
+  }
+
   LogicalResult lower(func::FuncOp func, linalg::LinalgOp op,
                       IRRewriter &rewriter) {
     FailureOr<ContractionInfo> info = analyzeContraction(op);
@@ -90,6 +105,16 @@ struct LowerContractionPass final
     for (auto [d, loop] : llvm::enumerate(*loops)) {
       StringRef role = d == dims->m[0] ? "m" : d == dims->n[0] ? "n" : "k";
       setLoopRole(loop, role);
+    }
+    // sm80 with bf16 inputs: gpu.subgroup_mma (the fragments the shared
+    // passes use) has no bf16, so A and B travel as f16 bit patterns
+    // (copies and fragment loads only move bits) and tcgen-sm80-lower-mma
+    // multiplies them as bf16 again; the manifest keeps bf16.
+    if (cast<ConfigAttr>(config).getBackend() == "sm80" &&
+        info->aType.isBF16()) {
+      for (Value operand : {info->a, info->b})
+        carryAsF16(func, cast<BlockArgument>(operand));
+      func->setAttr(kBF16OperandsAttrName, rewriter.getUnitAttr());
     }
     Operation *outer = loops->front();
     outer->setAttr(kConfigAttrName, config);

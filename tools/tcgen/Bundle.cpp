@@ -353,6 +353,10 @@ mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
         swapMatrixDims(op->shape);
         swapMatrixDims(op->strides);
       }
+      // bf16 A and B carried as f16 bits through the compiler (sm80).
+      if (func->hasAttr(kBF16OperandsAttrName) &&
+          (op->name == "A" || op->name == "B"))
+        op->dtype = ::tcgen::DType::BF16;
       m.params.push_back({"ptr", op->name, ""});
       m.operands.push_back(*op);
     }

@@ -30,6 +30,9 @@ constexpr llvm::StringLiteral kFusedPrologueAttrName = "tcgen.fused_prologue";
 constexpr llvm::StringLiteral kFusedPrologueOperandAttrName =
     "tcgen.fused_prologue_operand";
 constexpr llvm::StringLiteral kParallelAttrName = "tcgen.parallel";
+/// On a function whose bf16 A and B are carried as f16 bit patterns
+/// through the fragment passes (sm80: gpu.subgroup_mma has no bf16).
+constexpr llvm::StringLiteral kBF16OperandsAttrName = "tcgen.bf16_operands";
 /// NVVM's address space of shared memory, the memory space of the shared
 /// buffers tcgen-promote-operands creates (numeric, not
 /// #gpu.address_space<workgroup>: see docs/NOTES.md).

@@ -10,8 +10,11 @@
 #include "tcgen/Targets/SM80/Passes.h"
 
 #include "tcgen/IR/TCGenDialect.h"
+#include "tcgen/Transforms/LoopTags.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -169,7 +172,10 @@ struct StoreLowering final
 
 struct ComputeLowering final
     : OpConversionPattern<gpu::SubgroupMmaComputeOp> {
-  using OpConversionPattern::OpConversionPattern;
+  /// `bf16`: A and B hold bf16 bit patterns in f16 fragments
+  /// (kBF16OperandsAttrName); they are reinterpreted before the mma.sync.
+  ComputeLowering(const TypeConverter &converter, MLIRContext *ctx, bool bf16)
+      : OpConversionPattern(converter, ctx), bf16(bf16) {}
 
   LogicalResult
   matchAndRewrite(gpu::SubgroupMmaComputeOp op, OpAdaptor adaptor,
@@ -178,6 +184,10 @@ struct ComputeLowering final
     Value a = adaptor.getOpA();
     Value b = adaptor.getOpB();
     Value c = adaptor.getOpC();
+    if (bf16) {
+      rewriter.replaceOp(op, bf16Products(rewriter, loc, a, b, c));
+      return success();
+    }
     Value result = c;
     // One m16n8k16 per n8 half: B's and C's rows 2h, 2h + 1.
     for (int64_t h = 0; h < 2; ++h) {
@@ -195,6 +205,54 @@ struct ComputeLowering final
     rewriter.replaceOp(op, result);
     return success();
   }
+
+  /// The two m16n8k16 products with bf16 A and B as nvvm.mma.sync on the
+  /// packed 32-bit registers (nvgpu.mma.sync's lowering deduces no PTX type
+  /// for bf16 vectors): a0..a3 and each half's b0, b1 are the fragments'
+  /// element pairs reinterpreted as i32; C's pairs go in as four f32.
+  static Value bf16Products(OpBuilder &b, Location loc, Value a, Value bv,
+                            Value c) {
+    MLIRContext *ctx = b.getContext();
+    Type i32 = b.getI32Type(), f32 = b.getF32Type();
+    auto regs = [&](Value v, int64_t first, int64_t count) {
+      Value packed = vector::BitCastOp::create(
+          b, loc, VectorType::get({4, 1}, i32), v);
+      SmallVector<Value> out;
+      for (int64_t r = first; r < first + count; ++r)
+        out.push_back(vector::ExtractOp::create(b, loc, packed,
+                                                ArrayRef<int64_t>{r, 0}));
+      return out;
+    };
+    SmallVector<Value> aRegs = regs(a, 0, 4);
+    auto accType =
+        LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    Value result = c;
+    for (int64_t h = 0; h < 2; ++h) {
+      SmallVector<Value> bRegs = regs(bv, 2 * h, 2);
+      SmallVector<Value> cRegs;
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t e = 0; e < 2; ++e)
+          cRegs.push_back(vector::ExtractOp::create(
+              b, loc, c, ArrayRef<int64_t>{2 * h + r, e}));
+      Value d = NVVM::MmaOp::create(
+          b, loc, accType, aRegs, bRegs, cRegs, ArrayRef<int64_t>{16, 8, 16},
+          std::nullopt, std::nullopt,
+          std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                        NVVM::MMATypes::bf16},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
+      for (int64_t r = 0; r < 2; ++r)
+        for (int64_t e = 0; e < 2; ++e) {
+          Value x = LLVM::ExtractValueOp::create(b, loc, d,
+                                                 ArrayRef<int64_t>{2 * r + e});
+          result = vector::InsertOp::create(b, loc, x, result,
+                                            ArrayRef<int64_t>{2 * h + r, e});
+        }
+    }
+    return result;
+  }
+
+  bool bf16;
 };
 
 struct ConstantLowering final
@@ -292,8 +350,10 @@ struct LowerMMAPass final : impl::TCGenSM80LowerMMAPassBase<LowerMMAPass> {
                         gpu::SubgroupMmaElementwiseOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     RewritePatternSet patterns(ctx);
-    patterns.add<LoadLowering, StoreLowering, ComputeLowering,
-                 ConstantLowering, AddLowering>(converter, ctx);
+    patterns.add<LoadLowering, StoreLowering, ConstantLowering, AddLowering>(
+        converter, ctx);
+    patterns.add<ComputeLowering>(converter, ctx,
+                                  func->hasAttr(kBF16OperandsAttrName));
     scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns,
                                                          target);
     if (failed(applyPartialConversion(func, target, std::move(patterns))))

@@ -105,3 +105,25 @@ func.func @transposed(%A: memref<128x128xf16>, %B: memref<128x128xf16>, %C: memr
     {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 32], warp = [32, 32, 32], stages = 2, padding = 0>}
   return
 }
+
+// -----
+
+// bf16 A and B: gpu.subgroup_mma has no bf16, so tcgen-lower-contraction
+// carries them as f16 bits (the function's arguments, the shared tiles and
+// the fragments are f16) and marks the function; the lowering reinterprets
+// each fragment's registers as i32 and multiplies them with bf16
+// nvvm.mma.sync, four f32 accumulators per n8 half.
+// CHECK-LABEL: func @bf16
+// CHECK-SAME:    (%{{.*}}: memref<128x128xf16> {tcgen.operand = "A"}, %{{.*}}: memref<128x128xf16> {tcgen.operand = "B"}, %{{.*}}: memref<128x128xf32> {tcgen.operand = "C"})
+// CHECK-SAME:    tcgen.bf16_operands
+// CHECK:         nvgpu.ldmatrix {{.*}} : memref<32x64xf16, 3> -> vector<4x2xf16>
+// CHECK:         vector.bitcast %{{.*}} : vector<4x2xf16> to vector<4x1xi32>
+// CHECK:         nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-NOT:     nvgpu.mma.sync
+func.func @bf16(%A: memref<128x128xbf16>, %B: memref<128x128xbf16>, %C: memref<128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<128x128xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 32], warp = [32, 32, 32], stages = 2, padding = 0>}
+    ins(%A, %B : memref<128x128xbf16>, memref<128x128xbf16>) outs(%C : memref<128x128xf32>)
+  return
+}

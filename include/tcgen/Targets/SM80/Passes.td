@@ -25,13 +25,18 @@ def TCGenSM80LowerMMAPass : Pass<"tcgen-sm80-lower-mma", "func::FuncOp"> {
       columns 8h + 2 (l % 4); C is loaded and stored as `vector<2xT>` per
       row and half;
     - `gpu.subgroup_mma_compute` is two `nvgpu.mma.sync` m16n8k16, one per
-      n8 half; a constant fragment is a splat vector.
+      n8 half; a constant fragment is a splat vector. In a function marked
+      `tcgen.bf16_operands` (bf16 A and B carried as f16 bits by
+      tcgen-lower-contraction) the two products are `nvvm.mma.sync` with
+      bf16 multiplicands on the fragments' registers reinterpreted as i32.
 
     Loop-carried fragments (scf.for iter_args) are converted with them.
     Fragments of another shape, transposed loads, A or B fragments read from
     outside shared memory and elementwise fragment ops are errors.
   }];
   let dependentDialects = ["::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect"];
