@@ -74,3 +74,47 @@ func.func @one_stage(%A: memref<128x128xf16>, %B: memref<128x128xf16>, %C: memre
     ins(%A, %B : memref<128x128xf16>, memref<128x128xf16>) outs(%C : memref<128x128xf32>)
   return
 }
+
+// -----
+
+// Two stages (an sm80 kernel: its K loops are always pipelined this way):
+// tile 0 before the loop; iteration k waits for everything (wait_group 0),
+// meets the others at the barrier, issues tile k + 1 into the other stage
+// and computes tile k while it flies.
+// CHECK-DAG: #[[STAGE2:.*]] = affine_map<(d0) -> ((d0 floordiv 32) mod 2)>
+// CHECK-DAG: #[[AHEAD2:.*]] = affine_map<(d0) -> ((d0 floordiv 32 + 1) mod 2)>
+// CHECK-LABEL: func @two_stages_sm80
+// CHECK-COUNT-4: nvgpu.device_async_copy
+// CHECK:         nvvm.cp.async.commit.group
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         affine.for %[[K2:.*]] = 0 to 128 step 32 iter_args(
+// CHECK-NEXT:      nvvm.cp.async.wait.group 0
+// CHECK-NEXT:      gpu.barrier
+// CHECK:           affine.apply #[[STAGE2]](%[[K2]])
+// CHECK:           scf.if
+// CHECK:             affine.apply #[[AHEAD2]](%[[K2]])
+// CHECK-COUNT-4:     nvgpu.device_async_copy
+// CHECK:           nvvm.cp.async.commit.group
+// CHECK:           gpu.subgroup_mma_compute
+func.func @two_stages_sm80(%A: memref<128x128xf16>, %B: memref<128x128xf16>, %C: memref<128x128xf32>) {
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 32], warp = [32, 32, 32], stages = 2, padding = 0>}
+    ins(%A, %B : memref<128x128xf16>, memref<128x128xf16>) outs(%C : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+// Four stages: tiles 0-2 before the loop (three groups); the loop waits
+// with two groups pending and issues tile k + 3 into stage (k + 3) % 4.
+// CHECK-DAG: #[[AHEAD4:.*]] = affine_map<(d0) -> ((d0 floordiv 32 + 3) mod 4)>
+// CHECK-LABEL: func @four_stages
+// CHECK-COUNT-3: nvvm.cp.async.commit.group
+// CHECK:         affine.for %[[K4:.*]] = 0 to 256 step 32 iter_args(
+// CHECK-NEXT:      nvvm.cp.async.wait.group 2
+// CHECK-NEXT:      gpu.barrier
+// CHECK:           affine.apply #[[AHEAD4]](%[[K4]])
+func.func @four_stages(%A: memref<128x256xf16>, %B: memref<256x128xf16>, %C: memref<128x128xf32>) {
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm80", block = [64, 64, 32], warp = [32, 32, 32], stages = 4, padding = 0>}
+    ins(%A, %B : memref<128x256xf16>, memref<256x128xf16>) outs(%C : memref<128x128xf32>)
+  return
+}
