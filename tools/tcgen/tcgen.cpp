@@ -488,7 +488,10 @@ static int compileOnce(MLIRContext &ctx, bool explainOnly, int64_t modelRank,
                  << m.launch.grid[0] << "x" << m.launch.grid[1] << ", block "
                  << m.launch.block[0] << ", " << m.resources.registers
                  << " registers, " << m.resources.staticSmemBytes
-                 << " B smem)\n";
+                 << " B smem";
+    if (m.launch.dynamicSmemBytes)
+      llvm::outs() << " + " << m.launch.dynamicSmemBytes << " B dynamic";
+    llvm::outs() << ")\n";
   }
   return 0;
 }
