@@ -119,3 +119,19 @@ bool mlir::tcgen::indexesK(AffineMap map, ValueRange operands,
   });
   return k;
 }
+
+memref::GlobalOp mlir::tcgen::createSharedBuffer(ModuleOp module, Location loc,
+                                                 StringRef name, int64_t rows,
+                                                 int64_t cols,
+                                                 Type elementType) {
+  MLIRContext *ctx = module.getContext();
+  // NVVM's shared address space, numeric (docs/NOTES.md).
+  auto space = IntegerAttr::get(IntegerType::get(ctx, 64), kSharedMemorySpace);
+  auto type = MemRefType::get({rows, cols}, elementType, AffineMap(), space);
+  OpBuilder b(ctx);
+  auto global = memref::GlobalOp::create(
+      b, loc, name, b.getStringAttr("private"), type, Attribute(),
+      /*constant=*/false, b.getI64IntegerAttr(128));
+  SymbolTable(module).insert(global, module.getBody()->begin());
+  return global;
+}

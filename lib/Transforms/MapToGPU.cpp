@@ -49,25 +49,9 @@ static void inlineLoopWithIterArgsAt(AffineForOp loop, Value index,
   for (auto [arg, init] :
        llvm::zip(loop.getRegionIterArgs(), loop.getInits()))
     arg.replaceAllUsesWith(init);
-  SmallVector<Value> yielded(yield.getOperands());
-  for (auto [result, value] : llvm::zip(loop.getResults(), yielded))
+  for (auto [result, value] : llvm::zip(loop.getResults(), yield.getOperands()))
     result.replaceAllUsesWith(value);
-  yield.erase();
-  // The body is now without terminator: inline it like a plain loop.
-  b.setInsertionPoint(loop);
-  AffineMap lb = loop.getLowerBoundMap();
-  unsigned ns = lb.getNumSymbols();
-  AffineMap map =
-      AffineMap::get(lb.getNumDims(), ns + 1,
-                     lb.getResult(0) + getAffineSymbolExpr(ns, b.getContext()) *
-                                           loop.getStepAsInt());
-  SmallVector<Value> operands(loop.getLowerBoundOperands());
-  operands.push_back(index);
-  Value iv = affine::AffineApplyOp::create(b, loop.getLoc(), map, operands);
-  loop.getInductionVar().replaceAllUsesWith(iv);
-  for (Operation &op : llvm::make_early_inc_range(*loop.getBody()))
-    op.moveBefore(loop);
-  loop.erase();
+  inlineLoopAt(loop, index, b);
 }
 
 struct MapToGPUPass final : impl::TCGenMapToGPUPassBase<MapToGPUPass> {

@@ -85,17 +85,11 @@ struct SplitKReducePass final
             .getElementType();
 
     // The scratch buffer: one 16x16 slot per (share - 1, warp, fragment).
-    auto module = func->getParentOfType<ModuleOp>();
-    OpBuilder mb(module.getBodyRegion());
-    auto scratchType = MemRefType::get(
-        {(splits - 1) * warpsMN * frags * kFrag, kFrag}, elem,
-        MemRefLayoutAttrInterface(),
-        mb.getI64IntegerAttr(kSharedMemorySpace));
-    auto global = memref::GlobalOp::create(
-        mb, launch.getLoc(), "__tcgen_smem_splitk", mb.getStringAttr("private"),
-        scratchType, Attribute(), /*constant=*/false,
-        mb.getI64IntegerAttr(128));
-    SymbolTable(module).insert(global, module.getBody()->begin());
+    memref::GlobalOp global = createSharedBuffer(
+        func->getParentOfType<ModuleOp>(), launch.getLoc(),
+        "__tcgen_smem_splitk", (splits - 1) * warpsMN * frags * kFrag, kFrag,
+        elem);
+    MemRefType scratchType = global.getType();
 
     // After the last store: every value the stores use is defined by then.
     Location loc = launch.getLoc();

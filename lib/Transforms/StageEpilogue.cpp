@@ -102,17 +102,11 @@ struct StageEpiloguePass final
                                 "multiple of 16 bytes filling whole warps");
 
     // One 16-row slab per warp.
-    auto module = func->getParentOfType<ModuleOp>();
-    OpBuilder mb(module.getBodyRegion());
-    auto slabType = MemRefType::get({warpsMN * config.getKSplits() * kFrag,
-                                     wt[1]},
-                                    elem, MemRefLayoutAttrInterface(),
-                                    mb.getI64IntegerAttr(kSharedMemorySpace));
-    auto global = memref::GlobalOp::create(
-        mb, launch.getLoc(), "__tcgen_smem_epilogue",
-        mb.getStringAttr("private"), slabType, Attribute(),
-        /*constant=*/false, mb.getI64IntegerAttr(128));
-    SymbolTable(module).insert(global, module.getBody()->begin());
+    memref::GlobalOp global = createSharedBuffer(
+        func->getParentOfType<ModuleOp>(), launch.getLoc(),
+        "__tcgen_smem_epilogue", warpsMN * config.getKSplits() * kFrag, wt[1],
+        elem);
+    MemRefType slabType = global.getType();
 
     Location loc = launch.getLoc();
     OpBuilder b(stores.back());

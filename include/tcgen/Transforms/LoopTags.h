@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "tcgen/IR/TCGenDialect.h"
 
 namespace mlir::tcgen {
@@ -48,6 +49,13 @@ affine::AffineForOp findLoop(Operation *root, StringRef role);
 SmallVector<affine::AffineForOp> getConfiguredNests(Operation *root);
 /// Returns the config of the nest enclosing `op`, or null.
 ConfigAttr getEnclosingConfig(Operation *op);
+
+/// Creates a private shared-memory global `name` (renamed if taken) of
+/// `rows` x `cols` `elementType` elements, 128-byte aligned, at the start
+/// of `module`.
+memref::GlobalOp createSharedBuffer(ModuleOp module, Location loc,
+                                    StringRef name, int64_t rows,
+                                    int64_t cols, Type elementType);
 
 /// Whether result `result` of the access `map` with `operands` (an
 /// affine.load's) indexes the K dimension: one of its dims is the induction
