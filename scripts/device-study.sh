@@ -252,6 +252,28 @@ fi
 
 [ -d "$CARRY/accumulate-bundles" ] && check_and_bench accumulate "C += A*B" t
 
+if [ -d "$CARRY/sm80fusion-bundles" ]; then
+  D="$CARRY/sm80fusion-bundles"
+  echo "=== sm80 fused epilogues: checks against the float64 reference"
+  check_bundles sm80fusion-checks.log --launches 2 -- "$D"/*/
+  echo "=== sm80 fused epilogues against their unfused baselines (checked first)"
+  for pair in relu_bias:cublaslt-relu-bias gelu_bias:cublaslt-gelu-bias \
+              add_relu:cublas+add-relu add_scalar:cublas+add-scalar \
+              bias_gelu_residual:cublas+bias-gelu-residual; do
+    pat=${pair%%:*}; base=${pair#*:}
+    "$GPU" bench "$D"/f*_"$pat"/ --baseline="$base" --check-baseline >> "$OUT/sm80fusion.log" 2>&1 \
+      || echo "sm80 fusion baseline check $base failed"
+    timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$D"/f*_"$pat"/ --iters "$ITERS" --warmup 3 \
+      --baseline="$base" --csv "$OUT/sm80fusion.csv" >> "$OUT/sm80fusion.log" 2>&1 \
+      || echo "sm80 fusion bench $base failed"
+  done
+  grep BASELINE-CHECK "$OUT/sm80fusion.log" | grep -v PASS | head -5
+  bench_bundles sm80fusion-plain "$D"/f*_plain/
+  echo "--- entry tcgen-ms baseline baseline-ms baseline/tcgen cuBLAS-matmul-ms"
+  tail -n +2 "$OUT/sm80fusion.csv" | awk -F, '{print $3, $10, $19, $20, $22, $12}' | sort -V
+  tail -n +2 "$OUT/sm80fusion-plain.csv" | awk -F, '{print $3, $10, $12, $14}' | sort -V
+fi
+
 [ -d "$CARRY/sm80bf16-bundles" ] && check_and_bench sm80bf16 "sm80 bf16" ""
 
 [ -d "$CARRY/sm80layouts-bundles" ] && check_and_bench sm80layouts "sm80 A [k][m] and B [n][k]" ""

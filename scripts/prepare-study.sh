@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -61,7 +61,11 @@ ARGS=("$@")
 # checks with and without split-K, padded and f16 C; NN, NT, TN and TT at
 # 4096^3 and 8192^3 against cuBLAS in the same layout),
 # sm80bf16 (bf16 inputs with f32 C on the sm80 back end: checks in every
-# layout, with split-K and both stores; timings at 4096^3 and 8192^3)
+# layout, with split-K and both stores; timings at 4096^3 and 8192^3),
+# sm80fusion (fused epilogues on the sm80 back end, computed in its staged
+# epilogue: checks with every input kind, dtypes, split-K and layouts;
+# timings against cuBLAS + a pointwise kernel and cuBLASLt's fused
+# epilogues at 1024..4096 cubed)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -958,5 +962,23 @@ if want sm80bf16; then
   done
   rm -rf "$CARRY"/san/sm80b_*
   build "$CARRY/san" sm80b_256_bf16 256 256 256 "${B[@]}" -- "${S80[@]}" "${L[@]}"
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want sm80fusion; then
+  rm -rf "$CARRY/sm80fusion-bundles"; mkdir -p "$CARRY/sm80fusion-bundles"
+  echo "sm80 fused epilogues:"
+  D="$CARRY/sm80fusion-bundles"
+  S80=(--backend=sm80)
+  for s in 1024 2048 4096; do
+    for e in relu-bias gelu-bias add-relu add-scalar bias-gelu-residual; do
+      build "$D" "f${s}_${e//-/_}" "$s" "$s" "$s" --out f16 --epilogue "$e" -- "${S80[@]}"
+    done
+    build "$D" "f${s}_plain" "$s" "$s" "$s" --out f16 -- "${S80[@]}"
+  done
+  build "$D" chk_f32_bias_gelu_residual 512 768 256 --out f32 --epilogue bias-gelu-residual -- "${S80[@]}"
+  build "$D" chk_bf16_relu_bias 1024 512 256 --in bf16 --out f32 --epilogue relu-bias -- "${S80[@]}" --block-tile=128,128,32 --warp-tile=64,64,32
+  build "$D" chk_tt_add_relu 512 512 1024 --out f16 --epilogue add-relu --a-layout km --b-layout nk -- "${S80[@]}"
+  build "$D" chk_128_add_scalar 1024 1024 512 --out f16 --epilogue add-scalar -- "${S80[@]}" --block-tile=128,128,32 --warp-tile=64,64,32
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -63,6 +63,11 @@ StringRef mlir::tcgen::getOperandRole(Value memref) {
       return role.getValue();
     return "";
   }
+  // A local buffer standing for an operand (the intermediate C of a fused
+  // epilogue) carries the tag itself.
+  if (Operation *def = memref.getDefiningOp())
+    if (auto role = def->getAttrOfType<StringAttr>(kOperandAttrName))
+      return role.getValue();
   auto getGlobal = memref.getDefiningOp<memref::GetGlobalOp>();
   if (!getGlobal)
     return "";

@@ -71,16 +71,52 @@ struct LowerContractionPass final
     FailureOr<ContractionInfo> info = analyzeContraction(op);
     if (failed(info))
       return failure();
+    auto cfg = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
     std::string whyNot;
-    if (findEpilogue(*info, whyNot) || !whyNot.empty())
-      op.emitRemark("the consumer of the result is not fused into the "
-                    "kernel: the ")
-          << op->getAttrOfType<ConfigAttr>(kConfigAttrName).getBackend()
-          << " back end does not fuse epilogues";
+    std::optional<EpilogueInfo> epilogue = findEpilogue(*info, whyNot);
+    // sm80 computes a pointwise consumer while its staged epilogue copies C
+    // out (tcgen-stage-epilogue); the other back ends here do not fuse.
+    bool fuse = epilogue && cfg.getBackend() == "sm80" &&
+                cfg.getStore() == "staged" && getZeroFillOfOutput(*info);
+    if (!fuse && (epilogue || !whyNot.empty())) {
+      InFlightDiagnostic remark =
+          op.emitRemark("the consumer of the result is not fused into the "
+                        "kernel: ");
+      if (!whyNot.empty())
+        remark << whyNot;
+      else if (cfg.getBackend() != "sm80")
+        remark << "the " << cfg.getBackend()
+               << " back end does not fuse epilogues";
+      else if (cfg.getStore() != "staged")
+        remark << "the sm80 back end fuses epilogues into its staged "
+                  "epilogue only (store = \"staged\")";
+      else
+        remark << "the sm80 back end fuses epilogues of C = A*B only (a zero "
+                  "fill of C)";
+    }
     if (failed(tagOperandArgument(func, op, info->a, "A")) ||
-        failed(tagOperandArgument(func, op, info->b, "B")) ||
-        failed(tagOperandArgument(func, op, info->c, "C")))
+        failed(tagOperandArgument(func, op, info->b, "B")))
       return failure();
+    if (fuse) {
+      // The intermediate C stays a local buffer until tcgen-stage-epilogue
+      // writes the consumer's output instead; the consumer waits there.
+      info->c.getDefiningOp()->setAttr(kOperandAttrName,
+                                       rewriter.getStringAttr("C"));
+      for (auto [k, e] : llvm::enumerate(epilogue->operands))
+        if (failed(tagOperandArgument(func, epilogue->op, e.memref,
+                                      "E" + std::to_string(k))))
+          return failure();
+      func->setAttr(kFusedEpilogueAttrName, describeEpilogue(*epilogue));
+      SmallVector<int64_t> kinds;
+      for (const EpilogueOperand &e : epilogue->operands)
+        kinds.push_back(int64_t(e.kind));
+      epilogue->op->setAttr(kEpilogueSourcesAttrName,
+                            rewriter.getDenseI64ArrayAttr(epilogue->argSource));
+      epilogue->op->setAttr(kEpilogueKindsAttrName,
+                            rewriter.getDenseI64ArrayAttr(kinds));
+    } else if (failed(tagOperandArgument(func, op, info->c, "C"))) {
+      return failure();
+    }
 
     // linalg.fill(0) into C right before the matmul: C = A*B, C never read.
     bool overwrite = false;

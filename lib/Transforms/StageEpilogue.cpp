@@ -9,6 +9,7 @@
 
 #include "tcgen/Transforms/Passes.h"
 
+#include "tcgen/Analysis/Epilogue.h"
 #include "tcgen/Transforms/LoopTags.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -31,6 +32,41 @@ namespace {
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kFrag = 16;
 constexpr int64_t kVectorBytes = 16;
+
+/// The fused consumer tcgen-lower-contraction marked (sm80), rebuilt as the
+/// EpilogueInfo emitEpilogueBody takes; std::nullopt if there is none.
+static std::optional<EpilogueInfo> findMarkedEpilogue(func::FuncOp func,
+                                                      Type matmulType) {
+  linalg::LinalgOp consumer;
+  func.walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(kEpilogueSourcesAttrName))
+      consumer = op;
+  });
+  if (!consumer)
+    return std::nullopt;
+  EpilogueInfo info;
+  info.op = consumer;
+  info.out = consumer.getDpsInits()[0];
+  info.outType = cast<MemRefType>(info.out.getType()).getElementType();
+  info.matmulType = matmulType;
+  ArrayRef<int64_t> sources =
+      consumer->getAttrOfType<DenseI64ArrayAttr>(kEpilogueSourcesAttrName)
+          .asArrayRef();
+  ArrayRef<int64_t> kinds =
+      consumer->getAttrOfType<DenseI64ArrayAttr>(kEpilogueKindsAttrName)
+          .asArrayRef();
+  info.argSource.assign(sources.begin(), sources.end());
+  info.operands.resize(kinds.size());
+  for (auto [i, source] : llvm::enumerate(sources)) {
+    if (source < 0)
+      continue;
+    EpilogueOperand &e = info.operands[source];
+    e.memref = consumer->getOperand(i);
+    e.kind = EpilogueOperandKind(kinds[source]);
+    e.elementType = cast<MemRefType>(e.memref.getType()).getElementType();
+  }
+  return info;
+}
 
 struct StageEpiloguePass final
     : impl::TCGenStageEpiloguePassBase<StageEpiloguePass> {
@@ -123,6 +159,17 @@ struct StageEpiloguePass final
     Value fullMask = arith::ConstantIntOp::create(b, loc, -1, 32);
     Value row0 = stores.front().getIndices()[0];
     Value col0 = stores.front().getIndices()[1];
+    // A fused pointwise consumer is computed on the copied vectors, which
+    // are then stored to its output instead of C.
+    std::optional<EpilogueInfo> fused = findMarkedEpilogue(func, elem);
+    Value cMemref = stores.front().getDstMemref();
+    Value outMemref = fused ? fused->out : cMemref;
+    Type outElem = fused ? fused->outType : elem;
+    SmallVector<Value> scalars(fused ? fused->operands.size() : 0);
+    if (fused)
+      for (auto [k, e] : llvm::enumerate(fused->operands))
+        if (e.kind == EpilogueOperandKind::Scalar)
+          scalars[k] = memref::LoadOp::create(b, loc, e.memref, ValueRange{});
     int64_t chunksPerRow = rowBytes / kVectorBytes;
     int64_t steps = kFrag * chunksPerRow / kWarpSize;
     auto vecType = VectorType::get({vecElems}, elem);
@@ -147,16 +194,87 @@ struct StageEpiloguePass final
         Value v = vector::LoadOp::create(
             b, loc, vecType, slab,
             ValueRange{arith::AddIOp::create(b, loc, slabRow, r), c});
-        vector::StoreOp::create(
-            b, loc, v, stores.front().getDstMemref(),
-            ValueRange{arith::AddIOp::create(b, loc, rowBase, r),
-                       arith::AddIOp::create(b, loc, col0, c)});
+        Value row = arith::AddIOp::create(b, loc, rowBase, r);
+        Value col = arith::AddIOp::create(b, loc, col0, c);
+        if (fused)
+          v = applyEpilogue(b, loc, *fused, v, scalars, row, col, vecElems);
+        vector::StoreOp::create(b, loc, v, outMemref, ValueRange{row, col});
       }
       // The slab is rewritten by the next fragment row.
       NVVM::SyncWarpOp::create(b, loc, fullMask);
     }
     for (gpu::SubgroupMmaStoreMatrixOp store : stores)
       store.erase();
+    if (fused)
+      return retireIntermediate(func, *fused, cMemref, outElem);
+    return success();
+  }
+
+  /// The consumer's body on the `vecElems` accumulators of `acc` at
+  /// (row, col .. col + vecElems - 1): row and matrix operands are loaded as
+  /// vectors there, column operands once per row, scalars once.
+  static Value applyEpilogue(OpBuilder &b, Location loc,
+                             const EpilogueInfo &info, Value acc,
+                             ArrayRef<Value> scalars, Value row, Value col,
+                             int64_t vecElems) {
+    SmallVector<Value> loaded;
+    for (auto [k, e] : llvm::enumerate(info.operands)) {
+      auto vec = VectorType::get({vecElems}, e.elementType);
+      switch (e.kind) {
+      case EpilogueOperandKind::Scalar:
+        loaded.push_back(scalars[k]);
+        break;
+      case EpilogueOperandKind::Row:
+        loaded.push_back(
+            vector::LoadOp::create(b, loc, vec, e.memref, ValueRange{col}));
+        break;
+      case EpilogueOperandKind::Col:
+        loaded.push_back(
+            memref::LoadOp::create(b, loc, e.memref, ValueRange{row}));
+        break;
+      case EpilogueOperandKind::Matrix:
+        loaded.push_back(vector::LoadOp::create(b, loc, vec, e.memref,
+                                                ValueRange{row, col}));
+        break;
+      }
+    }
+    Value out = arith::ConstantOp::create(
+        b, loc,
+        b.getZeroAttr(VectorType::get({vecElems}, info.outType)));
+    for (int64_t i = 0; i < vecElems; ++i) {
+      Value a = vector::ExtractOp::create(b, loc, acc, ArrayRef<int64_t>{i});
+      SmallVector<Value> elems;
+      for (Value v : loaded)
+        elems.push_back(isa<VectorType>(v.getType())
+                            ? vector::ExtractOp::create(b, loc, v,
+                                                        ArrayRef<int64_t>{i})
+                                  .getResult()
+                            : v);
+      Value r = emitEpilogueBody(b, info, a, elems);
+      out = vector::InsertOp::create(b, loc, r, out, ArrayRef<int64_t>{i});
+    }
+    return out;
+  }
+
+  /// After the fused consumer has been computed in the kernel: the consumer
+  /// goes, its output becomes the kernel's C, and the intermediate buffer
+  /// (and its deallocation) goes too.
+  static LogicalResult retireIntermediate(func::FuncOp func,
+                                          const EpilogueInfo &info,
+                                          Value intermediate, Type outElem) {
+    Operation *consumer = info.op;
+    if (failed(tagOperandArgument(func, consumer, info.out, "C")))
+      return failure();
+    consumer->erase();
+    Operation *alloc = intermediate.getDefiningOp();
+    for (Operation *user : llvm::make_early_inc_range(intermediate.getUsers())) {
+      if (!isa<memref::DeallocOp>(user))
+        return user->emitOpError("still uses the fused epilogue's "
+                                 "intermediate C");
+      user->erase();
+    }
+    if (alloc)
+      alloc->erase();
     return success();
   }
 };

@@ -365,8 +365,15 @@ mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
       return WalkResult::interrupt();
     }
     describeOp(m, overwrite);
-    // WMMA and sm80 accumulate in the fragment type, C's element type.
+    // WMMA and sm80 accumulate in the fragment type: C's element type, or
+    // with a fused epilogue (sm80) the intermediate's, its matmul dtype.
     m.op.accumulator = m.findOperand("C")->dtype;
+    if (auto epilogue =
+            func->getAttrOfType<DictionaryAttr>(kFusedEpilogueAttrName)) {
+      if (failed(readEpilogue(func, epilogue, m.op)))
+        return WalkResult::interrupt();
+      m.op.accumulator = m.op.epilogue->matmulDType;
+    }
 
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();

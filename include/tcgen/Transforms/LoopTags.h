@@ -31,6 +31,12 @@ constexpr llvm::StringLiteral kFusedPrologueAttrName = "tcgen.fused_prologue";
 constexpr llvm::StringLiteral kFusedPrologueOperandAttrName =
     "tcgen.fused_prologue_operand";
 constexpr llvm::StringLiteral kParallelAttrName = "tcgen.parallel";
+/// On the pointwise consumer an sm80 kernel computes in its staged
+/// epilogue: EpilogueInfo::argSource per block argument, and the
+/// EpilogueOperandKind of each extra operand.
+constexpr llvm::StringLiteral kEpilogueSourcesAttrName =
+    "tcgen.epilogue_sources";
+constexpr llvm::StringLiteral kEpilogueKindsAttrName = "tcgen.epilogue_kinds";
 /// On a function whose bf16 A and B are carried as f16 bit patterns
 /// through the fragment passes (sm80: gpu.subgroup_mma has no bf16).
 constexpr llvm::StringLiteral kBF16OperandsAttrName = "tcgen.bf16_operands";
