@@ -980,5 +980,13 @@ if want sm80fusion; then
   build "$D" chk_bf16_relu_bias 1024 512 256 --in bf16 --out f32 --epilogue relu-bias -- "${S80[@]}" --block-tile=128,128,32 --warp-tile=64,64,32
   build "$D" chk_tt_add_relu 512 512 1024 --out f16 --epilogue add-relu --a-layout km --b-layout nk -- "${S80[@]}"
   build "$D" chk_128_add_scalar 1024 1024 512 --out f16 --epilogue add-scalar -- "${S80[@]}" --block-tile=128,128,32 --warp-tile=64,64,32
+  # the wmma back end with a staged epilogue (fw*: timed with the same
+  # baselines), and its plain kernel with either store
+  for e in relu-bias gelu-bias add-relu add-scalar bias-gelu-residual; do
+    build "$D" "fw2048_${e//-/_}" 2048 2048 2048 --out f16 --epilogue "$e" -- --backend=wmma --store=staged
+  done
+  build "$D" chk_wmma_f32_add_relu 512 768 256 --out f32 --epilogue add-relu -- --backend=wmma --store=staged
+  build "$D" "fw2048_plain" 2048 2048 2048 --out f16 -- --backend=wmma --store=staged
+  build "$D" "fw2048_plain_global" 2048 2048 2048 --out f16 -- --backend=wmma
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -405,7 +405,14 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
     return info.op->emitOpError()
            << "the wmma back end keeps 1 to 8 stages of shared buffers, not "
            << config.getStages();
+  // A staged epilogue (tcgen-stage-epilogue): one 16-row slab of the warp
+  // tile per warp, next to the tiles; past 48 KiB in dynamic shared memory.
   int64_t limit = getWMMASharedMemoryLimit(target);
+  if (config.getStore() == "staged") {
+    smem += config.getNumWarps() * 16 * config.getWarpTile()[1] *
+            info.cType.getIntOrFloatBitWidth() / 8;
+    limit = target.getMaxSharedMemoryPerBlock();
+  }
   if (smem > limit)
     return info.op->emitOpError()
            << "configuration needs " << smem

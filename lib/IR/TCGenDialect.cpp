@@ -223,10 +223,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "unknown store '" << store
                        << "' (available: global, tma, staged)";
   if (store != "global" && backend != "sm90" &&
-      !(store == "staged" && backend == "sm80"))
+      !(store == "staged" && (backend == "sm80" || backend == "wmma")))
     return emitError() << "store = \"" << store
-                       << "\" needs the sm90 back end (sm80: \"staged\" or "
-                          "\"global\")";
+                       << "\" needs the sm90 back end (sm80 and wmma: "
+                          "\"staged\" or \"global\")";
   if (block.size() != 3 || warp.size() != 3 || mma.size() != 3)
     return emitError() << "block, warp and mma tiles need 3 sizes [m, n, k]";
   static const char *dims[] = {"m", "n", "k"};

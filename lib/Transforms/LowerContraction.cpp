@@ -74,25 +74,24 @@ struct LowerContractionPass final
     auto cfg = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
     std::string whyNot;
     std::optional<EpilogueInfo> epilogue = findEpilogue(*info, whyNot);
-    // sm80 computes a pointwise consumer while its staged epilogue copies C
-    // out (tcgen-stage-epilogue); the other back ends here do not fuse.
-    bool fuse = epilogue && cfg.getBackend() == "sm80" &&
-                cfg.getStore() == "staged" && getZeroFillOfOutput(*info);
+    // sm80 and wmma compute a pointwise consumer while their staged
+    // epilogue copies C out (tcgen-stage-epilogue).
+    bool fuse = epilogue && cfg.getStore() == "staged" &&
+                getZeroFillOfOutput(*info);
     if (!fuse && (epilogue || !whyNot.empty())) {
       InFlightDiagnostic remark =
           op.emitRemark("the consumer of the result is not fused into the "
                         "kernel: ");
       if (!whyNot.empty())
         remark << whyNot;
-      else if (cfg.getBackend() != "sm80")
-        remark << "the " << cfg.getBackend()
-               << " back end does not fuse epilogues";
       else if (cfg.getStore() != "staged")
-        remark << "the sm80 back end fuses epilogues into its staged "
-                  "epilogue only (store = \"staged\")";
+        remark << "the " << cfg.getBackend()
+               << " back end fuses epilogues into its staged epilogue only "
+                  "(store = \"staged\")";
       else
-        remark << "the sm80 back end fuses epilogues of C = A*B only (a zero "
-                  "fill of C)";
+        remark << "the " << cfg.getBackend()
+               << " back end fuses epilogues of C = A*B only (a zero fill of "
+                  "C)";
     }
     if (failed(tagOperandArgument(func, op, info->a, "A")) ||
         failed(tagOperandArgument(func, op, info->b, "B")))

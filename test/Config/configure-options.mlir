@@ -22,7 +22,7 @@
 // the 128x256 ring no stage: 4 x 48 KiB + 32 KiB fit in 227 KiB.
 // GLOBAL: stages = 4{{.*}}store = "global">
 // TMA: stages = 4{{.*}}store = "tma">
-// TMA-WMMA: error: 'linalg.matmul' op invalid configuration: store = "tma" needs the sm90 back end (sm80: "staged" or "global")
+// TMA-WMMA: error: 'linalg.matmul' op invalid configuration: store = "tma" needs the sm90 back end (sm80 and wmma: "staged" or "global")
 // BAD-STORE: error: 'linalg.matmul' op invalid configuration: unknown store 'smem' (available: global, tma, staged)
 // wmma double-buffers where two stages fit in 48 KiB of static shared
 // memory: 128x256x32 tiles take 27 KiB per stage, so one stage.
