@@ -252,6 +252,11 @@ fi
 
 [ -d "$CARRY/accumulate-bundles" ] && check_and_bench accumulate "C += A*B" t
 
+if [ -d "$CARRY/sm80random-bundles" ]; then
+  echo "=== random sm80 configurations: checks"
+  check_bundles sm80random-checks.log --launches 2 -- "$CARRY"/sm80random-bundles/*/
+fi
+
 if [ -d "$CARRY/sm80fusion-bundles" ]; then
   D="$CARRY/sm80fusion-bundles"
   echo "=== sm80 fused epilogues: checks against the float64 reference"

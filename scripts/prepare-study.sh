@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -65,7 +65,11 @@ ARGS=("$@")
 # sm80fusion (fused epilogues on the sm80 back end, computed in its staged
 # epilogue: checks with every input kind, dtypes, split-K and layouts;
 # timings against cuBLAS + a pointwise kernel and cuBLASLt's fused
-# epilogues at 1024..4096 cubed)
+# epilogues at 1024..4096 cubed),
+# sm80random (checks only: random sm80 configurations, SEED picks the draw:
+# tiles with and without split-K, stages 2-5, padded or swizzled tiles,
+# staged or register stores, f16 or bf16, all layouts, C += A*B and fused
+# epilogues, sizes random multiples of the tile)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -989,4 +993,48 @@ if want sm80fusion; then
   build "$D" "fw2048_plain" 2048 2048 2048 --out f16 -- --backend=wmma --store=staged
   build "$D" "fw2048_plain_global" 2048 2048 2048 --out f16 -- --backend=wmma
   echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want sm80random; then
+  rm -rf "$CARRY/sm80random-bundles"; mkdir -p "$CARRY/sm80random-bundles"
+  echo "random sm80 configurations (seed ${SEED:-1}), checks only:"
+  python3 - "${SEED:-1}" > "$CARRY/mlir/sm80random.txt" <<'PY'
+import random, sys
+r = random.Random(int(sys.argv[1]))
+tiles = [None, ("128,128,32", "64,64,32"), ("64,64,32", "32,32,32"),
+         ("64,64,64", "32,32,32"), ("64,64,128", "32,32,32"),
+         ("128,128,64", "64,64,32"), ("128,256,32", "64,64,32"),
+         ("64,128,32", "32,64,32")]
+for i in range(40):
+    tile = r.choice(tiles)
+    bm, bn, bk = (int(x) for x in (tile[0] if tile else "128,128,128").split(","))
+    split = tile is not None and bk // int(tile[1].split(",")[2]) > 1
+    m = bm * r.randint(1, 12)
+    n = bn * r.randint(1, 12)
+    k = bk * r.randint(1, 16)
+    inp = r.choice(["f16", "bf16"])
+    out = "f32" if inp == "bf16" else r.choice(["f32", "f16"])
+    args = [str(m), str(n), str(k), "--in", inp, "--out", out,
+            "--a-layout", r.choice(["mk", "km"]), "--b-layout", r.choice(["kn", "nk"])]
+    store = r.choice(["staged", "global"])
+    extra = r.random()
+    if extra < 0.2 and not split and tile is not None:
+        args += ["--accumulate"]
+    elif extra < 0.5:
+        args += ["--epilogue", r.choice(["relu-bias", "add-relu", "bias-gelu-residual", "add-scalar"])]
+        store = "staged"
+    flags = ["--backend=sm80", "--store=" + store]
+    if tile:
+        flags += ["--block-tile=" + tile[0], "--warp-tile=" + tile[1]]
+    if r.random() < 0.5:
+        flags += ["--stages=" + str(r.randint(2, 5))]
+    if r.random() < 0.25:
+        flags += ["--padding=8"]
+    print(f"r{i:02d}_{m}x{n}x{k} " + " ".join(args) + " -- " + " ".join(flags))
+PY
+  while read -r name args; do
+    # shellcheck disable=SC2086
+    build "$CARRY/sm80random-bundles" "chk_$name" $args
+  done < "$CARRY/mlir/sm80random.txt"
+  echo "  $(ls "$CARRY/sm80random-bundles" | wc -l) bundles"
 fi
