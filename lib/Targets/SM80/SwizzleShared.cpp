@@ -97,6 +97,14 @@ struct SwizzleSharedPass final
             << "(use padding instead)";
         return WalkResult::interrupt();
       }
+      // The swizzle moves whole 16-byte chunks: a wider access would read
+      // across two chunks that are no longer neighbours.
+      if (int64_t bytes = accessBytes(op); bytes > 16) {
+        op->emitOpError("accesses ")
+            << bytes << " bytes of a swizzled shared tile at once; the XOR "
+            << "swizzle keeps 16-byte chunks together, not wider accesses";
+        return WalkResult::interrupt();
+      }
       OpBuilder b(op);
       auto [row, col] =
           buildSwizzle(b, op->getLoc(), type, indices[0].get(), indices[1].get());
@@ -127,6 +135,24 @@ struct SwizzleSharedPass final
     if (auto store = dyn_cast<memref::StoreOp>(op))
       return store.getIndicesMutable();
     return MutableOperandRange(op, 0, 0);
+  }
+
+  /// Bytes one access of `op` moves per thread and row (ldmatrix: one
+  /// 16-byte row piece per lane).
+  static int64_t accessBytes(Operation *op) {
+    auto vectorBytes = [](VectorType t) {
+      return t.getNumElements() * t.getElementTypeBitWidth() / 8;
+    };
+    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
+      return copy.getDstElements().getZExtValue() *
+             copy.getDst().getType().getElementTypeBitWidth() / 8;
+    if (isa<nvgpu::LdMatrixOp>(op))
+      return 16;
+    if (auto load = dyn_cast<vector::LoadOp>(op))
+      return vectorBytes(load.getVectorType());
+    if (auto store = dyn_cast<vector::StoreOp>(op))
+      return vectorBytes(store.getVectorType());
+    return 0;
   }
 
   /// The shared-tile memref `op` reads or writes, if it is an access.

@@ -80,3 +80,13 @@ func.func @unknown_access(%r: index, %c: index) attributes {tcgen.config = #tcge
   %f = gpu.subgroup_mma_load_matrix %s[%r, %c] {leadDimension = 64 : index} : memref<32x64xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
   return
 }
+
+// -----
+
+// A 32-byte access would span two chunks the swizzle separates.
+func.func @wide_access(%r: index, %c: index) -> vector<16xf16> attributes {tcgen.config = #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], stages = 2, padding = 0>} {
+  %s = memref.alloc() : memref<32x128xf16, 3>
+  // expected-error @below {{accesses 32 bytes of a swizzled shared tile at once; the XOR swizzle keeps 16-byte chunks together, not wider accesses}}
+  %v = vector.load %s[%r, %c] : memref<32x128xf16, 3>, vector<16xf16>
+  return %v : vector<16xf16>
+}
