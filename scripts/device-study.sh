@@ -264,8 +264,9 @@ if [ -d "$CARRY/sm80fusion-bundles" ]; then
   echo "=== sm80 fused epilogues against their unfused baselines (checked first)"
   for pair in relu_bias:cublaslt-relu-bias gelu_bias:cublaslt-gelu-bias \
               add_relu:cublas+add-relu add_scalar:cublas+add-scalar \
-              bias_gelu_residual:cublas+bias-gelu-residual; do
+              bias_gelu_residual:cublas+bias-gelu-residual relu_a:relu-a+cublas; do
     pat=${pair%%:*}; base=${pair#*:}
+    ls -d "$D"/f*_"$pat"/ > /dev/null 2>&1 || continue
     "$GPU" bench "$D"/f*_"$pat"/ --baseline="$base" --check-baseline >> "$OUT/sm80fusion.log" 2>&1 \
       || echo "sm80 fusion baseline check $base failed"
     timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$D"/f*_"$pat"/ --iters "$ITERS" --warmup 3 \

@@ -992,6 +992,15 @@ if want sm80fusion; then
   build "$D" chk_wmma_f32_add_relu 512 768 256 --out f32 --epilogue add-relu -- --backend=wmma --store=staged
   build "$D" "fw2048_plain" 2048 2048 2048 --out f16 -- --backend=wmma --store=staged
   build "$D" "fw2048_plain_global" 2048 2048 2048 --out f16 -- --backend=wmma
+  # prologues: ReLU on A (timed against a ReLU kernel + cuBLAS) or on B;
+  # checks in other layouts, with split-K, padding and f32 out
+  for s in 1024 2048 4096; do
+    build "$D" "f${s}_relu_a" "$s" "$s" "$s" --out f16 --prologue relu-a -- "${S80[@]}"
+  done
+  build "$D" chk_pro_b 1024 512 768 --out f32 --prologue relu-b -- "${S80[@]}"
+  build "$D" chk_pro_a_km_split 512 512 1024 --out f16 --prologue relu-a --a-layout km -- "${S80[@]}"
+  build "$D" chk_pro_b_nk_pad 1024 768 256 --out f16 --prologue relu-b --b-layout nk -- "${S80[@]}" --block-tile=128,128,32 --warp-tile=64,64,32 --padding=8
+  build "$D" chk_pro_a_global 512 512 512 --out f32 --prologue relu-a -- "${S80[@]}" --store=global
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

@@ -95,6 +95,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
     fpm.addPass(createTCGenAsyncCopiesPass(async));
     if (!options.asyncCopies)
       fpm.addPass(createTCGenPrefetchTilesPass());
+    fpm.addPass(createTCGenApplyProloguePass());
   }
   fpm.addPass(createTCGenVerifyLoweredPass());
   addTextual(pm, "lower-affine,canonicalize,cse");

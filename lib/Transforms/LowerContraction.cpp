@@ -66,6 +66,44 @@ struct LowerContractionPass final
                                    func.getFunctionType().getResults()));
   }
 
+  /// Picks the producer of A (or else of B) to fuse as a prologue, remarks
+  /// why the other is not, and makes the contraction read its source.
+  static LogicalResult choosePrologue(func::FuncOp func, linalg::LinalgOp op,
+                                      ContractionInfo &info) {
+    std::optional<PrologueInfo> chosen;
+    StringRef chosenName;
+    for (auto [operand, name] :
+         {std::pair<Value, StringRef>{info.a, "A"}, {info.b, "B"}}) {
+      std::string whyNot;
+      std::optional<PrologueInfo> found = findPrologue(info, operand, whyNot);
+      if (found && chosen)
+        whyNot = "a kernel fuses one prologue, and A's is fused";
+      else if (found && info.aType.isBF16())
+        whyNot = "the sm80 back end carries bf16 operands as f16 bits: no "
+                 "bf16 prologues";
+      if (!whyNot.empty()) {
+        op.emitRemark("the producer of ")
+            << name << " is not fused into the kernel: " << whyNot;
+        continue;
+      }
+      if (found) {
+        chosen = found;
+        chosenName = name;
+      }
+    }
+    if (!chosen)
+      return success();
+    Value buffer = chosenName == "A" ? info.a : info.b;
+    op->replaceUsesOfWith(buffer, chosen->source);
+    (chosenName == "A" ? info.a : info.b) = chosen->source;
+    Builder b(func.getContext());
+    func->setAttr(kFusedPrologueAttrName, describeEpilogue(chosen->body));
+    func->setAttr(kFusedPrologueOperandAttrName, b.getStringAttr(chosenName));
+    chosen->body.op->setAttr(kPrologueSourcesAttrName,
+                             b.getDenseI64ArrayAttr(chosen->body.argSource));
+    return success();
+  }
+
   LogicalResult lower(func::FuncOp func, linalg::LinalgOp op,
                       IRRewriter &rewriter) {
     FailureOr<ContractionInfo> info = analyzeContraction(op);
@@ -93,6 +131,11 @@ struct LowerContractionPass final
                << " back end fuses epilogues of C = A*B only (a zero fill of "
                   "C)";
     }
+    // sm80: a pointwise producer of A (or else B) is applied by each thread
+    // to the chunks it copied into shared memory (tcgen-apply-prologue);
+    // the kernel reads the producer's input.
+    if (cfg.getBackend() == "sm80" && failed(choosePrologue(func, op, *info)))
+      return failure();
     if (failed(tagOperandArgument(func, op, info->a, "A")) ||
         failed(tagOperandArgument(func, op, info->b, "B")))
       return failure();

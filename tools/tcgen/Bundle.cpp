@@ -374,6 +374,18 @@ mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
         return WalkResult::interrupt();
       m.op.accumulator = m.op.epilogue->matmulDType;
     }
+    if (auto prologue =
+            func->getAttrOfType<DictionaryAttr>(kFusedPrologueAttrName)) {
+      // As for sm90: the body written like an epilogue without inputs.
+      ::tcgen::OpInfo body;
+      if (failed(readEpilogue(func, prologue, body)))
+        return WalkResult::interrupt();
+      auto operand =
+          func->getAttrOfType<StringAttr>(kFusedPrologueOperandAttrName);
+      m.op.prologue = ::tcgen::Prologue{
+          operand ? operand.getValue().str() : std::string("A"),
+          std::move(*body.epilogue)};
+    }
 
     gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
     gpu::KernelDim3 block = launch.getBlockSizeOperandValues();

@@ -37,6 +37,10 @@ constexpr llvm::StringLiteral kParallelAttrName = "tcgen.parallel";
 constexpr llvm::StringLiteral kEpilogueSourcesAttrName =
     "tcgen.epilogue_sources";
 constexpr llvm::StringLiteral kEpilogueKindsAttrName = "tcgen.epilogue_kinds";
+/// On the pointwise producer of A or B an sm80 kernel applies to its tiles
+/// (tcgen-apply-prologue): EpilogueInfo::argSource of its body.
+constexpr llvm::StringLiteral kPrologueSourcesAttrName =
+    "tcgen.prologue_sources";
 /// On a function whose bf16 A and B are carried as f16 bit patterns
 /// through the fragment passes (sm80: gpu.subgroup_mma has no bf16).
 constexpr llvm::StringLiteral kBF16OperandsAttrName = "tcgen.bf16_operands";

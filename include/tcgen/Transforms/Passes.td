@@ -378,6 +378,35 @@ def TCGenStageEpiloguePass : Pass<"tcgen-stage-epilogue", "func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TCGenApplyProloguePass : Pass<"tcgen-apply-prologue", "func::FuncOp"> {
+  let summary = "Apply a fused producer of A or B to the cp.async tiles";
+  let description = [{
+    For a function whose pointwise producer of A or B tcgen-lower-contraction
+    chose as a prologue (sm80; the producer carries
+    `tcgen.prologue_sources`, the contraction reads the producer's input):
+    in each K loop pipelined by tcgen-async-copies, every thread rewrites
+    the 16-byte chunks it copied itself, once its own copies of the k-tile
+    have landed (after `cp.async.wait.group`) and before the barrier after
+    which the other warps read them: load, the producer's body per element,
+    store. No extra barrier is needed, and the shared indices are those of
+    the thread's copies (the same in every stage). The producer and its
+    buffer are erased.
+
+    Before: `nvvm.cp.async.wait.group N ; gpu.barrier ; ...`
+    After:
+    ```mlir
+    nvvm.cp.async.wait.group N
+    %v = vector.load %stage[%r, %c] : memref<..., 3>, vector<8xf16>
+    ... the body on each element ...
+    vector.store %w, %stage[%r, %c]
+    gpu.barrier
+    ```
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def TCGenDynamicSharedMemoryPass
     : Pass<"tcgen-dynamic-shared-memory", "func::FuncOp"> {
   let summary = "Move a kernel's shared tiles into dynamic shared memory";
