@@ -333,11 +333,11 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
            << "the " << be
            << " back end takes unbatched matmuls only; batched contractions "
               "need --target=sm_90a and the sm90 back end (C = A*B)";
-  if (info.cTransposed)
+  if (info.cTransposed && !sm80)
     return info.op->emitOpError()
            << "the " << be
            << " back end writes a row-major C[m,n] only; a column-major "
-              "C[n,m] needs --target=sm_90a and the sm90 back end";
+              "C[n,m] needs the sm80 or sm90 back end";
   if (!sm80 && (info.aTransposed || info.bTransposed))
     return info.op->emitOpError()
            << "the " << be

@@ -12,6 +12,7 @@
 #include "tcgen/Analysis/Epilogue.h"
 #include "tcgen/Transforms/LoopTags.h"
 
+#include "mlir/Dialect/Affine/LoopUtils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -180,8 +181,13 @@ struct LowerContractionPass final
         linalg::linalgOpToAffineLoops(rewriter, op);
     if (failed(loops) || loops->size() != 3)
       return op.emitOpError("could not be lowered to an affine loop nest");
+    // A column-major C[n, m] is the row-major C^T = B^T A^T: the op's n
+    // loop walks the rows of the kernel's C (its "m"), the op's B is the
+    // kernel's A (ContractionInfo swapped them already).
+    StringRef mRole = info->cTransposed ? "n" : "m";
+    StringRef nRole = info->cTransposed ? "m" : "n";
     for (auto [d, loop] : llvm::enumerate(*loops)) {
-      StringRef role = d == dims->m[0] ? "m" : d == dims->n[0] ? "n" : "k";
+      StringRef role = d == dims->m[0] ? mRole : d == dims->n[0] ? nRole : "k";
       setLoopRole(loop, role);
     }
     // sm80 with bf16 inputs: gpu.subgroup_mma (the fragments the shared
@@ -194,7 +200,15 @@ struct LowerContractionPass final
         carryAsF16(func, cast<BlockArgument>(operand));
       func->setAttr(kBF16OperandsAttrName, rewriter.getUnitAttr());
     }
+    // Tiling wants the (m, n, k) order: a column-major C's loops come as
+    // (n, m, k) in the kernel's terms, so the outer two are interchanged.
     Operation *outer = loops->front();
+    if (info->cTransposed) {
+      auto first = cast<affine::AffineForOp>(loops->front());
+      auto second = cast<affine::AffineForOp>((*loops)[1]);
+      affine::interchangeLoops(first, second);
+      outer = second;
+    }
     outer->setAttr(kConfigAttrName, config);
     if (overwrite)
       outer->setAttr(kOverwriteAttrName, rewriter.getUnitAttr());
