@@ -272,6 +272,13 @@ int64_t mlir::tcgen::getSM80SharedMemoryBudget(TargetAttr target) {
                            (target.getMaxSharedMemoryPerBlock() + 1024) / 2);
 }
 
+/// tcgen-stage-epilogue's slabs: 16 rows of the warp tile's `warpN`
+/// columns of C per warp.
+static int64_t stagedEpilogueBytes(const ContractionInfo &info, int64_t warps,
+                                   int64_t warpN) {
+  return warps * 16 * warpN * info.cType.getIntOrFloatBitWidth() / 8;
+}
+
 int64_t mlir::tcgen::getSM80ExtraSharedBytes(const ContractionInfo &info,
                                              ArrayRef<int64_t> blockTile,
                                              ArrayRef<int64_t> warpTile,
@@ -289,7 +296,7 @@ int64_t mlir::tcgen::getSM80ExtraSharedBytes(const ContractionInfo &info,
     bytes += (splits - 1) * blockTile[0] * blockTile[1] * cBytes;
   // tcgen-stage-epilogue: one 16-row slab of the warp tile per warp.
   if (store == "staged")
-    bytes += warps * 16 * warpTile[1] * cBytes;
+    bytes += stagedEpilogueBytes(info, warps, warpTile[1]);
   return bytes;
 }
 
@@ -409,8 +416,8 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
   // tile per warp, next to the tiles; past 48 KiB in dynamic shared memory.
   int64_t limit = getWMMASharedMemoryLimit(target);
   if (config.getStore() == "staged") {
-    smem += config.getNumWarps() * 16 * config.getWarpTile()[1] *
-            info.cType.getIntOrFloatBitWidth() / 8;
+    smem += stagedEpilogueBytes(info, config.getNumWarps(),
+                                config.getWarpTile()[1]);
     limit = target.getMaxSharedMemoryPerBlock();
   }
   if (smem > limit)

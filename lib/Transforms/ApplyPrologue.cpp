@@ -29,28 +29,6 @@ namespace mlir::tcgen {
 namespace {
 using affine::AffineForOp;
 
-/// The producer tcgen-lower-contraction marked, as the body emitEpilogueBody
-/// takes; std::nullopt if there is none.
-static std::optional<EpilogueInfo> findMarkedPrologue(func::FuncOp func) {
-  linalg::LinalgOp producer;
-  func.walk([&](linalg::LinalgOp op) {
-    if (op->hasAttr(kPrologueSourcesAttrName))
-      producer = op;
-  });
-  if (!producer)
-    return std::nullopt;
-  EpilogueInfo body;
-  body.op = producer;
-  body.out = producer.getDpsInits()[0];
-  body.outType = cast<MemRefType>(body.out.getType()).getElementType();
-  body.matmulType = body.outType;
-  ArrayRef<int64_t> sources =
-      producer->getAttrOfType<DenseI64ArrayAttr>(kPrologueSourcesAttrName)
-          .asArrayRef();
-  body.argSource.assign(sources.begin(), sources.end());
-  return body;
-}
-
 /// Clones, before `point`, the computation of `v` that lies inside `scope`
 /// and does not dominate `point` (pure ops only: index arithmetic and buffer
 /// selects). Returns the value to use at `point`, or null if an op with
@@ -81,7 +59,8 @@ struct ApplyProloguePass final
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    std::optional<EpilogueInfo> body = findMarkedPrologue(func);
+    std::optional<EpilogueInfo> body =
+        findMarkedBody(func, kPrologueSourcesAttrName, Type());
     if (!body)
       return;
     auto operand =
@@ -93,16 +72,8 @@ struct ApplyProloguePass final
     // The producer and the buffer it wrote are no longer read.
     Value buffer = body->out;
     body->op->erase();
-    Operation *alloc = buffer.getDefiningOp();
-    for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
-      if (!isa<memref::DeallocOp>(user)) {
-        user->emitOpError("still uses the fused prologue's buffer");
-        return signalPassFailure();
-      }
-      user->erase();
-    }
-    if (alloc)
-      alloc->erase();
+    if (failed(eraseLocalBuffer(buffer, "the fused prologue's buffer")))
+      signalPassFailure();
   }
 
   LogicalResult apply(AffineForOp loop, const EpilogueInfo &body,

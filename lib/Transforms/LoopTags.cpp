@@ -140,3 +140,47 @@ memref::GlobalOp mlir::tcgen::createSharedBuffer(ModuleOp module, Location loc,
   SymbolTable(module).insert(global, module.getBody()->begin());
   return global;
 }
+
+std::optional<EpilogueInfo> mlir::tcgen::findMarkedBody(func::FuncOp func,
+                                                        StringRef sourcesAttr,
+                                                        Type matmulType) {
+  linalg::LinalgOp marked;
+  func.walk([&](linalg::LinalgOp op) {
+    if (op->hasAttr(sourcesAttr))
+      marked = op;
+  });
+  if (!marked)
+    return std::nullopt;
+  EpilogueInfo info;
+  info.op = marked;
+  info.out = marked.getDpsInits()[0];
+  info.outType = cast<MemRefType>(info.out.getType()).getElementType();
+  info.matmulType = matmulType ? matmulType : info.outType;
+  ArrayRef<int64_t> sources =
+      marked->getAttrOfType<DenseI64ArrayAttr>(sourcesAttr).asArrayRef();
+  info.argSource.assign(sources.begin(), sources.end());
+  ArrayRef<int64_t> kinds;
+  if (auto k = marked->getAttrOfType<DenseI64ArrayAttr>(kEpilogueKindsAttrName))
+    kinds = k.asArrayRef();
+  info.operands.resize(kinds.size());
+  for (auto [i, source] : llvm::enumerate(sources)) {
+    if (source < 0 || source >= int64_t(kinds.size()))
+      continue;
+    EpilogueOperand &e = info.operands[source];
+    e.memref = marked->getOperand(i);
+    e.kind = EpilogueOperandKind(kinds[source]);
+    e.elementType = cast<MemRefType>(e.memref.getType()).getElementType();
+  }
+  return info;
+}
+
+LogicalResult mlir::tcgen::eraseLocalBuffer(Value buffer, StringRef what) {
+  for (Operation *user : llvm::make_early_inc_range(buffer.getUsers())) {
+    if (!isa<memref::DeallocOp>(user))
+      return user->emitOpError("still uses ") << what;
+    user->erase();
+  }
+  if (Operation *alloc = buffer.getDefiningOp())
+    alloc->erase();
+  return success();
+}

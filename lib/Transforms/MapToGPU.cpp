@@ -19,7 +19,6 @@ namespace mlir::tcgen {
 namespace {
 using affine::AffineForOp;
 
-constexpr int64_t kWarpSize = 32;
 
 /// Replaces `loop`'s induction variable with `lb(loop) + index * step` and
 /// inlines its body in place of the loop.

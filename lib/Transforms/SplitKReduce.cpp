@@ -21,7 +21,6 @@ namespace mlir::tcgen {
 
 namespace {
 
-constexpr int64_t kWarpSize = 32;
 constexpr int64_t kFrag = 16;
 
 struct SplitKReducePass final

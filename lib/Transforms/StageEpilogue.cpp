@@ -29,44 +29,8 @@ namespace mlir::tcgen {
 
 namespace {
 
-constexpr int64_t kWarpSize = 32;
 constexpr int64_t kFrag = 16;
 constexpr int64_t kVectorBytes = 16;
-
-/// The fused consumer tcgen-lower-contraction marked (sm80), rebuilt as the
-/// EpilogueInfo emitEpilogueBody takes; std::nullopt if there is none.
-static std::optional<EpilogueInfo> findMarkedEpilogue(func::FuncOp func,
-                                                      Type matmulType) {
-  linalg::LinalgOp consumer;
-  func.walk([&](linalg::LinalgOp op) {
-    if (op->hasAttr(kEpilogueSourcesAttrName))
-      consumer = op;
-  });
-  if (!consumer)
-    return std::nullopt;
-  EpilogueInfo info;
-  info.op = consumer;
-  info.out = consumer.getDpsInits()[0];
-  info.outType = cast<MemRefType>(info.out.getType()).getElementType();
-  info.matmulType = matmulType;
-  ArrayRef<int64_t> sources =
-      consumer->getAttrOfType<DenseI64ArrayAttr>(kEpilogueSourcesAttrName)
-          .asArrayRef();
-  ArrayRef<int64_t> kinds =
-      consumer->getAttrOfType<DenseI64ArrayAttr>(kEpilogueKindsAttrName)
-          .asArrayRef();
-  info.argSource.assign(sources.begin(), sources.end());
-  info.operands.resize(kinds.size());
-  for (auto [i, source] : llvm::enumerate(sources)) {
-    if (source < 0)
-      continue;
-    EpilogueOperand &e = info.operands[source];
-    e.memref = consumer->getOperand(i);
-    e.kind = EpilogueOperandKind(kinds[source]);
-    e.elementType = cast<MemRefType>(e.memref.getType()).getElementType();
-  }
-  return info;
-}
 
 struct StageEpiloguePass final
     : impl::TCGenStageEpiloguePassBase<StageEpiloguePass> {
@@ -161,10 +125,10 @@ struct StageEpiloguePass final
     Value col0 = stores.front().getIndices()[1];
     // A fused pointwise consumer is computed on the copied vectors, which
     // are then stored to its output instead of C.
-    std::optional<EpilogueInfo> fused = findMarkedEpilogue(func, elem);
+    std::optional<EpilogueInfo> fused =
+        findMarkedBody(func, kEpilogueSourcesAttrName, elem);
     Value cMemref = stores.front().getDstMemref();
     Value outMemref = fused ? fused->out : cMemref;
-    Type outElem = fused ? fused->outType : elem;
     SmallVector<Value> scalars(fused ? fused->operands.size() : 0);
     if (fused)
       for (auto [k, e] : llvm::enumerate(fused->operands))
@@ -206,7 +170,7 @@ struct StageEpiloguePass final
     for (gpu::SubgroupMmaStoreMatrixOp store : stores)
       store.erase();
     if (fused)
-      return retireIntermediate(func, *fused, cMemref, outElem);
+      return retireIntermediate(func, *fused, cMemref);
     return success();
   }
 
@@ -261,21 +225,11 @@ struct StageEpiloguePass final
   /// (and its deallocation) goes too.
   static LogicalResult retireIntermediate(func::FuncOp func,
                                           const EpilogueInfo &info,
-                                          Value intermediate, Type outElem) {
-    Operation *consumer = info.op;
-    if (failed(tagOperandArgument(func, consumer, info.out, "C")))
+                                          Value intermediate) {
+    if (failed(tagOperandArgument(func, info.op, info.out, "C")))
       return failure();
-    consumer->erase();
-    Operation *alloc = intermediate.getDefiningOp();
-    for (Operation *user : llvm::make_early_inc_range(intermediate.getUsers())) {
-      if (!isa<memref::DeallocOp>(user))
-        return user->emitOpError("still uses the fused epilogue's "
-                                 "intermediate C");
-      user->erase();
-    }
-    if (alloc)
-      alloc->erase();
-    return success();
+    info.op->erase();
+    return eraseLocalBuffer(intermediate, "the fused epilogue's intermediate C");
   }
 };
 } // namespace

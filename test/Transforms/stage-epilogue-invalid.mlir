@@ -10,3 +10,4 @@ func.func @not_unrolled(%A: memref<128x128xf16>, %B: memref<128x128xf16>, %C: me
     ins(%A, %B : memref<128x128xf16>, memref<128x128xf16>) outs(%C : memref<128x128xf32>)
   return
 }
+

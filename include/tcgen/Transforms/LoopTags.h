@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "tcgen/Analysis/Epilogue.h"
 #include "tcgen/IR/TCGenDialect.h"
 
 namespace mlir::tcgen {
@@ -44,6 +45,8 @@ constexpr llvm::StringLiteral kPrologueSourcesAttrName =
 /// On a function whose bf16 A and B are carried as f16 bit patterns
 /// through the fragment passes (sm80: gpu.subgroup_mma has no bf16).
 constexpr llvm::StringLiteral kBF16OperandsAttrName = "tcgen.bf16_operands";
+/// Threads per warp.
+constexpr int64_t kWarpSize = 32;
 /// NVVM's address space of shared memory, the memory space of the shared
 /// buffers tcgen-promote-operands creates (numeric, not
 /// #gpu.address_space<workgroup>: see docs/NOTES.md).
@@ -59,6 +62,20 @@ affine::AffineForOp findLoop(Operation *root, StringRef role);
 SmallVector<affine::AffineForOp> getConfiguredNests(Operation *root);
 /// Returns the config of the nest enclosing `op`, or null.
 ConfigAttr getEnclosingConfig(Operation *op);
+
+/// The linalg op in `func` tcgen-lower-contraction marked with `sourcesAttr`
+/// (kEpilogueSourcesAttrName or kPrologueSourcesAttrName), rebuilt as the
+/// EpilogueInfo emitEpilogueBody takes: its argument sources, the extra
+/// operands (with the kinds of kEpilogueKindsAttrName, when present) and
+/// `matmulType` for the value it transforms; std::nullopt if there is none.
+std::optional<EpilogueInfo> findMarkedBody(func::FuncOp func,
+                                           StringRef sourcesAttr,
+                                           Type matmulType);
+
+/// Erases the local buffer `buffer` whose producer or consumer a kernel now
+/// computes itself, with its deallocations; any other remaining use is an
+/// error naming `what`.
+LogicalResult eraseLocalBuffer(Value buffer, StringRef what);
 
 /// Creates a private shared-memory global `name` (renamed if taken) of
 /// `rows` x `cols` `elementType` elements, 128-byte aligned, at the start

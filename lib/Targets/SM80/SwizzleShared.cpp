@@ -63,6 +63,47 @@ static std::pair<Value, Value> buildSwizzle(OpBuilder &b, Location loc,
   return {newRow, newCol};
 }
 
+/// An access of a tile the pass rewrites: the memref, its indices and the
+/// bytes one access moves per thread and row (ldmatrix: one 16-byte row
+/// piece per lane).
+struct SharedAccess {
+  Value memref;
+  MutableOperandRange indices;
+  int64_t bytes;
+};
+
+/// `op` as an access of a shared tile, or std::nullopt.
+static std::optional<SharedAccess> asSharedAccess(Operation *op) {
+  auto bytesOf = [](Type elem, int64_t count) {
+    return count * elem.getIntOrFloatBitWidth() / 8;
+  };
+  auto vectorBytes = [&](VectorType t) {
+    return bytesOf(t.getElementType(), t.getNumElements());
+  };
+  std::optional<SharedAccess> access;
+  if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
+    access = {copy.getDst(), copy.getDstIndicesMutable(),
+              bytesOf(copy.getDst().getType().getElementType(),
+                      copy.getDstElements().getSExtValue())};
+  else if (auto ld = dyn_cast<nvgpu::LdMatrixOp>(op))
+    access = {ld.getSrcMemref(), ld.getIndicesMutable(), 16};
+  else if (auto load = dyn_cast<vector::LoadOp>(op))
+    access = {load.getBase(), load.getIndicesMutable(),
+              vectorBytes(load.getVectorType())};
+  else if (auto store = dyn_cast<vector::StoreOp>(op))
+    access = {store.getBase(), store.getIndicesMutable(),
+              vectorBytes(store.getVectorType())};
+  else if (auto load = dyn_cast<memref::LoadOp>(op))
+    access = {load.getMemref(), load.getIndicesMutable(),
+              bytesOf(load.getType(), 1)};
+  else if (auto store = dyn_cast<memref::StoreOp>(op))
+    access = {store.getMemref(), store.getIndicesMutable(),
+              bytesOf(store.getValueToStore().getType(), 1)};
+  if (!access || !isShared(access->memref.getType()))
+    return std::nullopt;
+  return access;
+}
+
 struct SwizzleSharedPass final
     : impl::TCGenSM80SwizzleSharedPassBase<SwizzleSharedPass> {
   using Base::Base;
@@ -76,8 +117,8 @@ struct SwizzleSharedPass final
       // Ops that only name or select a tile.
       if (isa<memref::GetGlobalOp, arith::SelectOp>(op))
         return WalkResult::advance();
-      MutableOperandRange indices = accessIndices(op);
-      if (indices.empty()) {
+      std::optional<SharedAccess> access = asSharedAccess(op);
+      if (!access) {
         if (llvm::any_of(op->getOperandTypes(), isShared)) {
           op->emitOpError("accesses a swizzled shared tile in a way "
                           "tcgen-sm80-swizzle-shared cannot rewrite");
@@ -85,7 +126,7 @@ struct SwizzleSharedPass final
         }
         return WalkResult::advance();
       }
-      auto type = cast<MemRefType>(accessedMemref(op).getType());
+      auto type = cast<MemRefType>(access->memref.getType());
       int64_t rowBytes =
           type.getRank() == 2
               ? type.getShape()[1] * type.getElementTypeBitWidth() / 8
@@ -99,12 +140,14 @@ struct SwizzleSharedPass final
       }
       // The swizzle moves whole 16-byte chunks: a wider access would read
       // across two chunks that are no longer neighbours.
-      if (int64_t bytes = accessBytes(op); bytes > 16) {
+      if (access->bytes > 16) {
         op->emitOpError("accesses ")
-            << bytes << " bytes of a swizzled shared tile at once; the XOR "
-            << "swizzle keeps 16-byte chunks together, not wider accesses";
+            << access->bytes << " bytes of a swizzled shared tile at once; "
+            << "the XOR swizzle keeps 16-byte chunks together, not wider "
+               "accesses";
         return WalkResult::interrupt();
       }
+      MutableOperandRange &indices = access->indices;
       OpBuilder b(op);
       auto [row, col] =
           buildSwizzle(b, op->getLoc(), type, indices[0].get(), indices[1].get());
@@ -114,62 +157,6 @@ struct SwizzleSharedPass final
     });
     if (walk.wasInterrupted())
       signalPassFailure();
-  }
-
-  /// The indices of a shared-tile access the pass rewrites (empty if `op`
-  /// is not one).
-  static MutableOperandRange accessIndices(Operation *op) {
-    Value memref = accessedMemref(op);
-    if (!memref || !isShared(memref.getType()))
-      return MutableOperandRange(op, 0, 0);
-    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
-      return copy.getDstIndicesMutable();
-    if (auto ld = dyn_cast<nvgpu::LdMatrixOp>(op))
-      return ld.getIndicesMutable();
-    if (auto load = dyn_cast<vector::LoadOp>(op))
-      return load.getIndicesMutable();
-    if (auto store = dyn_cast<vector::StoreOp>(op))
-      return store.getIndicesMutable();
-    if (auto load = dyn_cast<memref::LoadOp>(op))
-      return load.getIndicesMutable();
-    if (auto store = dyn_cast<memref::StoreOp>(op))
-      return store.getIndicesMutable();
-    return MutableOperandRange(op, 0, 0);
-  }
-
-  /// Bytes one access of `op` moves per thread and row (ldmatrix: one
-  /// 16-byte row piece per lane).
-  static int64_t accessBytes(Operation *op) {
-    auto vectorBytes = [](VectorType t) {
-      return t.getNumElements() * t.getElementTypeBitWidth() / 8;
-    };
-    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
-      return copy.getDstElements().getZExtValue() *
-             copy.getDst().getType().getElementTypeBitWidth() / 8;
-    if (isa<nvgpu::LdMatrixOp>(op))
-      return 16;
-    if (auto load = dyn_cast<vector::LoadOp>(op))
-      return vectorBytes(load.getVectorType());
-    if (auto store = dyn_cast<vector::StoreOp>(op))
-      return vectorBytes(store.getVectorType());
-    return 0;
-  }
-
-  /// The shared-tile memref `op` reads or writes, if it is an access.
-  static Value accessedMemref(Operation *op) {
-    if (auto copy = dyn_cast<nvgpu::DeviceAsyncCopyOp>(op))
-      return copy.getDst();
-    if (auto ld = dyn_cast<nvgpu::LdMatrixOp>(op))
-      return ld.getSrcMemref();
-    if (auto load = dyn_cast<vector::LoadOp>(op))
-      return load.getBase();
-    if (auto store = dyn_cast<vector::StoreOp>(op))
-      return store.getBase();
-    if (auto load = dyn_cast<memref::LoadOp>(op))
-      return load.getMemref();
-    if (auto store = dyn_cast<memref::StoreOp>(op))
-      return store.getMemref();
-    return Value();
   }
 };
 } // namespace
