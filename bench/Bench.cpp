@@ -518,6 +518,8 @@ std::string tcgen::bench::benchBundle(const std::string &path,
                                       BenchRow &row) {
   rt::Kernel kernel;
   std::string e = kernel.load(path);
+  if (e.empty())
+    e = bindLaunchSizes(kernel, options.sizes);
   if (!e.empty())
     return e;
   const Manifest &manifest = kernel.manifest();

@@ -34,6 +34,8 @@ struct BenchOptions {
   /// bundle whose baseline disagrees is not timed.
   std::optional<BaselineKind> baseline;
   bool baselineCheckOnly = false; // compare, do not time
+  /// The sizes of bundles whose sizes are fixed at launch (--sizes).
+  std::array<int64_t, 3> sizes = {0, 0, 0};
 };
 
 /// One bundle's timings. Times are medians in milliseconds; NaN where a

@@ -869,6 +869,8 @@ CheckResult tcgen::bench::checkBundle(const std::string &path,
                                       const CheckOptions &options) {
   rt::Kernel kernel;
   std::string error = kernel.load(path);
+  if (error.empty())
+    error = bindLaunchSizes(kernel, options.sizes);
   if (!error.empty()) {
     CheckResult r;
     r.error = error;

@@ -34,6 +34,8 @@ struct CheckOptions {
   /// Launches before the checked one (C restored in between): a kernel
   /// that keeps state between launches (stream-K flags) must still be right.
   int64_t warmLaunches = 0;
+  /// The sizes of a bundle whose sizes are fixed at launch (--sizes).
+  std::array<int64_t, 3> sizes = {0, 0, 0};
 };
 
 struct CheckResult {

@@ -123,3 +123,51 @@ std::string tcgen::bench::dtypeLabel(const GemmSpec &spec) {
   return std::string(dtypeName(spec.aType)) + "x" + dtypeName(spec.bType) +
          "->" + dtypeName(spec.cType);
 }
+
+std::string tcgen::bench::bindLaunchSizes(rt::Kernel &kernel,
+                                          const LaunchSizes &sizes) {
+  std::string error = checkLaunchSizes(kernel.manifest(), sizes);
+  if (!error.empty() || !kernel.isDynamic())
+    return error;
+  return kernel.bindSizes(sizes[0], sizes[1], sizes[2]);
+}
+
+std::string tcgen::bench::checkLaunchSizes(const Manifest &manifest,
+                                           const LaunchSizes &sizes) {
+  bool given = sizes[0] || sizes[1] || sizes[2];
+  if (manifest.isDynamic())
+    return given ? "" : "the bundle's sizes are fixed at launch: give them "
+                        "with --sizes M,N,K";
+  if (!given || (sizes[0] == manifest.op.m && sizes[1] == manifest.op.n &&
+                 sizes[2] == manifest.op.k))
+    return "";
+  auto triple = [](int64_t m, int64_t n, int64_t k) {
+    return std::to_string(m) + "," + std::to_string(n) + "," +
+           std::to_string(k);
+  };
+  return "--sizes " + triple(sizes[0], sizes[1], sizes[2]) +
+         " differ from the bundle's sizes " +
+         triple(manifest.op.m, manifest.op.n, manifest.op.k) +
+         " (fixed at compile time)";
+}
+
+bool tcgen::bench::parseLaunchSizes(const std::string &text,
+                                    LaunchSizes &out) {
+  size_t at = 0;
+  for (int i = 0; i < 3; ++i) {
+    size_t end = text.find(',', at);
+    if ((i < 2) != (end != std::string::npos))
+      return false;
+    std::string field = text.substr(at, end == std::string::npos
+                                            ? std::string::npos
+                                            : end - at);
+    if (field.empty() || field.size() > 12 ||
+        field.find_first_not_of("0123456789") != std::string::npos)
+      return false;
+    out[i] = std::stoll(field);
+    if (out[i] < 1)
+      return false;
+    at = end + 1;
+  }
+  return true;
+}

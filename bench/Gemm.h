@@ -13,8 +13,10 @@
 #include "CudaUtil.h"
 #include "HostTensor.h"
 #include "tcgen/Runtime/Manifest.h"
+#include "tcgen/Runtime/Runtime.h"
 #include "tcgen/Runtime/Validate.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,24 @@ struct DeviceOperands {
   std::string create(const Manifest &manifest,
                      const std::vector<HostMatrix> &host);
 };
+
+/// The sizes M, N and K given for a bundle whose sizes are fixed at launch
+/// (`--sizes M,N,K`); all 0 when none are given.
+using LaunchSizes = std::array<int64_t, 3>;
+
+/// Returns "" if `sizes` suit the manifest: a dynamic-shape manifest needs
+/// them; a static one takes none or its own sizes (so that one command can
+/// time static and dynamic bundles of the same problem).
+std::string checkLaunchSizes(const Manifest &manifest,
+                             const LaunchSizes &sizes);
+
+/// Binds a dynamic-shape kernel to `sizes` (rt::Kernel::bindSizes), so that
+/// its manifest() describes tensors of those sizes, after
+/// checkLaunchSizes(). Returns "" or why not.
+std::string bindLaunchSizes(rt::Kernel &kernel, const LaunchSizes &sizes);
+
+/// Parses "M,N,K" (each >= 1) into `out`; false if malformed.
+bool parseLaunchSizes(const std::string &text, LaunchSizes &out);
 
 /// Returns a "dtype(A)xdtype(B)->dtype(C)" label, e.g. "f16xf16->f32".
 std::string dtypeLabel(const GemmSpec &spec);

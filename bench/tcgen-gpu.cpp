@@ -34,8 +34,10 @@ const char *kUsage =
     "\n"
     "usage:\n"
     "  tcgen-gpu run BUNDLE [--check] [--seed N] [--launches N]\n"
+    "                [--sizes M,N,K]\n"
     "  tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
     "                  [--seed N] [--no-cublaslt] [--device-name]\n"
+    "                  [--sizes M,N,K]\n"
     "                  [--baseline=NAME [--check-baseline]]\n"
     "  tcgen-gpu tune DIR [--csv FILE] [--budget SECONDS] [--max-iters N]\n"
     "                 [--warmup N] [--seed N]\n"
@@ -47,6 +49,7 @@ const char *kUsage =
 
 const char *kRunHelp =
     "tcgen-gpu run BUNDLE [--check] [--seed N] [--launches N]\n"
+    "              [--sizes M,N,K]\n"
     "\n"
     "Allocates the bundle's operands, fills A and B (and an inout C, and\n"
     "the epilogue inputs of role \"in\" of a fused epilogue) with uniform\n"
@@ -95,13 +98,18 @@ const char *kRunHelp =
     "            last (a kernel keeping state across launches, such as\n"
     "            stream-K flags in its workspace, must stay right)\n"
     "  --seed N  random seed (default 1)\n"
+    "  --sizes M,N,K  the sizes of a bundle whose sizes are fixed at launch\n"
+    "            (manifest sizes of -1; required for such a bundle; a bundle\n"
+    "            of fixed sizes takes only its own): its operands are\n"
+    "            allocated dense at these sizes, and the runtime binds the\n"
+    "            launch to them\n"
     "\n"
     "Exit status: 0 pass, 1 fail or error, 2 usage.\n";
 
 const char *kBenchHelp =
     "tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
     "                [--seed N] [--no-cublaslt] [--device-name]\n"
-    "                [--baseline=NAME [--check-baseline]]\n"
+    "                [--baseline=NAME [--check-baseline]] [--sizes M,N,K]\n"
     "\n"
     "Times each bundle's kernel against cublasGemmEx (same dtypes, default\n"
     "algorithm; cublasGemmStridedBatchedEx for a batched matmul) and\n"
@@ -160,6 +168,8 @@ const char *kBenchHelp =
     "                  pointwise kernels alone; batch = op.batch; TFLOP/s\n"
     "                  count 2*batch*m*n*k)\n"
     "  --seed N        random seed (default 1)\n"
+    "  --sizes M,N,K   the sizes of bundles whose sizes are fixed at launch\n"
+    "                  (as for run)\n"
     "  --no-cublaslt   skip cublasLtMatmul\n"
     "  --device-name   print `DEVICE <name> cc=X.Y sms=N l2=MB` first; with "
     "no\n"
@@ -210,7 +220,8 @@ bool parseCount(const char *text, int64_t max, int64_t &out) {
 
 /// Checks bundle paths and manifests before touching the GPU, so that these
 /// errors read the same on machines without one.
-bool checkBundles(const std::vector<std::string> &bundles) {
+bool checkBundles(const std::vector<std::string> &bundles,
+                  const LaunchSizes &sizes) {
   bool ok = true;
   for (const std::string &b : bundles) {
     std::string path;
@@ -218,6 +229,9 @@ bool checkBundles(const std::vector<std::string> &bundles) {
     Manifest m;
     if (error.empty())
       error = loadManifest(path, m);
+    // The rule bindLaunchSizes() applies, before the GPU is touched.
+    if (error.empty() && !(error = checkLaunchSizes(m, sizes)).empty())
+      error = path + ": " + error;
     if (!error.empty()) {
       std::fprintf(stderr, "tcgen-gpu: %s\n", error.c_str());
       ok = false;
@@ -279,6 +293,9 @@ int runCommand(const std::vector<std::string> &args) {
           v < 1)
         return usageError("--launches needs an integer in [1, 1000]");
       options.warmLaunches = v - 1;
+    } else if (a == "--sizes") {
+      if (i + 1 >= args.size() || !parseLaunchSizes(args[++i], options.sizes))
+        return usageError("--sizes needs M,N,K (integers >= 1)");
     } else if (!a.empty() && a[0] == '-') {
       return usageError("run: unknown option '" + a + "'");
     } else if (bundle.empty()) {
@@ -290,7 +307,7 @@ int runCommand(const std::vector<std::string> &args) {
   }
   if (bundle.empty())
     return usageError("run needs a BUNDLE");
-  if (!checkBundles({bundle}))
+  if (!checkBundles({bundle}, options.sizes))
     return kExitFail;
   if (!initDeviceOrReport())
     return kExitFail;
@@ -499,6 +516,9 @@ int benchCommand(const std::vector<std::string> &args) {
       if (i + 1 >= args.size())
         return usageError("--csv needs a FILE");
       csv = args[++i];
+    } else if (a == "--sizes") {
+      if (i + 1 >= args.size() || !parseLaunchSizes(args[++i], options.sizes))
+        return usageError("--sizes needs M,N,K (integers >= 1)");
     } else if (a == "--no-cublaslt") {
       options.cublasLt = false;
     } else if (a == "--device-name") {
@@ -529,7 +549,7 @@ int benchCommand(const std::vector<std::string> &args) {
     return usageError("bench needs at least one BUNDLE");
   if (options.baselineCheckOnly && !options.baseline)
     return usageError("--check-baseline needs --baseline=NAME");
-  if (!checkBundles(bundles))
+  if (!checkBundles(bundles, options.sizes))
     return kExitFail;
   if (options.baseline && !checkBaselines(bundles, *options.baseline))
     return kExitFail;

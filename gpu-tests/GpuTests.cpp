@@ -75,11 +75,47 @@ public:
       : bundle(std::move(bundle)), expectPass(expectPass) {}
   void TestBody() override {
     SKIP_WITHOUT_GPU();
-    CheckResult r = checkBundle(bundle.string(), CheckOptions());
+    rt::Kernel kernel;
+    ASSERT_EQ(kernel.load(bundle.string()), "") << bundle;
+    if (kernel.isDynamic())
+      return checkDynamic(kernel);
+    CheckResult r = checkKernel(kernel, CheckOptions());
     ASSERT_EQ(r.error, "") << bundle;
     EXPECT_EQ(r.pass, expectPass) << r.line(true);
     EXPECT_NE(r.reference, "none");
     std::printf("%s\n", r.line(true).c_str());
+  }
+
+  /// A kernel whose sizes are fixed at launch: one loaded handle is checked
+  /// at several sizes (edge tiles along every dimension, M = 1, a prime M
+  /// where M is not a row length, K shorter than a k-tile), then a launch
+  /// whose rows TMA cannot address must be refused, naming the operand.
+  void checkDynamic(rt::Kernel &kernel) {
+    const Manifest &dynamic = kernel.manifest();
+    const Operand *a = dynamic.findRole(OperandRole::Lhs);
+    bool wide = a->dtype == DType::F32; // tf32: 4-byte elements
+    // A stored [k][m] (stride 1 on m) has rows of M elements.
+    bool mIsRow = a->strides.size() >= 2 && a->strides[a->strides.size() - 2] == 1;
+    std::vector<LaunchSizes> sizes = {{8, 8, 8},
+                                      {mIsRow ? 8 : 1, 264, 64},
+                                      {mIsRow ? 1016 : 1009, 264, 40},
+                                      {136, 1000, 1032},
+                                      {mIsRow ? 776 : 777, 520, 4104}};
+    for (const LaunchSizes &s : sizes) {
+      ASSERT_EQ(kernel.bindSizes(s[0], s[1], s[2]), "");
+      CheckResult r = checkKernel(kernel, CheckOptions());
+      ASSERT_EQ(r.error, "") << bundle << " at " << s[0] << "x" << s[1]
+                             << "x" << s[2];
+      EXPECT_EQ(r.pass, expectPass) << r.line(true);
+      std::printf("%s\n", r.line(true).c_str());
+    }
+    // Rows of 6 or 12 elements: 24 bytes, not a multiple of 16.
+    int64_t odd = wide ? 6 : 12;
+    ASSERT_EQ(kernel.bindSizes(odd, odd, odd), "");
+    CheckResult r = checkKernel(kernel, CheckOptions());
+    EXPECT_NE(r.error.find("TMA needs byte strides that are multiples of 16"),
+              std::string::npos)
+        << r.error;
   }
 
 private:
@@ -399,7 +435,7 @@ TEST(RuntimeHost, UnsupportedParamKind) {
   EXPECT_EQ(tcgen_rt_load(dir.c_str(), &k), TCGEN_ERROR_UNSUPPORTED);
   EXPECT_NE(std::string(tcgen_rt_last_error())
                 .find("params[0]: kind 'i32' is not supported by this "
-                      "runtime (supported: ptr, tensormap, workspace)"),
+                      "runtime (supported: ptr, tensormap, workspace, size)"),
             std::string::npos)
       << tcgen_rt_last_error();
   fs::remove_all(dir);

@@ -115,10 +115,11 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   info.k = ranges[dims->k[0]];
   info.batched = batched;
   info.batch = batched ? ranges[dims->batch[0]] : 1;
-  if (ShapedType::isDynamic(info.m) || ShapedType::isDynamic(info.n) ||
-      ShapedType::isDynamic(info.k) || ShapedType::isDynamic(info.batch))
-    return op.emitOpError("dynamic sizes are not supported yet (M, N, K "
-                          "and the batch must be static)");
+  // M, N and K may be known only at run time (the back ends say whether
+  // they compile that); the batch must be static.
+  if (ShapedType::isDynamic(info.batch))
+    return op.emitOpError("a dynamic batch size is not supported yet (M, N "
+                          "and K may be dynamic, the batch must be static)");
   info.aType = getElementTypeOrSelf(info.a.getType());
   info.bType = getElementTypeOrSelf(info.b.getType());
   info.cType = getElementTypeOrSelf(info.c.getType());

@@ -29,7 +29,17 @@ TargetAttr mlir::tcgen::getTargetOrDefault(Operation *op) {
 /// apart. (A and B rows that are not are copied into padded buffers before
 /// the kernel: tcgen-sm90-build-kernel's packs.)
 static bool tmaCanStoreC(const ContractionInfo &info) {
-  return info.n * info.cType.getIntOrFloatBitWidth() / 8 % 16 == 0;
+  // A dynamic N is checked at launch (the runtime's TMA rules).
+  return ShapedType::isDynamic(info.n) ||
+         info.n * info.cType.getIntOrFloatBitWidth() / 8 % 16 == 0;
+}
+
+/// The size the model plans for where a size is known only at run time: a
+/// large square-ish problem, where the kernel's tiles matter most.
+static constexpr int64_t kPlannedDynamicSize = 4096;
+
+static int64_t plannedSize(int64_t size) {
+  return ShapedType::isDynamic(size) ? kPlannedDynamicSize : size;
 }
 
 StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
@@ -47,9 +57,9 @@ StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
 
 model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
   model::Problem p;
-  p.m = info.m;
-  p.n = info.n;
-  p.k = info.k;
+  p.m = plannedSize(info.m);
+  p.n = plannedSize(info.n);
+  p.k = plannedSize(info.k);
   p.batch = info.batch;
   p.inBytes = info.aType.getIntOrFloatBitWidth() / 8;
   Type out = info.cType;
@@ -60,8 +70,8 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
   // As the sm90 kernel reads them (BuildKernel.cpp): with M = 1 (N = 1) A
   // (B) is read K-major (N-major) whatever its logical layout, and so are
   // both with K = 1.
-  p.aMNMajor = info.aTransposed && info.m > 1 && info.k > 1;
-  p.bKMajor = info.bTransposed && info.n > 1 && info.k > 1;
+  p.aMNMajor = info.aTransposed && !isUnitSize(info.m) && !isUnitSize(info.k);
+  p.bKMajor = info.bTransposed && !isUnitSize(info.n) && !isUnitSize(info.k);
   // C always goes through the shared chunk buffers: TMA stores, or staged
   // stores where its rows are not 16-byte multiples apart.
   p.tmaStore = true;
@@ -82,14 +92,20 @@ ConfigAttr mlir::tcgen::getSM90Config(const ContractionInfo &info,
       {c.clusterM, c.clusterN}, tmaCanStoreC(info) ? "tma" : "staged");
 }
 
+/// A size as the tuning key spells it: "?" where known at run time only.
+static std::string sizeName(int64_t size) {
+  return ShapedType::isDynamic(size) ? "?" : std::to_string(size);
+}
+
 std::string mlir::tcgen::getTuningKey(const ContractionInfo &info,
                                       TargetAttr target) {
   std::string key;
   llvm::raw_string_ostream os(key);
   os << target.getArch() << " " << typeName(info.aType) << "x"
      << typeName(info.bType) << "->" << typeName(info.cType)
-     << " batch=" << info.batch << " m=" << info.m << " n=" << info.n
-     << " k=" << info.k << " ab=" << (info.aTransposed ? "t" : "n")
+     << " batch=" << info.batch << " m=" << sizeName(info.m)
+     << " n=" << sizeName(info.n) << " k=" << sizeName(info.k)
+     << " ab=" << (info.aTransposed ? "t" : "n")
      << (info.bTransposed ? "t" : "n");
   std::string whyNot;
   if (std::optional<EpilogueInfo> epilogue = findEpilogue(info, whyNot)) {
@@ -114,6 +130,11 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
     // where its rows allow, else staged stores.
     std::vector<model::SM90Candidate> ranked = model::rankSM90(
         getModelProblem(info), constants ? *constants : model::DeviceConstants());
+    // Sizes known at run time only: data-parallel tiles (stream-K's
+    // partition is planned for one tile count).
+    if (info.isDynamic())
+      llvm::erase_if(ranked,
+                     [](const model::SM90Candidate &c) { return c.streamK; });
     if (!ranked.empty())
       return getSM90Config(
           info, ranked[std::min<size_t>(std::max<int64_t>(modelRank, 0),
@@ -188,6 +209,24 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
                                 "(wgmma and setmaxnreg), not ")
            << target.getArch();
   ArrayRef<int64_t> bt = config.getBlockTile();
+  // Sizes known at run time only: one persistent data-parallel kernel that
+  // reads A and B and writes C through tensor maps the runtime encodes at
+  // launch (no packs, no masked stores; rows TMA cannot address are refused
+  // at launch).
+  if (info.isDynamic()) {
+    auto refuse = [&](StringRef what) {
+      return info.op->emitOpError()
+             << "with sizes known only at run time (M, N or K is `?`) the "
+                "sm90 kernel needs "
+             << what;
+    };
+    if (config.getStore() != "tma")
+      return refuse("store = \"tma\" (C written by TMA stores), not \"")
+             << config.getStore() << "\"";
+    if (!config.getPersistent() || config.getStreamK())
+      return refuse("persistent = true and streamk = false (one block per SM "
+                    "walking whole tiles)");
+  }
   if (config.getStore() == "tma" && !tmaCanStoreC(info))
     return info.op->emitOpError()
            << "TMA stores need the rows of C to be a multiple of 16 bytes "
@@ -323,12 +362,24 @@ int64_t mlir::tcgen::getSharedMemoryBytes(const ContractionInfo &info,
          config.getStages();
 }
 
+LogicalResult mlir::tcgen::verifyBackendTakesSizes(const ContractionInfo &info,
+                                                   StringRef backend) {
+  if (!info.isDynamic() || backend == "sm90")
+    return success();
+  return info.op->emitOpError()
+         << "sizes known only at run time (M, N or K is `?`) need the sm90 "
+            "back end (--target=sm_90a); the "
+         << backend << " back end compiles static sizes only";
+}
+
 LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
                                             ConfigAttr config,
                                             TargetAttr target) {
   if (config.getBackend() == "sm90")
     return verifySM90ConfigFits(info, config, target);
   StringRef be = config.getBackend();
+  if (failed(verifyBackendTakesSizes(info, be)))
+    return failure();
   bool sm80 = be == "sm80";
   if (sm80 && target.getComputeCapability() < 80)
     return info.op->emitOpError("the sm80 back end needs cp.async and "

@@ -142,6 +142,8 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
         StringRef chosenBackend = backend.empty()
                                       ? getDefaultBackend(*info, target)
                                       : StringRef(backend);
+        if (failed(verifyBackendTakesSizes(*info, chosenBackend)))
+          return WalkResult::interrupt();
         const model::DeviceConstants *constants =
             cache ? cache->constants(device) : nullptr;
         // add(gemm, gemm): the kernel built from this contraction walks

@@ -37,6 +37,7 @@ void mlir::tcgen::buildTCGenConfigurePipeline(
     addTextual(pm, "one-shot-bufferize{bufferize-function-boundaries "
                    "function-boundary-type-conversion=identity-layout-map},"
                    "buffer-results-to-out-params{hoist-static-allocs=true "
+                   "hoist-dynamic-allocs=true "
                    "modify-public-functions=true},canonicalize");
   TCGenConfigurePassOptions configure;
   configure.blockTile.assign(options.blockTile.begin(),

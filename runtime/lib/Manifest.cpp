@@ -370,12 +370,12 @@ public:
   }
 
   bool dim3(const Value &obj, const std::string &path, std::string_view key,
-            std::array<int64_t, 3> &out, bool required) {
+            std::array<int64_t, 3> &out, bool required, int64_t min = 1) {
     std::vector<int64_t> dims;
     const Value *v = member(obj, path, key, required);
     if (!v)
       return error.empty();
-    if (!intArray(obj, path, key, dims, required, 1))
+    if (!intArray(obj, path, key, dims, required, min))
       return false;
     if (dims.size() != 3)
       return fail("field '" + join(path, key) + "' must have 3 elements, got " +
@@ -615,9 +615,9 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
   std::string accumulator = dtypeName(op.accumulator);
   if (!r.string(*o, "op", "kind", op.kind, true) ||
       !r.integer(*o, "op", "batch", op.batch, false, 1) ||
-      !r.integer(*o, "op", "m", op.m, true, 1) ||
-      !r.integer(*o, "op", "n", op.n, true, 1) ||
-      !r.integer(*o, "op", "k", op.k, true, 1) ||
+      !r.integer(*o, "op", "m", op.m, true, kDynamicSize) ||
+      !r.integer(*o, "op", "n", op.n, true, kDynamicSize) ||
+      !r.integer(*o, "op", "k", op.k, true, kDynamicSize) ||
       !r.integer(*o, "op", "k2", op.k2, false, 1) ||
       !r.boolean(*o, "op", "tf32", op.tf32, false) ||
       !r.boolean(*o, "op", "accumulate", op.accumulate, false) ||
@@ -625,6 +625,12 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
       !parseEpilogue(r, *o, op.epilogue) ||
       !parsePrologue(r, *o, op.prologue))
     return false;
+  for (auto [name, size] : {std::pair<const char *, int64_t>{"m", op.m},
+                             {"n", op.n},
+                             {"k", op.k}})
+    if (size == 0)
+      return r.fail(std::string("field 'op.") + name +
+                    "' must be >= 1, or -1 (fixed at launch), got 0");
   std::optional<DType> parsed = parseDType(accumulator);
   if (!parsed)
     return r.fail("field 'op.accumulator': unknown dtype '" + accumulator +
@@ -641,12 +647,16 @@ bool parseOperand(FieldReader &r, const Value &v, const std::string &path,
   if (!r.string(v, path, "name", operand.name, true) ||
       !r.string(v, path, "role", role, true) ||
       !r.string(v, path, "dtype", dtype, true) ||
-      !r.intArray(v, path, "shape", operand.shape, true, 1) ||
-      !r.intArray(v, path, "strides", operand.strides, true, 0) ||
+      !r.intArray(v, path, "shape", operand.shape, true, kDynamicSize) ||
+      !r.intArray(v, path, "strides", operand.strides, true, kDynamicSize) ||
       !r.integer(v, path, "align_bytes", operand.alignBytes, true, 1))
     return false;
   if (operand.name.empty())
     return r.fail("field '" + path + ".name' must not be empty");
+  for (size_t i = 0; i < operand.shape.size(); ++i)
+    if (operand.shape[i] == 0)
+      return r.fail("field '" + index(path + ".shape", i) +
+                    "' must be >= 1, or -1 (fixed at launch), got 0");
   std::optional<OperandRole> parsedRole = parseRole(role);
   if (!parsedRole)
     return r.fail("field '" + path + ".role': unknown role '" + role +
@@ -798,6 +808,19 @@ bool parseParams(FieldReader &r, const Value &root, Manifest &m) {
       m.params.push_back(std::move(p));
       continue;
     }
+    if (p.kind == "size") {
+      // A size of the launch: no operand, `value` names it.
+      if (v.get("operand"))
+        return r.fail("field '" + path +
+                      ".operand': a size param takes no operand");
+      if (!r.string(v, path, "value", p.value, true))
+        return false;
+      if (p.value != "m" && p.value != "n" && p.value != "k")
+        return r.fail("field '" + path + ".value': a size param names m, n "
+                      "or k, got '" + p.value + "'");
+      m.params.push_back(std::move(p));
+      continue;
+    }
     bool tensorMap = p.kind == "tensormap";
     bool needsOperand = p.kind == "ptr" || tensorMap;
     if (!r.string(v, path, "operand", p.operand, needsOperand))
@@ -874,7 +897,7 @@ bool parseLaunch(FieldReader &r, const Value &root, Launch &launch) {
   const Value *l;
   if (!r.object(root, "", "launch", l, true))
     return false;
-  if (!r.dim3(*l, "launch", "grid", launch.grid, true) ||
+  if (!r.dim3(*l, "launch", "grid", launch.grid, true, kDynamicSize) ||
       !r.dim3(*l, "launch", "block", launch.block, true) ||
       !r.dim3(*l, "launch", "cluster", launch.cluster, false) ||
       !r.integer(*l, "launch", "dynamic_smem_bytes", launch.dynamicSmemBytes,
@@ -900,8 +923,15 @@ bool parseLaunch(FieldReader &r, const Value &root, Launch &launch) {
   if (threads > 1024) // CUDA's limit on threads per block.
     return r.fail("field 'launch.block': " + std::to_string(threads) +
                   " threads per block exceeds 1024");
+  // grid[0] = -1: one block per SM (checkDynamic: a persistent kernel of
+  // sizes fixed at launch).
   for (int i = 0; i < 3; ++i)
-    if (launch.grid[i] % launch.cluster[i] != 0)
+    if (launch.grid[i] == 0 || (i > 0 && launch.grid[i] == kDynamicSize))
+      return r.fail("field '" + index("launch.grid", i) + "' must be >= 1" +
+                    (i == 0 ? ", or -1 (one block per SM)" : "") + ", got " +
+                    std::to_string(launch.grid[i]));
+  for (int i = 0; i < 3; ++i)
+    if (launch.grid[i] != kDynamicSize && launch.grid[i] % launch.cluster[i] != 0)
       return r.fail("field 'launch.cluster': grid " +
                     formatDims({launch.grid.begin(), launch.grid.end()}) +
                     " is not a multiple of cluster " +
@@ -1183,6 +1213,52 @@ bool checkEpilogue(FieldReader &r, const Manifest &m) {
                   out->name + "' is " + dtypeName(out->dtype));
   return true;
 }
+/// Checks the sizes fixed at launch (-1): only in a manifest whose op has
+/// one (then shapes may name them and strides may be -1, taken from the
+/// tensors), never in op.batch, op.k2, an epilogue or prologue, a pack, or a
+/// grid that is not the persistent one-block-per-SM grid.
+bool checkDynamic(FieldReader &r, const Manifest &m) {
+  bool dynamic = m.isDynamic();
+  auto needsDynamicOp = [&](const std::string &field) {
+    return r.fail("field '" + field +
+                  "' is -1 (fixed at launch), but op.m, op.n and op.k are "
+                  "all fixed: only a kernel of sizes fixed at launch takes "
+                  "them");
+  };
+  for (size_t i = 0; i < m.operands.size(); ++i) {
+    const Operand &o = m.operands[i];
+    std::string path = index("operands", i);
+    for (size_t d = 0; d < o.shape.size(); ++d) {
+      if (!dynamic && o.shape[d] == kDynamicSize)
+        return needsDynamicOp(index(path + ".shape", d));
+      if (!dynamic && o.strides[d] == kDynamicSize)
+        return needsDynamicOp(index(path + ".strides", d));
+    }
+  }
+  if (!dynamic) {
+    if (m.launch.grid[0] == kDynamicSize)
+      return needsDynamicOp("launch.grid[0]");
+    return true;
+  }
+  auto refuse = [&](const std::string &what) {
+    return r.fail("op: sizes fixed at launch (-1) are not supported with " +
+                  what);
+  };
+  if (m.op.kind != "matmul")
+    return refuse("op.kind '" + m.op.kind + "'");
+  if (m.op.k2 > 0)
+    return refuse("a second product (op.k2)");
+  if (m.op.epilogue)
+    return refuse("a fused epilogue (op.epilogue)");
+  if (m.op.prologue)
+    return refuse("a fused prologue (op.prologue)");
+  if (!m.packs.empty())
+    return refuse("packs");
+  if (!m.launch.persistent || m.launch.grid[0] != kDynamicSize)
+    return r.fail("field 'launch.grid': a kernel of sizes fixed at launch "
+                  "is persistent with grid[0] = -1 (one block per SM)");
+  return true;
+}
 } // namespace
 
 std::string tcgen::parseManifest(std::string_view text, Manifest &out) {
@@ -1226,7 +1302,7 @@ std::string tcgen::parseManifest(std::string_view text, Manifest &out) {
     m.config = *config;
   }
   if ((m.op.kind == "matmul" && !checkMatmul(r, m)) || !checkEpilogue(r, m) ||
-      !checkPrologue(r, m))
+      !checkPrologue(r, m) || !checkDynamic(r, m))
     return r.error;
   out = std::move(m);
   return "";

@@ -33,8 +33,9 @@ constexpr size_t kMaxTensorMapRank = 5; // cuTensorMapEncodeTiled's limit.
 
 /// How one kernel parameter is built at launch.
 struct ParamPlan {
-  enum Kind { Ptr, TensorMap, Workspace } kind = Ptr;
+  enum Kind { Ptr, TensorMap, Workspace, Size } kind = Ptr;
   size_t operand = 0; // index into manifest.operands; unused for Workspace
+  char size = 0;      // Size: 'm', 'n' or 'k'
 };
 
 /// A CUtensorMap in storage aligned as cuTensorMapEncodeTiled requires (64
@@ -371,11 +372,23 @@ tcgen_status planParams(tcgen_kernel &k) {
       plan.kind = ParamPlan::TensorMap;
     else if (p.kind == "workspace")
       plan.kind = ParamPlan::Workspace;
+    else if (p.kind == "size")
+      plan.kind = ParamPlan::Size;
     else
       return fail(TCGEN_ERROR_UNSUPPORTED,
                   where + ": kind '" + p.kind +
                       "' is not supported by this runtime (supported: ptr, "
-                      "tensormap, workspace)");
+                      "tensormap, workspace, size)");
+    if (plan.kind == ParamPlan::Size) {
+      // The parser checks this; be safe for built manifests.
+      if (p.value != "m" && p.value != "n" && p.value != "k")
+        return fail(TCGEN_ERROR_MANIFEST,
+                    where + ": a size param names m, n or k, got '" + p.value +
+                        "'");
+      plan.size = p.value[0];
+      k.paramPlans.push_back(plan);
+      continue;
+    }
     if (plan.kind == ParamPlan::Workspace) {
       // The parser checks these; be safe for built manifests.
       if (p.bytesPerBlock <= 0)
@@ -702,10 +715,15 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
   tcgen_status status = convertArgs(args, nargs, tensors);
   if (status != TCGEN_OK)
     return status;
-  std::string error = validateLaunch(k->manifest, tensors, k->device);
+  // A dynamic-shape kernel's sizes and strides come from the tensors.
+  Manifest boundManifest;
+  std::string error = bindSizes(k->manifest, tensors, boundManifest);
+  if (error.empty())
+    error = validateLaunch(boundManifest, tensors, k->device);
   if (!error.empty())
     return fail(TCGEN_ERROR_VALIDATION,
                 "kernel '" + k->manifest.entry + "': " + error);
+  const Manifest &bound = boundManifest;
 
   // kernelParams[i] points at the bytes of parameter i, which the driver
   // copies at launch: a ptr's or the workspace's 8-byte address, or a
@@ -717,6 +735,7 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
   for (const ParamPlan &plan : k->paramPlans)
     numMaps += plan.kind == ParamPlan::TensorMap;
   std::vector<CUdeviceptr> pointers(numParams);
+  std::vector<int64_t> sizes(numParams);
   std::vector<TensorMapSlot> maps(numMaps);
   std::vector<void *> params(numParams);
 
@@ -738,6 +757,13 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
       params[i] = &pointers[i]; // Set below.
       continue;
     }
+    if (plan.kind == ParamPlan::Size) {
+      sizes[i] = plan.size == 'm'   ? bound.op.m
+                 : plan.size == 'n' ? bound.op.n
+                                    : bound.op.k;
+      params[i] = &sizes[i];
+      continue;
+    }
     const TensorArg &tensor = tensors[plan.operand];
     if (plan.kind == ParamPlan::Ptr) {
       pointers[i] = static_cast<CUdeviceptr>(tensor.address);
@@ -745,7 +771,7 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
       continue;
     }
     CUtensorMap &slot = maps[map++].map;
-    const Operand &operand = k->manifest.operands[plan.operand];
+    const Operand &operand = bound.operands[plan.operand];
     const Pack *pack = k->manifest.findPack(operand.name);
     status =
         pack ? encodeTensorMap(

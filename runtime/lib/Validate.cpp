@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <tuple>
 
 using namespace tcgen;
 
@@ -17,7 +18,8 @@ namespace {
 std::string formatDims(const std::vector<int64_t> &dims) {
   std::string s = "[";
   for (size_t i = 0; i < dims.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(dims[i]);
+    s += (i ? ", " : "") +
+         (dims[i] == kDynamicSize ? std::string("?") : std::to_string(dims[i]));
   return s + "]";
 }
 
@@ -173,6 +175,9 @@ std::array<int64_t, 3> tcgen::launchedGrid(const Launch &launch, int smCount) {
   std::array<int64_t, 3> grid = launch.grid;
   // stream_k implies persistent (the parser insists); a built manifest
   // with only stream_k still gets the grid its kernel expects.
+  // grid[0] = -1 (sizes fixed at launch): one block per SM.
+  if (grid[0] == kDynamicSize)
+    grid[0] = std::max<int64_t>({smCount, launch.cluster[0], 1});
   if ((!launch.persistent && !launch.streamK) || smCount <= 0)
     return grid;
   // A persistent kernel strides over grid[0] tiles with at most one block
@@ -288,6 +293,120 @@ std::string tcgen::validateLaunch(const Manifest &manifest,
       error = tensorMapLayout(p, copy, address, layout);
       if (!error.empty())
         return error;
+    }
+  }
+  return "";
+}
+
+namespace {
+/// The op size ("m", "n" or "k") of dimension `d` of a matmul operand of
+/// rank `rank` and role `role`, or 0 for the batch dimension.
+char sizeOfDim(OperandRole role, size_t rank, size_t d) {
+  size_t lead = rank == 3 ? 1 : 0;
+  if (d < lead)
+    return 0;
+  bool first = d == lead;
+  switch (role) {
+  case OperandRole::Lhs:
+    return first ? 'm' : 'k';
+  case OperandRole::Rhs:
+    return first ? 'k' : 'n';
+  default:
+    return first ? 'm' : 'n';
+  }
+}
+
+/// Replaces the sizes fixed at launch with m, n and k in the op and the
+/// operands' shapes; strides of -1 come from `strides(i, d)`.
+template <typename StrideFn>
+void substitute(Manifest &out, int64_t m, int64_t n, int64_t k,
+                StrideFn strides) {
+  auto size = [&](char which) {
+    return which == 'm' ? m : which == 'n' ? n : k;
+  };
+  if (out.op.m == kDynamicSize)
+    out.op.m = m;
+  if (out.op.n == kDynamicSize)
+    out.op.n = n;
+  if (out.op.k == kDynamicSize)
+    out.op.k = k;
+  for (size_t i = 0; i < out.operands.size(); ++i) {
+    Operand &o = out.operands[i];
+    for (size_t d = 0; d < o.shape.size(); ++d)
+      if (o.shape[d] == kDynamicSize)
+        o.shape[d] = size(sizeOfDim(o.role, o.shape.size(), d));
+    for (size_t d = 0; d < o.strides.size(); ++d)
+      if (o.strides[d] == kDynamicSize)
+        o.strides[d] = strides(i, d);
+  }
+}
+} // namespace
+
+std::string tcgen::bindSizes(const Manifest &manifest,
+                             const std::vector<TensorArg> &args,
+                             Manifest &out) {
+  out = manifest;
+  if (!manifest.isDynamic())
+    return "";
+  // Sizes from A [.., m, k] and B [.., k, n]; the rest of the launch is
+  // checked against them (validateLaunch).
+  const Operand *a = manifest.findRole(OperandRole::Lhs);
+  const Operand *b = manifest.findRole(OperandRole::Rhs);
+  if (!a || !b || args.size() != manifest.operands.size())
+    return "";
+  const TensorArg &ta = args[a - manifest.operands.data()];
+  const TensorArg &tb = args[b - manifest.operands.data()];
+  if (ta.shape.size() != a->shape.size() || tb.shape.size() != b->shape.size() ||
+      ta.strides.size() != ta.shape.size() ||
+      tb.strides.size() != tb.shape.size())
+    return "";
+  size_t lead = a->shape.size() == 3 ? 1 : 0;
+  int64_t m = ta.shape[lead], k = ta.shape[lead + 1], n = tb.shape[lead + 1];
+  for (auto [name, size, from] :
+       {std::tuple<const char *, int64_t, const Operand *>{"m", m, a},
+        {"k", k, a},
+        {"n", n, b}})
+    if (size < 1)
+      return "operand '" + from->name + "': size " + name +
+             " must be at least 1, got " + std::to_string(size);
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].strides.size() != manifest.operands[i].strides.size())
+      return ""; // validateLaunch names the rank mismatch.
+  substitute(out, m, n, k,
+             [&](size_t i, size_t d) { return args[i].strides[d]; });
+  return "";
+}
+
+std::string tcgen::specializeManifest(const Manifest &manifest, int64_t m,
+                                      int64_t n, int64_t k, Manifest &out) {
+  out = manifest;
+  if (!manifest.isDynamic())
+    return "";
+  for (auto [name, size, dynamic] :
+       {std::tuple<const char *, int64_t, bool>{"m", m,
+                                                manifest.op.m == kDynamicSize},
+        {"n", n, manifest.op.n == kDynamicSize},
+        {"k", k, manifest.op.k == kDynamicSize}})
+    if (dynamic && size < 1)
+      return std::string("size ") + name +
+             " is fixed at launch and must be given (at least 1), got " +
+             std::to_string(size);
+  // Dense strides: the dimension of stride 1 innermost, then the others
+  // from the last to the first (a batch outermost).
+  substitute(out, m, n, k, [](size_t, size_t) { return kDynamicSize; });
+  for (Operand &o : out.operands) {
+    std::vector<size_t> order;
+    for (size_t d = 0; d < o.strides.size(); ++d)
+      if (o.strides[d] == 1)
+        order.push_back(d);
+    for (size_t d = o.strides.size(); d-- > 0;)
+      if (o.strides[d] != 1)
+        order.push_back(d);
+    int64_t dense = 1;
+    for (size_t d : order) {
+      if (o.strides[d] == kDynamicSize)
+        o.strides[d] = dense;
+      dense = o.strides[d] * o.shape[d];
     }
   }
   return "";

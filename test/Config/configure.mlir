@@ -24,9 +24,61 @@ func.func @keep_config(%a: memref<128x128xf16>, %b: memref<128x128xf16>, %c: mem
 
 // -----
 
-func.func @dynamic(%a: memref<?x128xf16>, %b: memref<128x256xf16>, %c: memref<?x256xf32>) {
-  // expected-error @+1 {{dynamic sizes are not supported yet}}
-  linalg.matmul ins(%a, %b : memref<?x128xf16>, memref<128x256xf16>) outs(%c : memref<?x256xf32>)
+// Sizes known at run time only: the sm90 back end, a persistent
+// data-parallel kernel with TMA stores (stream-K is planned for one tile
+// count).
+// CHECK-LABEL: func @dynamic_sm90
+// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", {{.*}}persistent = true, streamk = false, {{.*}}store = "tma">}
+func.func @dynamic_sm90(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf32>) {
+  linalg.matmul ins(%a, %b : memref<?x?xf16>, memref<?x?xf16>) outs(%c : memref<?x?xf32>)
+  return
+}
+
+// -----
+
+// The other back ends compile static sizes only.
+module attributes {tcgen.target = #tcgen.target<"sm_80">} {
+  func.func @dynamic_sm80(%a: memref<?x128xf16>, %b: memref<128x256xf16>, %c: memref<?x256xf32>) {
+    // expected-error @+1 {{sizes known only at run time (M, N or K is `?`) need the sm90 back end (--target=sm_90a); the sm80 back end compiles static sizes only}}
+    linalg.matmul ins(%a, %b : memref<?x128xf16>, memref<128x256xf16>) outs(%c : memref<?x256xf32>)
+    return
+  }
+}
+
+// -----
+
+// A config written by hand for another back end is checked too.
+func.func @dynamic_wmma_config(%a: memref<?x128xf16>, %b: memref<128x256xf16>, %c: memref<?x256xf32>) {
+  // expected-error @+1 {{sizes known only at run time (M, N or K is `?`) need the sm90 back end (--target=sm_90a); the wmma back end compiles static sizes only}}
+  linalg.matmul {tcgen.config = #tcgen.config<block = [64, 64, 64], warp = [32, 32, 32]>}
+    ins(%a, %b : memref<?x128xf16>, memref<128x256xf16>) outs(%c : memref<?x256xf32>)
+  return
+}
+
+// -----
+
+// An sm90 config that is not the dynamic-shape kernel's.
+func.func @dynamic_staged(%a: memref<?x128xf16>, %b: memref<128x256xf16>, %c: memref<?x256xf32>) {
+  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 kernel needs store = "tma" (C written by TMA stores), not "staged"}}
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, store = "staged">}
+    ins(%a, %b : memref<?x128xf16>, memref<128x256xf16>) outs(%c : memref<?x256xf32>)
+  return
+}
+
+// -----
+
+func.func @dynamic_streamk(%a: memref<?x128xf16>, %b: memref<128x256xf16>, %c: memref<?x256xf32>) {
+  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 kernel needs persistent = true and streamk = false (one block per SM walking whole tiles)}}
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, streamk = true, store = "tma">}
+    ins(%a, %b : memref<?x128xf16>, memref<128x256xf16>) outs(%c : memref<?x256xf32>)
+  return
+}
+
+// -----
+
+func.func @dynamic_batch(%a: memref<?x128x128xf16>, %b: memref<?x128x128xf16>, %c: memref<?x128x128xf32>) {
+  // expected-error @+1 {{a dynamic batch size is not supported yet (M, N and K may be dynamic, the batch must be static)}}
+  linalg.batch_matmul ins(%a, %b : memref<?x128x128xf16>, memref<?x128x128xf16>) outs(%c : memref<?x128x128xf32>)
   return
 }
 

@@ -62,15 +62,19 @@ static ::tcgen::json::Value configToJson(ConfigAttr config) {
 
 /// Describes the tagged memref `operand` for the manifest.
 static FailureOr<::tcgen::Operand> describeOperand(Operation *at, Value operand,
-                                                   bool overwrite) {
+                                                   bool overwrite,
+                                                   bool allowDynamic = false) {
   StringRef role = getOperandRole(operand);
   auto type = dyn_cast<MemRefType>(operand.getType());
   std::optional<::tcgen::DType> dtype =
       type ? toDType(type.getElementType()) : std::nullopt;
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (role.empty() || !type || !type.hasStaticShape() || !dtype ||
-      failed(type.getStridesAndOffset(strides, offset)) || offset != 0)
+  // Dynamic sizes and strides are -1 (fixed at launch) in the manifest;
+  // only the sm90 back end compiles them (allowDynamic).
+  if (role.empty() || !type || (!allowDynamic && !type.hasStaticShape()) ||
+      !dtype || failed(type.getStridesAndOffset(strides, offset)) ||
+      offset != 0)
     return at->emitError("kernel operand is not a tagged, statically shaped "
                          "function argument: ")
            << operand.getType();
@@ -84,8 +88,13 @@ static FailureOr<::tcgen::Operand> describeOperand(Operation *at, Value operand,
             : overwrite           ? ::tcgen::OperandRole::Out
                                   : ::tcgen::OperandRole::InOut;
   op.dtype = *dtype;
-  op.shape.assign(type.getShape().begin(), type.getShape().end());
-  op.strides.assign(strides.begin(), strides.end());
+  auto dynamicToManifest = [](int64_t v) {
+    return ShapedType::isDynamic(v) ? ::tcgen::kDynamicSize : v;
+  };
+  for (int64_t d : type.getShape())
+    op.shape.push_back(dynamicToManifest(d));
+  for (int64_t s : strides)
+    op.strides.push_back(dynamicToManifest(s));
   op.alignBytes = kOperandAlignBytes;
   return op;
 }
@@ -212,7 +221,8 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
       if (getOperandRole(arg).empty())
         continue;
       FailureOr<::tcgen::Operand> op =
-          describeOperand(func, arg, func->hasAttr(kOverwriteAttrName));
+          describeOperand(func, arg, func->hasAttr(kOverwriteAttrName),
+                          /*allowDynamic=*/true);
       if (failed(op))
         return failure();
       // A stored [k][m] is the logical A[m][k] with strides [1, m] (and B
@@ -260,6 +270,11 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
         param.operand.clear();
         if (operand.getAsInteger(10, param.bytesPerBlock))
           return func.emitError("malformed workspace parameter ") << p;
+      }
+      if (kind == "size") {
+        // "size:m": a size of the launch, no operand.
+        param.operand.clear();
+        param.value = operand.str();
       }
       if (kind == "tensormap") {
         auto box = boxes.getAs<DenseI64ArrayAttr>(operand);

@@ -484,8 +484,12 @@ static int compileOnce(MLIRContext &ctx, bool explainOnly, int64_t modelRank,
     if (failed(writeFile((base + ".json").str(), ::tcgen::writeManifest(m))))
       return 1;
     llvm::outs() << "tcgen: wrote " << base << ".{"
-                 << (wantCubin ? "cubin," : "") << "ptx,json} (grid "
-                 << m.launch.grid[0] << "x" << m.launch.grid[1] << ", block "
+                 << (wantCubin ? "cubin," : "") << "ptx,json} (grid ";
+    if (m.launch.grid[0] == ::tcgen::kDynamicSize)
+      llvm::outs() << "one block per SM";
+    else
+      llvm::outs() << m.launch.grid[0] << "x" << m.launch.grid[1];
+    llvm::outs() << ", block "
                  << m.launch.block[0] << ", " << m.resources.registers
                  << " registers, " << m.resources.staticSmemBytes
                  << " B smem";

@@ -19,6 +19,7 @@
 
 using namespace tcgen;
 using tcgen::testing::batchedManifestText;
+using tcgen::testing::dynamicManifestText;
 using tcgen::testing::epilogueManifestText;
 using tcgen::testing::packManifestText;
 using tcgen::testing::replaceFirst;
@@ -265,7 +266,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "runtime reads version 1)"},
         ErrorCase{"ZeroExtent", "\"shape\": [1024, 1024]",
                   "\"shape\": [1024, 0]",
-                  "field 'operands[0].shape[1]' must be >= 1, got 0"},
+                  "field 'operands[0].shape[1]' must be >= 1, or -1 (fixed at "
+                  "launch), got 0"},
         ErrorCase{"StridesRank", "\"strides\": [1024, 1]",
                   "\"strides\": [1024]",
                   "field 'operands[0].strides' has 1 elements but shape has "
@@ -1449,4 +1451,100 @@ TEST(ManifestTest, Tf32NeedsF32Operands) {
   Manifest again = parseOk(writeManifest(m));
   EXPECT_TRUE(again == m);
   EXPECT_NE(writeManifest(m).find("\"tf32\": true"), std::string::npos);
+}
+
+TEST(ManifestTest, DynamicSizesParseAndRoundTrip) {
+  Manifest m = parseOk(dynamicManifestText());
+  EXPECT_TRUE(m.isDynamic());
+  EXPECT_EQ(m.op.m, kDynamicSize);
+  EXPECT_EQ(m.op.n, 512);
+  EXPECT_EQ(m.op.k, kDynamicSize);
+  EXPECT_EQ(m.operands[0].strides, (std::vector<int64_t>{1, kDynamicSize}));
+  EXPECT_EQ(m.launch.grid[0], kDynamicSize);
+  ASSERT_EQ(m.params.size(), 5u);
+  EXPECT_EQ(m.params[3].kind, "size");
+  EXPECT_EQ(m.params[3].value, "m");
+  Manifest again = parseOk(writeManifest(m));
+  EXPECT_TRUE(again == m);
+  EXPECT_FALSE(parseOk(sampleManifestText()).isDynamic());
+}
+
+class DynamicErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(DynamicErrorTest, NamesTheField) {
+  expectEditError(dynamicManifestText(), GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, DynamicErrorTest,
+    ::testing::Values(
+        ErrorCase{"SizeZero", R"("m": -1,)", R"("m": 0,)",
+                  "field 'op.m' must be >= 1, or -1 (fixed at launch), got 0"},
+        ErrorCase{"SizeBelowDynamic", R"("k": -1 })", R"("k": -2 })",
+                  "field 'op.k' must be >= -1, got -2"},
+        ErrorCase{"ShapeZero", R"("shape": [-1, 512],)", R"("shape": [0, 512],)",
+                  "field 'operands[1].shape[0]' must be >= 1, or -1 (fixed at "
+                  "launch), got 0"},
+        ErrorCase{"ShapeNotTheOps", R"("shape": [-1, 512],)",
+                  R"("shape": [-1, -1],)",
+                  "operand 'B' (rhs): shape [-1, -1] does not match op [k, n] "
+                  "= [-1, 512]"},
+        ErrorCase{"SizeValue", R"("value": "k")", R"("value": "batch")",
+                  "field 'params[4].value': a size param names m, n or k, got "
+                  "'batch'"},
+        ErrorCase{"SizeWithOperand", R"("kind": "size", "value": "k")",
+                  R"("kind": "size", "operand": "A", "value": "k")",
+                  "field 'params[4].operand': a size param takes no operand"},
+        ErrorCase{"SizeWithoutValue", R"("kind": "size", "value": "k")",
+                  R"("kind": "size")",
+                  "missing required field 'params[4].value'"},
+        ErrorCase{"GridNotDynamic", R"("grid": [-1, 1, 1])",
+                  R"("grid": [132, 1, 1])",
+                  "field 'launch.grid': a kernel of sizes fixed at launch is "
+                  "persistent with grid[0] = -1 (one block per SM)"},
+        ErrorCase{"NotPersistent", R"("persistent": true)",
+                  R"("persistent": false)",
+                  "field 'launch.grid': a kernel of sizes fixed at launch is "
+                  "persistent with grid[0] = -1 (one block per SM)"},
+        ErrorCase{"GridYDynamic", R"("grid": [-1, 1, 1])",
+                  R"("grid": [-1, -1, 1])",
+                  "field 'launch.grid[1]' must be >= 1, got -1"},
+        ErrorCase{"WithK2", R"("k": -1 })", R"("k": -1, "k2": 64 })",
+                  "field 'op.k2': a second product needs an lhs2 and an rhs2 "
+                  "operand"}),
+    [](const ::testing::TestParamInfo<ErrorCase> &info) {
+      return std::string(info.param.name);
+    });
+
+TEST(ManifestTest, DynamicEntriesNeedADynamicOp) {
+  // -1 in a shape, a stride or the grid of a kernel with fixed sizes.
+  EXPECT_EQ(parseError(replaceFirst(sampleManifestText(),
+                                    R"("strides": [1024, 1], "align_bytes": 16 },
+    { "name": "C")",
+                                    R"("strides": [-1, 1], "align_bytes": 16 },
+    { "name": "C")")),
+            "field 'operands[1].strides[0]' is -1 (fixed at launch), but op.m, "
+            "op.n and op.k are all fixed: only a kernel of sizes fixed at "
+            "launch takes them");
+  EXPECT_EQ(parseError(replaceFirst(sampleManifestText(), R"("grid": [8, 16, 1])",
+                                    R"("grid": [-1, 16, 1])")),
+            "field 'launch.grid[0]' is -1 (fixed at launch), but op.m, op.n "
+            "and op.k are all fixed: only a kernel of sizes fixed at launch "
+            "takes them");
+}
+
+TEST(ManifestTest, DynamicSizesRefuseEpiloguesAndPacks) {
+  // The epilogue manifest with k fixed at launch: A [m, ?], B [?, n].
+  std::string text = epilogueManifestText();
+  text = replaceFirst(text, R"("shape": [1024, 1024])",
+                      R"("shape": [1024, -1])");
+  text = replaceFirst(text, R"("shape": [1024, 1024])",
+                      R"("shape": [-1, 1024])");
+  text = replaceFirst(text, R"("k": 1024,)", R"("k": -1,)");
+  text = replaceFirst(text, R"("grid": [8, 16, 1])", R"("grid": [-1, 1, 1])");
+  std::string error = parseError(text);
+  EXPECT_NE(error.find("op: sizes fixed at launch (-1) are not supported "
+                       "with a fused epilogue (op.epilogue)"),
+            std::string::npos)
+      << error;
 }

@@ -65,6 +65,34 @@ inline std::string tensorMapManifestText() {
                 "swizzle": "128B" })");
 }
 
+/// Returns a dynamic-shape manifest: m and k fixed at launch (-1), n = 512,
+/// A stored [k][m] (transposed), TMA for A, B and C, two size params, and
+/// the persistent one-block-per-SM grid.
+inline std::string dynamicManifestText() {
+  return R"json({
+  "format": "tcgen.bundle", "version": 1, "entry": "dyn_kernel",
+  "cubin": "dyn_kernel.cubin",
+  "target": { "arch": "sm_90a", "backend": "sm90", "min_cc": 90 },
+  "op": { "kind": "matmul", "m": -1, "n": 512, "k": -1 },
+  "operands": [
+    { "name": "A", "role": "lhs", "dtype": "f16", "shape": [-1, -1],
+      "strides": [1, -1], "align_bytes": 16 },
+    { "name": "B", "role": "rhs", "dtype": "f16", "shape": [-1, 512],
+      "strides": [512, 1], "align_bytes": 16 },
+    { "name": "C", "role": "out", "dtype": "f32", "shape": [-1, 512],
+      "strides": [-1, 1], "align_bytes": 16 }
+  ],
+  "params": [ { "kind": "tensormap", "operand": "A", "box": [64, 64], "swizzle": "128B" },
+              { "kind": "tensormap", "operand": "B", "box": [64, 64], "swizzle": "128B" },
+              { "kind": "tensormap", "operand": "C", "box": [32, 64], "swizzle": "128B" },
+              { "kind": "size", "value": "m" },
+              { "kind": "size", "value": "k" } ],
+  "launch": { "grid": [-1, 1, 1], "block": [384, 1, 1], "cluster": [1, 1, 1],
+              "dynamic_smem_bytes": 200000, "persistent": true }
+}
+)json";
+}
+
 /// Returns the example manifest as a stream-K kernel: a workspace param
 /// after C's ptr, and launch.persistent and launch.stream_k set.
 inline std::string streamKManifestText() {

@@ -12,6 +12,7 @@
 
 using namespace tcgen;
 using tcgen::testing::batchedManifestText;
+using tcgen::testing::dynamicManifestText;
 using tcgen::testing::epilogueManifestText;
 using tcgen::testing::packManifestText;
 using tcgen::testing::sampleManifestText;
@@ -591,3 +592,98 @@ TEST_F(EpilogueValidateTest, NullInput) {
 }
 
 } // namespace
+
+class DynamicValidateTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(parseManifest(dynamicManifestText(), manifest), "");
+    // A stored [k][m] = [256][1000] with rows 1024 apart; C rows 520 apart.
+    args = {{"A", DType::F16, {1000, 256}, {1, 1024}, 0x10000},
+            {"B", DType::F16, {256, 512}, {512, 1}, 0x20000},
+            {"C", DType::F32, {1000, 512}, {520, 1}, 0x30000}};
+  }
+
+  std::string bindAndValidate() {
+    std::string error = bindSizes(manifest, args, bound);
+    return error.empty() ? validateLaunch(bound, args, h100) : error;
+  }
+
+  Manifest manifest, bound;
+  std::vector<TensorArg> args;
+  DeviceInfo h100{9, 0, 232448, "NVIDIA H100", 132};
+};
+
+TEST_F(DynamicValidateTest, BindsSizesAndStridesFromTheTensors) {
+  EXPECT_EQ(bindAndValidate(), "");
+  EXPECT_FALSE(bound.isDynamic());
+  EXPECT_EQ(bound.op.m, 1000);
+  EXPECT_EQ(bound.op.n, 512);
+  EXPECT_EQ(bound.op.k, 256);
+  EXPECT_EQ(bound.operands[0].shape, (std::vector<int64_t>{1000, 256}));
+  EXPECT_EQ(bound.operands[0].strides, (std::vector<int64_t>{1, 1024}));
+  EXPECT_EQ(bound.operands[2].shape, (std::vector<int64_t>{1000, 512}));
+  EXPECT_EQ(bound.operands[2].strides, (std::vector<int64_t>{520, 1}));
+  // The tensor maps' layout follows the bound strides.
+  TensorMapLayout layout;
+  ASSERT_EQ(tensorMapLayout(bound.params[0], bound.operands[0], 0x10000,
+                            layout),
+            "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{1000, 256}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{2048}));
+}
+
+TEST_F(DynamicValidateTest, FixedSizesAndStridesAreStillChecked) {
+  args[1].shape = {256, 500}; // n is 512 at compile time
+  EXPECT_EQ(bindAndValidate(), "operand 'B': shape mismatch: kernel expects "
+                               "[256, 512], got [256, 500]");
+  SetUp();
+  args[2].shape = {999, 512}; // C's m must be A's
+  EXPECT_EQ(bindAndValidate(), "operand 'C': shape mismatch: kernel expects "
+                               "[1000, 512], got [999, 512]");
+  SetUp();
+  args[2].strides = {520, 2}; // C's inner stride is fixed
+  EXPECT_EQ(bindAndValidate(), "operand 'C': strides mismatch: kernel "
+                               "expects [520, 1], got [520, 2]");
+  SetUp();
+  args[0].shape = {0, 256};
+  EXPECT_EQ(bindAndValidate(), "operand 'A': size m must be at least 1, got 0");
+}
+
+TEST_F(DynamicValidateTest, TmaRulesApplyToTheBoundStrides) {
+  args[2].strides = {515, 1}; // 2060-byte rows: not a multiple of 16
+  std::string error = bindAndValidate();
+  EXPECT_NE(error.find("operand 'C'"), std::string::npos) << error;
+  EXPECT_NE(error.find("multiples of 16"), std::string::npos) << error;
+}
+
+TEST_F(DynamicValidateTest, WrongRankIsNamedWithUnknownSizes) {
+  args[0].shape = {1000, 256, 1};
+  args[0].strides = {1, 1024, 1};
+  EXPECT_EQ(bindAndValidate(), "operand 'A': shape mismatch: kernel expects "
+                               "[?, ?], got [1000, 256, 1]");
+}
+
+TEST_F(DynamicValidateTest, SpecializeGivesDenseStrides) {
+  Manifest m;
+  ASSERT_EQ(specializeManifest(manifest, 300, 512, 64, m), "");
+  EXPECT_EQ(m.op.m, 300);
+  EXPECT_EQ(m.op.k, 64);
+  // A [m, k] stored [k][m]: strides [1, m].
+  EXPECT_EQ(m.operands[0].shape, (std::vector<int64_t>{300, 64}));
+  EXPECT_EQ(m.operands[0].strides, (std::vector<int64_t>{1, 300}));
+  EXPECT_EQ(m.operands[2].strides, (std::vector<int64_t>{512, 1}));
+  EXPECT_EQ(specializeManifest(manifest, 0, 512, 64, m),
+            "size m is fixed at launch and must be given (at least 1), got 0");
+  // The fixed n need not be given.
+  EXPECT_EQ(specializeManifest(manifest, 300, 0, 64, m), "");
+}
+
+TEST(DynamicLaunchTest, OneBlockPerSM) {
+  Launch l;
+  l.grid = {kDynamicSize, 1, 1};
+  l.persistent = true;
+  EXPECT_EQ(launchedGrid(l, 132), (std::array<int64_t, 3>{132, 1, 1}));
+  l.cluster = {2, 1, 1};
+  EXPECT_EQ(launchedGrid(l, 132), (std::array<int64_t, 3>{132, 1, 1}));
+  EXPECT_EQ(launchedGrid(l, 0), (std::array<int64_t, 3>{2, 1, 1}));
+}

@@ -17,6 +17,8 @@ namespace mlir::tcgen {
 /// or a batch of them: C[b,m,n] += A[b,m,k] * B[b,k,n].
 struct ContractionInfo {
   linalg::LinalgOp op;
+  /// The sizes; ShapedType::kDynamic for one known only at run time (a `?`
+  /// dimension: only the sm90 back end compiles those).
   int64_t m = 0, n = 0, k = 0;
   /// The operands have a leading batch dimension of `batch` matrices (one
   /// batch dimension, outermost in A, B and C; batch may be 1).
@@ -33,7 +35,16 @@ struct ContractionInfo {
   /// op's B operand and `b` its A, m and n are swapped, and aTransposed /
   /// bTransposed say how B^T and A^T are stored.
   bool cTransposed = false;
+
+  /// Whether M, N or K is known only at run time.
+  bool isDynamic() const {
+    return ShapedType::isDynamic(m) || ShapedType::isDynamic(n) ||
+           ShapedType::isDynamic(k);
+  }
 };
+
+/// Whether a size is 1 (a dynamic size is not: it may be anything).
+inline bool isUnitSize(int64_t size) { return size == 1; }
 
 /// Returns the printed form of a type ("f16", "bf16", "f32", ...).
 std::string typeName(Type t);
@@ -53,7 +64,7 @@ linalg::FillOp getZeroFillOfOutput(const ContractionInfo &info);
 linalg::LinalgOp findFirstProduct(linalg::LinalgOp op);
 
 /// Analyzes `op`. On failure emits an error at `op` naming the problem
-/// (dynamic sizes, unsupported element types, forms not supported yet:
+/// (a dynamic batch, unsupported element types, forms not supported yet:
 /// several batch, M, N or K dimensions, a batch dimension that is not
 /// outermost) and returns failure.
 FailureOr<ContractionInfo> analyzeContraction(linalg::LinalgOp op);

@@ -84,6 +84,11 @@ int64_t chooseSM80Stages(const ContractionInfo &info,
                          ArrayRef<int64_t> warpTile, int64_t padding,
                          StringRef store, TargetAttr target);
 
+/// Checks that `backend` compiles the problem's sizes: sizes known only at
+/// run time need sm90. Emits an error at `info.op`.
+LogicalResult verifyBackendTakesSizes(const ContractionInfo &info,
+                                      StringRef backend);
+
 /// Checks that `config` fits the problem (wmma: sizes are multiples of the
 /// block tile; sm90: rows TMA can address) and the target (shared memory). Emits an error at `info.op`.
 LogicalResult verifyConfigFits(const ContractionInfo &info, ConfigAttr config,

@@ -153,6 +153,19 @@ struct BuildKernelPass final
     }
     const ContractionInfo &pa = first ? *first : *info;
     auto func = op->getParentOfType<func::FuncOp>();
+    // Sizes known at run time only: no fusion yet, so A, B and C are the
+    // caller's.
+    if (info->isDynamic())
+      for (auto [name, v] : {std::pair<StringRef, Value>{"A", info->a},
+                             {"B", info->b},
+                             {"C", info->c}})
+        if (!isa<BlockArgument>(v))
+          return op.emitOpError("with sizes known only at run time (M, N or "
+                                "K is `?`) the sm90 back end takes A, B and C "
+                                "as function arguments only (no fused "
+                                "prologue or epilogue, no intermediate buffer) "
+                                "yet, but ")
+                 << name << " is not one";
     // A pointwise consumer of the result is computed in the epilogue; the
     // kernel then writes the consumer's output instead.
     std::string whyNot;
@@ -197,12 +210,31 @@ struct BuildKernelPass final
     if (accumulate && info->batched && info->batch > 1)
       return op.emitOpError("C += A*B on a batch is not supported by the sm90 "
                             "back end yet (zero-fill C first)");
+    // Sizes known at run time only: the kernel of verifySM90ConfigFits
+    // (tensor maps in and out, persistent, data-parallel), C = A*B alone.
+    const bool dynamicShape = info->isDynamic() || pa.isDynamic();
+    if (dynamicShape) {
+      auto refuse = [&](StringRef what) {
+        return op.emitOpError("with sizes known only at run time (M, N or K "
+                              "is `?`) the sm90 back end does not support ")
+               << what << " yet";
+      };
+      if (first)
+        return refuse("add(gemm, gemm)");
+      if (accumulate)
+        return refuse("C += A*B (zero-fill C first)");
+      if (pa.aType.isF32() && (pa.aTransposed || !pa.bTransposed))
+        return refuse("tf32 with A stored [k][m] or B stored [k][n] (tf32 "
+                      "wgmma reads both K-major, and the transposing copies "
+                      "are sized at compile time)");
+    }
 
     sm90::KernelParams p;
     p.name = (func.getSymName() + "_kernel").str();
-    p.m = pa.m;
-    p.n = pa.n;
-    p.k = pa.k;
+    p.dynamicShape = dynamicShape;
+    p.m = dynamicShape ? 0 : pa.m;
+    p.n = dynamicShape ? 0 : pa.n;
+    p.k = dynamicShape ? 0 : pa.k;
     p.k2 = first ? info->k : 0;
     // A batch of one is a plain matmul.
     p.batched = info->batched && info->batch > 1;
@@ -245,8 +277,8 @@ struct BuildKernelPass final
     // dimensions by stride, and an extent-1 dimension's stride says
     // nothing: it keeps its logical place, which makes K, or N, the
     // innermost; docs/BUNDLE.md.)
-    p.aMNMajor = pa.aTransposed && pa.m > 1 && pa.k > 1;
-    p.bKMajor = pa.bTransposed && pa.n > 1 && pa.k > 1;
+    p.aMNMajor = pa.aTransposed && !isUnitSize(pa.m) && !isUnitSize(pa.k);
+    p.bKMajor = pa.bTransposed && !isUnitSize(pa.n) && !isUnitSize(pa.k);
     // Element types are f16, bf16 or f32 here (analyzeContraction,
     // findEpilogue).
     p.outType = typeName(info->cType);
@@ -307,7 +339,10 @@ struct BuildKernelPass final
     };
     // tf32: wgmma reads both operands K-major only, and the packs copy
     // 16-bit elements.
-    if (p.inType == "tf32") {
+    if (dynamicShape) {
+      // No packs: rows TMA cannot address are refused at launch, where
+      // the runtime encodes the tensor maps over the caller's strides.
+    } else if (p.inType == "tf32") {
       if (pa.bTransposed && !p.bKMajor)
         return op.emitOpError("tf32 with N = 1 (or K = 1) is not supported: "
                               "the kernel reads such a B N-major, which tf32 "
@@ -348,7 +383,7 @@ struct BuildKernelPass final
                        prologuePack && prologueB)))
       return failure();
     // The second product's operands are packed by the same rules.
-    if (first &&
+    if (first && !dynamicShape &&
         (failed(addPack("A2", p.aMNMajor ? p.k2 : p.m, p.aMNMajor ? p.m : p.k2,
                         /*transform=*/false)) ||
          failed(addPack("B2", p.bKMajor ? p.n : p.k2, p.bKMajor ? p.k2 : p.n,
@@ -424,6 +459,8 @@ struct BuildKernelPass final
     if (p.streamK)
       params.push_back("workspace:" +
                        std::to_string(p.workspaceBytesPerBlock()));
+    if (dynamicShape)
+      params.append({"size:m", "size:n", "size:k"});
     kernel->setAttr("tcgen.params",
                     b.getStrArrayAttr(SmallVector<StringRef>(params.begin(),
                                                              params.end())));
@@ -479,8 +516,10 @@ struct BuildKernelPass final
     // most one block per SM and the blocks stride over the tiles; stream-K
     // (2): exactly one block per SM, which share the k-tiles.
     int64_t schedule = p.streamK ? 2 : config.getPersistent() ? 1 : 0;
+    // Sizes known at run time only: grid x = -1, one block per SM.
     kernel->setAttr("tcgen.launch",
-                    b.getDenseI64ArrayAttr({p.tiles(), 1, 1, p.threads(), 1, 1,
+                    b.getDenseI64ArrayAttr({dynamicShape ? -1 : p.tiles(), 1,
+                                            1, p.threads(), 1, 1,
                                             p.smemBytes(), schedule}));
     // Blocks per cluster (x: the grid is one-dimensional).
     kernel->setAttr("tcgen.cluster",

@@ -67,12 +67,16 @@ static void emitRaster(llvm::raw_ostream &os, const KernelParams &p) {
     os << llvm::formatv(kRaster, "%t");
     return;
   }
+  if (p.dynamicShape)
+    os << "          %cMatTiles = arith.muli %cTilesM, %cTilesN : index\n";
+  else
+    os << llvm::formatv(
+        "          %cMatTiles = arith.constant {0} : index\n",
+        p.clusterTilesPerMatrix());
   os << llvm::formatv(R"(
-          %cMatTiles = arith.constant {0} : index
           %bIdx = arith.divui %t, %cMatTiles : index
           %tInMat = arith.remui %t, %cMatTiles : index
-)",
-                      p.clusterTilesPerMatrix());
+)");
   os << llvm::formatv(kRaster, "%tInMat");
 }
 
@@ -354,9 +358,13 @@ static void emitWorkLoopBegin(llvm::raw_ostream &os, const KernelParams &p) {
     os << llvm::formatv(R"(
       %itEnd = scf.for %t = %cid to %cUnits step %ncl iter_args(%it0 = %c0) -> (index) {{
         %ks = arith.constant 0 : index
-        %len = arith.constant {0} : index
+        %len = {0}
 )",
-                        p.kTiles());
+                        p.dynamicShape
+                            ? std::string("arith.addi %cNumK, %c0 : index")
+                            : llvm::formatv("arith.constant {0} : index",
+                                            p.kTiles())
+                                  .str());
     return;
   }
   // Stream-K items first (while %u < %skEnd), then whole tiles.
@@ -1024,6 +1032,50 @@ static bool pinAccumulators(const KernelParams &p) {
   return p.fusedEpilogue || p.oddN();
 }
 
+/// Defines the problem's counts: %cNumK (k-tiles per tile), %cTilesM and
+/// %cTilesN (cluster tiles along M and N), %cPerGroup (cluster tiles per
+/// raster group), %cUnits (cluster tiles in all) and %cTiles (block tiles
+/// in all); constants, or computed from %sizeM, %sizeN and %sizeK when the
+/// sizes are known at run time only. Needs %cGroup.
+static std::string problemSizes(const KernelParams &p) {
+  if (!p.dynamicShape)
+    return llvm::formatv(R"(
+    %cNumK = arith.constant {0} : index
+    %cTilesM = arith.constant {1} : index
+    %cTilesN = arith.constant {2} : index
+    %cPerGroup = arith.constant {3} : index
+    %cUnits = arith.constant {4} : index
+    %cTiles = arith.constant {5} : index)",
+                         p.kTiles(), p.clusterTilesM(), p.clusterTilesN(),
+                         std::max<int64_t>(1, p.groupM / p.clusterM) *
+                             p.clusterTilesN(),
+                         p.tiles() / p.clusterSize(), p.tiles())
+        .str();
+  // ceil(ceil(M / blockM) / clusterM) = ceil(M / (blockM clusterM)).
+  return llvm::formatv(R"(
+    %dSpanM = arith.constant {0} : index
+    %dSpanM1 = arith.constant {1} : index
+    %dM1 = arith.addi %sizeM, %dSpanM1 : index
+    %cTilesM = arith.divui %dM1, %dSpanM : index
+    %dSpanN = arith.constant {2} : index
+    %dSpanN1 = arith.constant {3} : index
+    %dN1 = arith.addi %sizeN, %dSpanN1 : index
+    %cTilesN = arith.divui %dN1, %dSpanN : index
+    %dSpanK = arith.constant {4} : index
+    %dSpanK1 = arith.constant {5} : index
+    %dK1 = arith.addi %sizeK, %dSpanK1 : index
+    %cNumK = arith.divui %dK1, %dSpanK : index
+    %cPerGroup = arith.muli %cGroup, %cTilesN : index
+    %dMatUnits = arith.muli %cTilesM, %cTilesN : index
+    %dBatch = arith.constant {6} : index
+    %cUnits = arith.muli %dMatUnits, %dBatch : index
+    %cTiles = arith.muli %cUnits, %cClSize : index)",
+                       p.blockM * p.clusterM, p.blockM * p.clusterM - 1,
+                       p.blockN * p.clusterN, p.blockN * p.clusterN - 1,
+                       p.blockK, p.blockK - 1, p.batch)
+      .str();
+}
+
 std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -1065,7 +1117,7 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
 module {{
 gpu.module @{0} {{
   memref.global @__tcgen_dsmem : memref<0xi8, 3> {{alignment = 16 : i64}{23}
-  gpu.func @{0}(%pA: !llvm.ptr, %pB: !llvm.ptr, {25}{24}{17}) kernel
+  gpu.func @{0}(%pA: !llvm.ptr, %pB: !llvm.ptr, {25}{24}{17}{28}) kernel
       attributes {{nvvm.maxntid = array<i32: {4}, 1, 1>, nvvm.minctasm = 1 : i32{18}} {{
     %tmapA = builtin.unrealized_conversion_cast %pA : !llvm.ptr to !tmA
     %tmapB = builtin.unrealized_conversion_cast %pB : !llvm.ptr to !tmB{26}
@@ -1073,7 +1125,6 @@ gpu.module @{0} {{
     %c1 = arith.constant 1 : index
     %c1024 = arith.constant 1024 : index
     %cStages = arith.constant {5} : index
-    %cNumK = arith.constant {6} : index
     %cBM = arith.constant {7} : index
     %cBN = arith.constant {8} : index
     %cStageBytes = arith.constant {9} : index
@@ -1084,16 +1135,13 @@ gpu.module @{0} {{
     // Persistent: the blocks share the tiles (tcgen.launch).
     %bid = gpu.block_id x
     %nbl = gpu.grid_dim x
-    %cTiles = arith.constant {16} : index
-    %cTilesM = arith.constant {14} : index
     %cGroup = arith.constant {12} : index
-    %cPerGroup = arith.constant {15} : index
     // Clusters of {19} x {20} blocks take cluster tiles (that many block
     // tiles) in turn; %rankM / %rankN place the block's tile inside.
     %cClSize = arith.constant {21} : index
     %cClM = arith.constant {19} : index
     %cClN = arith.constant {20} : index
-    %cUnits = arith.constant {22} : index
+{27}
     %cid = arith.divui %bid, %cClSize : index
     %ncl = arith.divui %nbl, %cClSize : index
     // Warp-uniform warpgroup index (lane 0's), so that ptxas sees uniform
@@ -1143,7 +1191,11 @@ gpu.module @{0} {{
                       p.k2 > 0 ? R"(
     %tmapA2 = builtin.unrealized_conversion_cast %pA2 : !llvm.ptr to !tmA
     %tmapB2 = builtin.unrealized_conversion_cast %pB2 : !llvm.ptr to !tmB)"
-                               : "");
+                               : "",
+                      problemSizes(p),
+                      p.dynamicShape
+                          ? ", %sizeM: index, %sizeN: index, %sizeK: index"
+                          : "");
   if (!clustered) {
     os << "    gpu.barrier\n";
     os << R"(

@@ -55,7 +55,10 @@ typedef enum tcgen_dtype {
  *  manifest's operand order, whatever the role: the epilogue inputs (role
  *  "in") included. Each is checked against its operand: name, dtype, shape,
  *  strides, a non-null and aligned address. A scalar epilogue input has
- *  rank 0 (shape and strides may then be null). */
+ *  rank 0 (shape and strides may then be null). For a dynamic-shape kernel
+ *  (sizes of -1 in the manifest) m and k come from the lhs tensor, n from
+ *  the rhs, strides of -1 from each tensor, and the rest is checked against
+ *  them. */
 typedef struct tcgen_tensor_arg {
   const char *name; /* must equal the operand's name */
   tcgen_dtype dtype;
@@ -73,21 +76,23 @@ typedef struct tcgen_operand_info {
                        the fused epilogue (manifest op.epilogue) */
   tcgen_dtype dtype;
   int rank;
-  const int64_t *shape;
-  const int64_t *strides;
+  const int64_t *shape;   /* -1: the size fixed at launch */
+  const int64_t *strides; /* -1: the tensor's stride, any at launch */
   int64_t align_bytes;
 } tcgen_operand_info;
 
 /** The manifest's `op`. */
 typedef struct tcgen_op_info {
   const char *kind; /* "matmul" */
-  int64_t batch, m, n, k; /* batch > 1: rank-3 operands, the batch first */
+  int64_t batch, m, n, k; /* batch > 1: rank-3 operands, the batch first;
+                             m, n or k -1: fixed at each launch by the
+                             tensors (a dynamic-shape kernel) */
   int accumulate;
 } tcgen_op_info;
 
 /** The manifest's `launch` and `resources`. */
 typedef struct tcgen_launch_info {
-  int64_t grid[3], block[3], cluster[3];
+  int64_t grid[3], block[3], cluster[3]; /* grid[0] -1: one block per SM */
   int64_t dynamic_smem_bytes;
   int64_t registers, spill_bytes, static_smem_bytes;
 } tcgen_launch_info;

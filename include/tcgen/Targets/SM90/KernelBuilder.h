@@ -113,6 +113,14 @@ struct KernelParams {
   /// The problem: any sizes. Partial tiles at the M, N and K edges are
   /// zero-filled by TMA loads and clipped by TMA stores (or masked).
   int64_t m = 0, n = 0, k = 0;
+  /// Sizes known only at run time: m, n and k are ignored, and the kernel
+  /// takes M, N and K as its last three parameters (%sizeM, %sizeN,
+  /// %sizeK: index) and computes the tile and k-tile counts from them. Its
+  /// operands are all tensor maps (TMA loads, TMA stores clipping the edge
+  /// tiles), so their strides come with the maps; it is persistent and
+  /// data-parallel, without packs, a fused epilogue or prologue, or a
+  /// second product.
+  bool dynamicShape = false;
   /// add(gemm, gemm): with k2 > 0 the kernel computes C = A B + A2 B2 (A2
   /// [m][k2], B2 [k2][n], stored like A and B; kernel parameters %pA2 and
   /// %pB2 after %pB, tensor maps with A's and B's boxes). Both products
@@ -250,10 +258,14 @@ struct KernelParams {
   }
   /// With odd N the pairs of C (and of matrix and row operands) are not
   /// aligned: they are stored and loaded one element at a time.
-  bool oddN() const { return n % 2 != 0; }
+  bool oddN() const { return !dynamicShape && n % 2 != 0; }
   /// Whether some tile reaches past M (or N): its stores are masked (or
   /// clipped by TMA) and its extra-operand loads clamped.
   bool ragged(bool alongM) const {
+    // With sizes known at run time C goes out through TMA stores, which
+    // clip the edge tiles themselves.
+    if (dynamicShape)
+      return false;
     return alongM ? clusterTilesM() * clusterM * blockM != m
                   : clusterTilesN() * clusterN * blockN != n;
   }

@@ -135,6 +135,8 @@ struct OpInfo {
   /// The number of independent matmuls; > 1 makes the lhs, rhs and result
   /// operands rank 3 with the batch outermost.
   int64_t batch = 1;
+  /// The sizes; kDynamicSize (-1) for one fixed at launch (a dynamic-shape
+  /// kernel takes it as a "size" param and reads it from the tensors).
   int64_t m = 0, n = 0, k = 0;
   bool accumulate = false;
   /// The type the kernel accumulates the k-sum in (`op.accumulator`): F32,
@@ -166,9 +168,10 @@ struct Operand {
 /// One entry of `params`, in kernel-parameter order. Kinds: "ptr" (the
 /// operand's device address) and "tensormap" (a TMA descriptor of the
 /// operand, a 128-byte CUtensorMap passed by value), which need `operand`,
-/// and "workspace" (the device address of a scratch buffer the runtime owns,
+/// "workspace" (the device address of a scratch buffer the runtime owns,
 /// `bytesPerBlock` bytes per launched block), which takes no operand and no
-/// tensor argument. Other kinds are kept as parsed so that the runtime can
+/// tensor argument, and "size" (`value` "m", "n" or "k": that size of the
+/// launch, a 64-bit integer), which takes neither. Other kinds are kept as parsed so that the runtime can
 /// name them in its error.
 struct Param {
   std::string kind;
@@ -234,6 +237,9 @@ struct Pack {
   std::array<int64_t, 3> block = {1, 1, 1};
 };
 
+/// A size, extent or stride fixed at launch rather than at compile time.
+constexpr int64_t kDynamicSize = -1;
+
 struct Manifest {
   std::string format = "tcgen.bundle";
   int64_t version = 1;
@@ -258,6 +264,11 @@ struct Manifest {
   /// Returns the operand the kernel stores its result in (role "out" or
   /// "inout"), or nullptr.
   const Operand *findResult() const;
+  /// Whether some of op.m, op.n and op.k are fixed at launch (kDynamicSize).
+  bool isDynamic() const {
+    return op.m == kDynamicSize || op.n == kDynamicSize ||
+           op.k == kDynamicSize;
+  }
 };
 
 /// Returns the dtype name of value number `value` of op.epilogue: the

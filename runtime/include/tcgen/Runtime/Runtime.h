@@ -13,6 +13,7 @@
 #include "tcgen/Runtime/Validate.h"
 #include "tcgen/tcgen_rt.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,11 +30,13 @@ public:
   Kernel() = default;
   ~Kernel() { tcgen_rt_unload(handle); }
   Kernel(Kernel &&other) noexcept
-      : handle(std::exchange(other.handle, nullptr)) {}
+      : handle(std::exchange(other.handle, nullptr)),
+        bound(std::move(other.bound)) {}
   Kernel &operator=(Kernel &&other) noexcept {
     if (this != &other) {
       tcgen_rt_unload(handle);
       handle = std::exchange(other.handle, nullptr);
+      bound = std::move(other.bound);
     }
     return *this;
   }
@@ -45,6 +48,7 @@ public:
   std::string load(const std::string &path) {
     tcgen_rt_unload(handle);
     handle = nullptr;
+    bound.reset();
     lastStatus = tcgen_rt_load(path.c_str(), &handle);
     return lastStatus == TCGEN_OK ? std::string() : tcgen_rt_last_error();
   }
@@ -70,13 +74,31 @@ public:
   bool isLoaded() const { return handle != nullptr; }
   tcgen_status status() const { return lastStatus; }
   tcgen_kernel *get() const { return handle; }
-  /// Requires isLoaded().
-  const Manifest &manifest() const { return *getManifest(handle); }
+  /// Requires isLoaded(). After bindSizes(), the bound manifest.
+  const Manifest &manifest() const {
+    return bound ? *bound : *getManifest(handle);
+  }
+  /// Requires isLoaded(). For a kernel whose sizes are fixed at launch:
+  /// manifest() describes the launch of sizes m, n and k from now on
+  /// (specializeManifest: dense strides), for callers that allocate its
+  /// tensors. Launches still bind each to its own tensors. Returns "" or
+  /// why not (a size fixed at launch and not given).
+  std::string bindSizes(int64_t m, int64_t n, int64_t k) {
+    Manifest out;
+    std::string error =
+        specializeManifest(*getManifest(handle), m, n, k, out);
+    if (error.empty())
+      bound = std::move(out);
+    return error;
+  }
+  /// Whether the loaded kernel leaves sizes to the launch.
+  bool isDynamic() const { return getManifest(handle)->isDynamic(); }
   const char *binaryKind() const { return tcgen_rt_binary_kind(handle); }
   const char *deviceName() const { return tcgen_rt_device_name(handle); }
 
 private:
   tcgen_kernel *handle = nullptr;
+  std::optional<Manifest> bound;
   tcgen_status lastStatus = TCGEN_OK;
 };
 

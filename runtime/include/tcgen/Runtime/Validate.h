@@ -113,6 +113,25 @@ std::string validateLaunch(const Manifest &manifest,
                            const std::vector<TensorArg> &args,
                            const DeviceInfo &device);
 
+/// Binds the sizes a dynamic-shape manifest leaves to the launch (-1 in
+/// op.m, op.n, op.k, shapes and strides) to the tensors passed: m and k from
+/// the lhs operand's shape, n from the rhs's, every stride of -1 from the
+/// matching tensor's. `out` is the manifest with those values, which
+/// validateLaunch() then checks the tensors against (a static manifest is
+/// copied as is). Returns "" or a message for a size below 1; arguments
+/// that do not match the manifest's operands or ranks are left for
+/// validateLaunch() to name.
+std::string bindSizes(const Manifest &manifest,
+                      const std::vector<TensorArg> &args, Manifest &out);
+
+/// Binds a dynamic-shape manifest to the sizes m, n and k (those fixed at
+/// launch must be >= 1; the others are ignored) with dense strides: the
+/// dimension of stride 1 innermost, then the others from the last to the
+/// first. For tools that allocate the tensors of one launch. Returns "" or
+/// a message naming a missing size.
+std::string specializeManifest(const Manifest &manifest, int64_t m, int64_t n,
+                               int64_t k, Manifest &out);
+
 } // namespace tcgen
 
 #endif // TCGEN_RUNTIME_VALIDATE_H

@@ -1,0 +1,170 @@
+// RUN: tcgen-opt %s -split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{allow-tf32=true}),tcgen-sm90-build-kernel)' | FileCheck %s
+
+// M, N and K known at run time only: the kernel takes them as its last
+// three parameters (tcgen.params "size:m/n/k") and computes the counts from
+// them: cluster tiles along M = ceil(M / 128), along N = ceil(N / 256),
+// k-tiles = ceil(K / 64). A, B and C are tensor maps; grid x = -1 (one
+// block per SM).
+func.func @dyn(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<?x?xf32>)
+  linalg.matmul ins(%A, %B : memref<?x?xf16>, memref<?x?xf16>)
+                outs(%C : memref<?x?xf32>)
+  return
+}
+// CHECK-LABEL: func.func @dyn(
+// CHECK-SAME:    {tcgen.operand = "A"}
+// CHECK-SAME:    {tcgen.operand = "B"}
+// CHECK-SAME:    {tcgen.operand = "C"}
+// CHECK-NOT:     linalg.
+// CHECK:       gpu.func @dyn_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[M:.*]]: index, %[[N:.*]]: index, %[[K:.*]]: index) kernel
+// CHECK-SAME:    tcgen.launch = array<i64: -1, 1, 1, 384, 1, 1,
+// CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "size:m", "size:n", "size:k"]
+// CHECK:         %[[M1:.*]] = arith.addi %[[M]], %c127 : index
+// CHECK-NEXT:    %[[TM:.*]] = arith.divui %[[M1]], %c128{{.*}} : index
+// CHECK:         %[[N1:.*]] = arith.addi %[[N]], %c255 : index
+// CHECK-NEXT:    %[[TN:.*]] = arith.divui %[[N1]], %c256{{.*}} : index
+// CHECK:         %[[K1:.*]] = arith.addi %[[K]], %c63 : index
+// CHECK-NEXT:    %[[NUMK:.*]] = arith.divui %[[K1]], %c64{{.*}} : index
+// CHECK:         %[[UNITS0:.*]] = arith.muli %[[TM]], %[[TN]] : index
+// CHECK-NEXT:    %[[B:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[UNITS:.*]] = arith.muli %[[UNITS0]], %[[B]] : index
+// The blocks walk the tiles, each for all of its k-tiles.
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[UNITS]] step
+// CHECK:           %{{.*}} = arith.addi %[[NUMK]], %{{.*}} : index
+// No masks: TMA stores clip the edge tiles.
+// CHECK-NOT:     memref.store
+// CHECK-NOT:     vector.store
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta
+
+// -----
+
+// Only M at run time, a batch of 4 matrices, B stored [n][k], bf16 -> bf16:
+// the batch stays a constant factor of the tile count.
+func.func @dyn_m_batched(%A: memref<4x?x512xbf16>, %B: memref<4x256x512xbf16>, %C: memref<4x?x256xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  linalg.fill ins(%zero : bf16) outs(%C : memref<4x?x256xbf16>)
+  linalg.batch_matmul indexing_maps = [
+      affine_map<(b, m, n, k) -> (b, m, k)>,
+      affine_map<(b, m, n, k) -> (b, n, k)>,
+      affine_map<(b, m, n, k) -> (b, m, n)>]
+    ins(%A, %B : memref<4x?x512xbf16>, memref<4x256x512xbf16>)
+    outs(%C : memref<4x?x256xbf16>)
+  return
+}
+// CHECK-LABEL: func.func @dyn_m_batched(
+// CHECK:       gpu.func @dyn_m_batched_kernel(
+// CHECK-SAME:    %{{.*}}: index, %{{.*}}: index, %{{.*}}: index) kernel
+// CHECK-SAME:    tcgen.launch = array<i64: -1, 1, 1,
+// CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "size:m", "size:n", "size:k"]
+// CHECK-SAME:    tcgen.transposed = array<i1: false, true>
+// Tiles per raster group: 8 x the cluster tiles along N.
+// CHECK:         arith.muli %c8, %{{.*}} : index
+// CHECK-NEXT:    %[[UNITS0:.*]] = arith.muli %[[TM:.*]], %[[TN:.*]] : index
+// CHECK-NEXT:    %[[B:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    arith.muli %[[UNITS0]], %[[B]] : index
+// The matrix of tile t: t / (tiles per matrix).
+// CHECK:         %[[PER:.*]] = arith.muli %[[TM]], %[[TN]] : index
+// CHECK-NEXT:    arith.divui %{{.*}}, %[[PER]] : index
+
+// -----
+
+// What the dynamic-shape kernel does not do yet is an error, never a
+// silently static kernel.
+#id = affine_map<(i, j) -> (i, j)>
+func.func @dyn_epilogue(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %out: memref<?x256xf16>) {
+  %c0 = arith.constant 0 : index
+  %m = memref.dim %A, %c0 : memref<?x256xf16>
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc(%m) : memref<?x256xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<?x256xf16>)
+  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end takes A, B and C as function arguments only (no fused prologue or epilogue, no intermediate buffer) yet, but C is not one}}
+  linalg.matmul ins(%A, %B : memref<?x256xf16>, memref<256x256xf16>)
+                outs(%C : memref<?x256xf16>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<?x256xf16>) outs(%out : memref<?x256xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %r = arith.maximumf %x, %zero : f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %C : memref<?x256xf16>
+  return
+}
+
+// -----
+
+func.func @dyn_accumulate(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %C: memref<?x256xf32>) {
+  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end does not support C += A*B (zero-fill C first) yet}}
+  linalg.matmul ins(%A, %B : memref<?x256xf16>, memref<256x256xf16>)
+                outs(%C : memref<?x256xf32>)
+  return
+}
+
+// -----
+
+func.func @dyn_dual(%A: memref<?x128xf16>, %B: memref<128x256xf16>,
+                    %A2: memref<?x64xf16>, %B2: memref<64x256xf16>,
+                    %C: memref<?x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<?x256xf32>)
+  linalg.matmul ins(%A, %B : memref<?x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<?x256xf32>)
+  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end does not support add(gemm, gemm) yet}}
+  linalg.matmul ins(%A2, %B2 : memref<?x64xf16>, memref<64x256xf16>)
+                outs(%C : memref<?x256xf32>)
+  return
+}
+
+// -----
+
+#id = affine_map<(i, j) -> (i, j)>
+func.func @dyn_prologue(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %C: memref<?x256xf32>) {
+  %c0 = arith.constant 0 : index
+  %m = memref.dim %A, %c0 : memref<?x256xf16>
+  %zero = arith.constant 0.0 : f16
+  %zf = arith.constant 0.0 : f32
+  %R = memref.alloc(%m) : memref<?x256xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%A : memref<?x256xf16>) outs(%R : memref<?x256xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %r = arith.maximumf %x, %zero : f16
+    linalg.yield %r : f16
+  }
+  linalg.fill ins(%zf : f32) outs(%C : memref<?x256xf32>)
+  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end takes A, B and C as function arguments only (no fused prologue or epilogue, no intermediate buffer) yet, but A is not one}}
+  linalg.matmul ins(%R, %B : memref<?x256xf16>, memref<256x256xf16>)
+                outs(%C : memref<?x256xf32>)
+  memref.dealloc %R : memref<?x256xf16>
+  return
+}
+
+// -----
+
+// tf32 reads A [m][k] and B [n][k] only; the other layouts need transposing
+// copies, which are sized at compile time.
+func.func @dyn_tf32_b_n_major(%A: memref<?x256xf32>, %B: memref<256x256xf32>, %C: memref<?x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<?x256xf32>)
+  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end does not support tf32 with A stored [k][m] or B stored [k][n] (tf32 wgmma reads both K-major, and the transposing copies are sized at compile time) yet}}
+  linalg.matmul ins(%A, %B : memref<?x256xf32>, memref<256x256xf32>)
+                outs(%C : memref<?x256xf32>)
+  return
+}
+
+// -----
+
+// tf32 with B stored [n][k]: k-tiles of 32 f32 elements.
+// CHECK-LABEL: func.func @dyn_tf32(
+// CHECK:       gpu.func @dyn_tf32_kernel(
+// CHECK-SAME:    %{{.*}}: index, %{{.*}}: index, %[[K:.*]]: index) kernel
+// CHECK:         arith.addi %[[K]], %c31 : index
+func.func @dyn_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<?x?xf32>)
+  linalg.matmul indexing_maps = [
+      affine_map<(m, n, k) -> (m, k)>,
+      affine_map<(m, n, k) -> (n, k)>,
+      affine_map<(m, n, k) -> (m, n)>]
+    ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)
+  return
+}
