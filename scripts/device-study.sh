@@ -170,6 +170,28 @@ if [ -d "$CARRY/epilogueops-bundles" ]; then
   check_bundles epilogueops-checks.log -- "$CARRY"/epilogueops-bundles/*/
 fi
 
+if [ -d "$CARRY/dynamic-bundles" ]; then
+  D="$CARRY/dynamic-bundles"
+  echo "=== dynamic: SASS of the dynamic kernel: $(sass_counts "$D"/dyn/*.cubin)"
+  echo "=== dynamic: one loaded handle per bundle checked at several sizes"
+  TCGEN_GPU_BUNDLES="$D/gpu" timeout 600 "$CARRY/bin/tcgen-gpu-tests" \
+    --gtest_filter='GpuBundles.*' > "$OUT/dynamic-gpu-tests.log" 2>&1
+  grep -E '^\[  (PASSED|FAILED) |^CHECK .* FAIL' "$OUT/dynamic-gpu-tests.log" | head -20
+  grep -c '^CHECK .* PASS' "$OUT/dynamic-gpu-tests.log" | sed 's/^/checks passed: /'
+  echo "=== dynamic against static, same config (run, size, name, TFLOP/s, cuBLAS, ratio)"
+  for run in 1 2; do
+    for s in "$D"/static_*/; do
+      shape=${s%/}; shape=${shape##*static_}
+      IFS=x read -r m n k <<<"$shape"
+      timeout 300 "$GPU" bench "$s" "$D/dyn" --sizes "$m,$n,$k" --iters "$ITERS" \
+        --warmup 3 --no-cublaslt --csv "$OUT/dynamic-$shape-run$run.csv" \
+        > "$OUT/dynamic-$shape-run$run.log" 2>&1 || echo "bench $shape failed"
+      tail -n +2 "$OUT/dynamic-$shape-run$run.csv" |
+        awk -F, -v r="$run" -v s="$shape" '{print r, s, $3, $11, $13, $14}'
+    done
+  done
+fi
+
 if [ -d "$CARRY/tf32-bundles" ]; then
   echo "=== tf32: checks against the float64 reference"
   check_bundles tf32-checks.log -- "$CARRY"/tf32-bundles/*/

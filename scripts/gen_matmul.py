@@ -59,11 +59,20 @@ p.add_argument("--c-layout", choices=["mn", "nm"], default="mn",
                help="C stored [m][n] (default) or [n][m] (column-major)")
 p.add_argument("--batch", type=int, default=0,
                help="linalg.batch_matmul over this many matrices")
+p.add_argument("--dynamic", default="",
+               help="sizes known at run time only, e.g. 'mnk' or 'm' "
+                    "(written as ?; memref form)")
 a = p.parse_args()
+assert set(a.dynamic) <= set("mnk"), "--dynamic takes letters of mnk"
+assert not a.dynamic or not (a.epilogue or a.tensor or a.second_k or a.prologue
+                             or a.init), "--dynamic writes a plain memref matmul"
 assert not (a.batch and a.c_layout == "nm"), \
     "linalg.batch_matmul takes C[b,m,n] only (a column-major batch needs a linalg.generic)"
 name = a.name or f"mm_{a.m}x{a.n}x{a.k}_{'bf16_' if a.inp == 'bf16' else ''}{a.out}{'_acc' if a.accumulate else ''}"
 bp = f"{a.batch}x" if a.batch else ""
+if a.dynamic:
+    sizes = {d: "?" if d in a.dynamic else getattr(a, d) for d in "mnk"}
+    a.m, a.n, a.k = sizes["m"], sizes["n"], sizes["k"]
 A = bp + (f"{a.m}x{a.k}x{a.inp}" if a.a_layout == "mk" else f"{a.k}x{a.m}x{a.inp}")
 B = bp + (f"{a.k}x{a.n}x{a.inp}" if a.b_layout == "kn" else f"{a.n}x{a.k}x{a.inp}")
 crows, ccols = (a.m, a.n) if a.c_layout == "mn" else (a.n, a.m)

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -679,6 +679,33 @@ if want epilogueops; then
     done
   done
   echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want dynamic; then
+  rm -rf "$CARRY/dynamic-bundles"; mkdir -p "$CARRY/dynamic-bundles/gpu"
+  echo "dynamic (sizes known at run time only): bundles for tcgen-gpu-tests"
+  echo "(one handle checked at several sizes, a misaligned launch refused) and"
+  echo "the same problems compiled static and dynamic for timing"
+  G="$CARRY/dynamic-bundles/gpu"
+  build "$G" dyn_nn 0 0 0 --dynamic mnk
+  build "$G" dyn_f16out 0 0 0 --dynamic mnk --out f16
+  build "$G" dyn_bf16_tt 0 0 0 --dynamic mnk --in bf16 --out bf16 --a-layout km --b-layout nk
+  build "$G" dyn_nt 0 0 0 --dynamic mnk --b-layout nk
+  build "$G" dyn_tn 0 0 0 --dynamic mnk --a-layout km
+  build "$G" dyn_colmajor 0 0 0 --dynamic mnk --c-layout nm
+  build "$G" dyn_tf32 0 0 0 --dynamic mnk --in f32 --b-layout nk -- --allow-tf32
+  build "$G" dyn_m_batch 0 256 512 --dynamic m --batch 4 --out f16
+  build "$G" dyn_k 520 264 0 --dynamic k
+  build "$G" dyn_cluster 0 0 0 --dynamic mnk -- --cluster=2,1
+  build "$G" dyn_tile128 0 0 0 --dynamic mnk -- --block-tile=128,128,64
+  D="$CARRY/dynamic-bundles"
+  build "$D" dyn 0 0 0 --dynamic mnk
+  for shape in 2048x2048x2048 4096x4096x4096 8192x8192x8192 3072x4096x1024 \
+               4000x4000x4000; do
+    IFS=x read -r m n k <<<"$shape"
+    build "$D" "static_$shape" "$m" "$n" "$k"
+  done
+  echo "  $(ls "$G" | wc -l) + $(( $(ls "$D" | wc -l) - 1 )) bundles"
 fi
 
 if want tf32; then
