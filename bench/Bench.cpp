@@ -258,6 +258,9 @@ struct Sides {
   cublasHandle_t cublas = nullptr;
   LtGemm lt;
   bool haveCublas = false, haveLt = false;
+  /// 8-bit float inputs: cublasGemmEx takes none, so the cuBLAS side is
+  /// cublasLtMatmul (lt), and there is no separate cuBLASLt side.
+  bool cublasViaLt = false;
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F; // both cuBLAS sides
   CublasPlan plan;
   GemmSpec spec;
@@ -273,8 +276,11 @@ struct Sides {
   std::string runTcgen(int set, cudaStream_t stream) {
     return kernel->launch((*sets)[set].args, stream);
   }
-  std::string runCublas(int set) {
+  std::string runCublas(int set, cudaStream_t stream) {
     DeviceOperands &d = (*sets)[set];
+    if (cublasViaLt)
+      return lt.run(d.buffers[spec.aIndex].get(), d.buffers[spec.bIndex].get(),
+                    cFor(d), stream);
     return runGemmEx(cublas, plan, d.buffers[spec.aIndex].get(),
                      d.buffers[spec.bIndex].get(), cFor(d), spec.aType,
                      spec.cType, spec.accumulate ? 1.0f : 0.0f, compute);
@@ -308,7 +314,7 @@ std::string queueIteration(Sides &s, int set, cudaStream_t stream,
   }
   if (s.haveCublas) {
     cudaEventRecord(events[2], stream);
-    e = s.runCublas(set);
+    e = s.runCublas(set, stream);
     cudaEventRecord(events[3], stream);
     if (!e.empty())
       return e;
@@ -492,7 +498,19 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
     why = planCublas(spec.a, spec.b, spec.c, s.plan, spec.batch);
   if (why.empty())
     why = handleWhy;
-  if (why.empty()) {
+  bool fp8 = spec.aType == DType::E4M3 || spec.aType == DType::E5M2;
+  if (why.empty() && fp8) {
+    // cublasGemmEx has no 8-bit floats: cuBLASLt is the cuBLAS side.
+    why = s.lt.init(s.plan, spec.aType, spec.cType,
+                    spec.accumulate ? 1.0f : 0.0f, s.compute);
+    if (why.empty()) {
+      s.haveCublas = s.cublasViaLt = true;
+      row.cublasCompute = computeTypeName(s.compute);
+      row.cublasCall = "cublasLtMatmul";
+    } else {
+      addNote(row, "no cuBLASLt: " + why);
+    }
+  } else if (why.empty()) {
     s.haveCublas = true;
     row.cublasCompute = computeTypeName(s.compute);
     row.cublasCall = gemmExName(s.plan);

@@ -78,12 +78,79 @@ float tcgen::bench::bf16ToFloat(uint16_t bits) {
   return f;
 }
 
+namespace {
+/// The fields of an 8-bit float: exponent and mantissa bits, bias, the
+/// largest finite value.
+struct FP8Format {
+  int mantissaBits, bias;
+  double maxFinite;
+};
+FP8Format fp8Format(DType dtype) {
+  return dtype == DType::E4M3 ? FP8Format{3, 7, 448.0}
+                              : FP8Format{2, 15, 57344.0};
+}
+} // namespace
+
+uint8_t tcgen::bench::doubleToFP8(double value, DType dtype) {
+  FP8Format f = fp8Format(dtype);
+  uint8_t sign = std::signbit(value) ? 0x80 : 0;
+  if (std::isnan(value))
+    return 0x7f;
+  double a = std::fabs(value);
+  // Saturating (satfinite): beyond the largest finite value, that value.
+  if (a > f.maxFinite)
+    a = f.maxFinite;
+  int exponent = std::ilogb(a);
+  int minExponent = 1 - f.bias;
+  if (a == 0 || exponent < minExponent)
+    exponent = minExponent; // subnormal: a multiple of 2^(minExp - M)
+  // Round to nearest, ties to even, on the grid of the value's binade.
+  double quantum = std::ldexp(1.0, exponent - f.mantissaBits);
+  double q = std::nearbyint(a / quantum);
+  int64_t steps = static_cast<int64_t>(q);
+  int64_t unit = int64_t(1) << f.mantissaBits;
+  if (a >= std::ldexp(1.0, minExponent) || steps >= unit) {
+    // Normal (possibly rounded up into the next binade).
+    if (steps >= 2 * unit) {
+      ++exponent;
+      steps /= 2;
+    }
+    if (std::ldexp(double(steps), exponent - f.mantissaBits) > f.maxFinite)
+      return sign | doubleToFP8(f.maxFinite, dtype); // exact: no recursion
+    if (steps < unit) // a subnormal that rounded up to the smallest normal
+      steps = unit;
+    int64_t field = exponent + f.bias;
+    return sign | uint8_t((field << f.mantissaBits) | (steps - unit));
+  }
+  return sign | uint8_t(steps); // subnormal: exponent field 0
+}
+
+double tcgen::bench::fp8ToDouble(uint8_t bits, DType dtype) {
+  FP8Format f = fp8Format(dtype);
+  int exponentBits = 7 - f.mantissaBits;
+  int field = (bits >> f.mantissaBits) & ((1 << exponentBits) - 1);
+  int mantissa = bits & ((1 << f.mantissaBits) - 1);
+  double sign = bits & 0x80 ? -1.0 : 1.0;
+  int maxField = (1 << exponentBits) - 1;
+  if (dtype == DType::E4M3 && field == maxField &&
+      mantissa == (1 << f.mantissaBits) - 1)
+    return std::nan("");
+  if (dtype == DType::E5M2 && field == maxField)
+    return mantissa ? std::nan("") : sign * HUGE_VAL;
+  if (field == 0)
+    return sign * std::ldexp(double(mantissa), 1 - f.bias - f.mantissaBits);
+  return sign * std::ldexp(double((1 << f.mantissaBits) + mantissa),
+                           field - f.bias - f.mantissaBits);
+}
+
 std::string tcgen::bench::checkFloatDType(DType dtype,
                                           const std::string &what) {
-  if (dtype == DType::F16 || dtype == DType::BF16 || dtype == DType::F32)
+  if (dtype == DType::F16 || dtype == DType::BF16 || dtype == DType::F32 ||
+      dtype == DType::E4M3 || dtype == DType::E5M2)
     return "";
   return what + " has dtype " + dtypeName(dtype) +
-         ", which tcgen-gpu does not support yet (f16, bf16, f32)";
+         ", which tcgen-gpu does not support yet (f16, bf16, f32, e4m3, "
+         "e5m2)";
 }
 
 uint64_t tcgen::bench::mix64(uint64_t x) {
@@ -154,6 +221,9 @@ double HostMatrix::load(int64_t o) const {
     std::memcpy(&f, &bytes[o * 4], 4);
     return f;
   }
+  case DType::E4M3:
+  case DType::E5M2:
+    return fp8ToDouble(bytes[o], dtype);
   default:
     return std::nan("");
   }
@@ -174,6 +244,10 @@ void HostMatrix::store(int64_t o, double value) {
   }
   case DType::F32:
     std::memcpy(&bytes[o * 4], &f, 4);
+    return;
+  case DType::E4M3:
+  case DType::E5M2:
+    bytes[o] = doubleToFP8(value, dtype);
     return;
   default:
     return;
@@ -216,6 +290,11 @@ void HostMatrix::fillRandom(uint64_t seed, uint64_t stream) {
 
 void HostMatrix::poisonNaN() {
   int64_t n = spanElements();
+  if (dtype == DType::E4M3 || dtype == DType::E5M2) {
+    // S.1111.111 (e4m3) and S.11111.11 (e5m2) are NaNs.
+    std::fill(bytes.begin(), bytes.begin() + n, uint8_t(0x7f));
+    return;
+  }
   if (dtype == DType::F32) {
     uint32_t nan = 0x7fc00000;
     for (int64_t i = 0; i < n; ++i)

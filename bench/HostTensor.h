@@ -28,6 +28,12 @@ float bf16ToFloat(uint16_t bits);
 
 /// Returns "" if the checker and benchmark can store `dtype` (f16, bf16,
 /// f32), else a message naming `what`.
+/// Rounds `value` to an 8-bit float (E4M3 or E5M2): to nearest, ties to
+/// even, saturating to the largest finite value; NaN to a NaN.
+uint8_t doubleToFP8(double value, DType dtype);
+/// The value of an 8-bit float (E4M3 or E5M2).
+double fp8ToDouble(uint8_t bits, DType dtype);
+
 std::string checkFloatDType(DType dtype, const std::string &what);
 
 /// Runs body(begin, end) over [0, count) split across hardware threads.

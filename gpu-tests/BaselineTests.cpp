@@ -463,7 +463,7 @@ TEST(BenchHost, BaselineRefusesLayoutsItCannotRead) {
   s.result = 5;
   EXPECT_EQ(plan(s, BaselineKind::AddRelu),
             "baseline cublas+add-relu: epilogue input 'E0' has dtype f64, "
-            "which tcgen-gpu does not support yet (f16, bf16, f32)");
+            "which tcgen-gpu does not support yet (f16, bf16, f32, e4m3, e5m2)");
   ManifestSpec accumulate;
   accumulate.accumulate = true;
   EXPECT_EQ(plan(accumulate, BaselineKind::ReluA),

@@ -96,11 +96,15 @@ public:
     bool wide = a->dtype == DType::F32; // tf32: 4-byte elements
     // A stored [k][m] (stride 1 on m) has rows of M elements.
     bool mIsRow = a->strides.size() >= 2 && a->strides[a->strides.size() - 2] == 1;
-    std::vector<LaunchSizes> sizes = {{8, 8, 8},
-                                      {mIsRow ? 8 : 1, 264, 64},
-                                      {mIsRow ? 1016 : 1009, 264, 40},
-                                      {136, 1000, 1032},
-                                      {mIsRow ? 776 : 777, 520, 4104}};
+    // Row lengths round up to 16 bytes (8 16-bit, 16 fp8 elements).
+    int64_t g = 16 / dtypeSize(a->dtype);
+    auto row = [&](int64_t v) { return (v + g - 1) / g * g; };
+    auto rowM = [&](int64_t v) { return mIsRow ? row(v) : v; };
+    std::vector<LaunchSizes> sizes = {{row(8), row(8), row(8)},
+                                      {rowM(1), row(264), row(64)},
+                                      {rowM(1009), row(264), row(40)},
+                                      {136, row(1000), row(1032)},
+                                      {rowM(777), row(520), row(4104)}};
     for (const LaunchSizes &s : sizes) {
       ASSERT_EQ(kernel.bindSizes(s[0], s[1], s[2]), "");
       CheckResult r = checkKernel(kernel, CheckOptions());
@@ -587,6 +591,50 @@ Manifest smallMatmul(DType cType, DType accumulator) {
                 {"C", OperandRole::Out, cType, {16, 16}, {16, 1}, 16}};
   m.params = {{"ptr", "A", ""}, {"ptr", "B", ""}, {"ptr", "C", ""}};
   return m;
+}
+
+TEST(BenchHost, FP8RoundTripsEveryValue) {
+  for (DType t : {DType::E4M3, DType::E5M2})
+    for (int code = 0; code < 256; ++code) {
+      double v = fp8ToDouble(uint8_t(code), t);
+      if (std::isnan(v) || std::isinf(v))
+        continue;
+      // -0 and +0 keep their codes (the sign bit).
+      EXPECT_EQ(doubleToFP8(v, t), uint8_t(code))
+          << dtypeName(t) << " code " << code << " value " << v;
+    }
+}
+
+TEST(BenchHost, FP8RoundsToNearestEvenAndSaturates) {
+  EXPECT_EQ(fp8ToDouble(0x38, DType::E4M3), 1.0);
+  EXPECT_EQ(fp8ToDouble(0x3c, DType::E5M2), 1.0);
+  EXPECT_EQ(fp8ToDouble(0x7e, DType::E4M3), 448.0);
+  EXPECT_EQ(fp8ToDouble(0x01, DType::E4M3), std::ldexp(1.0, -9));
+  EXPECT_EQ(fp8ToDouble(0x7b, DType::E5M2), 57344.0);
+  EXPECT_TRUE(std::isnan(fp8ToDouble(0x7f, DType::E4M3)));
+  EXPECT_TRUE(std::isinf(fp8ToDouble(0x7c, DType::E5M2)));
+  // Ties to even: 1.0625 lies between 1.0 (mantissa 0) and 1.125 (1).
+  EXPECT_EQ(fp8ToDouble(doubleToFP8(1.0625, DType::E4M3), DType::E4M3), 1.0);
+  EXPECT_EQ(fp8ToDouble(doubleToFP8(1.1875, DType::E4M3), DType::E4M3), 1.25);
+  EXPECT_EQ(fp8ToDouble(doubleToFP8(-0.3, DType::E4M3), DType::E4M3),
+            -0.3125);
+  // Subnormals, and the smallest normal reached by rounding up.
+  EXPECT_EQ(doubleToFP8(std::ldexp(1.0, -10), DType::E4M3), 0x00); // tie
+  EXPECT_EQ(doubleToFP8(std::ldexp(3.0, -10), DType::E4M3), 0x02); // tie
+  EXPECT_EQ(doubleToFP8(std::ldexp(3.0, -11), DType::E4M3), 0x01);
+  EXPECT_EQ(doubleToFP8(std::ldexp(15.5, -10), DType::E4M3), 0x08);
+  // Saturation (satfinite) and NaN.
+  EXPECT_EQ(doubleToFP8(1000.0, DType::E4M3), 0x7e);
+  EXPECT_EQ(doubleToFP8(-1e9, DType::E5M2), 0xfb);
+  EXPECT_EQ(doubleToFP8(std::nan(""), DType::E4M3), 0x7f);
+  // A host matrix of e4m3 stores and reads its elements, and poisons with
+  // NaN.
+  HostMatrix h;
+  h.allocate(DType::E4M3, 2, 3, 3, 1);
+  h.set(1, 2, 0.5);
+  EXPECT_EQ(h.get(1, 2), 0.5);
+  h.poisonNaN();
+  EXPECT_TRUE(std::isnan(h.get(0, 0)));
 }
 
 TEST(BenchHost, ComputeTypeFollowsTheAccumulator) {

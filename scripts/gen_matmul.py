@@ -36,14 +36,14 @@ p.add_argument("m", type=int)
 p.add_argument("n", type=int)
 p.add_argument("k", type=int)
 p.add_argument("--out", choices=["f32", "f16", "bf16"], default="f32")
-p.add_argument("--in", dest="inp", choices=["f16", "bf16", "f32"], default="f16",
+p.add_argument("--in", dest="inp", choices=["f16", "bf16", "f32", "e4m3", "e5m2"], default="f16",
                help="A and B element type (f32: tf32 on sm90, needs --allow-tf32)")
 p.add_argument("--accumulate", action="store_true")
 p.add_argument("--tensor", action="store_true", help="value semantics")
 p.add_argument("--name", default=None)
 p.add_argument("--epilogue", default=None,
                choices=["relu-bias", "gelu-bias", "add-relu", "add-scalar",
-                        "bias-gelu-residual"])
+                        "bias-gelu-residual", "scale"])
 p.add_argument("--init", choices=["relu-c"], default=None,
                help="tensor form whose matmul starts from relu(C) (D = relu(C) + A*B)")
 p.add_argument("--prologue", choices=["relu-a", "relu-b"], default=None,
@@ -63,6 +63,8 @@ p.add_argument("--dynamic", default="",
                help="sizes known at run time only, e.g. 'mnk' or 'm' "
                     "(written as ?; memref form)")
 a = p.parse_args()
+# MLIR's spellings of the 8-bit floats.
+a.inp = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2"}.get(a.inp, a.inp)
 assert set(a.dynamic) <= set("mnk"), "--dynamic takes letters of mnk"
 assert not a.dynamic or not (a.epilogue or a.tensor or a.second_k or a.prologue
                              or a.init), "--dynamic writes a plain memref matmul"
@@ -102,9 +104,11 @@ if a.epilogue:
     t = a.out
     extras = {"relu-bias": [("bias", "row")], "gelu-bias": [("bias", "row")],
               "add-relu": [("D", "matrix")], "add-scalar": [],
-              "bias-gelu-residual": [("bias", "row"), ("R", "matrix")]}[a.epilogue]
-    shape = {"row": f"{ccols}x{t}", "matrix": f"{crows}x{ccols}x{t}"}
-    amap = {"row": "affine_map<(i, j) -> (j)>", "matrix": "affine_map<(i, j) -> (i, j)>"}
+              "bias-gelu-residual": [("bias", "row"), ("R", "matrix")],
+              "scale": [("SA", "scalar"), ("SB", "scalar")]}[a.epilogue]
+    shape = {"row": f"{ccols}x{t}", "matrix": f"{crows}x{ccols}x{t}", "scalar": t}
+    amap = {"row": "affine_map<(i, j) -> (j)>", "matrix": "affine_map<(i, j) -> (i, j)>",
+            "scalar": "affine_map<(i, j) -> ()>"}
     ident = "affine_map<(i, j) -> (i, j)>"
     args = "".join(f", %{n}: tensor<{shape[k]}>" for n, k in extras)
     ins = ", ".join(["%M"] + [f"%{n}" for n, _ in extras])
@@ -128,6 +132,9 @@ if a.epilogue:
         body += "    %s = arith.addf %xf, %df : f32\n    %y = arith.maximumf %s, %zf : f32\n"
     elif e == "add-scalar":
         body += "    %y = arith.addf %xf, %half : f32\n"
+    elif e == "scale":
+        # per-tensor scales (fp8): out = (A B) * sa * sb
+        body += "    %s = arith.mulf %xf, %saf : f32\n    %y = arith.mulf %s, %sbf : f32\n"
     else:
         body += "    %s = arith.addf %xf, %biasf : f32\n" + GELU + "    %y = arith.addf %g, %rf : f32\n"
     store = "    %yo = arith.truncf %y : f32 to " + t + "\n    linalg.yield %yo : " + t if t != "f32" else "    linalg.yield %y : f32"

@@ -19,6 +19,10 @@ bool mlir::tcgen::isContractionCandidate(Operation *op) {
   return linalgOp && linalg::isaContractionOpInterface(linalgOp);
 }
 
+bool mlir::tcgen::isFP8Type(Type t) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+}
+
 std::string mlir::tcgen::typeName(Type t) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -125,7 +129,7 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   info.cType = getElementTypeOrSelf(info.c.getType());
 
   bool inputsOk = (info.aType.isF16() || info.aType.isBF16() ||
-                   info.aType.isF32()) &&
+                   info.aType.isF32() || isFP8Type(info.aType)) &&
                   info.aType == info.bType;
   bool outputOk =
       info.cType.isF16() || info.cType.isBF16() || info.cType.isF32();
@@ -134,7 +138,8 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
            << typeName(info.aType) << " x " << typeName(info.bType) << " -> "
            << typeName(info.cType)
            << " (supported: f16 x f16 or bf16 x bf16 -> f16, bf16 or f32, "
-              "and f32 x f32 -> f32 as tf32 on sm90)";
+              "f32 x f32 -> f32 as tf32 on sm90, and f8E4M3FN x f8E4M3FN or "
+              "f8E5M2 x f8E5M2 -> f16, bf16 or f32 on sm90)";
 
   // Memref operands must be plain row-major buffers (identity layout).
   for (auto [name, v] : {std::pair<const char *, Value>{"A", info.a},

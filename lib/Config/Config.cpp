@@ -380,6 +380,12 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
   StringRef be = config.getBackend();
   if (failed(verifyBackendTakesSizes(info, be)))
     return failure();
+  if (isFP8Type(info.aType))
+    return info.op->emitOpError()
+           << "fp8 (" << typeName(info.aType)
+           << ") inputs need the sm90 back end (--target=sm_90a: wgmma with "
+              "8-bit floats); the "
+           << be << " back end takes f16 and bf16";
   bool sm80 = be == "sm80";
   if (sm80 && target.getComputeCapability() < 80)
     return info.op->emitOpError("the sm80 back end needs cp.async and "

@@ -249,16 +249,18 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (backend == "sm90") {
     // One consumer warpgroup per 64 rows, one wgmma m64nNk16 over the whole
     // block width, one 128-byte swizzle atom along K: 64 f16 / bf16 (k16
-    // wgmmas) or 32 tf32 elements (k8).
+    // wgmmas), 32 tf32 elements (k8) or 128 fp8 elements (k32).
     bool tf32 = block[2] == 32 && mma[2] == 8;
+    bool fp8 = block[2] == 128 && mma[2] == 32;
+    bool sixteen = block[2] == 64 && mma[2] == 16;
     if (block[0] % 64 != 0 || block[0] / 64 > 2 || warp[0] != 64 ||
         warp[1] != block[1] || block[1] % 64 != 0 || block[1] > 256 ||
-        (block[2] != 64 && !tf32) || warp[2] != block[2] || mma[0] != 64 ||
-        mma[1] != block[1] || (mma[2] != 16 && !tf32))
+        !(sixteen || tf32 || fp8) || warp[2] != block[2] || mma[0] != 64 ||
+        mma[1] != block[1])
       return emitError()
              << "sm90 configs need block = [64 | 128, N, 64] with N a "
                 "multiple of 64 up to 256, warp = [64, N, 64], mma = [64, N, "
-                "16] (tf32: K 32 and mma K 8)";
+                "16] (tf32: K 32 and mma K 8; fp8: K 128 and mma K 32)";
   }
   if (backend == "sm80") {
     // Fragments of 16x16x16: one ldmatrix.x4 per A or B fragment, two

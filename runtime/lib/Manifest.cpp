@@ -29,7 +29,8 @@ struct DTypeEntry {
 };
 constexpr DTypeEntry kDTypes[] = {
     {DType::F16, "f16", 2}, {DType::BF16, "bf16", 2}, {DType::F32, "f32", 4},
-    {DType::F64, "f64", 8}, {DType::I8, "i8", 1},     {DType::I32, "i32", 4}};
+    {DType::F64, "f64", 8}, {DType::I8, "i8", 1},     {DType::I32, "i32", 4},
+    {DType::E4M3, "e4m3", 1}, {DType::E5M2, "e5m2", 1}};
 
 struct RoleEntry {
   OperandRole role;
@@ -634,7 +635,7 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
   std::optional<DType> parsed = parseDType(accumulator);
   if (!parsed)
     return r.fail("field 'op.accumulator': unknown dtype '" + accumulator +
-                  "' (expected f16, bf16, f32, f64, i8 or i32)");
+                  "' (expected f16, bf16, f32, f64, i8, i32, e4m3 or e5m2)");
   op.accumulator = *parsed;
   return true;
 }
@@ -665,7 +666,7 @@ bool parseOperand(FieldReader &r, const Value &v, const std::string &path,
   std::optional<DType> parsedType = parseDType(dtype);
   if (!parsedType)
     return r.fail("field '" + path + ".dtype': unknown dtype '" + dtype +
-                  "' (expected f16, bf16, f32, f64, i8 or i32)");
+                  "' (expected f16, bf16, f32, f64, i8, i32, e4m3 or e5m2)");
   operand.dtype = *parsedType;
   // Scalar epilogue inputs are rank 0; every other operand has a shape.
   if (operand.shape.empty() && operand.role != OperandRole::In)

@@ -421,6 +421,8 @@ CUtensorMapDataType tensorMapDataType(DType dtype) {
   case DType::F64:
     return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
   case DType::I8:
+  case DType::E4M3: // TMA moves 8-bit floats as bytes.
+  case DType::E5M2:
     return CU_TENSOR_MAP_DATA_TYPE_UINT8;
   case DType::I32:
     return CU_TENSOR_MAP_DATA_TYPE_INT32;
@@ -571,7 +573,7 @@ tcgen_status convertArgs(const tcgen_tensor_arg *args, int nargs,
                   prefix + "invalid rank " + std::to_string(a.rank));
     if (a.rank > 0 && (!a.shape || !a.strides))
       return fail(TCGEN_ERROR_VALIDATION, prefix + "shape or strides is null");
-    if (a.dtype < TCGEN_DTYPE_F16 || a.dtype > TCGEN_DTYPE_I32)
+    if (a.dtype < TCGEN_DTYPE_F16 || a.dtype > TCGEN_DTYPE_E5M2)
       return fail(TCGEN_ERROR_VALIDATION,
                   prefix + "unknown dtype value " +
                       std::to_string(static_cast<int>(a.dtype)));
@@ -943,7 +945,7 @@ tcgen_status tcgen_rt_launch_info(const tcgen_kernel *k,
 }
 
 const char *tcgen_rt_dtype_name(tcgen_dtype dtype) {
-  if (dtype < TCGEN_DTYPE_F16 || dtype > TCGEN_DTYPE_I32)
+  if (dtype < TCGEN_DTYPE_F16 || dtype > TCGEN_DTYPE_E5M2)
     return "?";
   return dtypeName(static_cast<DType>(dtype));
 }

@@ -93,7 +93,7 @@ func.func @f32_inputs(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memr
 // -----
 
 func.func @mixed_inputs(%a: memref<128x128xf16>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
-  // expected-error @+1 {{unsupported element types f16 x f32 -> f32 (supported: f16 x f16 or bf16 x bf16 -> f16, bf16 or f32, and f32 x f32 -> f32 as tf32 on sm90)}}
+  // expected-error @+1 {{unsupported element types f16 x f32 -> f32 (supported: f16 x f16 or bf16 x bf16 -> f16, bf16 or f32, f32 x f32 -> f32 as tf32 on sm90, and f8E4M3FN x f8E4M3FN or f8E5M2 x f8E5M2 -> f16, bf16 or f32 on sm90)}}
   linalg.matmul ins(%a, %b : memref<128x128xf16>, memref<128x128xf32>) outs(%c : memref<128x128xf32>)
   return
 }
@@ -248,4 +248,16 @@ func.func @k32_f16(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<
   linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 32], warp = [64, 128, 32], mma = [64, 128, 8], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%a, %b : memref<256x128xf16>, memref<128x256xf16>) outs(%c : memref<256x256xf32>)
   return
+}
+
+// -----
+
+// The other back ends take no fp8.
+module attributes {tcgen.target = #tcgen.target<"sm_89">} {
+  func.func @sm89(%A: memref<256x256xf8E4M3FN>, %B: memref<256x256xf8E4M3FN>, %C: memref<256x256xf32>) {
+    // expected-error @+1 {{fp8 (f8E4M3FN) inputs need the sm90 back end (--target=sm_90a: wgmma with 8-bit floats); the sm80 back end takes f16 and bf16}}
+    linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%A, %B : memref<256x256xf8E4M3FN>, memref<256x256xf8E4M3FN>) outs(%C : memref<256x256xf32>)
+    return
+  }
 }

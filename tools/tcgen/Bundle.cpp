@@ -29,6 +29,10 @@ static std::optional<::tcgen::DType> toDType(Type t) {
     return ::tcgen::DType::F32;
   if (t.isF64())
     return ::tcgen::DType::F64;
+  if (isa<Float8E4M3FNType>(t))
+    return ::tcgen::DType::E4M3;
+  if (isa<Float8E5M2Type>(t))
+    return ::tcgen::DType::E5M2;
   return std::nullopt;
 }
 

@@ -46,6 +46,10 @@ struct ContractionInfo {
 /// Whether a size is 1 (a dynamic size is not: it may be anything).
 inline bool isUnitSize(int64_t size) { return size == 1; }
 
+/// Whether `t` is one of the 8-bit floats tcgen multiplies (f8E4M3FN,
+/// f8E5M2: the OCP FP8 formats of sm_89 and sm_90 tensor cores).
+bool isFP8Type(Type t);
+
 /// Returns the printed form of a type ("f16", "bf16", "f32", ...).
 std::string typeName(Type t);
 

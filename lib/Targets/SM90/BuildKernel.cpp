@@ -269,7 +269,11 @@ struct BuildKernelPass final
     p.prologueA = prologue.has_value() && !prologuePack;
     p.prologueB = prologueB.has_value() && !prologuePack;
     p.stagedStore = config.getStore() == "staged";
-    p.inType = pa.aType.isBF16() ? "bf16" : pa.aType.isF32() ? "tf32" : "f16";
+    p.inType = pa.aType.isBF16()                    ? "bf16"
+               : pa.aType.isF32()                   ? "tf32"
+               : isa<Float8E4M3FNType>(pa.aType)    ? "e4m3"
+               : isa<Float8E5M2Type>(pa.aType)      ? "e5m2"
+                                                    : "f16";
     // A stored [k][1] is the same memory as [1][k]: with M = 1 the kernel
     // reads A K-major either way, and with N = 1 B N-major; with K = 1 the
     // same holds for both (A stored [1][m] is A [m][1] K-major, B stored
@@ -339,7 +343,22 @@ struct BuildKernelPass final
     };
     // tf32: wgmma reads both operands K-major only, and the packs copy
     // 16-bit elements.
-    if (dynamicShape) {
+    if (p.isFP8()) {
+      // fp8 wgmma reads both operands K-major, as cuBLASLt's fp8 kernels
+      // do ("TN"); no transposing or padding copies of 8-bit elements yet.
+      if (p.aMNMajor || !p.bKMajor)
+        return op.emitOpError("fp8 (e4m3, e5m2) operands are read K-major "
+                              "only: A stored [m][k] and B stored [n][k] "
+                              "(with M, N and K above 1); transposing copies "
+                              "of 8-bit elements are not supported yet");
+      if (prologue || prologueB || first)
+        return op.emitOpError("fp8 kernels take no prologue and no second "
+                              "product yet");
+      if (!dynamicShape && p.k % 16 != 0)
+        return op.emitOpError("fp8 operands are read by TMA, whose rows must "
+                              "be a multiple of 16 bytes apart: K = ")
+               << p.k << " 8-bit elements is not a multiple of 16";
+    } else if (dynamicShape) {
       // No packs: rows TMA cannot address are refused at launch, where
       // the runtime encodes the tensor maps over the caller's strides.
     } else if (p.inType == "tf32") {

@@ -138,10 +138,11 @@ struct KernelParams {
   int64_t blockN = 256;        ///< wgmma N (<= 256, multiple of 64)
   int64_t blockK = 64;         ///< one 128-byte swizzle atom of f16
   int64_t stages = 4;          ///< shared-memory ring depth
-  /// A and B element type: f16, bf16, or tf32 (f32 operands that the
+  /// A and B element type: f16, bf16, tf32 (f32 operands that the
   /// tensor cores read as tf32: 4-byte elements, blockK = 32 so that a
   /// k-tile row is still one 128-byte swizzle atom, wgmma k = 8; both
-  /// operands K-major).
+  /// operands K-major), or the 8-bit floats e4m3 and e5m2 (blockK = 128,
+  /// wgmma k = 32, both operands K-major).
   std::string inType = "f16";
   bool aMNMajor = false;       ///< A stored [k][m] (else [m][k], K-major)
   bool bKMajor = false;        ///< B stored [n][k] (else [k][n], N-major)
@@ -209,9 +210,17 @@ struct KernelParams {
 
   int64_t consumers() const { return blockM / 64; }
   /// Bytes of one A or B element.
-  int64_t elementBytes() const { return inType == "tf32" ? 4 : 2; }
+  int64_t elementBytes() const {
+    return inType == "tf32" ? 4 : isFP8() ? 1 : 2;
+  }
+  /// 8-bit float operands (e4m3 or e5m2): 128-element k-tiles, wgmma k = 32,
+  /// both operands K-major.
+  bool isFP8() const { return inType == "e4m3" || inType == "e5m2"; }
   /// The element type of A and B in memory (MLIR spelling).
-  std::string memType() const { return inType == "tf32" ? "f32" : inType; }
+  std::string memType() const {
+    // 8-bit floats travel as bytes (TMA's UINT8).
+    return inType == "tf32" ? "f32" : isFP8() ? "i8" : inType;
+  }
   /// K of one wgmma: 32 bytes of K.
   int64_t wgmmaK() const { return 32 / elementBytes(); }
   int64_t clusterSize() const { return clusterM * clusterN; }

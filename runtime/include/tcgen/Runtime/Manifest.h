@@ -22,7 +22,18 @@
 namespace tcgen {
 
 /// Element types. The numeric values match tcgen_dtype in tcgen_rt.h.
-enum class DType { F16 = 0, BF16 = 1, F32 = 2, F64 = 3, I8 = 4, I32 = 5 };
+/// Element types. E4M3 and E5M2 are the 8-bit floats of sm_89 and later
+/// (OCP FP8: e4m3 without infinities, largest finite 448; e5m2 IEEE-like).
+enum class DType {
+  F16 = 0,
+  BF16 = 1,
+  F32 = 2,
+  F64 = 3,
+  I8 = 4,
+  I32 = 5,
+  E4M3 = 6,
+  E5M2 = 7
+};
 
 /// Returns the manifest spelling of `dtype` ("f16", "bf16", ...).
 const char *dtypeName(DType dtype);
