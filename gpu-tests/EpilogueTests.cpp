@@ -673,7 +673,7 @@ TEST(EpilogueHost, DescribeCheckedGemmSkipsTheInputs) {
   m.operands[2].dtype = DType::F64;
   EXPECT_EQ(describeCheckedGemm(m, spec),
             "epilogue input 'bias' has dtype f64, which tcgen-gpu does not "
-            "support yet (f16, bf16, f32)");
+            "support yet (f16, bf16, f32, e4m3, e5m2)");
 }
 
 } // namespace
