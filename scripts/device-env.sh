@@ -12,14 +12,16 @@ for d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do
   [ -d "$d" ] && export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 done
 
-# sass_counts CUBIN: "HGMMA=.. UTMALDG=.. HMMA=.. LDL=.. STL=.. UTMASTG=.."
-# of its SASS (tensor-core and TMA load/store instructions present; LDL/STL
-# mean local memory).
+# sass_counts CUBIN: "HGMMA=.. QGMMA=.. UTMALDG=.. HMMA=.. LDL=.. STL=..
+# UTMASTG=.." of its SASS (tensor-core and TMA load/store instructions
+# present: HGMMA for 16-bit and tf32 wgmma, QGMMA for fp8; LDL/STL mean
+# local memory).
 sass_counts() {
   local sass
   sass=$(cuobjdump -sass "$1" 2>/dev/null)
-  printf 'HGMMA=%s UTMALDG=%s HMMA=%s LDL=%s STL=%s UTMASTG=%s' \
-    "$(grep -c HGMMA <<<"$sass")" "$(grep -c UTMALDG <<<"$sass")" \
+  printf 'HGMMA=%s QGMMA=%s UTMALDG=%s HMMA=%s LDL=%s STL=%s UTMASTG=%s' \
+    "$(grep -c HGMMA <<<"$sass")" "$(grep -c QGMMA <<<"$sass")" \
+    "$(grep -c UTMALDG <<<"$sass")" \
     "$(grep -c HMMA <<<"$sass")" "$(grep -c LDL <<<"$sass")" "$(grep -c STL <<<"$sass")" \
     "$(grep -c UTMASTG <<<"$sass")"
 }

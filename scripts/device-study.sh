@@ -192,6 +192,22 @@ if [ -d "$CARRY/dynamic-bundles" ]; then
   done
 fi
 
+if [ -d "$CARRY/fp8-bundles" ]; then
+  D="$CARRY/fp8-bundles"
+  echo "=== fp8: SASS $(sass_counts "$D"/t4096_f32/*.cubin)"
+  echo "=== fp8: checks against the float64 reference"
+  check_bundles fp8-checks.log --launches 2 -- "$D"/chk_*/
+  echo "=== fp8: dynamic bundles (one handle, several sizes)"
+  TCGEN_GPU_BUNDLES="$D/gpu" timeout 300 "$CARRY/bin/tcgen-gpu-tests" \
+    --gtest_filter='GpuBundles.*' > "$OUT/fp8-gpu-tests.log" 2>&1
+  grep -E '^\[  (PASSED|FAILED) |^CHECK .* FAIL' "$OUT/fp8-gpu-tests.log" | head -10
+  echo "=== fp8 against cuBLASLt (name TFLOP/s cuBLASLt-TFLOP/s ratio)"
+  for run in 1 2; do
+    bench_bundles "fp8-run$run" "$D"/t*/
+    tail -n +2 "$OUT/fp8-run$run.csv" | awk -F, -v r="$run" '{print r, $3, $11, $13, $14}' | sort -V
+  done
+fi
+
 if [ -d "$CARRY/tf32-bundles" ]; then
   echo "=== tf32: checks against the float64 reference"
   check_bundles tf32-checks.log -- "$CARRY"/tf32-bundles/*/

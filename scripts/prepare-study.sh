@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -706,6 +706,38 @@ if want dynamic; then
     build "$D" "static_$shape" "$m" "$n" "$k"
   done
   echo "  $(ls "$G" | wc -l) + $(( $(ls "$D" | wc -l) - 1 )) bundles"
+fi
+
+if want fp8; then
+  rm -rf "$CARRY/fp8-bundles"; mkdir -p "$CARRY/fp8-bundles/gpu"
+  echo "fp8 (e4m3, e5m2 inputs, A [m][k] and B [n][k]): checks against the"
+  echo "float64 reference, dynamic fp8 bundles for tcgen-gpu-tests, and"
+  echo "timings against cuBLASLt's fp8 matmul"
+  D="$CARRY/fp8-bundles"
+  F=(--b-layout nk)
+  build "$D" chk_e4m3_odd 1000 776 528 --in e4m3 "${F[@]}"
+  build "$D" chk_e4m3_m1 1 512 4096 --in e4m3 "${F[@]}"
+  build "$D" chk_e4m3_f16 777 1024 1024 --in e4m3 --out f16 "${F[@]}"
+  build "$D" chk_e5m2_bf16 2048 1024 1024 --in e5m2 --out bf16 "${F[@]}"
+  build "$D" chk_e4m3_big 4096 4096 4096 --in e4m3 "${F[@]}"
+  build "$D" chk_e4m3_scale 2048 1024 4096 --in e4m3 --out f32 --epilogue scale "${F[@]}"
+  build "$D" chk_e4m3_batch 512 512 512 --in e4m3 --batch 4 "${F[@]}"
+  build "$D" chk_e4m3_cluster 2048 2048 1024 --in e4m3 "${F[@]}" -- --cluster=2,1
+  build "$D" chk_e4m3_128 1024 1024 2048 --in e4m3 "${F[@]}" -- --block-tile=128,128,128
+  build "$D" chk_e4m3_n16 1024 16 1024 --in e4m3 "${F[@]}"
+  build "$D" chk_e4m3_colmajor 1024 768 512 --in e4m3 --a-layout mk --b-layout nk --c-layout nm
+  build "$D/gpu" dyn_e4m3 0 0 0 --dynamic mnk --in e4m3 "${F[@]}"
+  build "$D/gpu" dyn_e5m2_bf16 0 0 0 --dynamic mnk --in e5m2 --out bf16 "${F[@]}"
+  for s in 2048 4096 8192 16384; do
+    for out in f32 bf16; do
+      build "$D" "t${s}_${out}" "$s" "$s" "$s" --in e4m3 --out "$out" "${F[@]}"
+    done
+  done
+  for nk in 1024x1024 4096x1024 1024x4096; do
+    IFS=x read -r n k <<<"$nk"
+    build "$D" "tbert_${nk}_bf16" 3072 "$n" "$k" --in e4m3 --out bf16 "${F[@]}"
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
 fi
 
 if want tf32; then
