@@ -55,6 +55,15 @@ linalg::LinalgOp mlir::tcgen::findFirstProduct(linalg::LinalgOp op) {
   return first;
 }
 
+/// Several dimensions of one role reach the analysis only where
+/// tcgen-collapse-dims could not fold them into one.
+static constexpr const char *kNotCollapsed =
+    "contractions with several batch, M, N or K dimensions are supported "
+    "where they collapse into one each (tcgen-collapse-dims: a role's "
+    "dimensions next to each other, in one order, in every operand, each a "
+    "contiguous function argument used by no other op than a linalg.fill); "
+    "other forms are not supported yet";
+
 FailureOr<ContractionInfo>
 mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   FailureOr<linalg::ContractionDimensions> dims =
@@ -62,11 +71,9 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return op.emitOpError("is not a contraction of two inputs into one output");
   if (dims->batch.size() > 1)
-    return op.emitOpError("contractions with several batch dimensions are "
-                          "not supported yet");
+    return op.emitOpError(kNotCollapsed);
   if (dims->m.size() != 1 || dims->n.size() != 1 || dims->k.size() != 1)
-    return op.emitOpError("contractions with several M, N or K dimensions are "
-                          "not supported yet");
+    return op.emitOpError(kNotCollapsed);
 
   // A[m,k] or A[k,m], B[k,n] or B[n,k], C[m,n]; a batch dimension comes
   // first in all three.

@@ -39,6 +39,8 @@ void mlir::tcgen::buildTCGenConfigurePipeline(
                    "buffer-results-to-out-params{hoist-static-allocs=true "
                    "hoist-dynamic-allocs=true "
                    "modify-public-functions=true},canonicalize");
+  // Several batch, M, N or K dimensions into one each, where they collapse.
+  pm.addNestedPass<func::FuncOp>(createTCGenCollapseDimsPass());
   TCGenConfigurePassOptions configure;
   configure.blockTile.assign(options.blockTile.begin(),
                              options.blockTile.end());

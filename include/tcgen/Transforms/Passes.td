@@ -84,6 +84,32 @@ def TCGenPeelAccumulatorInitPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TCGenCollapseDimsPass : Pass<"tcgen-collapse-dims", "func::FuncOp"> {
+  let summary = "Collapse several batch, M, N or K dimensions into one";
+  let description = [{
+    Runs on memrefs, after bufferization. A contraction with several
+    dimensions of one role (batch, M, N or K; `linalg::inferContractionDims`)
+    becomes the canonical matmul or batched matmul when the layout allows
+    (seed 001 section 5): every operand that uses the role holds its
+    dimensions next to each other, in one order, and is a contiguous
+    function argument. Then each role's run of dimensions is one dimension
+    of their product, as a reshape of the same memory: the function's
+    argument types change to the collapsed ones (so the kernel bundle
+    describes those; a caller passes the same buffers viewed collapsed), the
+    contraction is rebuilt on one loop per role, and a `linalg.fill` of an
+    argument follows its new type. Contractions that do not collapse (roles
+    in different orders, operands that are not arguments or have other
+    users) are left alone; the analysis names the problem.
+
+    Before: `linalg.generic` over (b, h, q, k, d) with A[b,h,q,d],
+            B[b,h,k,d], C[b,h,q,k] (two batch dimensions)
+    After:  `linalg.generic` over (b, q, k, d) with A[b*h,q,d], B[b*h,k,d],
+            C[b*h,q,k], arguments of those types
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def TCGenLowerContractionPass : Pass<"tcgen-lower-contraction", "func::FuncOp"> {
   let summary = "Lower configured contractions to a tagged affine loop nest";
   let description = [{
