@@ -192,6 +192,10 @@ if [ -d "$CARRY/dynamic-bundles" ]; then
   done
 fi
 
+if [ -d "$CARRY/einsum-bundles" ]; then
+  check_and_bench einsum "einsum (collapsed dimensions)" t_
+fi
+
 if [ -d "$CARRY/fp8-bundles" ]; then
   D="$CARRY/fp8-bundles"
   echo "=== fp8: SASS $(sass_counts "$D"/t4096_f32/*.cubin)"

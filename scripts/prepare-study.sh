@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -706,6 +706,39 @@ if want dynamic; then
     build "$D" "static_$shape" "$m" "$n" "$k"
   done
   echo "  $(ls "$G" | wc -l) + $(( $(ls "$D" | wc -l) - 1 )) bundles"
+fi
+
+# build_einsum DEST NAME SPEC SIZE... [-- TCGEN_OPTION...]: like build, from
+# scripts/gen_einsum.py.
+build_einsum() {
+  local dest=$1 name=$2 gen=()
+  shift 2
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do gen+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  "$SRC/scripts/gen_einsum.py" "${gen[@]}" --name "$name" > "$CARRY/mlir/$name.mlir"
+  if ! "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$dest/$name" \
+      "$@" > "$CARRY/mlir/$name.log" 2>&1; then
+    echo "  skipped $name: $(grep -m1 error "$CARRY/mlir/$name.log" | cut -c1-120)"
+    rm -rf "${dest:?}/$name"
+  fi
+}
+
+if want einsum; then
+  rm -rf "$CARRY/einsum-bundles"; mkdir -p "$CARRY/einsum-bundles"
+  echo "einsum (several batch, M, N or K dimensions collapsed into one each):"
+  echo "checks, and attention-score shapes against cublasGemmStridedBatchedEx"
+  D="$CARRY/einsum-bundles"
+  build_einsum "$D" chk_heads "bhqd,bhkd->bhqk" b=2 h=12 q=384 k=384 d=64 --out f16
+  build_einsum "$D" chk_heads_odd "bhqd,bhkd->bhqk" b=3 h=5 q=197 k=200 d=64
+  build_einsum "$D" chk_two_k "ikl,klj->ij" i=1000 j=768 k=64 l=32
+  build_einsum "$D" chk_two_m "bmk,kn->bmn" b=4 m=250 k=512 n=1024 --out bf16 --in bf16
+  build_einsum "$D" chk_two_n "mk,knp->mnp" m=512 k=256 n=16 p=64
+  build_einsum "$D" chk_all "bhmk,bhkn->bhmn" b=2 h=3 m=256 k=128 n=128
+  build_einsum "$D" t_heads_bert "bhqd,bhkd->bhqk" b=8 h=16 q=384 k=384 d=64 --out f16
+  build_einsum "$D" t_heads_512 "bhqd,bhkd->bhqk" b=4 h=16 q=512 k=512 d=64 --out f16
+  build_einsum "$D" t_heads_2k "bhqd,bhkd->bhqk" b=2 h=16 q=2048 k=2048 d=128 --out f16
+  build_einsum "$D" t_pv_2k "bhqk,bhkd->bhqd" b=2 h=16 q=2048 k=2048 d=128 --out f16
+  echo "  $(ls "$D" | wc -l) bundles"
 fi
 
 if want fp8; then
