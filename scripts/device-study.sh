@@ -192,6 +192,12 @@ if [ -d "$CARRY/dynamic-bundles" ]; then
   done
 fi
 
+if [ -d "$CARRY/fp8tiles-bundles" ]; then
+  echo "=== fp8 tiles (name TFLOP/s cuBLASLt-TFLOP/s ratio)"
+  bench_bundles fp8tiles "$CARRY"/fp8tiles-bundles/*/
+  tail -n +2 "$OUT/fp8tiles.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
+fi
+
 if [ -d "$CARRY/einsum-bundles" ]; then
   check_and_bench einsum "einsum (collapsed dimensions)" t_
 fi

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -738,6 +738,24 @@ if want einsum; then
   build_einsum "$D" t_heads_512 "bhqd,bhkd->bhqk" b=4 h=16 q=512 k=512 d=64 --out f16
   build_einsum "$D" t_heads_2k "bhqd,bhkd->bhqk" b=2 h=16 q=2048 k=2048 d=128 --out f16
   build_einsum "$D" t_pv_2k "bhqk,bhkd->bhqd" b=2 h=16 q=2048 k=2048 d=128 --out f16
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want fp8tiles; then
+  rm -rf "$CARRY/fp8tiles-bundles"; mkdir -p "$CARRY/fp8tiles-bundles"
+  echo "fp8 tiles where the default fell short of cuBLASLt (e4m3 -> bf16)"
+  D="$CARRY/fp8tiles-bundles"
+  F=(--in e4m3 --out bf16 --b-layout nk)
+  for shape in 2048x2048x2048 3072x1024x4096 1024x1024x1024 3072x1024x1024; do
+    IFS=x read -r m n k <<<"$shape"
+    build "$D" "t${shape}_default" "$m" "$n" "$k" "${F[@]}"
+    for tile in 128,256 128,192 128,128 64,256 64,128; do
+      build "$D" "t${shape}_${tile/,/x}" "$m" "$n" "$k" "${F[@]}" -- --block-tile="$tile,128"
+      build "$D" "t${shape}_${tile/,/x}_c21" "$m" "$n" "$k" "${F[@]}" -- --block-tile="$tile,128" --cluster=2,1
+    done
+    build "$D" "t${shape}_128x256_sk" "$m" "$n" "$k" "${F[@]}" -- --block-tile=128,256,128 --stream-k=1
+    build "$D" "t${shape}_128x128_sk" "$m" "$n" "$k" "${F[@]}" -- --block-tile=128,128,128 --stream-k=1
+  done
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 
