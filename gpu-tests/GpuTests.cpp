@@ -118,6 +118,9 @@ public:
     int64_t odd = wide ? 6 : 12;
     bool rowIsDynamic = false;
     for (const Operand &o : dynamic.operands) {
+      // Epilogue inputs are plain pointers, not tensor maps.
+      if (o.role == OperandRole::In)
+        continue;
       size_t rank = o.strides.size();
       // The innermost dimension (stride 1) is the row: lhs [m, k], rhs
       // [k, n], out [m, n] (the batch first).

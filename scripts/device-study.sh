@@ -192,6 +192,26 @@ if [ -d "$CARRY/dynamic-bundles" ]; then
   done
 fi
 
+if [ -d "$CARRY/dynepilogue-bundles" ]; then
+  D="$CARRY/dynepilogue-bundles"
+  echo "=== dynamic with fused epilogues: one handle per bundle, several sizes"
+  TCGEN_GPU_BUNDLES="$D/gpu" timeout 300 "$CARRY/bin/tcgen-gpu-tests" \
+    --gtest_filter='GpuBundles.*' > "$OUT/dynepilogue-gpu-tests.log" 2>&1
+  grep -E '^\[  (PASSED|FAILED) |^CHECK .* FAIL' "$OUT/dynepilogue-gpu-tests.log" | head -10
+  grep -c '^CHECK .* PASS' "$OUT/dynepilogue-gpu-tests.log" | sed 's/^/checks passed: /'
+  echo "=== dynamic bias + ReLU against static (run, size, name, TFLOP/s, cuBLAS, ratio)"
+  for run in 1 2; do
+    for s in 2048 4096 8192; do
+      timeout 300 "$GPU" bench "$D/static_$s" "$D/dyn_bias_relu" --sizes "$s,$s,$s" \
+        --iters "$ITERS" --warmup 3 --no-cublaslt \
+        --csv "$OUT/dynepilogue-$s-run$run.csv" > "$OUT/dynepilogue-$s-run$run.log" 2>&1 ||
+        echo "bench $s failed"
+      tail -n +2 "$OUT/dynepilogue-$s-run$run.csv" |
+        awk -F, -v r="$run" -v s="$s" '{print r, s, $3, $11, $13, $14}'
+    done
+  done
+fi
+
 if [ -d "$CARRY/fp8tiles-bundles" ]; then
   echo "=== fp8 tiles (name TFLOP/s cuBLASLt-TFLOP/s ratio)"
   bench_bundles fp8tiles "$CARRY"/fp8tiles-bundles/*/

@@ -66,8 +66,8 @@ a = p.parse_args()
 # MLIR's spellings of the 8-bit floats.
 a.inp = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2"}.get(a.inp, a.inp)
 assert set(a.dynamic) <= set("mnk"), "--dynamic takes letters of mnk"
-assert not a.dynamic or not (a.epilogue or a.tensor or a.second_k or a.prologue
-                             or a.init), "--dynamic writes a plain memref matmul"
+assert not a.dynamic or not (a.tensor or a.second_k or a.prologue or a.init), \
+    "--dynamic writes a plain memref matmul, or one with an --epilogue"
 assert not (a.batch and a.c_layout == "nm"), \
     "linalg.batch_matmul takes C[b,m,n] only (a column-major batch needs a linalg.generic)"
 name = a.name or f"mm_{a.m}x{a.n}x{a.k}_{'bf16_' if a.inp == 'bf16' else ''}{a.out}{'_acc' if a.accumulate else ''}"
@@ -138,12 +138,24 @@ if a.epilogue:
     else:
         body += "    %s = arith.addf %xf, %biasf : f32\n" + GELU + "    %y = arith.addf %g, %rf : f32\n"
     store = "    %yo = arith.truncf %y : f32 to " + t + "\n    linalg.yield %yo : " + t if t != "f32" else "    linalg.yield %y : f32"
+    # Sizes known at run time only: C's empty tensors take them from A and B.
+    dyn = ""
+    sizes_of = {}
+    if a.dynamic:
+        am, an = (0, 1) if a.a_layout == "mk" else (1, 0)
+        bn = 1 if a.b_layout == "kn" else 0
+        dyn = (f"  %i0 = arith.constant 0 : index\n  %i1 = arith.constant 1 : index\n"
+               f"  %dm = tensor.dim %A, %i{am} : tensor<{A}>\n"
+               f"  %dn = tensor.dim %B, %i{bn} : tensor<{B}>\n")
+        sizes_of = {"m": "%dm", "n": "%dn"}
+    rows_cols = ("m", "n") if a.c_layout == "mn" else ("n", "m")
+    empty = ", ".join(sizes_of[d] for d in rows_cols if d in a.dynamic and d in sizes_of)
     print(f"""func.func @{name}(%A: tensor<{A}>, %B: tensor<{B}>{args}) -> tensor<{C}> {{
-  %zero = arith.constant 0.0 : {t}
-  %init = tensor.empty() : tensor<{C}>
+{dyn}  %zero = arith.constant 0.0 : {t}
+  %init = tensor.empty({empty}) : tensor<{C}>
   %C = linalg.fill ins(%zero : {t}) outs(%init : tensor<{C}>) -> tensor<{C}>
   %M = linalg.matmul {maps}ins(%A, %B : tensor<{A}>, tensor<{B}>) outs(%C : tensor<{C}>) -> tensor<{C}>
-  %e = tensor.empty() : tensor<{C}>
+  %e = tensor.empty({empty}) : tensor<{C}>
   %Y = linalg.generic {{indexing_maps = [{maps_e}], iterator_types = ["parallel", "parallel"]}}
       ins({ins} : {ins_t}) outs(%e : tensor<{C}>) {{
   ^bb0({bb}):

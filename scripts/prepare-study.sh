@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -739,6 +739,21 @@ if want einsum; then
   build_einsum "$D" t_heads_2k "bhqd,bhkd->bhqk" b=2 h=16 q=2048 k=2048 d=128 --out f16
   build_einsum "$D" t_pv_2k "bhqk,bhkd->bhqd" b=2 h=16 q=2048 k=2048 d=128 --out f16
   echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want dynepilogue; then
+  rm -rf "$CARRY/dynepilogue-bundles"; mkdir -p "$CARRY/dynepilogue-bundles/gpu"
+  echo "sizes known at run time with a fused epilogue (row, column, scalar"
+  echo "operands): tcgen-gpu-tests bundles, and timings against the static"
+  echo "kernel of the same epilogue"
+  D="$CARRY/dynepilogue-bundles"
+  "$TCGEN" compile "$SRC/examples/matmul_dynamic_bias_relu.mlir" -o "$D/gpu/dyn_bias_relu" > /dev/null
+  "$TCGEN" compile "$SRC/examples/matmul_dynamic_bias_relu.mlir" -o "$D/dyn_bias_relu" > /dev/null
+  build "$D/gpu" dyn_fp8_scale 0 0 0 --dynamic mnk --in e4m3 --b-layout nk --out f32 --epilogue scale
+  for s in 2048 4096 8192; do
+    build "$D" "static_${s}" "$s" "$s" "$s" --out f16 --epilogue relu-bias
+  done
+  echo "  $(ls "$D" "$D/gpu" | wc -l) entries"
 fi
 
 if want fp8tiles; then

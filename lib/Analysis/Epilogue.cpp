@@ -47,9 +47,15 @@ static bool isSupportedBodyOp(Operation *op) {
 
 static bool isEpilogueFloat(Type t) { return t.isF16() || t.isBF16() || t.isF32(); }
 
-/// True if `type` is a statically shaped memref with the identity layout.
+/// True if `type` is a memref with the identity layout (contiguous; its
+/// sizes may be known at run time only, which the back ends check).
 static bool isContiguous(MemRefType type) {
-  return type && type.hasStaticShape() && type.getLayout().isIdentity();
+  return type && type.getLayout().isIdentity();
+}
+
+/// A size as the remarks spell it: "?" where known at run time only.
+static std::string sizeText(int64_t size) {
+  return ShapedType::isDynamic(size) ? "?" : std::to_string(size);
 }
 
 /// Checks the body ops; returns the reason it cannot be fused, or "".
@@ -139,7 +145,7 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
       outType.getDimSize(0) != info.m || outType.getDimSize(1) != info.n ||
       op.getMatchingIndexingMap(init) != identity) {
     whyNot = "the consumer's output is not a contiguous " +
-             std::to_string(info.m) + "x" + std::to_string(info.n) +
+             sizeText(info.m) + "x" + sizeText(info.n) +
              " memref written element for element";
     return std::nullopt;
   }
@@ -197,8 +203,7 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
     auto type = dyn_cast<MemRefType>(v.getType());
     if (!isContiguous(type) || !isEpilogueFloat(type.getElementType())) {
       whyNot = "operand #" + std::to_string(operand.getOperandNumber()) +
-               " is not a contiguous, statically shaped memref of f16, bf16 "
-               "or f32";
+               " is not a contiguous memref of f16, bf16 or f32";
       return std::nullopt;
     }
     EpilogueOperandKind kind;
@@ -218,7 +223,7 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
     else {
       whyNot = "operand #" + std::to_string(operand.getOperandNumber()) +
                " is neither a scalar, a row or column vector nor an " +
-               std::to_string(info.m) + "x" + std::to_string(info.n) +
+               sizeText(info.m) + "x" + sizeText(info.n) +
                " matrix read element for element";
       return std::nullopt;
     }

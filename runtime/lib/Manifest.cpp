@@ -1216,8 +1216,9 @@ bool checkEpilogue(FieldReader &r, const Manifest &m) {
 }
 /// Checks the sizes fixed at launch (-1): only in a manifest whose op has
 /// one (then shapes may name them and strides may be -1, taken from the
-/// tensors), never in op.batch, op.k2, an epilogue or prologue, a pack, or a
-/// grid that is not the persistent one-block-per-SM grid.
+/// tensors), never in op.batch, op.k2, a matrix input of an epilogue, a
+/// prologue, a pack, or a grid that is not the persistent one-block-per-SM
+/// grid.
 bool checkDynamic(FieldReader &r, const Manifest &m) {
   bool dynamic = m.isDynamic();
   auto needsDynamicOp = [&](const std::string &field) {
@@ -1249,8 +1250,13 @@ bool checkDynamic(FieldReader &r, const Manifest &m) {
     return refuse("op.kind '" + m.op.kind + "'");
   if (m.op.k2 > 0)
     return refuse("a second product (op.k2)");
+  // Scalar, row and column inputs have the run-time n or m; a matrix
+  // input's row stride would have to be passed too.
   if (m.op.epilogue)
-    return refuse("a fused epilogue (op.epilogue)");
+    for (const EpilogueInput &in : m.op.epilogue->inputs)
+      if (in.kind == EpilogueInputKind::Matrix)
+        return refuse("a matrix input of the fused epilogue (operand '" +
+                      in.operand + "')");
   if (m.op.prologue)
     return refuse("a fused prologue (op.prologue)");
   if (!m.packs.empty())

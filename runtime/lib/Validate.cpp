@@ -300,8 +300,15 @@ std::string tcgen::validateLaunch(const Manifest &manifest,
 
 namespace {
 /// The op size ("m", "n" or "k") of dimension `d` of a matmul operand of
-/// rank `rank` and role `role`, or 0 for the batch dimension.
-char sizeOfDim(OperandRole role, size_t rank, size_t d) {
+/// rank `rank` and role `role`, or 0 for the batch dimension. An epilogue
+/// input is [n] (a row), [m] (a column) or [m, n].
+char sizeOfDim(const Manifest &manifest, const Operand &o, size_t d) {
+  OperandRole role = o.role;
+  size_t rank = o.shape.size();
+  if (role == OperandRole::In && rank == 1 && manifest.op.epilogue)
+    for (const EpilogueInput &in : manifest.op.epilogue->inputs)
+      if (in.operand == o.name)
+        return in.kind == EpilogueInputKind::Row ? 'n' : 'm';
   size_t lead = rank == 3 ? 1 : 0;
   if (d < lead)
     return 0;
@@ -334,7 +341,7 @@ void substitute(Manifest &out, int64_t m, int64_t n, int64_t k,
     Operand &o = out.operands[i];
     for (size_t d = 0; d < o.shape.size(); ++d)
       if (o.shape[d] == kDynamicSize)
-        o.shape[d] = size(sizeOfDim(o.role, o.shape.size(), d));
+        o.shape[d] = size(sizeOfDim(out, o, d));
     for (size_t d = 0; d < o.strides.size(); ++d)
       if (o.strides[d] == kDynamicSize)
         o.strides[d] = strides(i, d);

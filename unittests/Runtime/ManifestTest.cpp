@@ -8,6 +8,7 @@
 
 #include "tcgen/Runtime/Manifest.h"
 #include "SampleManifest.h"
+#include "tcgen/Runtime/Validate.h"
 
 #include <gtest/gtest.h>
 
@@ -1544,7 +1545,46 @@ TEST(ManifestTest, DynamicSizesRefuseEpiloguesAndPacks) {
   text = replaceFirst(text, R"("grid": [8, 16, 1])", R"("grid": [-1, 1, 1])");
   std::string error = parseError(text);
   EXPECT_NE(error.find("op: sizes fixed at launch (-1) are not supported "
-                       "with a fused epilogue (op.epilogue)"),
+                       "with a matrix input of the fused epilogue (operand "
+                       "'E1')"),
             std::string::npos)
       << error;
+}
+
+TEST(ManifestTest, DynamicSizesTakeRowColumnAndScalarEpilogueInputs) {
+  // The dynamic sample with a bias along N (a row [n]) and a scale.
+  std::string text = replaceFirst(dynamicManifestText(), R"("k": -1 })",
+                                  R"("k": -1,
+          "epilogue": { "matmul_dtype": "f32",
+            "inputs": [ { "operand": "E0", "kind": "row" },
+                        { "operand": "E1", "kind": "scalar" } ],
+            "ops": [ { "op": "addf", "args": [0, 1], "dtype": "f32" },
+                     { "op": "mulf", "args": [3, 2], "dtype": "f32" } ],
+            "result": 4 } })");
+  text = replaceFirst(text, R"(    { "name": "C", "role": "out")",
+                      R"(    { "name": "E0", "role": "in", "dtype": "f32", "shape": [512],
+      "strides": [1], "align_bytes": 16 },
+    { "name": "E1", "role": "in", "dtype": "f32", "shape": [],
+      "strides": [], "align_bytes": 4 },
+    { "name": "C", "role": "out")");
+  text = replaceFirst(text, R"({ "kind": "size", "value": "m" },)",
+                      R"({ "kind": "ptr", "operand": "E0" },
+              { "kind": "ptr", "operand": "E1" },
+              { "kind": "size", "value": "m" },)");
+  Manifest m = parseOk(text);
+  ASSERT_TRUE(m.op.epilogue.has_value());
+  // The row input of a dynamic n takes the bound n.
+  text = replaceFirst(text, R"("n": 512,)", R"("n": -1,)");
+  text = replaceFirst(text, R"("shape": [-1, 512],
+      "strides": [512, 1])", R"("shape": [-1, -1],
+      "strides": [-1, 1])");
+  text = replaceFirst(text, R"("shape": [-1, 512],
+      "strides": [-1, 1])", R"("shape": [-1, -1],
+      "strides": [-1, 1])");
+  text = replaceFirst(text, R"("shape": [512],)", R"("shape": [-1],)");
+  m = parseOk(text);
+  Manifest bound;
+  ASSERT_EQ(specializeManifest(m, 100, 64, 32, bound), "");
+  EXPECT_EQ(bound.findOperand("E0")->shape, (std::vector<int64_t>{64}));
+  EXPECT_EQ(bound.findOperand("C")->shape, (std::vector<int64_t>{100, 64}));
 }

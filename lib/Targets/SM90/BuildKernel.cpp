@@ -153,18 +153,19 @@ struct BuildKernelPass final
     }
     const ContractionInfo &pa = first ? *first : *info;
     auto func = op->getParentOfType<func::FuncOp>();
-    // Sizes known at run time only: no fusion yet, so A, B and C are the
-    // caller's.
+    // Sizes known at run time only: no prologue yet, so A and B are the
+    // caller's; C is, or the intermediate of a fused epilogue.
+    auto refuseDynamic = [&](StringRef what) {
+      return op.emitOpError("with sizes known only at run time (M, N or K is "
+                            "`?`) the sm90 back end takes ")
+             << what;
+    };
     if (info->isDynamic())
       for (auto [name, v] : {std::pair<StringRef, Value>{"A", info->a},
-                             {"B", info->b},
-                             {"C", info->c}})
+                             {"B", info->b}})
         if (!isa<BlockArgument>(v))
-          return op.emitOpError("with sizes known only at run time (M, N or "
-                                "K is `?`) the sm90 back end takes A, B and C "
-                                "as function arguments only (no fused "
-                                "prologue or epilogue, no intermediate buffer) "
-                                "yet, but ")
+          return refuseDynamic("A and B as function arguments only (no "
+                               "fused prologue) yet, but ")
                  << name << " is not one";
     // A pointwise consumer of the result is computed in the epilogue; the
     // kernel then writes the consumer's output instead.
@@ -174,6 +175,17 @@ struct BuildKernelPass final
       epilogue.reset();
       whyNot = "fusion is off (fuse-epilogue=false)";
     }
+    if (info->isDynamic() && !epilogue && !isa<BlockArgument>(info->c))
+      return refuseDynamic("C as a function argument, or as the "
+                           "intermediate of a fused epilogue, but C is "
+                           "neither (")
+             << whyNot << ")";
+    if (info->isDynamic() && epilogue)
+      for (const EpilogueOperand &e : epilogue->operands)
+        if (e.kind == EpilogueOperandKind::Matrix)
+          return refuseDynamic("fused epilogue operands that are scalars, "
+                               "rows [n] or columns [m] only (a matrix "
+                               "operand's row stride is not passed yet)");
     if (!whyNot.empty())
       op.emitRemark("the consumer of the result is not fused into the "
                     "kernel: ")

@@ -578,6 +578,10 @@ static std::string epilogueOperandType(const KernelParams &p,
                                        const KernelParams::EpilogueOperand &e) {
   if (e.kind == "scalar")
     return "memref<" + e.type + ">";
+  // Sizes known at run time only: a view of the run-time size
+  // (epilogueViews) over the parameter.
+  if (p.dynamicShape)
+    return "memref<?x" + e.type + ">";
   if (e.kind == "row")
     return llvm::formatv("memref<{0}x{1}>", p.n, e.type).str();
   if (e.kind == "col")
@@ -589,7 +593,27 @@ static std::string epilogueOperandType(const KernelParams &p,
 static std::string epilogueParams(const KernelParams &p) {
   std::string s;
   for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
-    s += llvm::formatv(", %E{0}: {1}", k, epilogueOperandType(p, e)).str();
+    s += p.dynamicShape && e.kind != "scalar"
+             ? llvm::formatv(", %E{0}raw: memref<1x{1}>", k, e.type).str()
+             : llvm::formatv(", %E{0}: {1}", k, epilogueOperandType(p, e))
+                   .str();
+  return s;
+}
+
+/// Sizes known at run time only: the row and column operands arrive as
+/// bare pointers (%E<k>raw, a memref<1 x T> parameter) and are viewed at
+/// the run-time N or M.
+static std::string epilogueViews(const KernelParams &p) {
+  std::string s;
+  if (!p.dynamicShape)
+    return s;
+  for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
+    if (e.kind != "scalar")
+      s += llvm::formatv("\n    %E{0} = memref.reinterpret_cast %E{0}raw to "
+                         "offset: [0], sizes: [{1}], strides: [1] : "
+                         "memref<1x{2}> to memref<?x{2}>",
+                         k, e.kind == "row" ? "%sizeN" : "%sizeM", e.type)
+               .str();
   return s;
 }
 
@@ -614,14 +638,15 @@ static std::string epilogueDecl(const KernelParams &p) {
 /// loads: clamped to the last row where a tile reaches past M, so that the
 /// load stays inside the operand (the value is not stored).
 static std::string loadRow(const KernelParams &p, int r) {
-  return llvm::formatv(p.ragged(/*alongM=*/true) ? "%row{0}c" : "%row{0}", r);
+  return llvm::formatv(p.clampedLoads(/*alongM=*/true) ? "%row{0}c" : "%row{0}",
+                       r);
 }
 
 /// The index of fragment column group j's pair for extra-operand loads:
 /// clamped to the last pair where a tile reaches past N.
 static std::string loadCol(const KernelParams &p, int64_t j) {
-  return llvm::formatv(p.ragged(/*alongM=*/false) ? "%col{0}c" : "%col{0}",
-                       j);
+  return llvm::formatv(
+      p.clampedLoads(/*alongM=*/false) ? "%col{0}c" : "%col{0}", j);
 }
 
 /// Defines, where tiles reach past N, %col<j>c (the clamped load column)
@@ -629,15 +654,17 @@ static std::string loadCol(const KernelParams &p, int64_t j) {
 /// wholly inside or outside).
 static void emitColumnEdge(llvm::raw_ostream &os, const KernelParams &p,
                            int64_t j) {
-  if (!p.ragged(/*alongM=*/false))
-    return;
   // Clamped load columns only where extra operands are loaded. Odd N: the
   // pair's elements are loaded and stored one at a time, each clamped to
   // (or masked at) the last column.
   const bool loads = !p.epilogueOperands.empty();
-  if (loads)
+  if (loads && p.clampedLoads(/*alongM=*/false))
     os << llvm::formatv(
         "      %col{0}c = arith.minui %col{0}, %cLastPair : index\n", j);
+  // Stores are masked only where tiles reach past N (with sizes known at
+  // run time only, TMA stores clip them).
+  if (!p.ragged(/*alongM=*/false))
+    return;
   os << llvm::formatv(
       "      %col{0}in = arith.cmpi ult, %col{0}, %cN : index\n", j);
   if (!p.oddN())
@@ -1192,7 +1219,7 @@ gpu.module @{0} {{
     %tmapA2 = builtin.unrealized_conversion_cast %pA2 : !llvm.ptr to !tmA
     %tmapB2 = builtin.unrealized_conversion_cast %pB2 : !llvm.ptr to !tmB)"
                                : "",
-                      problemSizes(p),
+                      problemSizes(p) + epilogueViews(p),
                       p.dynamicShape
                           ? ", %sizeM: index, %sizeN: index, %sizeK: index"
                           : "");
@@ -1468,6 +1495,16 @@ gpu.module @{0} {{
       %cN = arith.constant {2} : index
 )",
                         p.n - 2, p.n - 1, p.n);
+  // Sizes known at run time only: the operand loads are clamped to the last
+  // row and column pair of the run-time sizes (N is even: TMA stores need
+  // C's rows 16-byte multiples apart).
+  if (p.dynamicShape && !p.epilogueOperands.empty())
+    os << R"(
+      %cLastRow = arith.subi %sizeM, %c1 : index
+      %row0c = arith.minui %row0, %cLastRow : index
+      %row1c = arith.minui %row1, %cLastRow : index
+      %cLastPair = arith.subi %sizeN, %c2 : index
+)";
   if (p.chunkedStore())
     emitStoreSetup(os, p);
   emitColumnOperandLoads(os, p);

@@ -69,24 +69,80 @@ func.func @dyn_m_batched(%A: memref<4x?x512xbf16>, %B: memref<4x256x512xbf16>, %
 
 // -----
 
-// What the dynamic-shape kernel does not do yet is an error, never a
-// silently static kernel.
+// A fused epilogue with a row operand (bias along N): the operand arrives as
+// a bare pointer (memref<1xf16>) viewed at the run-time N, and its loads are
+// clamped to the last column pair (N - 2) and the rows to M - 1.
 #id = affine_map<(i, j) -> (i, j)>
-func.func @dyn_epilogue(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %out: memref<?x256xf16>) {
+#row = affine_map<(i, j) -> (j)>
+func.func @dyn_bias_relu(%A: memref<?x256xf16>, %B: memref<256x?xf16>, %bias: memref<?xf16>, %out: memref<?x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %A, %c0 : memref<?x256xf16>
+  %n = memref.dim %B, %c1 : memref<256x?xf16>
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc(%m, %n) : memref<?x?xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<?x?xf16>)
+  linalg.matmul ins(%A, %B : memref<?x256xf16>, memref<256x?xf16>)
+                outs(%C : memref<?x?xf16>)
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C, %bias : memref<?x?xf16>, memref<?xf16>) outs(%out : memref<?x?xf16>) {
+  ^bb0(%x: f16, %b: f16, %o: f16):
+    %s = arith.addf %x, %b : f16
+    %r = arith.maximumf %s, %zero : f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %C : memref<?x?xf16>
+  return
+}
+// CHECK-LABEL: func.func @dyn_bias_relu(
+// CHECK-NOT:     linalg.
+// CHECK:       gpu.func @dyn_bias_relu_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[ERAW:.*]]: memref<1xf16>, %[[M:.*]]: index, %[[N:.*]]: index, %{{.*}}: index) kernel
+// CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "ptr:E0", "size:m", "size:n", "size:k"]
+// CHECK:         %[[E:.*]] = memref.reinterpret_cast %[[ERAW]] to offset: [0], sizes: [%[[N]]], strides: [1] : memref<1xf16> to memref<?xf16>
+// CHECK:         %[[LAST:.*]] = arith.subi %[[M]], %c1{{(_[0-9]+)?}} : index
+// CHECK:         arith.minui %{{.*}}, %[[LAST]] : index
+// CHECK:         %[[PAIR:.*]] = arith.subi %[[N]], %c2{{(_[0-9]+)?}} : index
+// CHECK:         %[[COL:.*]] = arith.minui %{{.*}}, %[[PAIR]] : index
+// CHECK:         vector.load %[[E]][%[[COL]]] : memref<?xf16>, vector<2xf16>
+// CHECK:         arith.maximumf
+
+// -----
+
+// A matrix operand (a residual) needs its row stride: refused.
+#id = affine_map<(i, j) -> (i, j)>
+func.func @dyn_residual(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %R: memref<?x256xf16>, %out: memref<?x256xf16>) {
   %c0 = arith.constant 0 : index
   %m = memref.dim %A, %c0 : memref<?x256xf16>
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc(%m) : memref<?x256xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<?x256xf16>)
-  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end takes A, B and C as function arguments only (no fused prologue or epilogue, no intermediate buffer) yet, but C is not one}}
+  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end takes fused epilogue operands that are scalars, rows [n] or columns [m] only (a matrix operand's row stride is not passed yet)}}
   linalg.matmul ins(%A, %B : memref<?x256xf16>, memref<256x256xf16>)
                 outs(%C : memref<?x256xf16>)
-  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%C : memref<?x256xf16>) outs(%out : memref<?x256xf16>) {
-  ^bb0(%x: f16, %o: f16):
-    %r = arith.maximumf %x, %zero : f16
-    linalg.yield %r : f16
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%C, %R : memref<?x256xf16>, memref<?x256xf16>) outs(%out : memref<?x256xf16>) {
+  ^bb0(%x: f16, %r: f16, %o: f16):
+    %s = arith.addf %x, %r : f16
+    linalg.yield %s : f16
   }
+  memref.dealloc %C : memref<?x256xf16>
+  return
+}
+
+// -----
+
+// An intermediate C whose consumer cannot be fused: an error with the
+// reason.
+func.func @dyn_unfused(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %out: memref<256x?xf16>) {
+  %c0 = arith.constant 0 : index
+  %m = memref.dim %A, %c0 : memref<?x256xf16>
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc(%m) : memref<?x256xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<?x256xf16>)
+  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end takes C as a function argument, or as the intermediate of a fused epilogue, but C is neither (the consumer's output is not a contiguous ?x256 memref written element for element)}}
+  linalg.matmul ins(%A, %B : memref<?x256xf16>, memref<256x256xf16>)
+                outs(%C : memref<?x256xf16>)
+  linalg.transpose ins(%C : memref<?x256xf16>) outs(%out : memref<256x?xf16>) permutation = [1, 0]
   memref.dealloc %C : memref<?x256xf16>
   return
 }
@@ -131,7 +187,7 @@ func.func @dyn_prologue(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %C: memr
     linalg.yield %r : f16
   }
   linalg.fill ins(%zf : f32) outs(%C : memref<?x256xf32>)
-  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end takes A, B and C as function arguments only (no fused prologue or epilogue, no intermediate buffer) yet, but A is not one}}
+  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end takes A and B as function arguments only (no fused prologue) yet, but A is not one}}
   linalg.matmul ins(%R, %B : memref<?x256xf16>, memref<256x256xf16>)
                 outs(%C : memref<?x256xf32>)
   memref.dealloc %R : memref<?x256xf16>

@@ -119,7 +119,9 @@ struct KernelParams {
   /// operands are all tensor maps (TMA loads, TMA stores clipping the edge
   /// tiles), so their strides come with the maps; it is persistent and
   /// data-parallel, without packs, a fused epilogue or prologue, or a
-  /// second product.
+  /// second product. A fused epilogue may take scalar, row ([n]) and
+  /// column ([m]) operands, each passed as a bare pointer and viewed at the
+  /// run-time size, with its loads clamped at the edges.
   bool dynamicShape = false;
   /// add(gemm, gemm): with k2 > 0 the kernel computes C = A B + A2 B2 (A2
   /// [m][k2], B2 [k2][n], stored like A and B; kernel parameters %pA2 and
@@ -277,6 +279,12 @@ struct KernelParams {
       return false;
     return alongM ? clusterTilesM() * clusterM * blockM != m
                   : clusterTilesN() * clusterN * blockN != n;
+  }
+  /// Whether extra-operand loads are clamped to the last row (column pair)
+  /// of the operand: where some tile reaches past M (N), and always with
+  /// sizes known at run time only.
+  bool clampedLoads(bool alongM) const {
+    return dynamicShape || ragged(alongM);
   }
   int64_t threads() const { return 128 * (consumers() + 1); }
   int64_t stageBytes() const {
