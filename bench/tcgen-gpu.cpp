@@ -244,7 +244,7 @@ bool checkBundles(const std::vector<std::string> &bundles,
 /// (planBaseline()), so that a bundle it does not fit is refused the same
 /// way everywhere.
 bool checkBaselines(const std::vector<std::string> &bundles,
-                    BaselineKind baseline) {
+                    BaselineKind baseline, const LaunchSizes &sizes) {
   bool ok = true;
   for (const std::string &b : bundles) {
     std::string path;
@@ -253,6 +253,13 @@ bool checkBaselines(const std::vector<std::string> &bundles,
     std::string error = findManifest(b, path);
     if (error.empty())
       error = loadManifest(path, m);
+    // A bundle whose sizes are fixed at launch, at the sizes given.
+    if (error.empty() && m.isDynamic() &&
+        (error = checkLaunchSizes(m, sizes)).empty()) {
+      Manifest bound;
+      error = specializeManifest(m, sizes[0], sizes[1], sizes[2], bound);
+      m = std::move(bound);
+    }
     if (error.empty())
       error = planBaseline(m, baseline, plan);
     if (!error.empty()) {
@@ -551,7 +558,7 @@ int benchCommand(const std::vector<std::string> &args) {
     return usageError("--check-baseline needs --baseline=NAME");
   if (!checkBundles(bundles, options.sizes))
     return kExitFail;
-  if (options.baseline && !checkBaselines(bundles, *options.baseline))
+  if (options.baseline && !checkBaselines(bundles, *options.baseline, options.sizes))
     return kExitFail;
   if (!initDeviceOrReport())
     return kExitFail;

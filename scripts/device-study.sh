@@ -199,15 +199,15 @@ if [ -d "$CARRY/dynepilogue-bundles" ]; then
     --gtest_filter='GpuBundles.*' > "$OUT/dynepilogue-gpu-tests.log" 2>&1
   grep -E '^\[  (PASSED|FAILED) |^CHECK .* FAIL' "$OUT/dynepilogue-gpu-tests.log" | head -10
   grep -c '^CHECK .* PASS' "$OUT/dynepilogue-gpu-tests.log" | sed 's/^/checks passed: /'
-  echo "=== dynamic bias + ReLU against static (run, size, name, TFLOP/s, cuBLAS, ratio)"
+  echo "=== dynamic bias + ReLU against static (run, size, name, TFLOP/s, cuBLASLt RELU_BIAS TFLOP/s, ratio)"
   for run in 1 2; do
     for s in 2048 4096 8192; do
       timeout 300 "$GPU" bench "$D/static_$s" "$D/dyn_bias_relu" --sizes "$s,$s,$s" \
-        --iters "$ITERS" --warmup 3 --no-cublaslt \
+        --iters "$ITERS" --warmup 3 --baseline=cublaslt-relu-bias \
         --csv "$OUT/dynepilogue-$s-run$run.csv" > "$OUT/dynepilogue-$s-run$run.log" 2>&1 ||
         echo "bench $s failed"
       tail -n +2 "$OUT/dynepilogue-$s-run$run.csv" |
-        awk -F, -v r="$run" -v s="$s" '{print r, s, $3, $11, $13, $14}'
+        awk -F, -v r="$run" -v s="$s" '{print r, s, $3, $11, $21, $22}'
     done
   done
 fi
