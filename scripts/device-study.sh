@@ -392,5 +392,26 @@ if [ -d "$CARRY/tune-dirs" ]; then
   (cd "$OUT" && tar czf tune.tgz tune && rm -rf tune)
 fi
 
+if [ -d "$CARRY/narrow-bundles" ]; then
+  D="$CARRY/narrow-bundles"
+  check_and_bench narrow "block tiles with N a multiple of 16" t
+  echo "=== narrow: the dynamic bundle at five sizes"
+  TCGEN_GPU_BUNDLES="$D/gpu" timeout 300 "$CARRY/bin/tcgen-gpu-tests" --gtest_filter='GpuBundles.*' \
+    > "$OUT/narrow-dynamic.log" 2>&1; grep -E "^CHECK|PASSED|FAILED" "$OUT/narrow-dynamic.log" | head -12
+  SASS_OUT="$OUT/narrow-sass.log"
+  for b in "$D"/chk_1536_144 "$D"/chk_fp8_144 "$D"/chk_nt_144_c21; do
+    [ -d "$b" ] && echo "$(basename "$b"): $(sass_counts "$b"/*.cubin)"
+  done | tee "$SASS_OUT"
+  echo "=== narrow: kernels under ncu, cuBLAS's and ours (name, grid, block, cluster, us)"
+  for b in t1024_f32_default t1536_f32_default t1536_f32_128x144 t1536_f16_default; do
+    [ -d "$D/$b" ] || continue
+    timeout 120 ncu --clock-control none --metrics gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__cluster_dim_x,launch__cluster_dim_y,launch__registers_per_thread,launch__shared_mem_per_block_dynamic,sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active,lts__t_bytes.sum.per_second --csv \
+      "$CARRY/bin/tcgen-gpu" bench "$D/$b" --iters 1 --warmup 0 --no-cublaslt > "$OUT/ncu_narrow_$b.csv" 2> "$OUT/ncu_narrow_$b.err" \
+      || { echo "ncu failed on $b"; tail -2 "$OUT/ncu_narrow_$b.err"; continue; }
+    echo "--- $b"
+    grep -E '^"[0-9]' "$OUT/ncu_narrow_$b.csv" | awk -F'","' '{gsub(/"/, "", $NF); k=$5; if (length(k) > 90) k=substr(k,1,90); printf "%s | %s=%s\n", k, $(NF-2), $NF}' | sort -u
+  done
+fi
+
 # Everything in one archive (the device tool returns at most 8 files).
 (cd "$OUT" && tar czf device-study.tgz --exclude='*.tgz' ./*.csv ./*.log 2>/dev/null && rm -f ./*.csv ./*.err)

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -69,7 +69,11 @@ ARGS=("$@")
 # sm80random (checks only: random sm80 configurations, SEED picks the draw:
 # tiles with and without split-K, stages 2-5, padded or swizzled tiles,
 # staged or register stores, f16 or bf16, all layouts, C += A*B and fused
-# epilogues, sizes random multiples of the tile)
+# epilogues, sizes random multiples of the tile),
+# narrow (sm90 block tiles whose N is a multiple of 16 but not of 64:
+# checks in every layout, dtype, store and epilogue form, cluster, batch
+# and a dynamic bundle; timings at the square sizes whose tile counts fill
+# the SMs' waves poorly with 64-multiples)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -1171,4 +1175,52 @@ PY
     build "$CARRY/sm80random-bundles" "chk_$name" $args
   done < "$CARRY/mlir/sm80random.txt"
   echo "  $(ls "$CARRY/sm80random-bundles" | wc -l) bundles"
+fi
+
+if want narrow; then
+  rm -rf "$CARRY/narrow-bundles"; mkdir -p "$CARRY/narrow-bundles/gpu"
+  echo "narrow: sm90 tiles with N a multiple of 16, not of 64"
+  D="$CARRY/narrow-bundles"
+  build "$D" chk_1536_144 1536 1536 1536 -- --block-tile=128,144,64
+  build "$D" chk_1000x1000x700_144_f16 1000 1000 700 --out f16 -- --block-tile=128,144,64
+  build "$D" chk_777x1001x300_144_staged 777 1001 300 -- --block-tile=128,144,64
+  build "$D" chk_1024x1040x512_80 1024 1040 512 --out bf16 --in bf16 -- --block-tile=128,80,64
+  build "$D" chk_nt_144_c21 1000 1200 700 --b-layout nk -- --block-tile=128,144,64 --cluster=2,1
+  build "$D" chk_tn_160_c12 1000 1200 700 --a-layout km -- --block-tile=128,160,64 --cluster=1,2
+  build "$D" chk_tt_208_f16 1000 1200 700 --a-layout km --b-layout nk --out f16 -- --block-tile=128,208,64
+  build "$D" chk_64x112 500 700 300 -- --block-tile=64,112,64
+  build "$D" chk_nn_96_f16 999 1000 333 --out f16 -- --block-tile=128,96,64
+  build "$D" chk_nn_208_bf16 1001 1304 520 --in bf16 --out bf16 -- --block-tile=128,208,64
+  build "$D" chk_nn_240_dual 700 1000 300 --tensor --second-k 200 -- --block-tile=128,240,64
+  build "$D" chk_bias_relu_144 1000 1200 700 --tensor --epilogue relu-bias --out f16 -- --block-tile=128,144,64
+  build "$D" chk_bgr_176 1000 1200 700 --tensor --epilogue bias-gelu-residual --out bf16 --in bf16 -- --block-tile=128,176,64
+  build "$D" chk_acc_144 1000 1200 700 --accumulate -- --block-tile=128,144,64
+  build "$D" chk_global_144 1000 1200 700 -- --block-tile=128,144,64 --store=global
+  build "$D" chk_batch_144 384 384 64 --batch 8 --out f16 -- --block-tile=128,144,64
+  build "$D" chk_colmajor_144 1000 1200 700 --c-layout nm -- --block-tile=128,144,64
+  build "$D" chk_fp8_144 1000 1200 768 --in e4m3 --out bf16 --b-layout nk -- --block-tile=128,144,128
+  build "$D" chk_tf32_144 1000 1200 700 --in f32 --b-layout nk -- --allow-tf32 --block-tile=128,144,32
+  build "$D" chk_prologue_b_144 1000 1200 700 --tensor --prologue relu-b -- --block-tile=128,144,64
+  build "$D" chk_prologue_a_144 1000 1200 700 --tensor --prologue relu-a -- --block-tile=128,144,64 --prologue=smem
+  build "$D/gpu" dyn_144 0 0 0 --dynamic mnk -- --block-tile=128,144,64
+  for out in f32 f16; do
+    build "$D" "t1536_${out}_default" 1536 1536 1536 --out $out
+    for n in 96 144 160 176; do
+      build "$D" "t1536_${out}_128x$n" 1536 1536 1536 --out $out -- --block-tile=128,$n,64
+    done
+    build "$D" "t1536_${out}_128x160_c12" 1536 1536 1536 --out $out -- --block-tile=128,160,64 --cluster=1,2
+  done
+  build "$D" t2560_f32_default 2560 2560 2560
+  for n in 160 208 224; do
+    build "$D" "t2560_f32_128x$n" 2560 2560 2560 -- --block-tile=128,$n,64
+  done
+  build "$D" t5120_f32_default 5120 5120 5120
+  for n in 224 240; do
+    build "$D" "t5120_f32_128x$n" 5120 5120 5120 -- --block-tile=128,$n,64 --stream-k=0
+  done
+  build "$D" t1024_f32_default 1024 1024 1024
+  for t in 128,80 128,96 64,144; do
+    build "$D" "t1024_f32_${t/,/x}" 1024 1024 1024 -- --block-tile=$t,64
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -244,6 +244,12 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
            << "cluster [" << cl[0] << ", " << cl[1]
            << "] splits the shared MN-major operand tile into two halves of "
               "64-wide boxes: its tile size must be a multiple of 128";
+  // Stream-K's partial accumulators move in groups of eight quads (32
+  // columns of the fragment per thread group).
+  if (config.getStreamK() && bt[1] % 64 != 0)
+    return info.op->emitOpError()
+           << "stream-K needs a block tile N that is a multiple of 64, not "
+           << bt[1];
   // bt[2] elements of A and B: in 16-bit units for the ring's bytes.
   int64_t kUnits = bt[2] * (info.aType.getIntOrFloatBitWidth() / 8) / 2;
   if (kUnits != 64)
@@ -251,9 +257,9 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
            << "sm90 k-tiles are one 128-byte swizzle atom of A and B: "
            << 128 / (info.aType.getIntOrFloatBitWidth() / 8) << " "
            << typeName(info.aType) << " elements, not " << bt[2];
-  int64_t smem = sm90::sharedMemoryBytes(bt[0], bt[1], kUnits,
-                                         config.getStages(),
-                                         config.getStore() != "global");
+  int64_t smem = sm90::sharedMemoryBytes(
+      bt[0], bt[1], kUnits, config.getStages(), config.getStore() != "global",
+      getModelProblem(info).bKMajor);
   if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)
     return info.op->emitOpError()
            << config.getStages() << " stages need " << smem

@@ -65,7 +65,8 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                                         (info.aType.getIntOrFloatBitWidth() /
                                          8) /
                                         2,
-                                    storeKind != "global")
+                                    storeKind != "global",
+                                    getModelProblem(info).bKMajor)
                               : config.getStages();
     } else if (backendName == "sm80") {
       // sm80: the deepest cp.async pipeline the budget holds, recomputed

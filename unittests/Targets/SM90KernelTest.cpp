@@ -41,10 +41,13 @@ DialectRegistry kernelDialects() {
 std::vector<KernelParams> allTiles() {
   std::vector<KernelParams> out;
   for (int64_t m : {64, 128})
-    for (int64_t n : {64, 128, 192, 256})
+    for (int64_t n : {64, 80, 128, 144, 160, 192, 208, 240, 256})
       for (bool streamK : {false, true})
         for (bool tmaStore : {false, true})
           for (const char *outType : {"f32", "f16"}) {
+            // Stream-K moves whole 64-wide column groups (Config.cpp).
+            if (streamK && n % 64 != 0)
+              continue;
             KernelParams p;
             p.streamK = streamK;
             p.tmaStore = tmaStore;
@@ -126,6 +129,45 @@ TEST(SM90Kernel, StoreChunks) {
   EXPECT_EQ(p.storeBytes(), 2 * 8192);
   p.tmaStore = false;
   EXPECT_EQ(p.storeBytes(), 0);
+}
+
+TEST(SM90Kernel, StoreChunksOfNarrowerTiles) {
+  KernelParams p;
+  p.tmaStore = true;
+  p.outType = "f32";
+  p.blockN = 256;
+  EXPECT_EQ(p.storeChunks(), (std::vector<int64_t>{0, 32, 64, 96, 128, 160,
+                                                   192, 224}));
+  // 144 f32 columns: four whole chunks and one overlapping the fourth.
+  p.blockN = 144;
+  EXPECT_EQ(p.storeChunks(), (std::vector<int64_t>{0, 32, 64, 96, 112}));
+  // 144 f16 columns: two whole chunks (128 bytes are 64 f16) and one that
+  // ends at column 144.
+  p.outType = "f16";
+  EXPECT_EQ(p.storeChunks(), (std::vector<int64_t>{0, 64, 80}));
+  p.blockN = 64;
+  EXPECT_EQ(p.storeChunks(), (std::vector<int64_t>{0}));
+}
+
+TEST(SM90Kernel, MNMajorBKeepsWholeBoxes) {
+  // B [k][n] is loaded in [64 k][64 n] boxes: 144 columns take three.
+  EXPECT_EQ(bTileRows(144, /*bKMajor=*/false), 192);
+  EXPECT_EQ(bTileRows(144, /*bKMajor=*/true), 144);
+  EXPECT_EQ(bTileRows(256, /*bKMajor=*/false), 256);
+  KernelParams p;
+  p.blockM = 128;
+  p.blockN = 144;
+  EXPECT_EQ(p.stageBytes(), (128 + 192) * 128);
+  p.bKMajor = true;
+  EXPECT_EQ(p.stageBytes(), (128 + 144) * 128);
+  EXPECT_EQ(p.stageBytes() % 1024, 0);
+  // The budget counts the tile as the kernel keeps it.
+  EXPECT_EQ(sharedMemoryBytes(128, 144, 64, 4, true),
+            4 * (128 + 192) * 128 + 2 * 2 * 8192 + 1024);
+  EXPECT_EQ(sharedMemoryBytes(128, 144, 64, 4, true, /*bKMajor=*/true),
+            4 * (128 + 144) * 128 + 2 * 2 * 8192 + 1024);
+  EXPECT_EQ(chooseStages(128, 144, 64, true), 4);
+  EXPECT_EQ(chooseStages(128, 144, 64, true, /*bKMajor=*/true), 5);
 }
 
 TEST(SM90Kernel, EdgeTiles) {

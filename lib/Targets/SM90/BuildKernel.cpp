@@ -274,12 +274,20 @@ struct BuildKernelPass final
     if (prologue || prologueB) {
       int64_t readers = prologue ? sm90::ceilDiv(p.n, p.blockN)
                                  : sm90::ceilDiv(p.m, p.blockM);
+      // A prologue on B in shared memory takes whole 64-wide boxes.
+      bool wholeBoxes = !prologueB || p.blockN % 64 == 0;
       prologuePack = pack != "never" &&
                      (prologueMode == "pack" ||
-                      (prologueMode == "auto" && readers > 8));
+                      (prologueMode == "auto" && (readers > 8 || !wholeBoxes)));
     }
     p.prologueA = prologue.has_value() && !prologuePack;
     p.prologueB = prologueB.has_value() && !prologuePack;
+    // The B prologue splits B's tile over the consumer threads in whole
+    // 64-wide boxes.
+    if (p.prologueB && p.blockN % 64 != 0)
+      return op.emitOpError("a prologue on B in shared memory needs a block "
+                            "tile N that is a multiple of 64, not ")
+             << p.blockN << " (prologue = pack transforms B once instead)";
     p.stagedStore = config.getStore() == "staged";
     p.inType = pa.aType.isBF16()                    ? "bf16"
                : pa.aType.isF32()                   ? "tf32"

@@ -25,6 +25,9 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
+#include <tuple>
+
 using namespace mlir;
 using namespace mlir::tcgen::sm90;
 
@@ -107,9 +110,12 @@ static std::string cMemrefType(const KernelParams &p) {
 }
 
 int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
-                                        int64_t blockK, bool tmaStore) {
-  int64_t fixed = sharedMemoryBytes(blockM, blockN, blockK, 0, tmaStore);
-  int64_t stage = sharedMemoryBytes(blockM, blockN, blockK, 1, tmaStore) - fixed;
+                                        int64_t blockK, bool tmaStore,
+                                        bool bKMajor) {
+  int64_t fixed =
+      sharedMemoryBytes(blockM, blockN, blockK, 0, tmaStore, bKMajor);
+  int64_t stage =
+      sharedMemoryBytes(blockM, blockN, blockK, 1, tmaStore, bKMajor) - fixed;
   int64_t stages = (kMaxDynamicSmemBytes - fixed) / stage;
   return std::min<int64_t>(stages, 8);
 }
@@ -134,10 +140,11 @@ static int64_t kStepBytes(bool kMajor) {
 /// Emits the TMA loads of one operand's tile of a stage into shared memory
 /// at `%aOff + offset`: a K-major tile [rows][64 k] is one box (coordinates
 /// innermost first: k, then row); an MN-major tile is rows/64 boxes
-/// [64 k][64 rows-dim] stacked 8 KiB apart. Either way row r of the tile
-/// starts r * 128 bytes in (for MN-major: within its box column), so with
-/// `shared` (the tile both blocks of a cluster use) this block loads the
-/// half of the rows its cluster rank %rankX names and multicasts it to both.
+/// [64 k][64 rows-dim] stacked 8 KiB apart (bTileRows: whole boxes). Either
+/// way row r of the tile starts r * 128 bytes in (for MN-major: within its
+/// box column), so with `shared` (the tile both blocks of a cluster use)
+/// this block loads the half of the rows its cluster rank %rankX names and
+/// multicasts it to both.
 static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
                           StringRef name, StringRef tmap, StringRef tmapType,
                           bool kMajor, int64_t rows, int64_t offset,
@@ -889,7 +896,7 @@ static void emitStoreChunkBegin(llvm::raw_ostream &os, const KernelParams &p,
 /// each, so that one store instruction writes 128 contiguous bytes of a row
 /// of C; elements past M or N are not stored.
 static void emitStagedChunkStore(llvm::raw_ostream &os, const KernelParams &p,
-                                 int64_t c) {
+                                 int64_t c, int64_t col) {
   const int64_t eb = p.outType == "f32" ? 4 : 2;
   const int64_t perLane = p.storeChunkCols() / 32;
   os << llvm::formatv(R"(
@@ -915,8 +922,7 @@ static void emitStagedChunkStore(llvm::raw_ostream &os, const KernelParams &p,
         %sgGr{0} = arith.addi %sgGr0{0}, %sgr{0} : index
         %sgRin{0} = arith.cmpi ult, %sgGr{0}, %sgM{0} : index
 )",
-                      c, c * p.storeChunkCols(), c % 2 * kStoreChunkBytes,
-                      p.m, p.n);
+                      c, col, c % 2 * kStoreChunkBytes, p.m, p.n);
   for (int64_t x = 0; x < perLane; ++x)
     os << llvm::formatv(R"(
         %sgx{0}_{1} = arith.constant {2} : index
@@ -949,9 +955,9 @@ static void emitStagedChunkStore(llvm::raw_ostream &os, const KernelParams &p,
 /// wait for the warpgroup, and let its first thread issue the TMA store of
 /// the chunk (a predicated store; every thread commits) (columns n0 + c * chunk width, the warpgroup's 64 rows).
 static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
-                              int64_t c) {
+                              int64_t c, int64_t col) {
   if (p.stagedStore) {
-    emitStagedChunkStore(os, p, c);
+    emitStagedChunkStore(os, p, c, col);
     return;
   }
   os << llvm::formatv(R"(
@@ -969,16 +975,19 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
       nvvm.cp.async.bulk.tensor.global.shared.cta %tmapC, %ecp{0}, box [%ecxI{0}, %ecyI{0}{3}], predicate = %epiLeader : !llvm.ptr, !llvm.ptr<3>
       nvvm.cp.async.bulk.commit.group
 )",
-                      c, c * p.storeChunkCols(),
-                      c % 2 * kStoreChunkBytes, batchCoord(p, "%bIdxI"));
+                      c, col, c % 2 * kStoreChunkBytes,
+                      batchCoord(p, "%bIdxI"));
 }
 
 /// Stores the pair `value` (a vector<2 x outType>) of fragment column group
 /// j in the rows of `half` ("ab": `row`, "cd": eight below): straight to C,
-/// or into the swizzled chunk buffer of a TMA store.
+/// or into the swizzled buffer of chunk `c`, where it is column group `jj`
+/// (a group stored twice, in a whole chunk and the overlapping last one,
+/// names its second store's values with `sfx`).
 static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
                           StringRef value, StringRef row, int64_t j,
-                          StringRef half) {
+                          StringRef half, int64_t c = 0, int64_t jj = 0,
+                          StringRef sfx = "") {
   if (!p.chunkedStore()) {
     // Pairs outside C (edge tiles) are not stored.
     bool raggedM = p.ragged(/*alongM=*/true), raggedN = p.ragged(false);
@@ -1023,32 +1032,31 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
       os << "      }\n";
     return;
   }
-  const int64_t groupsPerChunk = p.storeChunkCols() / 8;
-  const int64_t c = j / groupsPerChunk, jj = j % groupsPerChunk;
   const int64_t unitBytes = p.outType == "f32" ? 32 : 16;
   // Buffer c % 2, and row r + 8 for "cd": constant offsets.
   const int64_t fixed =
       c % 2 * kStoreChunkBytes + (half == "ab" ? 0 : 8 * 128);
+  const std::string id = llvm::formatv("{0}{1}{2}", j, half, sfx).str();
   os << llvm::formatv(R"(
-      %sk{0}{1} = arith.constant {2} : i32
-      %sx{0}{1} = arith.xori %stX, %sk{0}{1} : i32
-      %sf{0}{1} = arith.constant {3} : i32
-      %sy{0}{1} = arith.addi %sx{0}{1}, %sf{0}{1} : i32
-      %sa{0}{1} = arith.addi %stT, %sy{0}{1} : i32
-      %sp{0}{1} = llvm.inttoptr %sa{0}{1} : i32 to !llvm.ptr<3>
+      %sk{0} = arith.constant {1} : i32
+      %sx{0} = arith.xori %stX, %sk{0} : i32
+      %sf{0} = arith.constant {2} : i32
+      %sy{0} = arith.addi %sx{0}, %sf{0} : i32
+      %sa{0} = arith.addi %stT, %sy{0} : i32
+      %sp{0} = llvm.inttoptr %sa{0} : i32 to !llvm.ptr<3>
 )",
-                      j, half, jj * unitBytes, fixed);
+                      id, jj * unitBytes, fixed);
   if (p.outType == "f32") {
-    os << llvm::formatv("      llvm.store {0}, %sp{1}{2} {{alignment = 8 : "
+    os << llvm::formatv("      llvm.store {0}, %sp{1} {{alignment = 8 : "
                         "i64} : vector<2xf32>, !llvm.ptr<3>\n",
-                        value, j, half);
+                        value, id);
     return;
   }
   os << llvm::formatv(R"(
-      %sv{0}{1} = llvm.bitcast {2} : vector<2x{3}> to i32
-      llvm.store %sv{0}{1}, %sp{0}{1} {{alignment = 4 : i64} : i32, !llvm.ptr<3>
+      %sv{0} = llvm.bitcast {1} : vector<2x{2}> to i32
+      llvm.store %sv{0}, %sp{0} {{alignment = 4 : i64} : i32, !llvm.ptr<3>
 )",
-                      j, half, value, p.outType);
+                      id, value, p.outType);
 }
 
 /// Whether the epilogue pins each accumulator register after the wgmma
@@ -1292,8 +1300,9 @@ gpu.module @{0} {{
   auto emitLoads = [&](StringRef tmapA, StringRef tmapB) {
     emitTileLoads(os, p, "A", tmapA, "!tmA", /*kMajor=*/!p.aMNMajor,
                   p.blockM, /*offset=*/0, "%m0", /*shared=*/p.clusterN == 2);
-    emitTileLoads(os, p, "B", tmapB, "!tmB", /*kMajor=*/p.bKMajor, p.blockN,
-                  aTileBytes, "%n0", /*shared=*/p.clusterM == 2);
+    emitTileLoads(os, p, "B", tmapB, "!tmB", /*kMajor=*/p.bKMajor,
+                  bTileRows(p.blockN, p.bKMajor), aTileBytes, "%n0",
+                  /*shared=*/p.clusterM == 2);
   };
   if (p.k2 == 0) {
     os << "          %k0 = arith.muli %kt, %c64 : index\n";
@@ -1508,9 +1517,19 @@ gpu.module @{0} {{
   if (p.chunkedStore())
     emitStoreSetup(os, p);
   emitColumnOperandLoads(os, p);
+  // Column group j goes out in whole chunk j / groupsPerChunk; where the
+  // block width is not a multiple of the chunk, the groups of the last,
+  // overlapping chunk (storeChunks) are stored into it once all are
+  // computed, from the values kept in `stored`.
   const int64_t groupsPerChunk = p.storeChunkCols() / 8;
+  const std::vector<int64_t> chunks = p.storeChunks();
+  const int64_t wholeChunks = p.blockN / p.storeChunkCols();
+  std::vector<std::array<std::string, 2>> stored(p.blockN / 8);
+  auto inWholeChunk = [&](int64_t j) {
+    return !p.chunkedStore() || j / groupsPerChunk < wholeChunks;
+  };
   for (int64_t j = 0; j < p.blockN / 8; ++j) {
-    if (p.chunkedStore() && j % groupsPerChunk == 0)
+    if (p.chunkedStore() && j % groupsPerChunk == 0 && inWholeChunk(j))
       emitStoreChunkBegin(os, p, j / groupsPerChunk);
     if (p.fusedEpilogue && j % kEpilogueLoadGroup == 0)
       for (int64_t g = j; g < std::min(j + kEpilogueLoadGroup, p.blockN / 8);
@@ -1559,20 +1578,23 @@ gpu.module @{0} {{
                             j, "abcd"[x], sum, x);
       e = llvm::formatv("%t{0}", j).str();
     }
-    for (auto [half, row] :
-         {std::pair<const char *, const char *>{"ab", "%row0"},
-          {"cd", "%row1"}}) {
+    for (auto [h, half, row] :
+         {std::tuple<int, const char *, const char *>{0, "ab", "%row0"},
+          {1, "cd", "%row1"}}) {
       std::string v = llvm::formatv("%v{0}{1}", j, half).str();
       if (p.fusedEpilogue) {
         emitFusedPair(os, p, j, half, e);
-        emitPairStore(os, p, v + "h", row, j, half);
+        stored[j][h] = v + "h";
+        if (inWholeChunk(j))
+          emitPairStore(os, p, v + "h", row, j, half, j / groupsPerChunk,
+                        j % groupsPerChunk);
         continue;
       }
       os << llvm::formatv(R"(
       {0}0 = vector.from_elements {1}{2}, {1}{3} : vector<2xf32>
 )",
                           v, e, half[0], half[1]);
-      std::string stored = v + "0";
+      std::string out = v + "0";
       if (p.outType != "f32" && pinAccumulators(p)) {
         // Pinned accumulators: one packed cvt per pair, as in the fused
         // epilogue (scalar cvt.rn.f16.f32 serialize the wgmma chain).
@@ -1581,17 +1603,31 @@ gpu.module @{0} {{
       {0}h = llvm.bitcast {0}p : i32 to vector<2x{4}>
 )",
                             v, e, half[0], half[1], p.outType);
-        stored = v + "h";
+        out = v + "h";
       } else if (p.outType != "f32") {
         os << llvm::formatv("      {0}h = arith.truncf {0}0 : vector<2xf32> to "
                             "vector<2x{1}>\n",
                             v, p.outType);
-        stored = v + "h";
+        out = v + "h";
       }
-      emitPairStore(os, p, stored, row, j, half);
+      stored[j][h] = out;
+      if (inWholeChunk(j))
+        emitPairStore(os, p, out, row, j, half, j / groupsPerChunk,
+                      j % groupsPerChunk);
     }
-    if (p.chunkedStore() && (j + 1) % groupsPerChunk == 0)
-      emitStoreChunkEnd(os, p, j / groupsPerChunk);
+    if (p.chunkedStore() && (j + 1) % groupsPerChunk == 0 && inWholeChunk(j))
+      emitStoreChunkEnd(os, p, j / groupsPerChunk,
+                        j / groupsPerChunk * p.storeChunkCols());
+  }
+  if (p.chunkedStore() && int64_t(chunks.size()) > wholeChunks) {
+    const int64_t c = wholeChunks, first = chunks.back() / 8;
+    emitStoreChunkBegin(os, p, c);
+    for (int64_t j = first; j < p.blockN / 8; ++j)
+      for (auto [h, half, row] :
+           {std::tuple<int, const char *, const char *>{0, "ab", "%row0"},
+            {1, "cd", "%row1"}})
+        emitPairStore(os, p, stored[j][h], row, j, half, c, j - first, "t");
+    emitStoreChunkEnd(os, p, c, chunks.back());
   }
   if (p.streamK)
     os << R"(

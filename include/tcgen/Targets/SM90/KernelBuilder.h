@@ -34,13 +34,23 @@ constexpr int64_t storeBufferBytes(int64_t blockM, bool tmaStore) {
   return tmaStore ? blockM / 64 * 2 * kStoreChunkBytes : 0;
 }
 
+/// Rows of B's tile in shared memory (each 128 bytes of K): a K-major tile
+/// has a row per column of the block tile; an MN-major tile is a row of
+/// [64 k][64 n] boxes, so a block width that is not a multiple of 64 loads
+/// (and keeps) its last box whole, and the wgmma reads only the columns it
+/// needs from it. (Boxes of the 64B or 32B swizzle that end at the tile's
+/// edge ran 5-45 % slower on H100 than this over-fetch: docs/NOTES.md.)
+constexpr int64_t bTileRows(int64_t blockN, bool bKMajor) {
+  return bKMajor ? blockN : ceilDiv(blockN, 64) * 64;
+}
+
 /// Dynamic shared memory of a kernel: the ring of `stages` A and B tiles
-/// (16-bit elements), the TMA-store buffers, and 1 KiB to align them to
-/// 1024 bytes.
+/// (16-bit elements; B's as bTileRows keeps it), the TMA-store buffers, and
+/// 1 KiB to align them to 1024 bytes.
 constexpr int64_t sharedMemoryBytes(int64_t blockM, int64_t blockN,
                                     int64_t blockK, int64_t stages,
-                                    bool tmaStore) {
-  return stages * (blockM + blockN) * blockK * 2 +
+                                    bool tmaStore, bool bKMajor = false) {
+  return stages * (blockM + bTileRows(blockN, bKMajor)) * blockK * 2 +
          storeBufferBytes(blockM, tmaStore) + 1024;
 }
 
@@ -137,7 +147,12 @@ struct KernelParams {
   bool batched = false;
   int64_t batch = 1;
   int64_t blockM = 128;        ///< 64 rows per consumer warpgroup
-  int64_t blockN = 256;        ///< wgmma N (<= 256, multiple of 64)
+  /// wgmma N (64 to 256, a multiple of 16). A width that is not a multiple
+  /// of 64 (128 x 160, say: 120 tiles of a 1536^2 C instead of 96) keeps an
+  /// MN-major B's last box whole (bTileRows) and stores C's last chunk of
+  /// columns overlapping the one before it (storeChunks); it takes neither
+  /// stream-K nor a prologue on B in shared memory.
+  int64_t blockN = 256;
   int64_t blockK = 64;         ///< one 128-byte swizzle atom of f16
   int64_t stages = 4;          ///< shared-memory ring depth
   /// A and B element type: f16, bf16, tf32 (f32 operands that the
@@ -287,11 +302,26 @@ struct KernelParams {
     return dynamicShape || ragged(alongM);
   }
   int64_t threads() const { return 128 * (consumers() + 1); }
+  /// Bytes of one stage of the ring (what TMA writes into it, too).
   int64_t stageBytes() const {
-    return (blockM + blockN) * blockK * elementBytes();
+    return (blockM + bTileRows(blockN, bKMajor)) * blockK * elementBytes();
   }
   /// Columns of C in one TMA-store chunk: 128 bytes of the output type.
   int64_t storeChunkCols() const { return outType == "f32" ? 32 : 64; }
+  /// The first column (within the tile) of each chunk C leaves in: whole
+  /// chunks side by side, and where the block width is not a multiple of
+  /// the chunk, one more whole chunk ending at the tile's last column (it
+  /// overlaps the one before; its columns are written twice, with the same
+  /// values, so no store ever reaches past the tile).
+  std::vector<int64_t> storeChunks() const {
+    std::vector<int64_t> starts;
+    const int64_t w = storeChunkCols();
+    for (int64_t c = 0; c + w <= blockN; c += w)
+      starts.push_back(c);
+    if (blockN % w != 0)
+      starts.push_back(blockN - w); // blockN >= 64 >= w
+    return starts;
+  }
   /// Shared memory of the TMA-store buffers (two per consumer warpgroup).
   int64_t storeBytes() const {
     return storeBufferBytes(blockM, chunkedStore());
@@ -300,7 +330,7 @@ struct KernelParams {
   int64_t smemBytes() const {
     // The ring in bytes: blockK x elementBytes() is 128 for every type.
     return sharedMemoryBytes(blockM, blockN, blockK * elementBytes() / 2,
-                             stages, chunkedStore());
+                             stages, chunkedStore(), bKMajor);
   }
   /// f32 accumulator registers per consumer thread (m64nN: N/2).
   int64_t accRegs() const { return blockN / 2; }
@@ -319,7 +349,7 @@ constexpr int64_t kMaxDynamicSmemBytes = 227 * 1024;
 /// Largest ring that fits the shared-memory budget (at most 8 stages) next
 /// to the TMA-store buffers when `tmaStore`.
 int64_t chooseStages(int64_t blockM, int64_t blockN, int64_t blockK,
-                     bool tmaStore = false);
+                     bool tmaStore = false, bool bKMajor = false);
 
 /// Renders the gpu.module of the kernel as MLIR text (exposed for tests).
 std::string renderKernelModule(const KernelParams &params);
