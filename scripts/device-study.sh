@@ -413,5 +413,22 @@ if [ -d "$CARRY/narrow-bundles" ]; then
   done
 fi
 
+if [ -d "$CARRY/smallcluster-bundles" ]; then
+  D="$CARRY/smallcluster-bundles"
+  check_and_bench smallcluster "few tiles with and without clusters" t
+  echo "=== smallcluster: ncu sections per kernel (raw in ncu_sc_*.txt)"
+  for b in "$D"/t*/; do
+    n=$(basename "$b")
+    timeout 120 ncu --clock-control none -k "regex:${n}_kernel" -c 1 \
+      --section SpeedOfLight --section LaunchStats --section WarpStateStats --section SchedulerStats \
+      "$GPU" run "$b" > "$OUT/ncu_sc_$n.txt" 2>&1 || { echo "ncu failed on $n"; continue; }
+    printf '%-22s' "$n"
+    grep -E "^ +(Duration|SM Active Cycles|Elapsed Cycles|Warp Cycles Per Issued Instruction|Issued Warp Per Scheduler|No Eligible|Cluster Size) " "$OUT/ncu_sc_$n.txt" \
+      | awk '{v=$NF; $NF=""; $(NF)=""; printf " | %s%s", $0, v}'
+    echo
+  done
+  (cd "$OUT" && tar czf ncu-smallcluster.tgz ncu_sc_*.txt && rm -f ncu_sc_*.txt)
+fi
+
 # Everything in one archive (the device tool returns at most 8 files).
 (cd "$OUT" && tar czf device-study.tgz --exclude='*.tgz' ./*.csv ./*.log 2>/dev/null && rm -f ./*.csv ./*.err)

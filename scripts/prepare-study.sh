@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -73,7 +73,10 @@ ARGS=("$@")
 # narrow (sm90 block tiles whose N is a multiple of 16 but not of 64:
 # checks in every layout, dtype, store and epilogue form, cluster, batch
 # and a dynamic bundle; timings at the square sizes whose tile counts fill
-# the SMs' waves poorly with 64-multiples)
+# the SMs' waves poorly with 64-multiples),
+# smallcluster (1024^3 and 1536^3 with and without 2-block clusters:
+# timings, and ncu's warp-state, scheduler and speed-of-light sections of
+# each kernel)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -1190,7 +1193,7 @@ if want narrow; then
   build "$D" chk_tt_208_f16 1000 1200 700 --a-layout km --b-layout nk --out f16 -- --block-tile=128,208,64
   build "$D" chk_64x112 500 700 300 -- --block-tile=64,112,64
   build "$D" chk_nn_96_f16 999 1000 333 --out f16 -- --block-tile=128,96,64
-  build "$D" chk_nn_208_bf16 1001 1304 520 --in bf16 --out bf16 -- --block-tile=128,208,64
+  build "$D" chk_nn_176_bf16 1001 1304 520 --in bf16 --out bf16 -- --block-tile=128,176,64
   build "$D" chk_nn_240_dual 700 1000 300 --tensor --second-k 200 -- --block-tile=128,240,64
   build "$D" chk_bias_relu_144 1000 1200 700 --tensor --epilogue relu-bias --out f16 -- --block-tile=128,144,64
   build "$D" chk_bgr_176 1000 1200 700 --tensor --epilogue bias-gelu-residual --out bf16 --in bf16 -- --block-tile=128,176,64
@@ -1221,6 +1224,22 @@ if want narrow; then
   build "$D" t1024_f32_default 1024 1024 1024
   for t in 128,80 128,96 64,144; do
     build "$D" "t1024_f32_${t/,/x}" 1024 1024 1024 -- --block-tile=$t,64
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want smallcluster; then
+  rm -rf "$CARRY/smallcluster-bundles"; mkdir -p "$CARRY/smallcluster-bundles"
+  echo "smallcluster: few tiles with and without clusters"
+  D="$CARRY/smallcluster-bundles"
+  build "$D" chk_1536_c12 1536 1536 1536 -- --block-tile=128,160,64 --cluster=1,2
+  for v in 128,160:1,1 128,160:1,2 128,192:1,1 128,192:1,2; do
+    t=${v%%:*}; c=${v#*:}
+    build "$D" "t1536_${t/,/x}_c${c/,/}" 1536 1536 1536 -- --block-tile=$t,64 --cluster=$c
+  done
+  for v in 64,128:1,1 64,128:2,1 128,64:1,1 128,64:1,2; do
+    t=${v%%:*}; c=${v#*:}
+    build "$D" "t1024_${t/,/x}_c${c/,/}" 1024 1024 1024 -- --block-tile=$t,64 --cluster=$c
   done
   echo "  $(ls "$D" | wc -l) bundles"
 fi
