@@ -430,5 +430,7 @@ if [ -d "$CARRY/smallcluster-bundles" ]; then
   (cd "$OUT" && tar czf ncu-smallcluster.tgz ncu_sc_*.txt && rm -f ncu_sc_*.txt)
 fi
 
+[ -d "$CARRY/packone-bundles" ] && check_and_bench packone "packing one operand, both or neither" t
+
 # Everything in one archive (the device tool returns at most 8 files).
 (cd "$OUT" && tar czf device-study.tgz --exclude='*.tgz' ./*.csv ./*.log 2>/dev/null && rm -f ./*.csv ./*.err)

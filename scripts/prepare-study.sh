@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -76,7 +76,10 @@ ARGS=("$@")
 # the SMs' waves poorly with 64-multiples),
 # smallcluster (1024^3 and 1536^3 with and without 2-block clusters:
 # timings, and ncu's warp-state, scheduler and speed-of-light sections of
-# each kernel)
+# each kernel),
+# packone (the odd sizes whose rows TMA reads slowly with both operands,
+# one or neither packed: --pack=auto|a|b|never; 1536^3 with stores from
+# registers and one more stage)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -1241,5 +1244,29 @@ if want smallcluster; then
     t=${v%%:*}; c=${v#*:}
     build "$D" "t1024_${t/,/x}_c${c/,/}" 1024 1024 1024 -- --block-tile=$t,64 --cluster=$c
   done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want packone; then
+  rm -rf "$CARRY/packone-bundles"; mkdir -p "$CARRY/packone-bundles"
+  echo "packone: which operands to pack at the odd sizes"
+  D="$CARRY/packone-bundles"
+  build "$D" chk_1000_a 1000 1000 1000 -- --pack=a
+  build "$D" chk_1000_b_f16 1000 1000 1000 --out f16 -- --pack=b
+  for out in f32 f16; do
+    for mode in auto a b never; do
+      build "$D" "t5000_${out}_$mode" 5000 5000 5000 --out $out -- --pack=$mode
+      build "$D" "t5000_${out}_128x256_$mode" 5000 5000 5000 --out $out -- --pack=$mode --block-tile=128,256,64
+    done
+    for mode in auto b; do
+      build "$D" "t3000x5000x700_${out}_$mode" 3000 5000 700 --out $out -- --pack=$mode
+    done
+  done
+  for mode in auto always a b; do
+    build "$D" "t1000_f32_$mode" 1000 1000 1000 -- --pack=$mode
+  done
+  build "$D" t1536_default 1536 1536 1536
+  build "$D" t1536_global 1536 1536 1536 -- --store=global
+  build "$D" t1536_global_192 1536 1536 1536 -- --store=global --block-tile=128,192,64
   echo "  $(ls "$D" | wc -l) bundles"
 fi

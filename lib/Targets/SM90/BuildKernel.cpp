@@ -324,8 +324,9 @@ struct BuildKernelPass final
     // Operands whose rows TMA cannot read (or reads slowly) are copied into
     // padded buffers first. Rows of the stored layout: A [m][k] or [k][m],
     // B [k][n] or [n][k].
-    if (pack != "auto" && pack != "always" && pack != "never")
-      return op.emitOpError("pack must be auto, always or never, not '")
+    if (pack != "auto" && pack != "always" && pack != "never" &&
+        pack != "a" && pack != "b")
+      return op.emitOpError("pack must be auto, always, never, a or b, not '")
              << pack << "'";
     // A copy of `operand` stored [rows][cols] (a batch: `p.batch` such
     // matrices stacked), `cols` elements apart at the source.
@@ -345,8 +346,15 @@ struct BuildKernelPass final
       // A batch is packed as one stack of batch x rows rows (the matrices
       // are contiguous, one after the other).
       int64_t allRows = p.batch * rows;
+      // "a" / "b": that operand (and A2 / B2) always where its rows are
+      // not 128-byte multiples, the other only where TMA cannot read it.
+      StringRef mode = pack;
+      if (pack == "a" || pack == "b")
+        mode = operand.starts_with_insensitive(pack) || rowBytes % 16 != 0
+                   ? "always"
+                   : "never";
       if (!transform &&
-          !sm90::shouldPack(rowBytes, allRows * rowBytes, pack)) {
+          !sm90::shouldPack(rowBytes, allRows * rowBytes, mode)) {
         if (rowBytes % 16 != 0)
           return op.emitOpError()
                  << "the rows of " << operand << " are " << rowBytes

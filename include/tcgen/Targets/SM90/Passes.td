@@ -49,8 +49,9 @@ def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
            "auto (where TMA cannot read the rows, not a multiple of 16 "
            "bytes apart, or reads them slowly, not a multiple of 128 bytes, "
            "and the operand is too large for L2), always "
-           "(whenever the rows are not a multiple of 128 bytes apart) or "
-           "never">,
+           "(whenever the rows are not a multiple of 128 bytes apart), "
+           "never, or a / b (that operand as with always, the other only "
+           "where TMA cannot read its rows)">,
     Option<"prologueMode", "prologue", "std::string", /*default=*/"\"auto\"",
            "Where a fused prologue is applied: smem (each block rewrites the "
            "operand's tiles in shared memory, once per tile that reads them), "
