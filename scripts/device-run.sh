@@ -118,7 +118,8 @@ if [ -n "$GPU" ]; then
 fi
 
 # --- 3b. SASS guards ----------------------------------------------------------
-# sm90 kernels must use HGMMA and TMA (UTMALDG; UTMASTG with store = "tma"),
+# sm90 kernels must use HGMMA or QGMMA (fp8) and TMA (UTMALDG; UTMASTG with
+# store = "tma"),
 # WMMA kernels HMMA; no kernel may touch local memory (LDL/STL: spills or
 # dynamically indexed arrays).
 if command -v cuobjdump >/dev/null 2>&1; then
@@ -129,9 +130,10 @@ if command -v cuobjdump >/dev/null 2>&1; then
     [ -n "$cubin" ] || continue
     name=$(basename "$b")
     detail=$(sass_counts "$cubin")
-    read -r hgmma tma hmma ldl stl tmastg < <(tr -c '0-9\n' ' ' <<<"$detail")
+    # The fields in sass_counts' order (QGMMA: fp8 wgmma).
+    read -r hgmma qgmma tma hmma ldl stl tmastg < <(tr -c '0-9\n' ' ' <<<"$detail")
     if grep -q '"backend": "sm90"' "$b"*.json; then
-      ok=$(( hgmma > 0 && tma > 0 && ldl == 0 && stl == 0 ))
+      ok=$(( hgmma + qgmma > 0 && tma > 0 && ldl == 0 && stl == 0 ))
       if grep -q '"store": "tma"' "$b"*.json && [ "$tmastg" = 0 ]; then ok=0; fi
     else
       ok=$(( hmma > 0 && ldl == 0 && stl == 0 ))
