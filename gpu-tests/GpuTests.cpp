@@ -9,7 +9,8 @@
 //                     fused epilogue or a matrix of its batch wrong: the
 //                     check must FAIL them
 //                     ($TCGEN_REF_FAIL_BUNDLES overrides where);
-//   GpuRuntime.*      rejected launches (misaligned pointer, wrong dtype)
+//   GpuRuntime.*      rejected launches (misaligned pointer, wrong dtype),
+//                     also after launches that reused their plan
 //                     return the runtime's error and launch nothing;
 //   GpuWorkspace.*    a hand-written kernel with a workspace param sees a
 //                     zeroed, per-handle buffer and the stream-K grid;
@@ -253,6 +254,25 @@ TEST_F(GpuRuntime, WrongDTypeIsRejectedAndNotLaunched) {
 }
 
 TEST_F(GpuRuntime, ValidLaunchWritesEveryElement) {
+  ASSERT_EQ(kernel.launch(dev.args), "");
+  EXPECT_EQ(writtenElements(), spec.m * spec.n);
+}
+
+// A handle reuses the validation and tensor maps of its last launch when
+// the next passes the same tensors; any other tensors are validated again.
+TEST_F(GpuRuntime, RepeatedLaunchesAreValidatedWhenTheTensorsChange) {
+  ASSERT_EQ(kernel.launch(dev.args), "");
+  ASSERT_EQ(kernel.launch(dev.args), "");
+  std::vector<TensorArg> misaligned = dev.args;
+  misaligned[0].address += 2;
+  std::string error = kernel.launch(misaligned);
+  EXPECT_EQ(kernel.status(), TCGEN_ERROR_VALIDATION);
+  EXPECT_NE(error.find("operand 'A': misaligned pointer"), std::string::npos)
+      << error;
+  std::vector<TensorArg> wrongDType = dev.args;
+  wrongDType[1].dtype = DType::F16;
+  EXPECT_NE(kernel.launch(wrongDType), "");
+  // And the first tensors still launch (and write every element).
   ASSERT_EQ(kernel.launch(dev.args), "");
   EXPECT_EQ(writtenElements(), spec.m * spec.n);
 }

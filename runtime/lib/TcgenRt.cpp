@@ -47,6 +47,36 @@ struct alignas(64) TensorMapSlot {
 static_assert(sizeof(CUtensorMap) == 128, "CUtensorMap is 128 bytes");
 static_assert(alignof(TensorMapSlot) >= 64, "tensor maps need 64-byte storage");
 
+/// The kernel parameters of one set of tensors: kernelParams[i] (`params`)
+/// points at the bytes of parameter i, which the driver copies at launch: a
+/// ptr's or the workspace's 8-byte address (`pointers`), a size
+/// (`sizes`), or a tensormap's 128-byte CUtensorMap (`maps`, a by-value
+/// __grid_constant__ struct). The arrays are sized before any pointer into
+/// them is taken, and a plan is never moved once built (it lives behind a
+/// unique_ptr), so `params` stays valid.
+struct LaunchPlan {
+  std::vector<TensorArg> tensors; ///< the launch arguments it was built for
+  std::vector<CUdeviceptr> pointers;
+  std::vector<int64_t> sizes;
+  std::vector<TensorMapSlot> maps;
+  std::vector<void *> params;
+};
+
+/// Whether two launches pass the same tensors (names, dtypes, shapes,
+/// strides and addresses): then the validation's verdict and the encoded
+/// tensor maps of one hold for the other.
+bool sameTensors(const std::vector<TensorArg> &a,
+                 const std::vector<TensorArg> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].name != b[i].name || a[i].dtype != b[i].dtype ||
+        a[i].shape != b[i].shape || a[i].strides != b[i].strides ||
+        a[i].address != b[i].address)
+      return false;
+  return true;
+}
+
 thread_local std::string lastError;
 
 /// Makes `context` current for the lifetime of the guard, if it is not
@@ -145,6 +175,13 @@ struct tcgen_kernel {
   /// the first launch, like the workspace, and shared by every launch).
   std::vector<CUfunction> packFunctions;
   std::vector<CUdeviceptr> packBuffers;
+  /// The plan of the last successful launch. A launch over the same
+  /// tensors (the usual case: a training step or a benchmark loop) reuses
+  /// it and skips the validation and cuTensorMapEncodeTiled, several
+  /// microseconds of host time that a small kernel's launch waited for
+  /// (docs/NOTES.md).
+  std::unique_ptr<LaunchPlan> lastPlan;
+  std::mutex planMutex; // Guards lastPlan across threads.
 
   ~tcgen_kernel() {
     bool anyBuffer = workspace != 0;
@@ -708,15 +745,11 @@ CUresult launchKernel(tcgen_kernel &k, CUstream stream, void **params) {
   return d.cuLaunchKernelExFn(&config, k.function, params, nullptr);
 }
 
-tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
-                        int nargs, CUstream stream) {
-  if (!k)
-    return fail(TCGEN_ERROR_INVALID_ARGUMENT,
-                "tcgen_rt_launch: kernel is null");
-  std::vector<TensorArg> tensors;
-  tcgen_status status = convertArgs(args, nargs, tensors);
-  if (status != TCGEN_OK)
-    return status;
+/// Validates `tensors` for `k` and builds their kernel parameters (packs'
+/// buffers and the workspace allocated on first use). Needs the kernel's
+/// context current.
+tcgen_status buildPlan(tcgen_kernel *k, const std::vector<TensorArg> &tensors,
+                       CUstream stream, std::unique_ptr<LaunchPlan> &out) {
   // A dynamic-shape kernel's sizes and strides come from the tensors.
   Manifest boundManifest;
   std::string error = bindSizes(k->manifest, tensors, boundManifest);
@@ -727,53 +760,45 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
                 "kernel '" + k->manifest.entry + "': " + error);
   const Manifest &bound = boundManifest;
 
-  // kernelParams[i] points at the bytes of parameter i, which the driver
-  // copies at launch: a ptr's or the workspace's 8-byte address, or a
-  // tensormap's 128-byte CUtensorMap (a by-value __grid_constant__ struct).
-  // Both arrays are sized before any pointer into them is taken and live
-  // until launchKernel returns.
+  auto plan = std::make_unique<LaunchPlan>();
+  plan->tensors = tensors;
   size_t numParams = k->paramPlans.size();
   size_t numMaps = 0;
-  for (const ParamPlan &plan : k->paramPlans)
-    numMaps += plan.kind == ParamPlan::TensorMap;
-  std::vector<CUdeviceptr> pointers(numParams);
-  std::vector<int64_t> sizes(numParams);
-  std::vector<TensorMapSlot> maps(numMaps);
-  std::vector<void *> params(numParams);
+  for (const ParamPlan &p : k->paramPlans)
+    numMaps += p.kind == ParamPlan::TensorMap;
+  plan->pointers.resize(numParams);
+  plan->sizes.resize(numParams);
+  plan->maps.resize(numMaps);
+  plan->params.resize(numParams);
 
-  const Driver &d = *k->driver;
-  ScopedContext scope(d);
-  const char *call = nullptr;
-  CUresult r = scope.enter(k->context, call);
-  if (r != CUDA_SUCCESS)
-    return fail(TCGEN_ERROR_CUDA, rt::formatCudaError(d, call, r));
+  tcgen_status status;
   bool usesWorkspace = false;
   // Pack buffers first: the tensor maps of packed operands address them.
   if (!k->manifest.packs.empty() &&
       (status = ensurePackBuffers(*k)) != TCGEN_OK)
     return status;
   for (size_t i = 0, map = 0; i < numParams; ++i) {
-    const ParamPlan &plan = k->paramPlans[i];
-    if (plan.kind == ParamPlan::Workspace) {
+    const ParamPlan &pp = k->paramPlans[i];
+    if (pp.kind == ParamPlan::Workspace) {
       usesWorkspace = true;
-      params[i] = &pointers[i]; // Set below.
+      plan->params[i] = &plan->pointers[i]; // Set below.
       continue;
     }
-    if (plan.kind == ParamPlan::Size) {
-      sizes[i] = plan.size == 'm'   ? bound.op.m
-                 : plan.size == 'n' ? bound.op.n
-                                    : bound.op.k;
-      params[i] = &sizes[i];
+    if (pp.kind == ParamPlan::Size) {
+      plan->sizes[i] = pp.size == 'm'   ? bound.op.m
+                       : pp.size == 'n' ? bound.op.n
+                                        : bound.op.k;
+      plan->params[i] = &plan->sizes[i];
       continue;
     }
-    const TensorArg &tensor = tensors[plan.operand];
-    if (plan.kind == ParamPlan::Ptr) {
-      pointers[i] = static_cast<CUdeviceptr>(tensor.address);
-      params[i] = &pointers[i];
+    const TensorArg &tensor = tensors[pp.operand];
+    if (pp.kind == ParamPlan::Ptr) {
+      plan->pointers[i] = static_cast<CUdeviceptr>(tensor.address);
+      plan->params[i] = &plan->pointers[i];
       continue;
     }
-    CUtensorMap &slot = maps[map++].map;
-    const Operand &operand = bound.operands[plan.operand];
+    CUtensorMap &slot = plan->maps[map++].map;
+    const Operand &operand = bound.operands[pp.operand];
     const Pack *pack = k->manifest.findPack(operand.name);
     status =
         pack ? encodeTensorMap(
@@ -784,7 +809,7 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
              : encodeTensorMap(*k, i, operand, tensor.address, slot);
     if (status != TCGEN_OK)
       return status;
-    params[i] = &slot;
+    plan->params[i] = &slot;
   }
   // After the encoding, so that a launch refused there allocates nothing
   // and enqueues nothing.
@@ -793,11 +818,42 @@ tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
       return status;
     for (size_t i = 0; i < numParams; ++i)
       if (k->paramPlans[i].kind == ParamPlan::Workspace)
-        pointers[i] = k->workspace;
+        plan->pointers[i] = k->workspace;
   }
-  if ((status = launchPacks(*k, tensors, stream)) != TCGEN_OK)
+  out = std::move(plan);
+  return TCGEN_OK;
+}
+
+tcgen_status launchImpl(tcgen_kernel *k, const tcgen_tensor_arg *args,
+                        int nargs, CUstream stream) {
+  if (!k)
+    return fail(TCGEN_ERROR_INVALID_ARGUMENT,
+                "tcgen_rt_launch: kernel is null");
+  std::vector<TensorArg> tensors;
+  tcgen_status status = convertArgs(args, nargs, tensors);
+  if (status != TCGEN_OK)
     return status;
-  r = launchKernel(*k, stream, params.empty() ? nullptr : params.data());
+
+  const Driver &d = *k->driver;
+  ScopedContext scope(d);
+  const char *call = nullptr;
+  CUresult r = scope.enter(k->context, call);
+  if (r != CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_CUDA, rt::formatCudaError(d, call, r));
+  std::lock_guard<std::mutex> guard(k->planMutex);
+  if (!k->lastPlan || !sameTensors(k->lastPlan->tensors, tensors)) {
+    std::unique_ptr<LaunchPlan> plan;
+    if ((status = buildPlan(k, tensors, stream, plan)) != TCGEN_OK)
+      return status;
+    k->lastPlan = std::move(plan);
+  }
+  const LaunchPlan &plan = *k->lastPlan;
+  if ((status = launchPacks(*k, plan.tensors, stream)) != TCGEN_OK)
+    return status;
+  r = launchKernel(*k, stream,
+                   plan.params.empty()
+                       ? nullptr
+                       : const_cast<void **>(plan.params.data()));
   if (r != CUDA_SUCCESS) {
     bool cluster = k->manifest.launch.cluster[0] *
                        k->manifest.launch.cluster[1] *
