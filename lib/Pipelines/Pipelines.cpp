@@ -72,7 +72,9 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   build.prologueMode = options.prologue;
   pm.addPass(createTCGenSM90BuildKernelPass(build));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
-  fpm.addPass(createTCGenLowerContractionPass());
+  TCGenLowerContractionPassOptions lower;
+  lower.asyncCopies = options.asyncCopies && options.prefetch && options.promote;
+  fpm.addPass(createTCGenLowerContractionPass(lower));
   fpm.addPass(createTCGenTilePass());
   if (options.promote)
     fpm.addPass(createTCGenPromoteOperandsPass());

@@ -132,11 +132,23 @@ struct LowerContractionPass final
                << " back end fuses epilogues of C = A*B only (a zero fill of "
                   "C)";
     }
-    // sm80: a pointwise producer of A (or else B) is applied by each thread
-    // to the chunks it copied into shared memory (tcgen-apply-prologue);
-    // the kernel reads the producer's input.
-    if (cfg.getBackend() == "sm80" && failed(choosePrologue(func, op, *info)))
+    // sm80, and wmma with cp.async stages: a pointwise producer of A (or
+    // else B) is applied by each thread to the chunks it copied into shared
+    // memory (tcgen-apply-prologue); the kernel reads the producer's input.
+    bool prologues = cfg.getBackend() == "sm80" ||
+                     (cfg.getBackend() == "wmma" && asyncCopies);
+    if (prologues && failed(choosePrologue(func, op, *info)))
       return failure();
+    if (cfg.getBackend() == "wmma" && !asyncCopies)
+      for (auto [operand, name] :
+           {std::pair<Value, StringRef>{info->a, "A"}, {info->b, "B"}}) {
+        std::string whyNot;
+        if (findPrologue(*info, operand, whyNot))
+          op.emitRemark("the producer of ")
+              << name
+              << " is not fused into the kernel: the wmma back end applies "
+                 "prologues in its cp.async K loop only (--async-copies)";
+      }
     if (failed(tagOperandArgument(func, op, info->a, "A")) ||
         failed(tagOperandArgument(func, op, info->b, "B")))
       return failure();

@@ -133,6 +133,13 @@ def TCGenLowerContractionPass : Pass<"tcgen-lower-contraction", "func::FuncOp"> 
     } {tcgen.config = #tcgen.config<...>, tcgen.loop = "m"}
     ```
   }];
+  let options = [
+    Option<"asyncCopies", "async-copies", "bool", /*default=*/"false",
+           "The K loop's tile copies of wmma kernels become cp.async stages "
+           "(tcgen-async-copies{wmma}): a pointwise producer of A (or else "
+           "B) is then fused as a prologue, as on sm80, which tcgen-apply-"
+           "prologue applies to the copied chunks">,
+  ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect"];
 }
