@@ -320,6 +320,15 @@ fi
 
 [ -d "$CARRY/accumulate-bundles" ] && check_and_bench accumulate "C += A*B" t
 
+# Random sm90 draws (prepare-study.sh random; several seeds may sit in
+# carry/random-bundles, carry/random-<seed>-bundles ...).
+for d in "$CARRY"/random-bundles "$CARRY"/random-*-bundles; do
+  [ -d "$d" ] || continue
+  n=$(basename "$d" -bundles)
+  echo "=== $n: checks"
+  check_bundles "$n-checks.log" --launches 2 -- "$d"/*/
+done
+
 if [ -d "$CARRY/sm80random-bundles" ]; then
   echo "=== random sm80 configurations: checks"
   check_bundles sm80random-checks.log --launches 2 -- "$CARRY"/sm80random-bundles/*/

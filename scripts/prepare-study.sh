@@ -924,7 +924,9 @@ for i in range(24):
     elif pick < 0.25:
         flags = ["--cluster=2,1", "--block-tile=128,256,64"]
     elif pick < 0.35:
-        flags = ["--block-tile=" + r.choice(["64,64,64", "128,64,64", "64,256,64"])]
+        flags = ["--block-tile=" + r.choice(["64,64,64", "128,64,64", "64,256,64",
+                                            "128,144,64", "128,160,64", "64,112,64",
+                                            "128,208,64"])]
     print(f"r{i:02d}_{m}x{n}x{k} " + " ".join(args) + " -- " + " ".join(flags))
 PY
   while read -r name args; do
@@ -1209,6 +1211,30 @@ if want narrow; then
   build "$D" chk_prologue_b_144 1000 1200 700 --tensor --prologue relu-b -- --block-tile=128,144,64
   build "$D" chk_prologue_a_144 1000 1200 700 --tensor --prologue relu-a -- --block-tile=128,144,64 --prologue=smem
   build "$D/gpu" dyn_144 0 0 0 --dynamic mnk -- --block-tile=128,144,64
+  # Random sizes, layouts, dtypes and narrow tiles (NSEED picks the draw).
+  python3 - "${NSEED:-1}" > "$CARRY/mlir/narrow-random.txt" <<'PY'
+import random, sys
+r = random.Random(int(sys.argv[1]))
+sizes = [1, 7, 61, 127, 130, 251, 509, 777, 1000, 1021, 1536, 2039]
+for i in range(16):
+    m, n, k = (r.choice(sizes) for _ in range(3))
+    inp = r.choice(["f16", "bf16"])
+    # (bf16 inputs into an f16 C do not verify as a linalg.matmul.)
+    out = r.choice(["f32", "bf16"] if inp == "bf16" else ["f32", "f16"])
+    args = [str(m), str(n), str(k), "--in", inp, "--out", out,
+            "--a-layout", r.choice(["mk", "km"]), "--b-layout", r.choice(["kn", "nk"])]
+    extra = r.random()
+    if extra < 0.2:
+        args += ["--tensor", "--epilogue", r.choice(["relu-bias", "add-relu", "bias-gelu-residual"])]
+    elif extra < 0.3:
+        args += ["--accumulate"]
+    tile = r.choice(["64,80", "64,112", "128,80", "128,144", "128,160", "128,176", "128,208", "128,240"])
+    print(f"nr{i:02d}_{m}x{n}x{k} " + " ".join(args) + f" -- --block-tile={tile},64")
+PY
+  while read -r name args; do
+    # shellcheck disable=SC2086
+    build "$D" "chk_$name" $args
+  done < "$CARRY/mlir/narrow-random.txt"
   for out in f32 f16; do
     build "$D" "t1536_${out}_default" 1536 1536 1536 --out $out
     for n in 96 144 160 176; do
