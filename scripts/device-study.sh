@@ -441,5 +441,7 @@ fi
 
 [ -d "$CARRY/packone-bundles" ] && check_and_bench packone "packing one operand, both or neither" t
 
+[ -d "$CARRY/batchmiddle-bundles" ] && check_and_bench batchmiddle "batches between the matrix dimensions" t
+
 # Everything in one archive (the device tool returns at most 8 files).
 (cd "$OUT" && tar czf device-study.tgz --exclude='*.tgz' ./*.csv ./*.log 2>/dev/null && rm -f ./*.csv ./*.err)

@@ -59,6 +59,9 @@ p.add_argument("--c-layout", choices=["mn", "nm"], default="mn",
                help="C stored [m][n] (default) or [n][m] (column-major)")
 p.add_argument("--batch", type=int, default=0,
                help="linalg.batch_matmul over this many matrices")
+p.add_argument("--batch-middle", default="",
+               help="with --batch: the operands (letters of abc) that store the batch "
+                    "between their two matrix dimensions, e.g. A[m][b][k] (a linalg.generic)")
 p.add_argument("--dynamic", default="",
                help="sizes known at run time only, e.g. 'mnk' or 'm' "
                     "(written as ?; memref form)")
@@ -75,10 +78,19 @@ bp = f"{a.batch}x" if a.batch else ""
 if a.dynamic:
     sizes = {d: "?" if d in a.dynamic else getattr(a, d) for d in "mnk"}
     a.m, a.n, a.k = sizes["m"], sizes["n"], sizes["k"]
-A = bp + (f"{a.m}x{a.k}x{a.inp}" if a.a_layout == "mk" else f"{a.k}x{a.m}x{a.inp}")
-B = bp + (f"{a.k}x{a.n}x{a.inp}" if a.b_layout == "kn" else f"{a.n}x{a.k}x{a.inp}")
+assert set(a.batch_middle) <= set("abc") and (a.batch or not a.batch_middle), \
+    "--batch-middle takes letters of abc, with --batch"
+def typ(name, d0, d1, elt):
+    """The operand's memref shape: the batch outermost or in the middle."""
+    if not a.batch:
+        return f"{d0}x{d1}x{elt}"
+    if name in a.batch_middle:
+        return f"{d0}x{a.batch}x{d1}x{elt}"
+    return f"{a.batch}x{d0}x{d1}x{elt}"
+A = typ("a", *((a.m, a.k) if a.a_layout == "mk" else (a.k, a.m)), a.inp)
+B = typ("b", *((a.k, a.n) if a.b_layout == "kn" else (a.n, a.k)), a.inp)
 crows, ccols = (a.m, a.n) if a.c_layout == "mn" else (a.n, a.m)
-C = bp + f"{crows}x{ccols}x{a.out}"
+C = typ("c", crows, ccols, a.out)
 op = "linalg.batch_matmul" if a.batch else "linalg.matmul"
 maps = ""
 if a.a_layout != "mk" or a.b_layout != "kn" or a.c_layout != "mn":
@@ -226,6 +238,31 @@ elif a.tensor:
   %C = linalg.fill ins(%zero : {a.out}) outs(%init : tensor<{C}>) -> tensor<{C}>
   %D = {op} {maps}ins(%A, %B : tensor<{A}>, tensor<{B}>) outs(%C : tensor<{C}>) -> tensor<{C}>
   return %D : tensor<{C}>
+}}""")
+elif a.batch_middle:
+    # A contraction whose batch sits between the matrix dimensions of some
+    # operands: a linalg.generic over (b, m, n, k).
+    def amap(name, d0, d1):
+        return f"({d0}, b, {d1})" if name in a.batch_middle else f"(b, {d0}, {d1})"
+    ma = amap("a", *(("m", "k") if a.a_layout == "mk" else ("k", "m")))
+    mb = amap("b", *(("k", "n") if a.b_layout == "kn" else ("n", "k")))
+    mc = amap("c", *(("m", "n") if a.c_layout == "mn" else ("n", "m")))
+    ext = "" if a.inp == a.out else f"""    %xa = arith.extf %x : {a.inp} to {a.out}
+    %xb = arith.extf %y : {a.inp} to {a.out}
+"""
+    xa, xb = ("%xa", "%xb") if ext else ("%x", "%y")
+    fill = "" if a.accumulate else (
+        f"  %zero = arith.constant 0.0 : {a.out}\n"
+        f"  linalg.fill ins(%zero : {a.out}) outs(%C : memref<{C}>)\n")
+    print(f"""func.func @{name}(%A: memref<{A}>, %B: memref<{B}>, %C: memref<{C}>) {{
+{fill}  linalg.generic {{indexing_maps = [affine_map<(b, m, n, k) -> {ma}>, affine_map<(b, m, n, k) -> {mb}>, affine_map<(b, m, n, k) -> {mc}>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}}
+      ins(%A, %B : memref<{A}>, memref<{B}>) outs(%C : memref<{C}>) {{
+  ^bb0(%x: {a.inp}, %y: {a.inp}, %acc: {a.out}):
+{ext}    %p = arith.mulf {xa}, {xb} : {a.out}
+    %s = arith.addf %acc, %p : {a.out}
+    linalg.yield %s : {a.out}
+  }}
+  return
 }}""")
 else:
     fill = "" if a.accumulate else (

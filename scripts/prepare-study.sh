@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -79,7 +79,10 @@ ARGS=("$@")
 # each kernel),
 # packone (the odd sizes whose rows TMA reads slowly with both operands,
 # one or neither packed: --pack=auto|a|b|never; 1536^3 with stores from
-# registers and one more stage)
+# registers and one more stage),
+# batchmiddle (batches stored between the matrix dimensions, A[m][b][k]
+# and the like: checks in every layout, store and size; timings against
+# the batch-outermost kernel and cublasGemmStridedBatchedEx)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -1294,5 +1297,26 @@ if want packone; then
   build "$D" t1536_default 1536 1536 1536
   build "$D" t1536_global 1536 1536 1536 -- --store=global
   build "$D" t1536_global_192 1536 1536 1536 -- --store=global --block-tile=128,192,64
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want batchmiddle; then
+  rm -rf "$CARRY/batchmiddle-bundles"; mkdir -p "$CARRY/batchmiddle-bundles"
+  echo "batchmiddle: batches between the matrix dimensions"
+  D="$CARRY/batchmiddle-bundles"
+  build "$D" chk_ac_nn 384 320 256 --batch 8 --batch-middle ac --
+  build "$D" chk_abc_nn_f16 384 320 256 --batch 4 --batch-middle abc --out f16 --
+  build "$D" chk_b_nt 256 512 128 --batch 3 --batch-middle b --b-layout nk --
+  build "$D" chk_a_tn 256 512 128 --batch 3 --batch-middle a --a-layout km --
+  build "$D" chk_abc_tt_bf16 200 136 96 --batch 5 --batch-middle abc --a-layout km --b-layout nk --in bf16 --out bf16 --
+  build "$D" chk_c_odd_staged 333 257 200 --batch 3 --batch-middle c --
+  build "$D" chk_ac_ragged_global 300 328 72 --batch 2 --batch-middle ac -- --store=global
+  build "$D" chk_ac_m1 1 512 256 --batch 6 --batch-middle ac --
+  build "$D" chk_ac_cluster 512 512 256 --batch 4 --batch-middle ac -- --cluster=2,1 --block-tile=128,256,64
+  build "$D" chk_ac_streamk 1024 1024 1024 --batch 3 --batch-middle ac -- --stream-k=1
+  for mid in "" ac abc; do
+    build "$D" "t2048x4_${mid:-outer}" 2048 2048 2048 --batch 4 ${mid:+--batch-middle $mid} --out f16 --
+    build "$D" "t128x384x384x64_${mid:-outer}" 384 384 64 --batch 128 ${mid:+--batch-middle $mid} --out f16 --
+  done
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -85,10 +85,27 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   AffineExpr b = batched ? getAffineDimExpr(dims->batch[0], ctx) : AffineExpr();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   unsigned lead = batched ? 1 : 0;
+  // The matrix dimensions of a batched operand: around the batch, which is
+  // outermost (position 0) or between them (position 1); never innermost
+  // (TMA reads the innermost dimension contiguously).
+  auto batchAt = [&](AffineMap map) -> int {
+    if (!batched || map.getNumResults() != 3)
+      return -1;
+    for (int pos : {0, 1})
+      if (map.getResult(pos) == b)
+        return pos;
+    return -1;
+  };
   auto is = [&](AffineMap map, AffineExpr r0, AffineExpr r1) {
-    return map.getNumResults() == 2 + lead &&
-           (!batched || map.getResult(0) == b) &&
-           map.getResult(lead) == r0 && map.getResult(lead + 1) == r1;
+    if (map.getNumResults() != 2 + lead)
+      return false;
+    if (!batched)
+      return map.getResult(0) == r0 && map.getResult(1) == r1;
+    int pos = batchAt(map);
+    if (pos < 0)
+      return false;
+    unsigned i0 = pos == 0 ? 1 : 0, i1 = 2;
+    return map.getResult(i0) == r0 && map.getResult(i1) == r1;
   };
   if (!(is(maps[0], m, k) || is(maps[0], k, m)) ||
       !(is(maps[1], k, n) || is(maps[1], n, k)) ||
@@ -96,7 +113,9 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
     return op.emitOpError(batched
                               ? "batched operands must be A[b,m,k] or "
                                 "A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] "
-                                "or C[b,n,m] (the batch dimension outermost)"
+                                "or C[b,n,m], the batch dimension outermost "
+                                "or between the two others (A[m,b,k], ...), "
+                                "never innermost"
                               : "operands must be A[m,k] or A[k,m], B[k,n] or "
                                 "B[n,k], and C[m,n] or C[n,m]");
 
@@ -125,6 +144,15 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   }
   info.k = ranges[dims->k[0]];
   info.batched = batched;
+  if (batched) {
+    // The op's A, B and C maps are 0, 1, 2; with a column-major C the
+    // kernel's A is the op's B.
+    bool middle[3] = {batchAt(maps[0]) == 1, batchAt(maps[1]) == 1,
+                      batchAt(maps[2]) == 1};
+    info.aBatchMiddle = middle[info.cTransposed ? 1 : 0];
+    info.bBatchMiddle = middle[info.cTransposed ? 0 : 1];
+    info.cBatchMiddle = middle[2];
+  }
   info.batch = batched ? ranges[dims->batch[0]] : 1;
   // M, N and K may be known only at run time (the back ends say whether
   // they compile that); the batch must be static.

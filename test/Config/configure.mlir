@@ -151,12 +151,13 @@ func.func @two_batch_dims(%a: memref<2x3x128x64xf16>, %b: memref<2x3x64x128xf16>
 
 // -----
 
-// The batch dimension must be the outermost of every operand.
-func.func @inner_batch(%a: memref<128x2x64xf16>, %b: memref<2x64x128xf16>, %c: memref<2x128x128xf32>) {
-  // expected-error @+1 {{batched operands must be A[b,m,k] or A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] or C[b,n,m] (the batch dimension outermost)}}
-  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, b, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+// The batch dimension may be outermost or between the two matrix
+// dimensions, never innermost (TMA reads the innermost one contiguously).
+func.func @inner_batch(%a: memref<128x64x2xf16>, %b: memref<2x64x128xf16>, %c: memref<2x128x128xf32>) {
+  // expected-error @+1 {{batched operands must be A[b,m,k] or A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] or C[b,n,m], the batch dimension outermost or between the two others (A[m,b,k], ...), never innermost}}
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (m, k, b)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
                   iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%a, %b : memref<128x2x64xf16>, memref<2x64x128xf16>) outs(%c : memref<2x128x128xf32>) {
+      ins(%a, %b : memref<128x64x2xf16>, memref<2x64x128xf16>) outs(%c : memref<2x128x128xf32>) {
   ^bb0(%x: f16, %y: f16, %z: f32):
     %xe = arith.extf %x : f16 to f32
     %ye = arith.extf %y : f16 to f32

@@ -14,6 +14,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Matchers.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::tcgen;
 
@@ -131,6 +133,24 @@ static bool isTransposed(DenseBoolArrayAttr flags, StringRef name) {
   return (name == "B" || name == "B2") && flags[1];
 }
 
+/// Whether the batch dimension of the operand named `name` sits between
+/// its two matrix dimensions according to `flags` (a tcgen.batch_middle
+/// attribute: A's, B's, then C's).
+static bool isBatchMiddle(DenseBoolArrayAttr flags, StringRef name) {
+  if (!flags)
+    return false;
+  return (name == "A" && flags[0]) || (name == "B" && flags[1]) ||
+         (name == "C" && flags[2]);
+}
+
+/// Moves the middle of three entries to the front: an operand stored
+/// [rows][batch][cols] is described in the batch-first order with its
+/// strides (the runtime orders a tensor map's dimensions by stride).
+static void batchToFront(std::vector<int64_t> &dims) {
+  if (dims.size() == 3)
+    std::rotate(dims.begin(), dims.begin() + 1, dims.begin() + 2);
+}
+
 /// Swaps the last two entries: a matrix stored transposed is described by
 /// its logical shape with swapped strides (the batch dimension stays).
 static void swapMatrixDims(std::vector<int64_t> &dims) {
@@ -221,6 +241,8 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     m.target = {arch.str(), config.getBackend().str(),
                 target.getComputeCapability()};
     auto transposed = func->getAttrOfType<DenseBoolArrayAttr>("tcgen.transposed");
+    auto batchMiddle =
+        func->getAttrOfType<DenseBoolArrayAttr>("tcgen.batch_middle");
     for (BlockArgument arg : func.getArguments()) {
       if (getOperandRole(arg).empty())
         continue;
@@ -229,6 +251,12 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
                           /*allowDynamic=*/true);
       if (failed(op))
         return failure();
+      // A stored [m][b][k] is the batch-first A[b][m][k] with strides
+      // [k, b k, 1].
+      if (isBatchMiddle(batchMiddle, op->name)) {
+        batchToFront(op->shape);
+        batchToFront(op->strides);
+      }
       // A stored [k][m] is the logical A[m][k] with strides [1, m] (and B
       // stored [n][k] the logical B[k][n] with strides [1, k]).
       if (isTransposed(transposed, op->name)) {

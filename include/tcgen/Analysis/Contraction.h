@@ -24,6 +24,13 @@ struct ContractionInfo {
   /// batch dimension, outermost in A, B and C; batch may be 1).
   bool batched = false;
   int64_t batch = 1;
+  /// Per operand (A, B, C as the fields below name them), whether the batch
+  /// dimension sits between the matrix's two dimensions (A[m,b,k] and the
+  /// like, as in [seq, batch, features] layouts) instead of outermost.
+  bool aBatchMiddle = false, bBatchMiddle = false, cBatchMiddle = false;
+  bool anyBatchMiddle() const {
+    return aBatchMiddle || bBatchMiddle || cBatchMiddle;
+  }
   Type aType, bType, cType; ///< element types
   Value a, b, c;            ///< the operands (memrefs or tensors)
   /// A is stored [k][m] (M contiguous) instead of [m][k].

@@ -251,6 +251,26 @@ struct BuildKernelPass final
     // A batch of one is a plain matmul.
     p.batched = info->batched && info->batch > 1;
     p.batch = info->batch;
+    // A batch between an operand's matrix dimensions ([m][b][k], say): its
+    // tensor map's dimensions are (inner, batch, outer). With an outer
+    // extent of 1 the runtime keeps that dimension in its place and the
+    // map comes out batch-outermost, which is the same memory: read it so.
+    auto middle = [&](Value v, bool stored) {
+      auto type = dyn_cast<ShapedType>(v.getType());
+      return p.batched && stored && type && type.getRank() == 3 &&
+             type.getDimSize(0) != 1;
+    };
+    if (p.batched && info->anyBatchMiddle()) {
+      if (info->isDynamic())
+        return op.emitOpError("a batch stored between the matrix dimensions "
+                              "needs static sizes");
+      if (info->cTransposed)
+        return op.emitOpError("a batch stored between the matrix dimensions "
+                              "needs a row-major C");
+    }
+    p.aBatchMiddle = middle(info->a, info->aBatchMiddle);
+    p.bBatchMiddle = middle(info->b, info->bBatchMiddle);
+    p.cBatchMiddle = middle(info->c, info->cBatchMiddle);
     p.blockM = config.getBlockTile()[0];
     p.blockN = config.getBlockTile()[1];
     p.blockK = config.getBlockTile()[2];
@@ -280,6 +300,9 @@ struct BuildKernelPass final
                      (prologueMode == "pack" ||
                       (prologueMode == "auto" && (readers > 8 || !wholeBoxes)));
     }
+    if ((prologue || prologueB) && p.batched && info->anyBatchMiddle())
+      return op.emitOpError("a prologue on a batch stored between the "
+                            "matrix dimensions is not supported");
     p.prologueA = prologue.has_value() && !prologuePack;
     p.prologueB = prologueB.has_value() && !prologuePack;
     // The B prologue splits B's tile over the consumer threads in whole
@@ -353,6 +376,20 @@ struct BuildKernelPass final
         mode = operand.starts_with_insensitive(pack) || rowBytes % 16 != 0
                    ? "always"
                    : "never";
+      // The packs copy a batch as one stack of matrices: an operand whose
+      // batch sits between its matrix dimensions is read as it is.
+      bool batchMiddle = (operand == "A" && info->aBatchMiddle) ||
+                         (operand == "B" && info->bBatchMiddle);
+      if (batchMiddle) {
+        if (transform || rowBytes % 16 != 0)
+          return op.emitOpError()
+                 << operand << " stores its batch between its matrix "
+                 << "dimensions, which the sm90 kernel reads through TMA "
+                    "only (no copies, no prologue): its rows must be a "
+                    "multiple of 16 bytes apart, not "
+                 << rowBytes;
+        return success();
+      }
       if (!transform &&
           !sm90::shouldPack(rowBytes, allRows * rowBytes, mode)) {
         if (rowBytes % 16 != 0)
@@ -512,17 +549,19 @@ struct BuildKernelPass final
                     b.getStrArrayAttr(SmallVector<StringRef>(params.begin(),
                                                              params.end())));
     // Boxes innermost first; a batch adds an outermost extent of 1.
-    auto box = [&](int64_t inner, int64_t outer) {
+    auto box = [&](int64_t inner, int64_t outer, bool middle = false) {
       SmallVector<int64_t> dims = {inner, outer};
       if (p.batched)
-        dims.push_back(1);
+        dims.insert(middle ? dims.begin() + 1 : dims.end(), 1);
       return b.getDenseI64ArrayAttr(dims);
     };
     // 128 bytes of the inner dimension: 64 16-bit or 32 tf32 elements.
     // A2 and B2 are read like A and B.
     const int64_t inner = 128 / p.elementBytes();
-    DenseI64ArrayAttr aBox = box(inner, p.aMNMajor ? 64 : p.blockM / p.clusterN);
-    DenseI64ArrayAttr bBox = box(inner, p.bKMajor ? p.blockN / p.clusterM : 64);
+    DenseI64ArrayAttr aBox =
+        box(inner, p.aMNMajor ? 64 : p.blockM / p.clusterN, p.aBatchMiddle);
+    DenseI64ArrayAttr bBox =
+        box(inner, p.bKMajor ? p.blockN / p.clusterM : 64, p.bBatchMiddle);
     SmallVector<NamedAttribute> boxes = {b.getNamedAttr("A", aBox),
                                          b.getNamedAttr("B", bBox)};
     if (first) {
@@ -530,7 +569,8 @@ struct BuildKernelPass final
       boxes.push_back(b.getNamedAttr("B2", bBox));
     }
     if (p.tmaStore)
-      boxes.push_back(b.getNamedAttr("C", box(p.storeChunkCols(), 64)));
+      boxes.push_back(
+          b.getNamedAttr("C", box(p.storeChunkCols(), 64, p.cBatchMiddle)));
     kernel->setAttr("tcgen.tensormap_boxes", b.getDictionaryAttr(boxes));
     // The packs, in the stored layout's terms (strides of the stored
     // [rows][cols] copy); `tcgen compile` writes them to the manifest.
@@ -559,6 +599,13 @@ struct BuildKernelPass final
                     b.getDenseBoolArrayAttr({p.aMNMajor, p.bKMajor}));
     func->setAttr("tcgen.transposed",
                   b.getDenseBoolArrayAttr({pa.aTransposed, pa.bTransposed}));
+    // Operands stored with their batch between the matrix dimensions: the
+    // manifest describes them batch-first, with their strides.
+    if (p.batched && info->anyBatchMiddle())
+      func->setAttr("tcgen.batch_middle",
+                    b.getDenseBoolArrayAttr({info->aBatchMiddle,
+                                             info->bBatchMiddle,
+                                             info->cBatchMiddle}));
     // grid x = the number of tiles; persistent (1): the runtime launches at
     // most one block per SM and the blocks stride over the tiles; stream-K
     // (2): exactly one block per SM, which share the k-tiles.

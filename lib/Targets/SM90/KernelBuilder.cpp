@@ -84,29 +84,54 @@ static void emitRaster(llvm::raw_ostream &os, const KernelParams &p) {
 }
 
 /// The shared-memory type of a TMA box of `rows` rows of 64 elements: with
-/// a batch the tensor maps have a third (outermost) dimension, and so do
-/// their boxes (one matrix deep).
-static std::string boxType(const KernelParams &p, int64_t rows,
-                           StringRef elt) {
+/// a batch the tensor maps have a third dimension, and so do their boxes
+/// (one matrix deep): outermost, or between the two others where the
+/// operand stores its batch there (`middle`).
+static std::string boxType(const KernelParams &p, int64_t rows, StringRef elt,
+                           bool middle = false) {
   // 128 bytes of the inner dimension: 64 16-bit or 32 32-bit elements.
-  return llvm::formatv("memref<{0}{1}x{2}x{3}, 3>", p.batched ? "1x" : "",
-                       rows, 128 / p.elementBytes(), elt)
+  return llvm::formatv("memref<{0}{1}{2}x{3}x{4}, 3>",
+                       p.batched && !middle ? "1x" : "", rows,
+                       p.batched && middle ? "x1" : "",
+                       128 / p.elementBytes(), elt)
       .str();
 }
 
-/// The coordinates of a TMA copy after the two of the matrix: the matrix
-/// of the batch, if any.
-static std::string batchCoord(const KernelParams &p, StringRef idx = "%bIdx") {
-  return p.batched ? (", " + idx).str() : std::string();
+/// The coordinates of a TMA copy (innermost first) of the matrix
+/// coordinates `inner` and `outer`: with a batch, the matrix `idx` too,
+/// last, or between them where the operand stores its batch there.
+static std::string tmaCoords(const KernelParams &p, StringRef inner,
+                             StringRef outer, bool middle = false,
+                             StringRef idx = "%bIdx") {
+  if (!p.batched)
+    return (inner + ", " + outer).str();
+  if (middle)
+    return (inner + ", " + idx + ", " + outer).str();
+  return (inner + ", " + outer + ", " + idx).str();
 }
 
 /// The type of C as a plain memref parameter (stores from registers).
 static std::string cMemrefType(const KernelParams &p) {
-  return p.batched ? llvm::formatv("memref<{0}x{1}x{2}x{3}>", p.batch, p.m,
-                                   p.n, p.outType)
-                         .str()
-                   : llvm::formatv("memref<{0}x{1}x{2}>", p.m, p.n, p.outType)
-                         .str();
+  if (!p.batched)
+    return llvm::formatv("memref<{0}x{1}x{2}>", p.m, p.n, p.outType).str();
+  if (p.cBatchMiddle)
+    return llvm::formatv("memref<{0}x{1}x{2}x{3}>", p.m, p.batch, p.n,
+                         p.outType)
+        .str();
+  return llvm::formatv("memref<{0}x{1}x{2}x{3}>", p.batch, p.m, p.n,
+                       p.outType)
+      .str();
+}
+
+/// The indices of element (`row`, `col`) of C as a plain memref (of the
+/// batch's matrix %bIdx).
+static std::string cIndices(const KernelParams &p, StringRef row,
+                            StringRef col) {
+  if (!p.batched)
+    return (row + ", " + col).str();
+  if (p.cBatchMiddle)
+    return (row + ", %bIdx, " + col).str();
+  return ("%bIdx, " + row + ", " + col).str();
 }
 
 int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
@@ -148,7 +173,7 @@ static int64_t kStepBytes(bool kMajor) {
 static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
                           StringRef name, StringRef tmap, StringRef tmapType,
                           bool kMajor, int64_t rows, int64_t offset,
-                          StringRef origin, bool shared) {
+                          StringRef origin, bool shared, bool middle) {
   std::string base = "%aOff", org = origin.str(), multicast;
   std::string eltType = p.memType();
   StringRef elt = eltType;
@@ -168,18 +193,19 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
     multicast = " multicast_mask = %mcMask";
   }
   if (kMajor) {
-    std::string type = boxType(p, rows, elt);
+    std::string type = boxType(p, rows, elt, middle);
     os << llvm::formatv(R"(
           %{0}Off = arith.constant {1} : index
           %{0}At = arith.addi {5}, %{0}Off : index
           %{0}Buf = memref.view %dsm[%{0}At][] : !smem to {2}
-          nvgpu.tma.async.load {3}[%k0, {4}{7}], %full[%s] to %{0}Buf{6} : {8}, !barT -> {2}
+          nvgpu.tma.async.load {3}[{4}], %full[%s] to %{0}Buf{6} : {7}, !barT -> {2}
 )",
-                        name, offset, type, tmap, org, base, multicast,
-                        batchCoord(p), tmapType);
+                        name, offset, type, tmap,
+                        tmaCoords(p, "%k0", org, middle), base, multicast,
+                        tmapType);
     return;
   }
-  std::string type = boxType(p, 64, elt);
+  std::string type = boxType(p, 64, elt, middle);
   for (int64_t b = 0; b < rows / 64; ++b)
     os << llvm::formatv(R"(
           %{0}Off{1} = arith.constant {2} : index
@@ -187,10 +213,13 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
           %{0}Buf{1} = memref.view %dsm[%{0}At{1}][] : !smem to {3}
           %{0}o{1}c = arith.constant {4} : index
           %{0}o{1} = arith.addi {5}, %{0}o{1}c : index
-          nvgpu.tma.async.load {6}[%{0}o{1}, %k0{9}], %full[%s] to %{0}Buf{1}{8} : {10}, !barT -> {3}
+          nvgpu.tma.async.load {6}[{9}], %full[%s] to %{0}Buf{1}{8} : {10}, !barT -> {3}
 )",
                         name, b, offset + b * kBBoxBytes, type, b * 64, org,
-                        tmap, base, multicast, batchCoord(p), tmapType);
+                        tmap, base, multicast,
+                        tmaCoords(p, ("%" + name + "o" + std::to_string(b)).str(),
+                                  "%k0", middle),
+                        tmapType);
 }
 
 /// The fused prologue for the stage at `%s<sfx>`: on A, the warpgroup's
@@ -943,11 +972,13 @@ static void emitStagedChunkStore(llvm::raw_ostream &os, const KernelParams &p,
         %sgCin{0}_{1} = arith.cmpi ult, %sgGc{0}_{1}, %sgN{0} : index
         %sgIn2{0}_{1} = arith.andi %sgRin{0}, %sgCin{0}_{1} : i1
         scf.if %sgIn2{0}_{1} {{
-          memref.store %sgV{0}_{1}, %C[{5}%sgGr{0}, %sgGc{0}_{1}] : {6}
+          memref.store %sgV{0}_{1}, %C[{5}] : {6}
         }
 )",
                         c, x, 32 * x, eb, p.outType,
-                        p.batched ? "%bIdx, " : "", cMemrefType(p));
+                        cIndices(p, llvm::formatv("%sgGr{0}", c).str(),
+                                 llvm::formatv("%sgGc{0}_{1}", c, x).str()),
+                        cMemrefType(p));
   os << "      }\n";
 }
 
@@ -972,11 +1003,13 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
         %ecb{0} = arith.constant {2} : i32
         %eca{0} = arith.addi %stB, %ecb{0} : i32
         %ecp{0} = llvm.inttoptr %eca{0} : i32 to !llvm.ptr<3>
-      nvvm.cp.async.bulk.tensor.global.shared.cta %tmapC, %ecp{0}, box [%ecxI{0}, %ecyI{0}{3}], predicate = %epiLeader : !llvm.ptr, !llvm.ptr<3>
+      nvvm.cp.async.bulk.tensor.global.shared.cta %tmapC, %ecp{0}, box [{3}], predicate = %epiLeader : !llvm.ptr, !llvm.ptr<3>
       nvvm.cp.async.bulk.commit.group
 )",
                       c, col, c % 2 * kStoreChunkBytes,
-                      batchCoord(p, "%bIdxI"));
+                      tmaCoords(p, llvm::formatv("%ecxI{0}", c).str(),
+                                llvm::formatv("%ecyI{0}", c).str(),
+                                p.cBatchMiddle, "%bIdxI"));
 }
 
 /// Stores the pair `value` (a vector<2 x outType>) of fragment column group
@@ -1010,11 +1043,14 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
       scf.if {0} {{
         %sx{1}{2}{3} = vector.extract {4}[{3}] : {5} from vector<2x{5}>
         %col{1}{2}{3} = arith.addi %col{1}, %c{3} : index
-        memref.store %sx{1}{2}{3}, %C[{8}{6}, %col{1}{2}{3}] : {7}
+        memref.store %sx{1}{2}{3}, %C[{6}] : {7}
       }
 )",
-                            in, j, half, x, value, p.outType, row,
-                            cMemrefType(p), p.batched ? "%bIdx, " : "");
+                            in, j, half, x, value, p.outType,
+                            cIndices(p, row,
+                                     llvm::formatv("%col{0}{1}{2}", j, half, x)
+                                         .str()),
+                            cMemrefType(p));
       }
       return;
     }
@@ -1024,10 +1060,11 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
           raggedM && raggedN
               ? llvm::formatv("%in{0}{1}", j, half).str()
               : (raggedM ? rowIn : colIn));
-    os << llvm::formatv("      vector.store {0}, %C[{5}{1}, %col{2}] : "
-                        "{3}, vector<2x{4}>\n",
-                        value, row, j, cMemrefType(p), p.outType,
-                        p.batched ? "%bIdx, " : "");
+    os << llvm::formatv("      vector.store {0}, %C[{1}] : "
+                        "{2}, vector<2x{3}>\n",
+                        value,
+                        cIndices(p, row, llvm::formatv("%col{0}", j).str()),
+                        cMemrefType(p), p.outType);
     if (raggedM || raggedN)
       os << "      }\n";
     return;
@@ -1144,9 +1181,9 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
 )",
                       p.stages,
                       boxType(p, p.aMNMajor ? 64 : p.blockM / p.clusterN,
-                              p.memType()),
+                              p.memType(), p.aBatchMiddle),
                       boxType(p, p.bKMajor ? p.blockN / p.clusterM : 64,
-                              p.memType()));
+                              p.memType(), p.bBatchMiddle));
   os << "!acc = " << acc << "\n";
   os << llvm::formatv(R"(
 module {{
@@ -1299,10 +1336,11 @@ gpu.module @{0} {{
 )";
   auto emitLoads = [&](StringRef tmapA, StringRef tmapB) {
     emitTileLoads(os, p, "A", tmapA, "!tmA", /*kMajor=*/!p.aMNMajor,
-                  p.blockM, /*offset=*/0, "%m0", /*shared=*/p.clusterN == 2);
+                  p.blockM, /*offset=*/0, "%m0", /*shared=*/p.clusterN == 2,
+                  p.aBatchMiddle);
     emitTileLoads(os, p, "B", tmapB, "!tmB", /*kMajor=*/p.bKMajor,
                   bTileRows(p.blockN, p.bKMajor), aTileBytes, "%n0",
-                  /*shared=*/p.clusterM == 2);
+                  /*shared=*/p.clusterM == 2, p.bBatchMiddle);
   };
   if (p.k2 == 0) {
     os << "          %k0 = arith.muli %kt, %c64 : index\n";

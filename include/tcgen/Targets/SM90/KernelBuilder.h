@@ -146,6 +146,11 @@ struct KernelParams {
   /// the batch, one matrix after the other.
   bool batched = false;
   int64_t batch = 1;
+  /// With a batch: per operand, whether its batch dimension sits between
+  /// its two matrix dimensions (A stored [m][b][k], say) instead of
+  /// outermost. Its tensor map's dimensions are then (inner, batch, outer),
+  /// its boxes [outer][1][inner], and the matrix is the middle coordinate.
+  bool aBatchMiddle = false, bBatchMiddle = false, cBatchMiddle = false;
   int64_t blockM = 128;        ///< 64 rows per consumer warpgroup
   /// wgmma N (64 to 256, a multiple of 16). A width that is not a multiple
   /// of 64 (128 x 160, say: 120 tiles of a 1536^2 C instead of 96) keeps an

@@ -1,0 +1,67 @@
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=GLOBAL
+
+// A and C store the batch between their matrix dimensions (A[m][b][k],
+// C[m][b][n], the [seq, batch, features] layout), B outermost. Their
+// tensor maps' dimensions are (inner, batch, outer): boxes [64, 1, rows]
+// (shared tiles memref<rows x 1 x 64>), the matrix the middle coordinate
+// of their TMA copies; B keeps [64, 64, 1]. The function records which
+// operands store the batch in the middle, for the manifest.
+// CHECK-LABEL: func.func @mid(
+// CHECK-SAME:    tcgen.batch_middle = array<i1: true, false, true>
+// CHECK-LABEL: gpu.func @mid_kernel(
+// CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 1, 128>, B = array<i64: 64, 64, 1>, C = array<i64: 32, 1, 64>}
+// CHECK:         builtin.unrealized_conversion_cast {{.*}} to !nvgpu.tensormap.descriptor<tensor = memref<128x1x64xf16, 3>
+// CHECK:         builtin.unrealized_conversion_cast {{.*}} to !nvgpu.tensormap.descriptor<tensor = memref<1x64x64xf16, 3>
+// CHECK:         %[[MT:.*]] = arith.constant 9 : index
+// CHECK-NEXT:    %[[B:.*]] = arith.divui %{{.*}}, %[[MT]] : index
+// CHECK:         nvgpu.tma.async.load %{{.*}}[%{{[a-z0-9_]+}}, %[[B]], %{{[a-z0-9_]+}}], {{.*}} -> memref<128x1x64xf16, 3>
+// CHECK:         nvgpu.tma.async.load %{{.*}}[%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %[[B]]], {{.*}} -> memref<1x64x64xf16, 3>
+// CHECK:         %[[BI:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, %{{.*}}, box[%{{[0-9]+}}, %[[BI]], %{{[0-9]+}}]
+// Stores from registers index C [row][matrix][column].
+// GLOBAL-LABEL: gpu.func @mid_kernel(
+// GLOBAL-SAME:    %{{.*}}: memref<384x4x384xf32>
+// GLOBAL:         vector.store %{{.*}}, %{{.*}}[%{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}, %{{[0-9a-z_]+}}] : memref<384x4x384xf32>, vector<2xf32>
+#mA = affine_map<(b, m, n, k) -> (m, b, k)>
+#mB = affine_map<(b, m, n, k) -> (b, k, n)>
+#mC = affine_map<(b, m, n, k) -> (m, b, n)>
+func.func @mid(%A: memref<384x4x256xf16>, %B: memref<4x256x384xf16>, %C: memref<384x4x384xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<384x4x384xf32>)
+  linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%A, %B : memref<384x4x256xf16>, memref<4x256x384xf16>) outs(%C : memref<384x4x384xf32>) {
+  ^bb0(%x: f16, %y: f16, %z: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A batch in the middle of A whose rows TMA cannot read (202 f16 = 404
+// bytes): the packs copy batch-outermost stacks only, so it is refused.
+#mA = affine_map<(b, m, n, k) -> (m, b, k)>
+#mB = affine_map<(b, m, n, k) -> (b, k, n)>
+#mC = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @mid_unreadable(%A: memref<256x4x202xf16>, %B: memref<4x202x256xf16>, %C: memref<4x256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<4x256x256xf32>)
+  // expected-error @+1 {{A stores its batch between its matrix dimensions, which the sm90 kernel reads through TMA only (no copies, no prologue): its rows must be a multiple of 16 bytes apart, not 404}}
+  linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%A, %B : memref<256x4x202xf16>, memref<4x202x256xf16>) outs(%C : memref<4x256x256xf32>) {
+  ^bb0(%x: f16, %y: f16, %z: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
