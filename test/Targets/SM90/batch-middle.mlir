@@ -42,26 +42,3 @@ func.func @mid(%A: memref<384x4x256xf16>, %B: memref<4x256x384xf16>, %C: memref<
   }
   return
 }
-
-// -----
-
-// A batch in the middle of A whose rows TMA cannot read (202 f16 = 404
-// bytes): the packs copy batch-outermost stacks only, so it is refused.
-#mA = affine_map<(b, m, n, k) -> (m, b, k)>
-#mB = affine_map<(b, m, n, k) -> (b, k, n)>
-#mC = affine_map<(b, m, n, k) -> (b, m, n)>
-func.func @mid_unreadable(%A: memref<256x4x202xf16>, %B: memref<4x202x256xf16>, %C: memref<4x256x256xf32>) {
-  %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%C : memref<4x256x256xf32>)
-  // expected-error @+1 {{A stores its batch between its matrix dimensions, which the sm90 kernel reads through TMA only (no copies, no prologue): its rows must be a multiple of 16 bytes apart, not 404}}
-  linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%A, %B : memref<256x4x202xf16>, memref<4x202x256xf16>) outs(%C : memref<4x256x256xf32>) {
-  ^bb0(%x: f16, %y: f16, %z: f32):
-    %xe = arith.extf %x : f16 to f32
-    %ye = arith.extf %y : f16 to f32
-    %p = arith.mulf %xe, %ye : f32
-    %s = arith.addf %z, %p : f32
-    linalg.yield %s : f32
-  }
-  return
-}
