@@ -70,8 +70,8 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
   // As the sm90 kernel reads them (BuildKernel.cpp): with M = 1 (N = 1) A
   // (B) is read K-major (N-major) whatever its logical layout, and so are
   // both with K = 1.
-  p.aMNMajor = info.aTransposed && !isUnitSize(info.m) && !isUnitSize(info.k);
-  p.bKMajor = info.bTransposed && !isUnitSize(info.n) && !isUnitSize(info.k);
+  p.aMNMajor = readsAMNMajor(info);
+  p.bKMajor = readsBKMajor(info);
   // C always goes through the shared chunk buffers: TMA stores, or staged
   // stores where its rows are not 16-byte multiples apart.
   p.tmaStore = true;
@@ -259,7 +259,7 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
            << typeName(info.aType) << " elements, not " << bt[2];
   int64_t smem = sm90::sharedMemoryBytes(
       bt[0], bt[1], kUnits, config.getStages(), config.getStore() != "global",
-      getModelProblem(info).bKMajor);
+      readsBKMajor(info));
   if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)
     return info.op->emitOpError()
            << config.getStages() << " stages need " << smem

@@ -66,7 +66,7 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                                          8) /
                                         2,
                                     storeKind != "global",
-                                    getModelProblem(info).bKMajor)
+                                    readsBKMajor(info))
                               : config.getStages();
     } else if (backendName == "sm80") {
       // sm80: the deepest cp.async pipeline the budget holds, recomputed

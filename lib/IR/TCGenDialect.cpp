@@ -254,13 +254,15 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     bool fp8 = block[2] == 128 && mma[2] == 32;
     bool sixteen = block[2] == 64 && mma[2] == 16;
     if (block[0] % 64 != 0 || block[0] / 64 > 2 || warp[0] != 64 ||
-        warp[1] != block[1] || block[1] % 16 != 0 || block[1] < 64 || block[1] > 256 ||
+        warp[1] != block[1] || block[1] % 16 != 0 || block[1] < 64 ||
+        block[1] > 256 ||
         !(sixteen || tf32 || fp8) || warp[2] != block[2] || mma[0] != 64 ||
         mma[1] != block[1])
       return emitError()
              << "sm90 configs need block = [64 | 128, N, 64] with N a "
-                "multiple of 16 from 64 to 256, warp = [64, N, 64], mma = [64, N, "
-                "16] (tf32: K 32 and mma K 8; fp8: K 128 and mma K 32)";
+                "multiple of 16 from 64 to 256, warp = [64, N, 64], mma = "
+                "[64, N, 16] (tf32: K 32 and mma K 8; fp8: K 128 and mma K "
+                "32)";
   }
   if (backend == "sm80") {
     // Fragments of 16x16x16: one ldmatrix.x4 per A or B fragment, two

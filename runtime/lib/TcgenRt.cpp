@@ -177,9 +177,9 @@ struct tcgen_kernel {
   std::vector<CUdeviceptr> packBuffers;
   /// The plan of the last successful launch. A launch over the same
   /// tensors (the usual case: a training step or a benchmark loop) reuses
-  /// it and skips the validation and cuTensorMapEncodeTiled, several
-  /// microseconds of host time that a small kernel's launch waited for
-  /// (docs/NOTES.md).
+  /// it and skips the validation and cuTensorMapEncodeTiled on the host.
+  /// (tcgen-gpu bench queues its launches ahead of the GPU, which hides
+  /// host time: its ratios did not change; docs/NOTES.md.)
   std::unique_ptr<LaunchPlan> lastPlan;
   std::mutex planMutex; // Guards lastPlan across threads.
 

@@ -53,6 +53,17 @@ struct ContractionInfo {
 /// Whether a size is 1 (a dynamic size is not: it may be anything).
 inline bool isUnitSize(int64_t size) { return size == 1; }
 
+/// Whether A is read M-major (stored [k][m]) and B K-major (stored [n][k]).
+/// An operand with an extent of 1 is the same memory in either order and is
+/// read in the other one: A stored [k][1] as [1][k], B stored [1][k] as
+/// [k][1] (and both with K = 1).
+inline bool readsAMNMajor(const ContractionInfo &info) {
+  return info.aTransposed && !isUnitSize(info.m) && !isUnitSize(info.k);
+}
+inline bool readsBKMajor(const ContractionInfo &info) {
+  return info.bTransposed && !isUnitSize(info.n) && !isUnitSize(info.k);
+}
+
 /// Whether `t` is one of the 8-bit floats tcgen multiplies (f8E4M3FN,
 /// f8E5M2: the OCP FP8 formats of sm_89 and sm_90 tensor cores).
 bool isFP8Type(Type t);

@@ -324,8 +324,8 @@ struct BuildKernelPass final
     // dimensions by stride, and an extent-1 dimension's stride says
     // nothing: it keeps its logical place, which makes K, or N, the
     // innermost; docs/BUNDLE.md.)
-    p.aMNMajor = pa.aTransposed && !isUnitSize(pa.m) && !isUnitSize(pa.k);
-    p.bKMajor = pa.bTransposed && !isUnitSize(pa.n) && !isUnitSize(pa.k);
+    p.aMNMajor = readsAMNMajor(pa);
+    p.bKMajor = readsBKMajor(pa);
     // Element types are f16, bf16 or f32 here (analyzeContraction,
     // findEpilogue).
     p.outType = typeName(info->cType);

@@ -1019,7 +1019,7 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
 /// names its second store's values with `sfx`).
 static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
                           StringRef value, StringRef row, int64_t j,
-                          StringRef half, int64_t c = 0, int64_t jj = 0,
+                          StringRef half, int64_t c, int64_t jj,
                           StringRef sfx = "") {
   if (!p.chunkedStore()) {
     // Pairs outside C (edge tiles) are not stored.
