@@ -54,6 +54,10 @@ const BaselineEntry kBaselines[] = {
      "cuBLAS C1 = A[:, :k/2] B[:k/2, :] and C2 = A[:, k/2:] B[k/2:, :], "
      "then a pointwise C1 + C2 (add(gemm, gemm) as one matmul over the "
      "concatenated K; no epilogue, even k)"},
+    {BaselineKind::PermuteGemm, "permute+cublas",
+     "strided copies of A[b, m, k] and B[b, k, n] into one matrix each over "
+     "K' = b k (only where the layout is not already so), then cuBLAS A' B' "
+     "(a contraction over two K dimensions, op.batch_reduce; no epilogue)"},
 };
 
 const BaselineEntry &entryOf(BaselineKind kind) {
@@ -205,7 +209,12 @@ std::string planCommon(const Manifest &manifest, BaselinePlan &plan) {
   const OpInfo &op = manifest.op;
   if (op.kind != "matmul")
     return "op kind '" + op.kind + "' is not a matmul";
-  if (op.batch != 1)
+  // permute+cublas times a summed batch; the others one matmul.
+  bool summed = plan.kind == BaselineKind::PermuteGemm;
+  if (summed && !op.batchReduce)
+    return "needs a bundle that sums a batch (op.batch_reduce: a "
+           "contraction over two K dimensions)";
+  if (op.batch != 1 && !summed)
     return "a batched matmul (batch " + std::to_string(op.batch) +
            ") has no baseline yet";
   if (op.accumulate)
@@ -219,8 +228,11 @@ std::string planCommon(const Manifest &manifest, BaselinePlan &plan) {
   const Operand *out = manifest.findRole(OperandRole::Out);
   if (!a || !b || !out)
     return "the bundle lacks an lhs, rhs or out operand";
-  if (a->shape.size() != 2 || b->shape.size() != 2 || out->shape.size() != 2)
-    return "A, B and out must have rank 2";
+  size_t abRank = summed ? 3 : 2;
+  if (a->shape.size() != abRank || b->shape.size() != abRank ||
+      out->shape.size() != 2)
+    return summed ? "A and B must have rank 3 and out rank 2"
+                  : "A, B and out must have rank 2";
   for (const Operand *o : {a, b})
     if (o->dtype != DType::F16 && o->dtype != DType::BF16)
       return "operand '" + o->name + "' has dtype " + dtypeName(o->dtype) +
@@ -239,6 +251,11 @@ std::string planCommon(const Manifest &manifest, BaselinePlan &plan) {
   plan.b = indexOf(manifest, *b);
   plan.out = indexOf(manifest, *out);
   plan.m = op.m, plan.n = op.n, plan.k = op.k;
+  plan.batch = 1;
+  if (summed) {
+    plan.batch = op.batch;
+    plan.k = op.batch * op.k;
+  }
   plan.abType = a->dtype;
   plan.outType = out->dtype;
   plan.accumulator = op.accumulator;
@@ -290,6 +307,15 @@ static std::string matchReluPrologue(const Manifest &manifest,
 std::string planKind(const Manifest &manifest, BaselineKind kind,
                      BaselinePlan &plan) {
   const std::optional<Epilogue> &epilogue = manifest.op.epilogue;
+  if (kind == BaselineKind::PermuteGemm) {
+    if (epilogue)
+      return "needs a bundle without an epilogue, this one has op.epilogue "
+             "with inputs " +
+             describeInputs(*epilogue);
+    if (manifest.op.prologue)
+      return "needs a bundle without a prologue, this one has op.prologue";
+    return "";
+  }
   if (kind == BaselineKind::ReluA || kind == BaselineKind::TwoGemmAdd) {
     if (epilogue)
       return "needs a bundle without an epilogue, this one has op.epilogue "
@@ -448,6 +474,9 @@ tcgen::bench::makeBaselineHostOperands(const Manifest &manifest,
     const Operand &o = manifest.operands[i];
     if (o.shape.empty())
       host[i].allocate(o.dtype, 1, 1, 1, 1);
+    else if (o.shape.size() == 3)
+      host[i].allocateBatch(o.dtype, o.shape[0], o.shape[1], o.shape[2],
+                            o.strides[0], o.strides[1], o.strides[2]);
     else if (o.shape.size() == 1)
       host[i].allocate(o.dtype, 1, o.shape[0], 0, o.strides[0]);
     else

@@ -43,6 +43,12 @@ namespace tcgen::bench {
 ///                     C1 + C2 (add(gemm, gemm)); for a plain bundle, the
 ///                     two halves of K, C1 = A[:, :k/2] B[:k/2, :] and
 ///                     C2 = A[:, k/2:] B[k/2:, :]
+///   PermuteGemm       permute+cublas: for a bundle that sums a batch
+///                     (op.batch_reduce: C = sum_b A[b] B[b], a contraction
+///                     over two K dimensions), strided copies of A and B
+///                     into the layouts of one matmul over K' = batch k
+///                     (only the operands that are not already so), then
+///                     cuBLAS A' B'
 enum class BaselineKind {
   AddRelu,
   AddScalar,
@@ -51,7 +57,8 @@ enum class BaselineKind {
   LtGeluBias,
   ReluCAdd,
   ReluA,
-  TwoGemmAdd
+  TwoGemmAdd,
+  PermuteGemm
 };
 
 /// The command-line name, e.g. "cublas+add-relu".
@@ -70,7 +77,10 @@ const std::vector<BaselineKind> &allBaselines();
 struct BaselinePlan {
   BaselineKind kind = BaselineKind::AddRelu;
   size_t a = 0, b = 0, out = 0;
+  /// k: the matmul's K; for permute+cublas batch x op.k, the summed
+  /// batch's K (A and B are then rank 3, [batch, m, k] and [batch, k, n]).
   int64_t m = 0, n = 0, k = 0;
+  int64_t batch = 1;
   DType abType = DType::F16, outType = DType::F16;
   DType accumulator = DType::F32; // op.accumulator (cuBLAS's compute type)
   /// The dtype of the intermediate matmul result (op.epilogue.matmul_dtype;
@@ -105,7 +115,9 @@ struct BaselinePlan {
 ///     coarsest step dtype) relative to 1 + |value|, so that a GELU in the
 ///     erf form matches the tanh one but relu does not match gelu.
 /// relu-a+cublas needs op.prologue on the lhs equal to max(x, 0) on 64
-/// probe values of the lhs dtype; 2cublas+add a bundle without a prologue.
+/// probe values of the lhs dtype; 2cublas+add a bundle without a prologue;
+/// permute+cublas a bundle with op.batch_reduce (rank-3 A and B), no
+/// epilogue and no prologue.
 std::string planBaseline(const Manifest &manifest, BaselineKind kind,
                          BaselinePlan &plan);
 

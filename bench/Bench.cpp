@@ -57,6 +57,12 @@ struct BaselineRunner {
   DeviceBuffer scratch, scratch2;
   DeviceBuffer biasCopy; // the bias in out's dtype, if the bundle's differs
   double scalar = 0;
+  /// permute+cublas: the strided copy of a summed-batch operand into the
+  /// matrix over K' = batch k (copyMatrices' arguments; rows 0: none).
+  struct Permute {
+    int64_t srcBatch = 0, srcLd = 0, dstBatch = 0, dstLd = 0;
+    int64_t rows = 0, cols = 0;
+  } permuteA, permuteB;
   /// Which part of run() is pointwise: 0 none, 1 the first (before the
   /// middle event), 2 the second.
   int pointwisePart = 0;
@@ -76,6 +82,43 @@ struct BaselineRunner {
   }
   const void *biasFor(const DeviceOperands &d) const {
     return biasCopy.get() ? biasCopy.get() : d.buffers[*plan.bias].get();
+  }
+
+  /// permute+cublas: the layout of the summed-batch operand `o`, [batch,
+  /// rows, cols] with K = cols (A, `kIsCols`) or rows (B), as one matrix
+  /// whose K dimension runs over (batch, K): the operand itself where its
+  /// batch stride is K's times k, else a copy into `to` (row-major [m, K']
+  /// or [K', n] where the operand's cols are contiguous, column-major
+  /// where its rows are), which `permute` describes.
+  std::string flatten(const Operand &o, bool kIsCols, MatrixLayout &layout,
+                      Permute &permute, DeviceBuffer &to) {
+    int64_t batch = o.shape[0], rows = o.shape[1], cols = o.shape[2];
+    int64_t sb = o.strides[0], sr = o.strides[1], sc = o.strides[2];
+    int64_t k = kIsCols ? cols : rows, kStride = kIsCols ? sc : sr;
+    int64_t flatK = batch * k;
+    permute = Permute();
+    if (sb == k * kStride) {
+      layout = kIsCols ? MatrixLayout{rows, flatK, sr, sc}
+                       : MatrixLayout{flatK, cols, sr, sc};
+      return "";
+    }
+    // Matrix b of the batch lands at K offset b k: copy its rows (the
+    // contiguous ones) into the flat matrix.
+    bool colsContiguous = sc == 1;
+    if (!colsContiguous && sr != 1)
+      return "operand '" + o.name + "' has no unit stride to copy along";
+    int64_t flatRows = kIsCols ? rows : flatK;
+    int64_t flatCols = kIsCols ? flatK : cols;
+    if (colsContiguous) {
+      // Row-major flat matrix, rows of `cols` elements.
+      permute = {sb, sr, kIsCols ? k : k * cols, flatCols, rows, cols};
+      layout = {flatRows, flatCols, flatCols, 1};
+    } else {
+      // Column-major flat matrix, columns of `rows` elements.
+      permute = {sb, sc, kIsCols ? k * rows : k, flatRows, cols, rows};
+      layout = {flatRows, flatCols, 1, flatRows};
+    }
+    return to.allocate(size_t(flatRows * flatCols * dtypeSize(o.dtype)));
   }
 
   std::string init(const Manifest &m, const BaselinePlan &p,
@@ -143,6 +186,20 @@ struct BaselineRunner {
           !(e = planCublas(a, b, out, gemm)).empty())
         return e;
       return scratch.allocate(set0.buffers[plan.a].bytes());
+    case BaselineKind::PermuteGemm: {
+      pointwisePart = 1;
+      if (!(e = checkComputeType(compute, plan.abType, plan.outType)).empty())
+        return e;
+      MatrixLayout flatA, flatB;
+      if (!(e = flatten(operand(plan.a), /*kIsCols=*/true, flatA, permuteA,
+                        scratch))
+               .empty() ||
+          !(e = flatten(operand(plan.b), /*kIsCols=*/false, flatB, permuteB,
+                        scratch2))
+               .empty())
+        return e;
+      return planCublas(flatA, flatB, out, gemm);
+    }
     case BaselineKind::TwoGemmAdd: {
       pointwisePart = 2;
       if (plan.k2 > 0) {
@@ -223,6 +280,25 @@ struct BaselineRunner {
       if (!e.empty())
         return e;
       return runGemmEx(cublas, gemm, scratch.get(), b,
+                       d.buffers[plan.out].get(), plan.abType, plan.outType,
+                       0.0f, compute);
+    }
+    case BaselineKind::PermuteGemm: {
+      auto copy = [&](const Permute &p, size_t i, DeviceBuffer &to) {
+        if (p.rows == 0)
+          return std::string();
+        return copyMatrices(d.buffers[i].get(), p.srcBatch, p.srcLd, to.get(),
+                            p.dstBatch, p.dstLd, plan.batch, p.rows, p.cols,
+                            dtypeSize(plan.abType), stream);
+      };
+      e = copy(permuteA, plan.a, scratch);
+      if (e.empty())
+        e = copy(permuteB, plan.b, scratch2);
+      cudaEventRecord(mid, stream);
+      if (!e.empty())
+        return e;
+      return runGemmEx(cublas, gemm, permuteA.rows ? scratch.get() : a,
+                       permuteB.rows ? scratch2.get() : b,
                        d.buffers[plan.out].get(), plan.abType, plan.outType,
                        0.0f, compute);
     }
@@ -401,6 +477,20 @@ GemmSpec bareMatmulSpec(const Manifest &manifest, const BaselinePlan &plan) {
     const Operand &o = manifest.operands[i];
     return MatrixLayout{o.shape[0], o.shape[1], o.strides[0], o.strides[1]};
   };
+  // A summed batch (permute+cublas): the bare matmul reads the operands'
+  // bytes as the row-major flat matrices [m, K'] and [K', n], as if
+  // already permuted (its output is timed, not used).
+  if (plan.kind == BaselineKind::PermuteGemm) {
+    spec.aIndex = plan.a, spec.bIndex = plan.b, spec.cIndex = plan.out;
+    spec.m = plan.m, spec.n = plan.n, spec.k = plan.k;
+    spec.accumulator = plan.accumulator;
+    spec.aType = spec.bType = plan.abType;
+    spec.cType = plan.outType;
+    spec.a = MatrixLayout{plan.m, plan.k, plan.k, 1};
+    spec.b = MatrixLayout{plan.k, plan.n, plan.n, 1};
+    spec.c = MatrixLayout{plan.m, plan.n, plan.n, 1};
+    return spec;
+  }
   spec.aIndex = plan.a, spec.bIndex = plan.b, spec.cIndex = plan.out;
   spec.m = plan.m, spec.n = plan.n, spec.k = plan.k;
   spec.accumulate = false;
@@ -530,6 +620,16 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
 }
 } // namespace
 
+std::string tcgen::bench::needsBaseline(const Manifest &manifest) {
+  if (manifest.op.k2 > 0)
+    return "a bundle with a second product (op.k2) is timed against "
+           "--baseline=2cublas+add";
+  if (manifest.op.batchReduce)
+    return "a bundle that sums a batch (op.batch_reduce) is timed against "
+           "--baseline=permute+cublas";
+  return "";
+}
+
 std::string tcgen::bench::benchBundle(const std::string &path,
                                       const BenchOptions &options,
                                       const DeviceProps &device,
@@ -552,9 +652,8 @@ std::string tcgen::bench::benchBundle(const std::string &path,
     host = makeBaselineHostOperands(manifest, options.seed);
     row.baseline = baselineName(*options.baseline);
   } else {
-    if (manifest.op.k2 > 0)
-      return "a bundle with a second product (op.k2) is timed against "
-             "--baseline=2cublas+add";
+    if (!(e = needsBaseline(manifest)).empty())
+      return e;
     if (!(e = describeGemm(manifest, s.spec)).empty())
       return e;
     host = makeHostOperands(manifest, s.spec, options.seed);

@@ -70,6 +70,11 @@ struct BenchRow {
   double tflops(double ms) const { return flops() / (ms * 1e9); }
 };
 
+/// Why a bundle is timed against a baseline only ("" if it is not): a
+/// second product (op.k2: 2cublas+add) or a summed batch (op.batch_reduce:
+/// permute+cublas) has no plain cuBLAS call to compare with.
+std::string needsBaseline(const Manifest &manifest);
+
 /// Loads and times the bundle at `path` on the current device. Returns ""
 /// or why it could not be timed (load error, unsupported op, CUDA error,
 /// a baseline that does not match the bundle or whose output check

@@ -606,7 +606,8 @@ std::string tcgen::bench::describeCheckedGemm(const Manifest &manifest,
   if (!manifest.op.epilogue && manifest.op.k2 == 0)
     return describeGemm(manifest, spec);
   // parseManifest refuses these; be clear for a built manifest.
-  if (manifest.op.batch > 1)
+  if (manifest.op.batch > 1 &&
+      !(manifest.op.batchReduce && manifest.op.k2 == 0))
     return std::string(manifest.op.epilogue ? "fused epilogues"
                                             : "second products") +
            " of batched matmuls are not supported by tcgen-gpu yet (op.batch " +
@@ -768,6 +769,45 @@ static std::string concatenateProducts(const Manifest &manifest,
   return "";
 }
 
+/// A summed batch (op.batch_reduce): replaces A and B, in `host`, on the
+/// device and in `spec`, by the dense row-major [m, batch k] and
+/// [batch k, n] whose one product is what the kernel computed (matrix b of
+/// the batch at K offset b k); the references then run unchanged. Returns
+/// "" or what failed.
+static std::string flattenSummedBatch(GemmSpec &spec,
+                                      std::vector<HostMatrix> &host,
+                                      DeviceOperands &dev) {
+  const HostMatrix &a1 = host[spec.aIndex], &b1 = host[spec.bIndex];
+  int64_t m = spec.m, n = spec.n, k1 = spec.k, batch = spec.batch;
+  int64_t k = batch * k1;
+  HostMatrix a, b;
+  a.allocate(a1.dtype, m, k, k, 1);
+  b.allocate(b1.dtype, k, n, n, 1);
+  for (int64_t q = 0; q < batch; ++q) {
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t p = 0; p < k1; ++p)
+        a.set(i, q * k1 + p, a1.get(q, i, p));
+    for (int64_t p = 0; p < k1; ++p)
+      for (int64_t j = 0; j < n; ++j)
+        b.set(q * k1 + p, j, b1.get(q, p, j));
+  }
+  host[spec.aIndex] = std::move(a);
+  host[spec.bIndex] = std::move(b);
+  spec.batch = 1;
+  spec.batchReduce = false;
+  spec.k = k;
+  spec.a = MatrixLayout{m, k, k, 1};
+  spec.b = MatrixLayout{k, n, n, 1};
+  for (size_t i : {spec.aIndex, spec.bIndex}) {
+    std::string e = dev.buffers[i].allocate(host[i].bytes.size());
+    if (e.empty())
+      e = dev.buffers[i].upload(host[i].bytes.data(), host[i].bytes.size());
+    if (!e.empty())
+      return "flattening the summed batch: " + e;
+  }
+  return "";
+}
+
 CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
                                       const CheckOptions &options) {
   CheckResult r;
@@ -808,6 +848,16 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
     r.error = applyPrologue(manifest, host, dev);
     if (!r.error.empty())
       return r;
+  }
+  // A summed batch: the references multiply one matrix over the batch's
+  // K, and the error allowance is that of the whole K.
+  if (spec.batchReduce) {
+    r.error = flattenSummedBatch(spec, host, dev);
+    if (!r.error.empty())
+      return r;
+    r.batch = 1;
+    r.k = spec.k;
+    setBounds(spec, r);
   }
   // A second product: the references multiply the concatenations, and the
   // error allowance is that of the whole K.

@@ -42,18 +42,25 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
   if (spec.accumulator != DType::F32 && spec.accumulator != DType::F16)
     return std::string("op.accumulator '") + dtypeName(spec.accumulator) +
            "' is not supported by tcgen-gpu (f16 or f32)";
-  // A batch of matrices is one rank-3 operand, the batch outermost.
-  size_t rank = spec.batch > 1 ? 3 : 2;
+  // A batch of matrices is one rank-3 operand, the batch outermost; a
+  // summed batch has one C.
+  spec.batchReduce = manifest.op.batchReduce;
+  size_t batchRank = spec.batch > 1 ? 3 : 2;
   bool haveA = false, haveB = false, haveC = false;
   for (size_t i = 0; i < manifest.operands.size(); ++i) {
     const Operand &o = manifest.operands[i];
+    bool isC = o.role == OperandRole::Out || o.role == OperandRole::InOut;
+    size_t rank = isC && spec.batchReduce ? 2 : batchRank;
     if (o.shape.size() != rank || o.strides.size() != rank)
       return "operand '" + o.name + "' has rank " +
              std::to_string(o.shape.size()) + "; tcgen-gpu needs rank " +
              std::to_string(rank) +
-             (spec.batch > 1 ? " for a batched matmul (op.batch " +
-                                   std::to_string(spec.batch) + ")"
-                             : std::string());
+             (isC && spec.batchReduce
+                  ? std::string(" for the one C of a summed batch "
+                                "(op.batch_reduce)")
+              : spec.batch > 1 ? " for a batched matmul (op.batch " +
+                                     std::to_string(spec.batch) + ")"
+                               : std::string());
     if (rank == 3 && o.shape[0] != spec.batch)
       return "operand '" + o.name + "' holds a batch of " +
              std::to_string(o.shape[0]) + " matrices, but op.batch is " +

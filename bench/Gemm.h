@@ -27,6 +27,9 @@ namespace tcgen::bench {
 struct GemmSpec {
   size_t aIndex = 0, bIndex = 0, cIndex = 0; // into manifest.operands
   int64_t batch = 1;
+  /// op.batch_reduce: C[m, n] (+)= sum_b A[b] B[b] (A and B rank 3, C
+  /// rank 2).
+  bool batchReduce = false;
   int64_t m = 0, n = 0, k = 0;
   bool accumulate = false;
   DType accumulator = DType::F32; // op.accumulator: F32 or F16

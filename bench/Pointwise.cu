@@ -373,3 +373,77 @@ std::string tcgen::bench::add(const PwInput &c1, const PwInput &c2,
                               cudaStream_t stream) {
   return run("add", AddOp{}, {c1, c2}, out, m, n, stream);
 }
+
+namespace {
+/// One thread per unit of W elements of type T (uint4: 16 bytes), striding
+/// over the rows of all matrices.
+template <typename T>
+__global__ void __launch_bounds__(kThreads)
+    copyMatricesKernel(const T *src, int64_t srcBatch, int64_t srcLd, T *dst,
+                       int64_t dstBatch, int64_t dstLd, int64_t rows,
+                       int64_t allRows, int64_t units) {
+  const int64_t unitStride = int64_t(gridDim.x) * blockDim.x;
+  const int64_t rowStride = int64_t(gridDim.y) * blockDim.y;
+  for (int64_t r = int64_t(blockIdx.y) * blockDim.y + threadIdx.y;
+       r < allRows; r += rowStride) {
+    const int64_t b = r / rows, i = r % rows;
+    const T *from = src + b * srcBatch + i * srcLd;
+    T *to = dst + b * dstBatch + i * dstLd;
+    for (int64_t u = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; u < units;
+         u += unitStride)
+      to[u] = from[u];
+  }
+}
+
+template <typename T>
+cudaError_t launchCopy(const void *src, int64_t srcBatch, int64_t srcLd,
+                       void *dst, int64_t dstBatch, int64_t dstLd,
+                       int64_t batch, int64_t rows, int64_t units,
+                       cudaStream_t stream) {
+  int bx = 32;
+  while (bx < kThreads && bx < units)
+    bx *= 2;
+  int by = kThreads / bx;
+  int64_t allRows = batch * rows;
+  int64_t gx = std::min<int64_t>((units + bx - 1) / bx, 1024);
+  int64_t gy = std::min<int64_t>((allRows + by - 1) / by, 65535);
+  copyMatricesKernel<T><<<dim3(unsigned(gx), unsigned(gy)), dim3(bx, by), 0,
+                          stream>>>(static_cast<const T *>(src), srcBatch,
+                                    srcLd, static_cast<T *>(dst), dstBatch,
+                                    dstLd, rows, allRows, units);
+  return cudaGetLastError();
+}
+} // namespace
+
+std::string tcgen::bench::copyMatrices(const void *src, int64_t srcBatch,
+                                       int64_t srcLd, void *dst,
+                                       int64_t dstBatch, int64_t dstLd,
+                                       int64_t batch, int64_t rows,
+                                       int64_t cols, int64_t elementBytes,
+                                       cudaStream_t stream) {
+  if (elementBytes != 2 && elementBytes != 4)
+    return "copyMatrices: elements of " + std::to_string(elementBytes) +
+           " bytes are not supported (2 or 4)";
+  if (batch <= 0 || rows <= 0 || cols <= 0)
+    return "";
+  // 16-byte units where every row starts 16-byte aligned.
+  int64_t perUnit = 16 / elementBytes;
+  auto aligned = [&](const void *p) {
+    return reinterpret_cast<uintptr_t>(p) % 16 == 0;
+  };
+  bool vector = aligned(src) && aligned(dst) && cols % perUnit == 0 &&
+                srcBatch % perUnit == 0 && srcLd % perUnit == 0 &&
+                dstBatch % perUnit == 0 && dstLd % perUnit == 0;
+  cudaError_t e;
+  if (vector)
+    e = launchCopy<uint4>(src, srcBatch / perUnit, srcLd / perUnit, dst,
+                          dstBatch / perUnit, dstLd / perUnit, batch, rows,
+                          cols / perUnit, stream);
+  else if (elementBytes == 2)
+    e = launchCopy<uint16_t>(src, srcBatch, srcLd, dst, dstBatch, dstLd,
+                             batch, rows, cols, stream);
+  else
+    e = launchCopy<uint32_t>(src, srcBatch, srcLd, dst, dstBatch, dstLd,
+                             batch, rows, cols, stream);
+  return result("copyMatrices", e);
+}

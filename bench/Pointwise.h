@@ -77,6 +77,18 @@ std::string reluInplace(const PwOutput &x, int64_t m, int64_t n,
 std::string add(const PwInput &c1, const PwInput &c2, const PwOutput &out,
                 int64_t m, int64_t n, cudaStream_t stream);
 
+/// A strided copy of `batch` matrices of rows x cols 16-bit or 32-bit
+/// elements (`elementBytes`): element (b, i, j) goes from src + b srcBatch
+/// + i srcLd + j to dst + b dstBatch + i dstLd + j (strides in elements).
+/// Rows are copied 16 bytes per thread where every address is 16-byte
+/// aligned, else one element per thread; grid-stride over all rows. (The
+/// permuting copy of a cuBLAS baseline of a contraction over two K
+/// dimensions.)
+std::string copyMatrices(const void *src, int64_t srcBatch, int64_t srcLd,
+                         void *dst, int64_t dstBatch, int64_t dstLd,
+                         int64_t batch, int64_t rows, int64_t cols,
+                         int64_t elementBytes, cudaStream_t stream);
+
 /// The GELU above on the host, in float (references and tests).
 inline float geluTanhReference(float x) {
   float u = 0.7978845608f * (x + 0.044715f * x * x * x);

@@ -50,3 +50,9 @@ std::string tcgen::bench::add(const PwInput &, const PwInput &,
                               cudaStream_t) {
   return notBuilt("add");
 }
+
+std::string tcgen::bench::copyMatrices(const void *, int64_t, int64_t, void *,
+                                       int64_t, int64_t, int64_t, int64_t,
+                                       int64_t, int64_t, cudaStream_t) {
+  return notBuilt("copyMatrices");
+}

@@ -221,7 +221,7 @@ bool parseCount(const char *text, int64_t max, int64_t &out) {
 /// Checks bundle paths and manifests before touching the GPU, so that these
 /// errors read the same on machines without one.
 bool checkBundles(const std::vector<std::string> &bundles,
-                  const LaunchSizes &sizes) {
+                  const LaunchSizes &sizes, bool plainBench = false) {
   bool ok = true;
   for (const std::string &b : bundles) {
     std::string path;
@@ -231,6 +231,9 @@ bool checkBundles(const std::vector<std::string> &bundles,
       error = loadManifest(path, m);
     // The rule bindLaunchSizes() applies, before the GPU is touched.
     if (error.empty() && !(error = checkLaunchSizes(m, sizes)).empty())
+      error = path + ": " + error;
+    // `bench` without a baseline: bundles that have no plain cuBLAS call.
+    if (error.empty() && plainBench && !(error = needsBaseline(m)).empty())
       error = path + ": " + error;
     if (!error.empty()) {
       std::fprintf(stderr, "tcgen-gpu: %s\n", error.c_str());
@@ -556,7 +559,8 @@ int benchCommand(const std::vector<std::string> &args) {
     return usageError("bench needs at least one BUNDLE");
   if (options.baselineCheckOnly && !options.baseline)
     return usageError("--check-baseline needs --baseline=NAME");
-  if (!checkBundles(bundles, options.sizes))
+  if (!checkBundles(bundles, options.sizes,
+                    /*plainBench=*/!options.baseline.has_value()))
     return kExitFail;
   if (options.baseline && !checkBaselines(bundles, *options.baseline, options.sizes))
     return kExitFail;

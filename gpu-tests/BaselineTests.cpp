@@ -229,7 +229,7 @@ TEST(BenchHost, BaselineNamesRoundTrip) {
     EXPECT_EQ(parseBaseline(baselineName(kind)), kind) << baselineName(kind);
     EXPECT_NE(std::string(baselineComputes(kind)), "");
   }
-  EXPECT_EQ(allBaselines().size(), 8u);
+  EXPECT_EQ(allBaselines().size(), 9u);
   EXPECT_EQ(parseBaseline("cublas+add-relu"), BaselineKind::AddRelu);
   EXPECT_EQ(parseBaseline("2cublas+add"), BaselineKind::TwoGemmAdd);
   EXPECT_EQ(parseBaseline("cublas"), std::nullopt);
@@ -237,7 +237,7 @@ TEST(BenchHost, BaselineNamesRoundTrip) {
   EXPECT_EQ(baselineNameList(),
             "cublas+add-relu, cublas+add-scalar, cublas+bias-gelu-residual, "
             "cublaslt-relu-bias, cublaslt-gelu-bias, relu-c+cublas, "
-            "relu-a+cublas, 2cublas+add");
+            "relu-a+cublas, 2cublas+add, permute+cublas");
 }
 
 TEST(BenchHost, BaselineTwoGemmsTakeTheSecondProduct) {

@@ -800,10 +800,16 @@ TEST(BenchHost, BatchedEpiloguesAndBaselinesAreRefused) {
   EXPECT_EQ(parseManifest(writeManifest(m), parsed),
             "field 'op.epilogue': fused epilogues of batched matmuls are not "
             "supported yet (op.batch is 3)");
-  // No fusion baseline takes a batch.
+  // No fusion baseline takes a batch (permute+cublas a summed one only).
   m = smallBatchedMatmul();
   for (BaselineKind kind : allBaselines()) {
     BaselinePlan plan;
+    if (kind == BaselineKind::PermuteGemm) {
+      EXPECT_EQ(planBaseline(m, kind, plan),
+                "baseline permute+cublas: needs a bundle that sums a batch "
+                "(op.batch_reduce: a contraction over two K dimensions)");
+      continue;
+    }
     EXPECT_EQ(planBaseline(m, kind, plan),
               std::string("baseline ") + baselineName(kind) +
                   ": a batched matmul (batch 3) has no baseline yet");
@@ -992,6 +998,65 @@ TEST(GpuCublas, LtMatmulComputesEveryMatrix) {
     return e;
   });
 }
+/// smallBatchedMatmul() with its batch summed into one C [5, 6].
+Manifest smallSummedMatmul() {
+  Manifest m = smallBatchedMatmul();
+  m.op.batchReduce = true;
+  m.operands[2].shape = {5, 6};
+  m.operands[2].strides = {6, 1};
+  m.launch.grid = {1, 1, 1};
+  return m;
+}
+
+TEST(BenchHost, DescribeGemmTakesASummedBatch) {
+  Manifest m = smallSummedMatmul();
+  ASSERT_EQ(parseManifest(writeManifest(m), m), "");
+  GemmSpec spec;
+  ASSERT_EQ(describeGemm(m, spec), "");
+  EXPECT_TRUE(spec.batchReduce);
+  EXPECT_EQ(spec.batch, 3);
+  EXPECT_EQ(spec.k, 4);
+  EXPECT_EQ(spec.a.batchStride, 20);
+  EXPECT_EQ(spec.c.rows, 5);
+  EXPECT_EQ(spec.c.batchStride, 0);
+  ASSERT_EQ(describeCheckedGemm(m, spec), "");
+  // A C with the batch is refused.
+  m = smallSummedMatmul();
+  m.operands[2].shape = {3, 5, 6};
+  m.operands[2].strides = {30, 6, 1};
+  EXPECT_EQ(describeGemm(m, spec),
+            "operand 'C' has rank 3; tcgen-gpu needs rank 2 for the one C of "
+            "a summed batch (op.batch_reduce)");
+}
+
+TEST(BenchHost, PermuteBaselineTakesASummedBatchOnly) {
+  Manifest m = smallSummedMatmul();
+  BaselinePlan plan;
+  ASSERT_EQ(planBaseline(m, BaselineKind::PermuteGemm, plan), "");
+  // One matmul over K' = batch k.
+  EXPECT_EQ(plan.batch, 3);
+  EXPECT_EQ(plan.k, 12);
+  EXPECT_EQ(plan.m, 5);
+  EXPECT_EQ(plan.n, 6);
+  // The fusion baselines refuse it; so does permute+cublas with an epilogue.
+  EXPECT_EQ(planBaseline(m, BaselineKind::AddRelu, plan),
+            "baseline cublas+add-relu: a batched matmul (batch 3) has no "
+            "baseline yet");
+  Epilogue e;
+  e.matmulDType = DType::F32;
+  e.result = 0;
+  m.op.epilogue = e;
+  EXPECT_EQ(planBaseline(m, BaselineKind::PermuteGemm, plan),
+            "baseline permute+cublas: needs a bundle without an epilogue, "
+            "this one has op.epilogue with inputs []");
+  // The benchmark's host operands hold the whole batch.
+  std::vector<HostMatrix> host =
+      makeBaselineHostOperands(smallSummedMatmul(), 1);
+  EXPECT_EQ(host[0].batch, 3);
+  EXPECT_EQ(host[0].batchStride, 20);
+  EXPECT_EQ(host[2].batch, 1);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {

@@ -272,6 +272,60 @@ TEST(GpuPointwise, AddMatchesTheHost) {
   expectBinaryMatches(add, 9, [](float c1, float c2) { return double(c1 + c2); });
 }
 
+/// copyMatrices: `batch` matrices of rows x cols from a strided source into
+/// a strided destination; every copied element must equal its source, and
+/// nothing else of the (NaN-poisoned) destination may be written.
+void expectCopy(DType dtype, int64_t batch, int64_t rows, int64_t cols,
+                int64_t srcBatch, int64_t srcLd, int64_t dstBatch,
+                int64_t dstLd, int64_t offset) {
+  SCOPED_TRACE(std::string(dtypeName(dtype)) + " batch " +
+               std::to_string(batch) + " " + std::to_string(rows) + "x" +
+               std::to_string(cols) + " offset " + std::to_string(offset));
+  int64_t srcSpan = (batch - 1) * srcBatch + (rows - 1) * srcLd + cols;
+  int64_t dstSpan = (batch - 1) * dstBatch + (rows - 1) * dstLd + cols;
+  Matrix src, dst;
+  src.create(dtype, 1, srcSpan, srcSpan, 7, offset);
+  dst.createOutput(dtype, 1, dstSpan, dstSpan, offset);
+  ASSERT_EQ(copyMatrices(src.data(), srcBatch, srcLd, dst.data(), dstBatch,
+                         dstLd, batch, rows, cols, dtypeSize(dtype), nullptr),
+            "");
+  ASSERT_EQ(formatCuda("sync", cudaDeviceSynchronize()), "");
+  dst.download();
+  std::vector<bool> written(size_t(dstSpan), false);
+  int failures = 0;
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols && failures < 5; ++j) {
+        int64_t to = b * dstBatch + i * dstLd + j;
+        double want = src.host.get(0, b * srcBatch + i * srcLd + j);
+        double got = dst.host.get(0, to);
+        written[size_t(to)] = true;
+        if (!(got == want)) {
+          ADD_FAILURE() << "(" << b << ", " << i << ", " << j << "): got "
+                        << got << ", want " << want;
+          ++failures;
+        }
+      }
+  for (int64_t e = 0; e < dstSpan && failures < 5; ++e)
+    if (!written[size_t(e)] && !std::isnan(dst.host.get(0, e))) {
+      ADD_FAILURE() << "element " << e << " was written";
+      ++failures;
+    }
+}
+
+TEST(GpuPointwise, CopyMatricesPermutesEveryElement) {
+  SKIP_WITHOUT_GPU();
+  // B[l][k][j] into [k][l][j] (the 3-d contraction's B): 16-byte units.
+  expectCopy(DType::F16, 4, 8, 32, /*srcBatch=*/32, /*srcLd=*/4 * 32,
+             /*dstBatch=*/8 * 32, /*dstLd=*/32, 0);
+  // A[i][k][l] into [i][k l] with padded rows, f32 and bf16.
+  expectCopy(DType::F32, 3, 5, 8, 8, 3 * 8 + 4, 8, 3 * 8, 0);
+  expectCopy(DType::BF16, 3, 5, 16, 16, 3 * 16, 16, 3 * 16 + 8, 0);
+  // Odd columns, an unaligned pointer: one element per thread.
+  expectCopy(DType::F16, 3, 7, 13, 13, 3 * 13, 7 * 13, 13, 0);
+  expectCopy(DType::F16, 2, 4, 16, 16, 2 * 16, 4 * 16, 16, 1);
+}
+
 // Neither of these reaches the driver, so they run anywhere.
 TEST(BenchHost, PointwiseEmptyMatrixLaunchesNothing) {
   EXPECT_EQ(addRelu({nullptr, DType::F16, 0}, {nullptr, DType::F16, 0},
@@ -289,6 +343,10 @@ TEST(BenchHost, PointwiseUnsupportedDTypeIsNamed) {
   EXPECT_EQ(add({nullptr, DType::F16, 8}, {nullptr, DType::F16, 8},
                 {nullptr, DType::I8, 8}, 1, 8, nullptr),
             "add: output dtype i8 is not supported (f16, bf16 or f32)");
+  EXPECT_EQ(copyMatrices(nullptr, 0, 8, nullptr, 0, 8, 1, 1, 8, 1, nullptr),
+            "copyMatrices: elements of 1 bytes are not supported (2 or 4)");
+  EXPECT_EQ(copyMatrices(nullptr, 0, 8, nullptr, 0, 8, 0, 1, 8, 2, nullptr),
+            "");
 }
 
 } // namespace

@@ -443,5 +443,20 @@ fi
 
 [ -d "$CARRY/batchmiddle-bundles" ] && check_and_bench batchmiddle "batches between the matrix dimensions" t
 
+if [ -d "$CARRY/contraction3d-bundles" ]; then
+  D="$CARRY/contraction3d-bundles"
+  echo "=== contraction3d: checks (two launches each)"
+  check_bundles contraction3d-checks.log --launches 2 -- "$D"/chk_*/
+  echo "=== contraction3d against permute+cublas (checked first)"
+  "$GPU" bench "$D"/t*/ --baseline=permute+cublas --check-baseline \
+    > "$OUT/contraction3d.log" 2>&1 || echo "contraction3d baseline check failed"
+  grep BASELINE-CHECK "$OUT/contraction3d.log" | grep -v PASS | head -5
+  timeout "${BENCH_TIMEOUT:-400}" "$GPU" bench "$D"/t*/ --iters "$ITERS" --warmup 3 \
+    --baseline=permute+cublas --csv "$OUT/contraction3d.csv" >> "$OUT/contraction3d.log" 2>&1 \
+    || echo "contraction3d bench failed"
+  echo "--- entry tcgen-ms tcgen-TFLOP/s cuBLAS-flat-ms baseline-ms baseline/tcgen baseline-copy-ms"
+  tail -n +2 "$OUT/contraction3d.csv" | awk -F, '{print $3, $10, $11, $12, $20, $22, $23}' | sort -V
+fi
+
 # Everything in one archive (the device tool returns at most 8 files).
 (cd "$OUT" && tar czf device-study.tgz --exclude='*.tgz' ./*.csv ./*.log 2>/dev/null && rm -f ./*.csv ./*.err)

@@ -6,7 +6,9 @@
                 [--batch B]
 
 With --batch B (B > 0) the op is linalg.batch_matmul over B matrices, the
-batch dimension outermost in A, B and C.
+batch dimension outermost in A, B and C; --batch-middle moves it between
+the matrix dimensions of some operands, and --sum-batch sums the products
+into one C (C = sum_b A[b] B[b]: a contraction over two K dimensions).
 
 Without --accumulate, C is zero-filled first (C = A*B); with it the matmul
 accumulates into C (C += A*B), as in the CC'22 paper.
@@ -62,6 +64,10 @@ p.add_argument("--batch", type=int, default=0,
 p.add_argument("--batch-middle", default="",
                help="with --batch: the operands (letters of abc) that store the batch "
                     "between their two matrix dimensions, e.g. A[m][b][k] (a linalg.generic)")
+p.add_argument("--sum-batch", action="store_true",
+               help="with --batch: sum the batch's products into one C[m][n] "
+                    "(a second K dimension read like a batch: C = sum_b A[b] B[b], "
+                    "a linalg.generic)")
 p.add_argument("--dynamic", default="",
                help="sizes known at run time only, e.g. 'mnk' or 'm' "
                     "(written as ?; memref form)")
@@ -71,7 +77,9 @@ a.inp = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2"}.get(a.inp, a.inp)
 assert set(a.dynamic) <= set("mnk"), "--dynamic takes letters of mnk"
 assert not a.dynamic or not (a.tensor or a.second_k or a.prologue or a.init), \
     "--dynamic writes a plain memref matmul, or one with an --epilogue"
-assert not (a.batch and a.c_layout == "nm"), \
+assert not a.sum_batch or (a.batch and "c" not in a.batch_middle), \
+    "--sum-batch needs --batch, and C has no batch to place"
+assert not (a.batch and a.c_layout == "nm" and not a.sum_batch), \
     "linalg.batch_matmul takes C[b,m,n] only (a column-major batch needs a linalg.generic)"
 name = a.name or f"mm_{a.m}x{a.n}x{a.k}_{'bf16_' if a.inp == 'bf16' else ''}{a.out}{'_acc' if a.accumulate else ''}"
 bp = f"{a.batch}x" if a.batch else ""
@@ -82,7 +90,7 @@ assert set(a.batch_middle) <= set("abc") and (a.batch or not a.batch_middle), \
     "--batch-middle takes letters of abc, with --batch"
 def typ(name, d0, d1, elt):
     """The operand's memref shape: the batch outermost or in the middle."""
-    if not a.batch:
+    if not a.batch or (name == "c" and a.sum_batch):
         return f"{d0}x{d1}x{elt}"
     if name in a.batch_middle:
         return f"{d0}x{a.batch}x{d1}x{elt}"
@@ -239,7 +247,7 @@ elif a.tensor:
   %D = {op} {maps}ins(%A, %B : tensor<{A}>, tensor<{B}>) outs(%C : tensor<{C}>) -> tensor<{C}>
   return %D : tensor<{C}>
 }}""")
-elif a.batch_middle:
+elif a.batch_middle or a.sum_batch:
     # A contraction whose batch sits between the matrix dimensions of some
     # operands: a linalg.generic over (b, m, n, k).
     def amap(name, d0, d1):
@@ -247,6 +255,9 @@ elif a.batch_middle:
     ma = amap("a", *(("m", "k") if a.a_layout == "mk" else ("k", "m")))
     mb = amap("b", *(("k", "n") if a.b_layout == "kn" else ("n", "k")))
     mc = amap("c", *(("m", "n") if a.c_layout == "mn" else ("n", "m")))
+    if a.sum_batch:
+        mc = "(m, n)" if a.c_layout == "mn" else "(n, m)"
+    biter = "reduction" if a.sum_batch else "parallel"
     ext = "" if a.inp == a.out else f"""    %xa = arith.extf %x : {a.inp} to {a.out}
     %xb = arith.extf %y : {a.inp} to {a.out}
 """
@@ -255,7 +266,7 @@ elif a.batch_middle:
         f"  %zero = arith.constant 0.0 : {a.out}\n"
         f"  linalg.fill ins(%zero : {a.out}) outs(%C : memref<{C}>)\n")
     print(f"""func.func @{name}(%A: memref<{A}>, %B: memref<{B}>, %C: memref<{C}>) {{
-{fill}  linalg.generic {{indexing_maps = [affine_map<(b, m, n, k) -> {ma}>, affine_map<(b, m, n, k) -> {mb}>, affine_map<(b, m, n, k) -> {mc}>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}}
+{fill}  linalg.generic {{indexing_maps = [affine_map<(b, m, n, k) -> {ma}>, affine_map<(b, m, n, k) -> {mb}>, affine_map<(b, m, n, k) -> {mc}>], iterator_types = ["{biter}", "parallel", "parallel", "reduction"]}}
       ins(%A, %B : memref<{A}>, memref<{B}>) outs(%C : memref<{C}>) {{
   ^bb0(%x: {a.inp}, %y: {a.inp}, %acc: {a.out}):
 {ext}    %p = arith.mulf {xa}, {xb} : {a.out}

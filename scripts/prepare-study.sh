@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -82,7 +82,11 @@ ARGS=("$@")
 # registers and one more stage),
 # batchmiddle (batches stored between the matrix dimensions, A[m][b][k]
 # and the like: checks in every layout, store and size; timings against
-# the batch-outermost kernel and cublasGemmStridedBatchedEx)
+# the batch-outermost kernel and cublasGemmStridedBatchedEx),
+# contraction3d (C[i,j] = sum_{k,l} A[i,k,l] B[l,k,j], a summed batch:
+# checks in every layout, store and size; timings against permute+cublas,
+# the strided copy of the operand that is not already one matrix over
+# K' = k l, then cuBLAS)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -1297,6 +1301,32 @@ if want packone; then
   build "$D" t1536_default 1536 1536 1536
   build "$D" t1536_global 1536 1536 1536 -- --store=global
   build "$D" t1536_global_192 1536 1536 1536 -- --store=global --block-tile=128,192,64
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want contraction3d; then
+  rm -rf "$CARRY/contraction3d-bundles"; mkdir -p "$CARRY/contraction3d-bundles"
+  echo "contraction3d: sums over two K dimensions (summed batches)"
+  D="$CARRY/contraction3d-bundles"
+  "$TCGEN" compile "$SRC/examples/contraction_3d.mlir" -o "$D/chk_example" > /dev/null
+  build "$D" chk_mid_ab 384 320 256 --batch 8 --batch-middle ab --sum-batch --
+  build "$D" chk_outer_f16 256 512 128 --batch 3 --sum-batch --out f16 --
+  build "$D" chk_mid_b_nt 256 512 128 --batch 3 --batch-middle b --b-layout nk --sum-batch --
+  build "$D" chk_mid_a_tn 256 512 128 --batch 3 --batch-middle a --a-layout km --sum-batch --
+  build "$D" chk_colmajor_c 256 384 128 --batch 4 --batch-middle ab --c-layout nm --sum-batch --
+  build "$D" chk_acc_bf16 200 136 96 --batch 5 --batch-middle ab --in bf16 --out bf16 --accumulate --sum-batch --
+  build "$D" chk_ragged_k 300 328 72 --batch 5 --batch-middle ab --sum-batch --
+  build "$D" chk_ragged_global 300 328 40 --batch 7 --batch-middle ab --sum-batch -- --store=global
+  build "$D" chk_m1 1 512 256 --batch 6 --batch-middle ab --sum-batch --
+  build "$D" chk_cluster 512 512 256 --batch 4 --batch-middle ab --sum-batch -- --cluster=2,1 --block-tile=128,256,64
+  build "$D" chk_streamk 1024 1024 512 --batch 4 --batch-middle ab --sum-batch -- --stream-k=1
+  # Timings: A[i][k][l] B[l][k][j] (B is permuted for cuBLAS, A is already
+  # [i][k l]), and the K dimensions outermost in both (both permuted).
+  for s in "4096 4096 256 16" "4096 4096 64 64" "4096 4096 1024 4" "8192 8192 512 16" "2048 2048 64 32"; do
+    set -- $s
+    build "$D" "t${1}x${2}_l${3}_k${4}_mid" "$1" "$2" "$3" --batch "$4" --batch-middle ab --sum-batch --
+  done
+  build "$D" t4096x4096_l256_k16_outer 4096 4096 256 --batch 16 --sum-batch --
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

@@ -70,36 +70,41 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
       linalg::inferContractionDims(op);
   if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return op.emitOpError("is not a contraction of two inputs into one output");
-  if (dims->batch.size() > 1)
+  if (dims->batch.size() > 1 || dims->m.size() != 1 || dims->n.size() != 1)
     return op.emitOpError(kNotCollapsed);
-  if (dims->m.size() != 1 || dims->n.size() != 1 || dims->k.size() != 1)
+  // Two K dimensions that tcgen-collapse-dims could not fold into one
+  // (C[i,j] += A[i,k,l] B[l,k,j]: A and B order them differently) are
+  // summed like a batch: one of them is read as A's and B's batch
+  // dimension and walked in the K loop (batchReduce).
+  bool batched = !dims->batch.empty();
+  bool reduce = !batched && dims->k.size() == 2;
+  if (!reduce && dims->k.size() != 1)
     return op.emitOpError(kNotCollapsed);
 
   // A[m,k] or A[k,m], B[k,n] or B[n,k], C[m,n]; a batch dimension comes
-  // first in all three.
+  // first in all three, or between the other two.
   MLIRContext *ctx = op.getContext();
   AffineExpr m = getAffineDimExpr(dims->m[0], ctx);
   AffineExpr n = getAffineDimExpr(dims->n[0], ctx);
-  AffineExpr k = getAffineDimExpr(dims->k[0], ctx);
-  bool batched = !dims->batch.empty();
-  AffineExpr b = batched ? getAffineDimExpr(dims->batch[0], ctx) : AffineExpr();
+  AffineExpr k, b;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  unsigned lead = batched ? 1 : 0;
-  // The matrix dimensions of a batched operand: around the batch, which is
-  // outermost (position 0) or between them (position 1); never innermost
-  // (TMA reads the innermost dimension contiguously).
+  // The matrix dimensions of an operand with a batch: around the batch,
+  // which is outermost (position 0) or between them (position 1); never
+  // innermost (TMA reads the innermost dimension contiguously).
   auto batchAt = [&](AffineMap map) -> int {
-    if (!batched || map.getNumResults() != 3)
+    if (!b || map.getNumResults() != 3)
       return -1;
     for (int pos : {0, 1})
       if (map.getResult(pos) == b)
         return pos;
     return -1;
   };
-  auto is = [&](AffineMap map, AffineExpr r0, AffineExpr r1) {
-    if (map.getNumResults() != 2 + lead)
+  // Whether `map` reads [r0][r1], with the batch where `withBatch`.
+  auto is = [&](AffineMap map, AffineExpr r0, AffineExpr r1,
+                bool withBatch) {
+    if (map.getNumResults() != (withBatch ? 3u : 2u))
       return false;
-    if (!batched)
+    if (!withBatch)
       return map.getResult(0) == r0 && map.getResult(1) == r1;
     int pos = batchAt(map);
     if (pos < 0)
@@ -107,9 +112,36 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
     unsigned i0 = pos == 0 ? 1 : 0, i1 = 2;
     return map.getResult(i0) == r0 && map.getResult(i1) == r1;
   };
-  if (!(is(maps[0], m, k) || is(maps[0], k, m)) ||
-      !(is(maps[1], k, n) || is(maps[1], n, k)) ||
-      !(is(maps[2], m, n) || is(maps[2], n, m)))
+  // A and B carry the batch (a summed one too), C only a kept one.
+  auto matches = [&] {
+    bool ab = batched || reduce;
+    return (is(maps[0], m, k, ab) || is(maps[0], k, m, ab)) &&
+           (is(maps[1], k, n, ab) || is(maps[1], n, k, ab)) &&
+           (is(maps[2], m, n, batched) || is(maps[2], n, m, batched));
+  };
+  if (batched) {
+    b = getAffineDimExpr(dims->batch[0], ctx);
+    k = getAffineDimExpr(dims->k[0], ctx);
+  } else if (!reduce) {
+    k = getAffineDimExpr(dims->k[0], ctx);
+  } else {
+    // Either K dimension may be the summed batch; the other is the one
+    // the tiles walk (innermost in A or B where those are K-major).
+    for (unsigned outer : {0u, 1u}) {
+      b = getAffineDimExpr(dims->k[outer], ctx);
+      k = getAffineDimExpr(dims->k[1 - outer], ctx);
+      if (matches())
+        break;
+    }
+  }
+  if (!matches()) {
+    if (reduce)
+      return op.emitOpError(
+          "a contraction over two K dimensions that do not collapse into "
+          "one needs each of A and B stored as a matrix of one K dimension "
+          "and M (or N) with the other K dimension outermost or between "
+          "them, never innermost (C[i,j] += A[i,k,l] B[l,k,j], say), and C "
+          "stored [m,n] or [n,m]");
     return op.emitOpError(batched
                               ? "batched operands must be A[b,m,k] or "
                                 "A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] "
@@ -118,15 +150,17 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
                                 "never innermost"
                               : "operands must be A[m,k] or A[k,m], B[k,n] or "
                                 "B[n,k], and C[m,n] or C[n,m]");
+  }
 
   ContractionInfo info;
   info.op = op;
   info.c = op.getDpsInitOperand(0)->get();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  info.cTransposed = is(maps[2], n, m);
+  bool ab = batched || reduce;
+  info.cTransposed = is(maps[2], n, m, batched);
   if (!info.cTransposed) {
-    info.aTransposed = is(maps[0], k, m);
-    info.bTransposed = is(maps[1], n, k);
+    info.aTransposed = is(maps[0], k, m, ab);
+    info.bTransposed = is(maps[1], n, k, ab);
     info.a = op.getDpsInputOperand(0)->get();
     info.b = op.getDpsInputOperand(1)->get();
     info.m = ranges[dims->m[0]];
@@ -135,16 +169,20 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
     // C[n,m] = sum_k B^T[n,k] A^T[k,m]: the row-major product of B^T and
     // A^T. B^T is stored [k][n] (transposed) where B is [k][n], and A^T
     // [m][k] (K-major) where A is [m][k].
-    info.aTransposed = is(maps[1], k, n);
-    info.bTransposed = is(maps[0], m, k);
+    info.aTransposed = is(maps[1], k, n, ab);
+    info.bTransposed = is(maps[0], m, k, ab);
     info.a = op.getDpsInputOperand(1)->get();
     info.b = op.getDpsInputOperand(0)->get();
     info.m = ranges[dims->n[0]];
     info.n = ranges[dims->m[0]];
   }
-  info.k = ranges[dims->k[0]];
+  auto rangeOf = [&](AffineExpr e) {
+    return ranges[cast<AffineDimExpr>(e).getPosition()];
+  };
+  info.k = rangeOf(k);
   info.batched = batched;
-  if (batched) {
+  info.batchReduce = reduce;
+  if (ab) {
     // The op's A, B and C maps are 0, 1, 2; with a column-major C the
     // kernel's A is the op's B.
     bool middle[3] = {batchAt(maps[0]) == 1, batchAt(maps[1]) == 1,
@@ -153,7 +191,7 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
     info.bBatchMiddle = middle[info.cTransposed ? 0 : 1];
     info.cBatchMiddle = middle[2];
   }
-  info.batch = batched ? ranges[dims->batch[0]] : 1;
+  info.batch = ab ? rangeOf(b) : 1;
   // M, N and K may be known only at run time (the back ends say whether
   // they compile that); the batch must be static.
   if (ShapedType::isDynamic(info.batch))

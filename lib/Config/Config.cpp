@@ -61,6 +61,11 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
   p.n = plannedSize(info.n);
   p.k = plannedSize(info.k);
   p.batch = info.batch;
+  // A summed batch is one longer K loop per tile of the one C.
+  if (info.batchReduce && !ShapedType::isDynamic(info.k)) {
+    p.k = info.batch * info.k;
+    p.batch = 1;
+  }
   p.inBytes = info.aType.getIntOrFloatBitWidth() / 8;
   Type out = info.cType;
   std::string whyNot;
@@ -103,7 +108,8 @@ std::string mlir::tcgen::getTuningKey(const ContractionInfo &info,
   llvm::raw_string_ostream os(key);
   os << target.getArch() << " " << typeName(info.aType) << "x"
      << typeName(info.bType) << "->" << typeName(info.cType)
-     << " batch=" << info.batch << " m=" << sizeName(info.m)
+     << " batch=" << info.batch << (info.batchReduce ? " summed" : "")
+     << " m=" << sizeName(info.m)
      << " n=" << sizeName(info.n) << " k=" << sizeName(info.k)
      << " ab=" << (info.aTransposed ? "t" : "n")
      << (info.bTransposed ? "t" : "n");
@@ -403,6 +409,12 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
            << "the " << be
            << " back end takes unbatched matmuls only; batched contractions "
               "need --target=sm_90a and the sm90 back end (C = A*B)";
+  if (info.batchReduce)
+    return info.op->emitOpError()
+           << "the " << be
+           << " back end takes one K dimension only; a sum over two K "
+              "dimensions that do not collapse into one needs "
+              "--target=sm_90a and the sm90 back end";
   if (info.cTransposed && !sm80)
     return info.op->emitOpError()
            << "the " << be

@@ -232,7 +232,8 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.target.arch == b.target.arch &&
          a.target.backend == b.target.backend &&
          a.target.minCC == b.target.minCC && a.op.kind == b.op.kind &&
-         a.op.batch == b.op.batch && a.op.m == b.op.m && a.op.n == b.op.n &&
+         a.op.batch == b.op.batch && a.op.batchReduce == b.op.batchReduce &&
+         a.op.m == b.op.m && a.op.n == b.op.n &&
          a.op.k == b.op.k && a.op.k2 == b.op.k2 && a.op.tf32 == b.op.tf32 &&
          a.op.accumulate == b.op.accumulate &&
          a.op.accumulator == b.op.accumulator &&
@@ -616,6 +617,7 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
   std::string accumulator = dtypeName(op.accumulator);
   if (!r.string(*o, "op", "kind", op.kind, true) ||
       !r.integer(*o, "op", "batch", op.batch, false, 1) ||
+      !r.boolean(*o, "op", "batch_reduce", op.batchReduce, false) ||
       !r.integer(*o, "op", "m", op.m, true, kDynamicSize) ||
       !r.integer(*o, "op", "n", op.n, true, kDynamicSize) ||
       !r.integer(*o, "op", "k", op.k, true, kDynamicSize) ||
@@ -632,6 +634,10 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
     if (size == 0)
       return r.fail(std::string("field 'op.") + name +
                     "' must be >= 1, or -1 (fixed at launch), got 0");
+  if (op.batchReduce && op.batch < 2)
+    return r.fail("field 'op.batch_reduce': a summed batch needs op.batch "
+                  ">= 2, got " +
+                  std::to_string(op.batch));
   std::optional<DType> parsed = parseDType(accumulator);
   if (!parsed)
     return r.fail("field 'op.accumulator': unknown dtype '" + accumulator +
@@ -1000,14 +1006,16 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
     if (!a2 || !b2)
       return r.fail("field 'op.k2': a second product needs an lhs2 and an "
                     "rhs2 operand");
-    if (batched)
+    if (batched || m.op.batchReduce)
       return r.fail("field 'op.k2': a second product of a batched matmul is "
                     "not supported (op.batch is " +
                     std::to_string(m.op.batch) + ")");
   }
   for (auto &e : expected) {
     std::string sizes = e.sizes;
-    if (batched) {
+    // A summed batch (op.batch_reduce): A's and B's products are added
+    // into one C, which has no batch dimension.
+    if (batched && !(m.op.batchReduce && e.operand == c)) {
       e.shape.insert(e.shape.begin(), m.op.batch);
       sizes = "[batch, " + sizes.substr(1);
     }
@@ -1017,7 +1025,9 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
     if (o.shape.size() != e.shape.size())
       return r.fail(prefix + "shape " + formatDims(o.shape) + " has rank " +
                     std::to_string(o.shape.size()) + ", but op.batch " +
-                    std::to_string(m.op.batch) + " needs rank " +
+                    std::to_string(m.op.batch) +
+                    (m.op.batchReduce ? " summed (op.batch_reduce)" : "") +
+                    " needs rank " +
                     std::to_string(e.shape.size()) + ": " + sizes + " = " +
                     formatDims(e.shape));
     if (o.shape != e.shape)
@@ -1141,7 +1151,7 @@ bool checkEpilogue(FieldReader &r, const Manifest &m) {
   }
   // The inputs' kinds (row, col, matrix) index one [m, n] result; what a
   // batch of them reads is not defined yet.
-  if (m.op.batch > 1)
+  if (m.op.batch > 1 && !m.op.batchReduce)
     return r.fail("field 'op.epilogue': fused epilogues of batched matmuls "
                   "are not supported yet (op.batch is " +
                   std::to_string(m.op.batch) + ")");
@@ -1432,6 +1442,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
   Value op = Value::object();
   op.set("kind", m.op.kind);
   op.set("batch", m.op.batch);
+  if (m.op.batchReduce)
+    op.set("batch_reduce", true);
   op.set("m", m.op.m);
   op.set("n", m.op.n);
   op.set("k", m.op.k);

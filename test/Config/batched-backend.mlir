@@ -14,3 +14,27 @@ func.func @batched(%a: memref<16x1024x512xf16>, %b: memref<16x512x1024xf16>, %c:
   linalg.batch_matmul ins(%a, %b : memref<16x1024x512xf16>, memref<16x512x1024xf16>) outs(%c : memref<16x1024x1024xf16>)
   return
 }
+
+// -----
+
+// A sum over two K dimensions that do not collapse (C[i,j] += A[i,k,l]
+// B[l,k,j]) goes to sm90, whose model plans the tiles of the one C with a
+// K loop of 16 x 256, as for a 1024 x 1024 x 4096 matmul: 64x128 (128
+// tiles, one wave). The sm80 back end takes one K dimension only.
+// SM80: error: 'linalg.generic' op the sm80 back end takes one K dimension only; a sum over two K dimensions that do not collapse into one needs --target=sm_90a and the sm90 back end
+// CHECK-LABEL: func @summed
+// CHECK: #tcgen.config<backend = "sm90", block = [64, 128, 64]
+func.func @summed(%A: memref<1024x16x256xf16>, %B: memref<256x16x1024xf16>, %C: memref<1024x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<1024x1024xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j, k, l) -> (i, k, l)>, affine_map<(i, j, k, l) -> (l, k, j)>, affine_map<(i, j, k, l) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%A, %B : memref<1024x16x256xf16>, memref<256x16x1024xf16>) outs(%C : memref<1024x1024xf32>) {
+  ^bb0(%a: f16, %b: f16, %c: f32):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -105,8 +105,10 @@ static FailureOr<::tcgen::Operand> describeOperand(Operation *at, Value operand,
   return op;
 }
 
-/// Fills the op section from the A, B and C operands.
-static void describeOp(::tcgen::Manifest &m, bool overwrite) {
+/// Fills the op section from the A, B and C operands (`batchReduce`: the
+/// products of A's and B's batch are summed into one C).
+static void describeOp(::tcgen::Manifest &m, bool overwrite,
+                       bool batchReduce = false) {
   const ::tcgen::Operand *a = m.findOperand("A");
   const ::tcgen::Operand *b = m.findOperand("B");
   m.op.kind = "matmul";
@@ -114,6 +116,7 @@ static void describeOp(::tcgen::Manifest &m, bool overwrite) {
   // A batched matmul's operands have the batch as their first dimension.
   size_t lead = a->shape.size() == 3 ? 1 : 0;
   m.op.batch = lead ? a->shape[0] : 1;
+  m.op.batchReduce = batchReduce && m.op.batch > 1;
   m.op.m = a->shape[lead];
   m.op.k = a->shape[lead + 1];
   m.op.n = b->shape[lead + 1];
@@ -273,7 +276,8 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     if (!m.findOperand("A") || !m.findOperand("B") || !m.findOperand("C"))
       return func.emitError("kernel does not take all of A, B and C");
     // Without tcgen.overwrite the kernel computes C += A*B (C inout).
-    describeOp(m, func->hasAttr(kOverwriteAttrName));
+    describeOp(m, func->hasAttr(kOverwriteAttrName),
+               func->hasAttr("tcgen.batch_reduce"));
     m.op.accumulator = ::tcgen::DType::F32; // wgmma accumulates in f32
     // f32 operands go through the tensor cores as tf32.
     m.op.tf32 = m.findOperand("A")->dtype == ::tcgen::DType::F32;
@@ -355,7 +359,7 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     m.launch.persistent = l[7] != 0;
     m.launch.streamK = l[7] == 2;
     ArrayRef<int64_t> bt = config.getBlockTile();
-    m.launch.gridFormula = {std::string(m.op.batch > 1 ? "batch * " : "") +
+    m.launch.gridFormula = {std::string(m.op.batch > 1 && !m.op.batchReduce ? "batch * " : "") +
                                 "ceildiv(m, " + std::to_string(bt[0]) +
                                 ") * ceildiv(n, " + std::to_string(bt[1]) +
                                 ") tiles",

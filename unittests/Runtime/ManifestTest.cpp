@@ -1223,6 +1223,73 @@ TEST(ManifestTest, BatchedEpilogueWithInputsIsRefused) {
   parseOk(text);
 }
 
+//===----------------------------------------------------------------------===//
+// A summed batch (op.batch_reduce): C = sum_b A[b] B[b]
+//===----------------------------------------------------------------------===//
+
+/// The batched manifest with its batch summed into one C [64, 128].
+std::string summedManifestText() {
+  std::string text = replaceFirst(batchedManifestText(), R"("batch": 3,)",
+                                  R"("batch": 3, "batch_reduce": true,)");
+  return replaceFirst(text, R"("shape": [3, 64, 128],
+      "strides": [8192, 128, 1],)",
+                      R"("shape": [64, 128],
+      "strides": [128, 1],)");
+}
+
+TEST(ManifestTest, ParsesASummedBatch) {
+  Manifest m = parseOk(summedManifestText());
+  EXPECT_EQ(m.op.batch, 3);
+  EXPECT_TRUE(m.op.batchReduce);
+  EXPECT_EQ(m.operands[0].shape, (std::vector<int64_t>{3, 64, 32}));
+  EXPECT_EQ(m.operands[2].shape, (std::vector<int64_t>{64, 128}));
+  Manifest again = parseOk(writeManifest(m));
+  EXPECT_EQ(again, m);
+  // The flag makes a difference to equality, and is written only if set.
+  again.op.batchReduce = false;
+  EXPECT_FALSE(again == m);
+  EXPECT_EQ(writeManifest(parseOk(batchedManifestText())).find("batch_reduce"),
+            std::string::npos);
+}
+
+TEST(ManifestTest, SummedBatchTakesAnEpilogue) {
+  // The epilogue reads the one [m, n] result.
+  parseOk(replaceFirst(
+      summedManifestText(), R"("accumulate": false, "accumulator": "f32" },)",
+      R"("accumulate": false, "accumulator": "f32",
+          "epilogue": { "matmul_dtype": "f32", "inputs": [], "ops": [],
+                        "result": 0 } },)"));
+}
+
+class SummedManifestErrorTest : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(SummedManifestErrorTest, NamesTheField) {
+  expectEditError(summedManifestText(), GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, SummedManifestErrorTest,
+    ::testing::Values(
+        ErrorCase{"BatchOne", "\"batch\": 3", "\"batch\": 1",
+                  "field 'op.batch_reduce': a summed batch needs op.batch >= "
+                  "2, got 1"},
+        ErrorCase{"NotABoolean", "\"batch_reduce\": true",
+                  "\"batch_reduce\": 1",
+                  "field 'op.batch_reduce' must be a bool, got number"},
+        ErrorCase{
+            "RankThreeOut",
+            "\"shape\": [64, 128],\n      \"strides\": [128, 1],",
+            "\"shape\": [3, 64, 128],\n      \"strides\": [8192, 128, 1],",
+            "operand 'C' (out): shape [3, 64, 128] has rank 3, but op.batch "
+            "3 summed (op.batch_reduce) needs rank 2: [m, n] = [64, 128]"},
+        ErrorCase{"WrongBatchExtentRhs", "\"shape\": [3, 32, 128]",
+                  "\"shape\": [2, 32, 128]",
+                  "operand 'B' (rhs): shape [2, 32, 128] does not match op "
+                  "[batch, k, n] = [3, 32, 128]"}),
+    [](const ::testing::TestParamInfo<ErrorCase> &info) {
+      return std::string(info.param.name);
+    });
+
 TEST(ManifestTest, NonMatmulOpsSkipTheMatmulChecks) {
   std::string text = replaceFirst(sampleManifestText(), "\"kind\": \"matmul\"",
                                   "\"kind\": \"custom\"");

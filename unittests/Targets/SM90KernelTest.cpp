@@ -198,6 +198,28 @@ TEST(SM90Kernel, EdgeTiles) {
   EXPECT_TRUE(p.ragged(true));
 }
 
+TEST(SM90Kernel, SummedBatchWalksEveryMatrixPerTile) {
+  // 5 matrices of K = 72 (two k-tiles each, the second partial): a tile's
+  // K loop is 10 k-tiles long, and the batch adds no tiles of C.
+  KernelParams p;
+  p.m = 300;
+  p.n = 328;
+  p.k = 72;
+  p.blockM = 128;
+  p.blockN = 256;
+  p.batch = 5;
+  p.batchReduce = true;
+  EXPECT_TRUE(p.operandsBatched());
+  EXPECT_EQ(p.kTiles1(), 2);
+  EXPECT_EQ(p.kTiles(), 10);
+  EXPECT_EQ(p.tiles(), 3 * 2);
+  // The same batch kept apart multiplies the tiles instead.
+  p.batchReduce = false;
+  p.batched = true;
+  EXPECT_EQ(p.kTiles(), 2);
+  EXPECT_EQ(p.tiles(), 5 * 3 * 2);
+}
+
 TEST(SM90Kernel, PackDecision) {
   int64_t big = 5000 * 10000, small = 2000 * 4000; // 5000^2, 2000^2 f16
   // Rows of 128-byte multiples: TMA reads them at full speed.

@@ -14,7 +14,8 @@
 namespace mlir::tcgen {
 
 /// What tcgen needs to know about one contraction C[m,n] += A[m,k] * B[k,n],
-/// or a batch of them: C[b,m,n] += A[b,m,k] * B[b,k,n].
+/// a batch of them: C[b,m,n] += A[b,m,k] * B[b,k,n], or their sum:
+/// C[m,n] += sum_b A[b,m,k] * B[b,k,n].
 struct ContractionInfo {
   linalg::LinalgOp op;
   /// The sizes; ShapedType::kDynamic for one known only at run time (a `?`
@@ -24,6 +25,13 @@ struct ContractionInfo {
   /// batch dimension, outermost in A, B and C; batch may be 1).
   bool batched = false;
   int64_t batch = 1;
+  /// The contraction sums over two K dimensions that do not collapse into
+  /// one (C[i,j] += A[i,k,l] B[l,k,j]): one of them is read as a batch
+  /// dimension of A and B (outermost or between the matrix dimensions, as
+  /// for a batch) of extent `batch`, and the products of the batch are
+  /// summed into one C[m,n]: C += sum_b A[b] B[b]. `batched` is false and
+  /// C has no batch dimension.
+  bool batchReduce = false;
   /// Per operand (A, B, C as the fields below name them), whether the batch
   /// dimension sits between the matrix's two dimensions (A[m,b,k] and the
   /// like, as in [seq, batch, features] layouts) instead of outermost.
@@ -87,8 +95,8 @@ linalg::LinalgOp findFirstProduct(linalg::LinalgOp op);
 
 /// Analyzes `op`. On failure emits an error at `op` naming the problem
 /// (a dynamic batch, unsupported element types, forms not supported yet:
-/// several batch, M, N or K dimensions, a batch dimension that is not
-/// outermost) and returns failure.
+/// several batch, M or N dimensions, more than two K dimensions, a batch
+/// dimension that is innermost) and returns failure.
 FailureOr<ContractionInfo> analyzeContraction(linalg::LinalgOp op);
 
 } // namespace mlir::tcgen

@@ -94,6 +94,9 @@ struct BuildKernelPass final
     if ((first.batched && first.batch > 1) ||
         (second.batched && second.batch > 1))
       return refuse("unbatched products (a batch is not supported yet)");
+    if (first.batchReduce || second.batchReduce)
+      return refuse("products over one K dimension each (a sum over two K "
+                    "dimensions is not supported there yet)");
     if (first.cTransposed || second.cTransposed)
       return refuse("a row-major C (a column-major one is not supported yet)");
     return success();
@@ -251,13 +254,20 @@ struct BuildKernelPass final
     // A batch of one is a plain matmul.
     p.batched = info->batched && info->batch > 1;
     p.batch = info->batch;
+    // A summed batch (two K dimensions): every tile's K loop walks the
+    // k-tiles of every matrix of the batch.
+    // A batch of one is a plain matmul here too.
+    p.batchReduce = info->batchReduce && info->batch > 1;
+    if (info->batchReduce && info->isDynamic())
+      return op.emitOpError("a sum over two K dimensions (read as a summed "
+                            "batch) needs static sizes");
     // A batch between an operand's matrix dimensions ([m][b][k], say): its
     // tensor map's dimensions are (inner, batch, outer). With an outer
     // extent of 1 the runtime keeps that dimension in its place and the
     // map comes out batch-outermost, which is the same memory: read it so.
     auto middle = [&](Value v, bool stored) {
       auto type = dyn_cast<ShapedType>(v.getType());
-      return p.batched && stored && type && type.getRank() == 3 &&
+      return p.operandsBatched() && stored && type && type.getRank() == 3 &&
              type.getDimSize(0) != 1;
     };
     if (p.batched && info->anyBatchMiddle()) {
@@ -303,6 +313,9 @@ struct BuildKernelPass final
     if ((prologue || prologueB) && p.batched && info->anyBatchMiddle())
       return op.emitOpError("a prologue on a batch stored between the "
                             "matrix dimensions is not supported");
+    if ((prologue || prologueB) && p.batchReduce)
+      return op.emitOpError("a prologue on a contraction over two K "
+                            "dimensions is not supported");
     p.prologueA = prologue.has_value() && !prologuePack;
     p.prologueB = prologueB.has_value() && !prologuePack;
     // The B prologue splits B's tile over the consumer threads in whole
@@ -380,13 +393,17 @@ struct BuildKernelPass final
       // batch sits between its matrix dimensions is read as it is.
       bool batchMiddle = (operand == "A" && info->aBatchMiddle) ||
                          (operand == "B" && info->bBatchMiddle);
-      if (batchMiddle) {
+      if (batchMiddle || p.batchReduce) {
         if (transform || rowBytes % 16 != 0)
           return op.emitOpError()
-                 << operand << " stores its batch between its matrix "
-                 << "dimensions, which the sm90 kernel reads through TMA "
-                    "only (no copies, no prologue): its rows must be a "
-                    "multiple of 16 bytes apart, not "
+                 << operand
+                 << (p.batchReduce ? " holds a summed batch (a second K "
+                                     "dimension)"
+                                   : " stores its batch between its matrix "
+                                     "dimensions")
+                 << ", which the sm90 kernel reads through TMA only (no "
+                    "copies, no prologue): its rows must be a multiple of "
+                    "16 bytes apart, not "
                  << rowBytes;
         return success();
       }
@@ -445,7 +462,7 @@ struct BuildKernelPass final
         p.packs.push_back(pp);
       };
       bool transposeA = p.aMNMajor, transposeB = !p.bKMajor;
-      if ((transposeA || transposeB) && p.batched)
+      if ((transposeA || transposeB) && p.operandsBatched())
         return op.emitOpError("tf32 on a batch reads A [m][k] and B [n][k] "
                               "only (transposing packs are per matrix)");
       if (transposeA) {
@@ -549,9 +566,10 @@ struct BuildKernelPass final
                     b.getStrArrayAttr(SmallVector<StringRef>(params.begin(),
                                                              params.end())));
     // Boxes innermost first; a batch adds an outermost extent of 1.
-    auto box = [&](int64_t inner, int64_t outer, bool middle = false) {
+    // A summed batch: A's and B's boxes only.
+    auto box = [&](int64_t inner, int64_t outer, bool middle, bool batched) {
       SmallVector<int64_t> dims = {inner, outer};
-      if (p.batched)
+      if (batched)
         dims.insert(middle ? dims.begin() + 1 : dims.end(), 1);
       return b.getDenseI64ArrayAttr(dims);
     };
@@ -559,9 +577,11 @@ struct BuildKernelPass final
     // A2 and B2 are read like A and B.
     const int64_t inner = 128 / p.elementBytes();
     DenseI64ArrayAttr aBox =
-        box(inner, p.aMNMajor ? 64 : p.blockM / p.clusterN, p.aBatchMiddle);
+        box(inner, p.aMNMajor ? 64 : p.blockM / p.clusterN, p.aBatchMiddle,
+            p.operandsBatched());
     DenseI64ArrayAttr bBox =
-        box(inner, p.bKMajor ? p.blockN / p.clusterM : 64, p.bBatchMiddle);
+        box(inner, p.bKMajor ? p.blockN / p.clusterM : 64, p.bBatchMiddle,
+            p.operandsBatched());
     SmallVector<NamedAttribute> boxes = {b.getNamedAttr("A", aBox),
                                          b.getNamedAttr("B", bBox)};
     if (first) {
@@ -570,7 +590,8 @@ struct BuildKernelPass final
     }
     if (p.tmaStore)
       boxes.push_back(
-          b.getNamedAttr("C", box(p.storeChunkCols(), 64, p.cBatchMiddle)));
+          b.getNamedAttr("C", box(p.storeChunkCols(), 64, p.cBatchMiddle,
+                                  p.batched)));
     kernel->setAttr("tcgen.tensormap_boxes", b.getDictionaryAttr(boxes));
     // The packs, in the stored layout's terms (strides of the stored
     // [rows][cols] copy); `tcgen compile` writes them to the manifest.
@@ -601,11 +622,14 @@ struct BuildKernelPass final
                   b.getDenseBoolArrayAttr({pa.aTransposed, pa.bTransposed}));
     // Operands stored with their batch between the matrix dimensions: the
     // manifest describes them batch-first, with their strides.
-    if (p.batched && info->anyBatchMiddle())
+    if (p.operandsBatched() && info->anyBatchMiddle())
       func->setAttr("tcgen.batch_middle",
                     b.getDenseBoolArrayAttr({info->aBatchMiddle,
                                              info->bBatchMiddle,
                                              info->cBatchMiddle}));
+    // A summed batch: the manifest's op.batch_reduce.
+    if (p.batchReduce)
+      func->setAttr("tcgen.batch_reduce", b.getUnitAttr());
     // grid x = the number of tiles; persistent (1): the runtime launches at
     // most one block per SM and the blocks stride over the tiles; stream-K
     // (2): exactly one block per SM, which share the k-tiles.

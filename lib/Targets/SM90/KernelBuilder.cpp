@@ -90,24 +90,31 @@ static void emitRaster(llvm::raw_ostream &os, const KernelParams &p) {
 static std::string boxType(const KernelParams &p, int64_t rows, StringRef elt,
                            bool middle = false) {
   // 128 bytes of the inner dimension: 64 16-bit or 32 32-bit elements.
+  bool batched = p.operandsBatched();
   return llvm::formatv("memref<{0}{1}{2}x{3}x{4}, 3>",
-                       p.batched && !middle ? "1x" : "", rows,
-                       p.batched && middle ? "x1" : "",
+                       batched && !middle ? "1x" : "", rows,
+                       batched && middle ? "x1" : "",
                        128 / p.elementBytes(), elt)
       .str();
 }
 
 /// The coordinates of a TMA copy (innermost first) of the matrix
-/// coordinates `inner` and `outer`: with a batch, the matrix `idx` too,
-/// last, or between them where the operand stores its batch there.
-static std::string tmaCoords(const KernelParams &p, StringRef inner,
-                             StringRef outer, bool middle = false,
-                             StringRef idx = "%bIdx") {
-  if (!p.batched)
+/// coordinates `inner` and `outer`: with a batch (`batched`), the matrix
+/// `idx` too, last, or between them where the operand stores its batch
+/// there.
+static std::string tmaCoords(bool batched, StringRef inner, StringRef outer,
+                             bool middle, StringRef idx) {
+  if (!batched)
     return (inner + ", " + outer).str();
   if (middle)
     return (inner + ", " + idx + ", " + outer).str();
   return (inner + ", " + outer + ", " + idx).str();
+}
+
+/// The matrix of the batch an A or B load reads: the tile's (%bIdx), or
+/// for a summed batch the k-tile's (%kbIdx).
+static StringRef loadBatchIndex(const KernelParams &p) {
+  return p.batchReduce ? "%kbIdx" : "%bIdx";
 }
 
 /// The type of C as a plain memref parameter (stores from registers).
@@ -201,7 +208,9 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
           nvgpu.tma.async.load {3}[{4}], %full[%s] to %{0}Buf{6} : {7}, !barT -> {2}
 )",
                         name, offset, type, tmap,
-                        tmaCoords(p, "%k0", org, middle), base, multicast,
+                        tmaCoords(p.operandsBatched(), "%k0", org, middle,
+                                  loadBatchIndex(p)),
+                        base, multicast,
                         tmapType);
     return;
   }
@@ -217,8 +226,9 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
 )",
                         name, b, offset + b * kBBoxBytes, type, b * 64, org,
                         tmap, base, multicast,
-                        tmaCoords(p, ("%" + name + "o" + std::to_string(b)).str(),
-                                  "%k0", middle),
+                        tmaCoords(p.operandsBatched(),
+                                  ("%" + name + "o" + std::to_string(b)).str(),
+                                  "%k0", middle, loadBatchIndex(p)),
                         tmapType);
 }
 
@@ -1007,7 +1017,7 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
       nvvm.cp.async.bulk.commit.group
 )",
                       c, col, c % 2 * kStoreChunkBytes,
-                      tmaCoords(p, llvm::formatv("%ecxI{0}", c).str(),
+                      tmaCoords(p.batched, llvm::formatv("%ecxI{0}", c).str(),
                                 llvm::formatv("%ecyI{0}", c).str(),
                                 p.cBatchMiddle, "%bIdxI"));
 }
@@ -1342,7 +1352,18 @@ gpu.module @{0} {{
                   bTileRows(p.blockN, p.bKMajor), aTileBytes, "%n0",
                   /*shared=*/p.clusterM == 2, p.bBatchMiddle);
   };
-  if (p.k2 == 0) {
+  if (p.batchReduce) {
+    // A summed batch: k-tile %kt is k-tile %kt mod kTiles1 of matrix
+    // %kbIdx = %kt / kTiles1.
+    os << llvm::formatv(R"(
+          %cKPerMat = arith.constant {0} : index
+          %kbIdx = arith.divui %kt, %cKPerMat : index
+          %ktInMat = arith.remui %kt, %cKPerMat : index
+          %k0 = arith.muli %ktInMat, %c64 : index
+)",
+                        p.kTiles1());
+    emitLoads("%tmapA", "%tmapB");
+  } else if (p.k2 == 0) {
     os << "          %k0 = arith.muli %kt, %c64 : index\n";
     emitLoads("%tmapA", "%tmapB");
   } else {

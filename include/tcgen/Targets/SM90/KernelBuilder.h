@@ -151,6 +151,15 @@ struct KernelParams {
   /// outermost. Its tensor map's dimensions are then (inner, batch, outer),
   /// its boxes [outer][1][inner], and the matrix is the middle coordinate.
   bool aBatchMiddle = false, bBatchMiddle = false, cBatchMiddle = false;
+  /// A summed batch (C[m][n] = sum_b A[b] B[b], the 3-d contraction
+  /// C[i,j] = sum_{k,l} A[i,k,l] B[l,k,j] with k as the batch): A's and B's
+  /// tensor maps get the batch dimension (outermost or middle, as above)
+  /// and C does not (`batched` is false). Every tile walks `batch` x
+  /// kTiles1() k-tiles: k-tile t reads matrix t / kTiles1() of the batch at
+  /// its k-tile t % kTiles1(), all into one set of accumulators.
+  bool batchReduce = false;
+  /// Whether A's and B's tensor maps have a batch dimension.
+  bool operandsBatched() const { return batched || batchReduce; }
   int64_t blockM = 128;        ///< 64 rows per consumer warpgroup
   /// wgmma N (64 to 256, a multiple of 16). A width that is not a multiple
   /// of 64 (128 x 160, say: 120 tiles of a 1536^2 C instead of 96) keeps an
@@ -276,16 +285,20 @@ struct KernelParams {
   int64_t clusterTilesPerMatrix() const {
     return clusterTilesM() * clusterTilesN();
   }
-  /// Block tiles the blocks walk, edge tiles and the whole batch included.
+  /// Block tiles the blocks walk, edge tiles and the whole batch included
+  /// (a summed batch has one C).
   int64_t tiles() const {
-    return batch * clusterTilesPerMatrix() * clusterSize();
+    return (batchReduce ? 1 : batch) * clusterTilesPerMatrix() *
+           clusterSize();
   }
   /// k-tiles of the first product per output tile; the last may be
   /// partial (TMA zero fill).
   int64_t kTiles1() const { return ceilDiv(k, blockK); }
-  /// k-tiles per output tile: the first product's, then the second's.
+  /// k-tiles per output tile: the first product's (of every matrix of a
+  /// summed batch), then the second's.
   int64_t kTiles() const {
-    return kTiles1() + (k2 > 0 ? ceilDiv(k2, blockK) : 0);
+    return kTiles1() * (batchReduce ? batch : 1) +
+           (k2 > 0 ? ceilDiv(k2, blockK) : 0);
   }
   /// With odd N the pairs of C (and of matrix and row operands) are not
   /// aligned: they are stored and loaded one element at a time.

@@ -140,7 +140,8 @@ bool operator==(const Epilogue &a, const Epilogue &b);
 bool operator==(const Prologue &a, const Prologue &b);
 
 /// `op`: the computation. For kind "matmul": C[m,n] (+)= A[m,k] B[k,n],
-/// or with batch > 1, for every b < batch, C[b,m,n] (+)= A[b,m,k] B[b,k,n].
+/// or with batch > 1, for every b < batch, C[b,m,n] (+)= A[b,m,k] B[b,k,n],
+/// or with batch_reduce, C[m,n] (+)= sum_b A[b,m,k] B[b,k,n].
 struct OpInfo {
   std::string kind;
   /// The number of independent matmuls; > 1 makes the lhs, rhs and result
@@ -163,6 +164,10 @@ struct OpInfo {
   /// f32 A and B that the tensor cores read as tf32 (10-bit mantissas),
   /// summed in f32 (`op.tf32`).
   bool tf32 = false;
+  /// The batch's products are summed into one C (`op.batch_reduce`): lhs
+  /// and rhs are rank 3, the result rank 2 (a contraction over two K
+  /// dimensions, one of them read as a batch). Needs batch >= 2.
+  bool batchReduce = false;
 };
 
 /// One entry of `operands`.
