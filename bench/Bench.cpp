@@ -584,8 +584,22 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
     why = "two products (op.k2): cuBLAS is the 2cublas+add baseline";
   else if (spec.aType != spec.bType)
     why = "cuBLAS needs equal A and B dtypes";
-  else if ((why = checkComputeType(s.compute, spec.aType, spec.cType)).empty())
-    why = planCublas(spec.a, spec.b, spec.c, s.plan, spec.batch);
+  else if ((why = checkComputeType(s.compute, spec.aType, spec.cType))
+               .empty()) {
+    MatrixLayout a = spec.a, b = spec.b, c = spec.c;
+    // Two batch dimensions are not one cuBLAS batch stride: cuBLAS times
+    // the same batch on the same bytes read as batch-contiguous row-major
+    // matrices (its output is not used), the layout a caller would permute
+    // the operands into.
+    if (a.innerBatch || b.innerBatch || c.innerBatch) {
+      a = {spec.m, spec.k, spec.k, 1, spec.m * spec.k};
+      b = {spec.k, spec.n, spec.n, 1, spec.k * spec.n};
+      c = {spec.m, spec.n, spec.n, 1, spec.m * spec.n};
+      addNote(row, "cuBLAS reads the two batch dimensions' operands as "
+                   "batch-contiguous");
+    }
+    why = planCublas(a, b, c, s.plan, spec.batch);
+  }
   if (why.empty())
     why = handleWhy;
   bool fp8 = spec.aType == DType::E4M3 || spec.aType == DType::E5M2;

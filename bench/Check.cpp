@@ -418,16 +418,19 @@ std::string cublasMatmul(const GemmSpec &spec,
     return e;
   const HostMatrix *c0 = spec.accumulate ? &host[spec.cIndex] : nullptr;
   // cublasGemmEx takes no 8-bit floats; their values are exact in f16, so
-  // the reference multiplies f16 copies.
+  // the reference multiplies f16 copies. Two batch dimensions are not one
+  // cuBLAS batch stride: the reference multiplies batch-contiguous copies.
   GemmSpec refSpec = spec;
   DeviceBuffer a16, b16;
   const void *aRef = dev.buffers[spec.aIndex].get();
   const void *bRef = dev.buffers[spec.bIndex].get();
   bool fp8 = spec.aType == DType::E4M3 || spec.aType == DType::E5M2;
-  auto toF16 = [](const HostMatrix &m) {
+  bool twoBatchDims = spec.a.innerBatch || spec.b.innerBatch;
+  // A row-major copy of every matrix, one after the other.
+  auto denseCopy = [](const HostMatrix &m, DType dtype) {
     HostMatrix copy;
-    copy.allocateBatch(DType::F16, m.batch, m.rows, m.cols, m.batchStride,
-                       m.stride0, m.stride1);
+    copy.allocateBatch(dtype, m.batch, m.rows, m.cols, m.rows * m.cols,
+                       m.cols, 1);
     for (int64_t b = 0; b < m.batch; ++b)
       for (int64_t i = 0; i < m.rows; ++i)
         for (int64_t j = 0; j < m.cols; ++j)
@@ -435,10 +438,13 @@ std::string cublasMatmul(const GemmSpec &spec,
     return copy;
   };
   HostMatrix hostA16, hostB16;
-  if (fp8) {
-    hostA16 = toF16(host[spec.aIndex]);
-    hostB16 = toF16(host[spec.bIndex]);
-    refSpec.aType = refSpec.bType = DType::F16;
+  if (fp8 || twoBatchDims) {
+    DType copyType = fp8 ? DType::F16 : spec.aType;
+    hostA16 = denseCopy(host[spec.aIndex], copyType);
+    hostB16 = denseCopy(host[spec.bIndex], copyType);
+    refSpec.aType = refSpec.bType = copyType;
+    refSpec.a = MatrixLayout{spec.m, spec.k, spec.k, 1, spec.m * spec.k};
+    refSpec.b = MatrixLayout{spec.k, spec.n, spec.n, 1, spec.k * spec.n};
     if ((e = a16.allocate(hostA16.bytes.size())).empty() &&
         (e = a16.upload(hostA16.bytes.data(), hostA16.bytes.size())).empty() &&
         (e = b16.allocate(hostB16.bytes.size())).empty())
@@ -450,8 +456,8 @@ std::string cublasMatmul(const GemmSpec &spec,
     aRef = a16.get();
     bRef = b16.get();
   }
-  const HostMatrix &hostA = fp8 ? hostA16 : host[spec.aIndex];
-  const HostMatrix &hostB = fp8 ? hostB16 : host[spec.bIndex];
+  const HostMatrix &hostA = fp8 || twoBatchDims ? hostA16 : host[spec.aIndex];
+  const HostMatrix &hostB = fp8 || twoBatchDims ? hostB16 : host[spec.bIndex];
   e = cublasReference(handle, refSpec, aRef, bRef, c0, ref);
   if (e.empty()) {
     HostMatrix absA = hostA.absolute();

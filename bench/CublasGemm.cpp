@@ -44,6 +44,9 @@ std::string tcgen::bench::planCublas(const MatrixLayout &a,
                                      const MatrixLayout &b,
                                      const MatrixLayout &c, CublasPlan &plan,
                                      int64_t batch) {
+  if (a.innerBatch || b.innerBatch || c.innerBatch)
+    return "cuBLAS's strided batches take one batch stride per operand, "
+           "not two batch dimensions";
   MatrixLayout x = a, y = b, z = c;
   plan.swapped = false;
   // C must be column-major for cuBLAS; a row-major C is a column-major C^T.

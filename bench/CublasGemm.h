@@ -30,6 +30,10 @@ namespace tcgen::bench {
 struct MatrixLayout {
   int64_t rows = 0, cols = 0, stride0 = 0, stride1 = 0;
   int64_t batchStride = 0;
+  /// Two batch dimensions (HostMatrix's innerBatch): matrix b at
+  /// (b / innerBatch) outerBatchStride + (b % innerBatch) batchStride.
+  /// cuBLAS's strided batches take one stride: planCublas refuses these.
+  int64_t innerBatch = 0, outerBatchStride = 0;
 };
 
 /// A column-major cuBLAS call computing C[m,n] = A[m,k] B[k,n], or for

@@ -11,6 +11,9 @@ using namespace tcgen;
 using namespace tcgen::bench;
 
 MatrixLayout tcgen::bench::layoutOf(const Operand &o) {
+  if (o.shape.size() == 4)
+    return {o.shape[2], o.shape[3], o.strides[2], o.strides[3], o.strides[1],
+            o.shape[1],  o.strides[0]};
   if (o.shape.size() == 3)
     return {o.shape[1], o.shape[2], o.strides[1], o.strides[2], o.strides[0]};
   return {o.shape[0], o.shape[1], o.strides[0], o.strides[1]};
@@ -18,6 +21,11 @@ MatrixLayout tcgen::bench::layoutOf(const Operand &o) {
 
 void tcgen::bench::allocateHostOperand(const Operand &o, HostMatrix &host) {
   MatrixLayout l = layoutOf(o);
+  if (o.shape.size() == 4) {
+    host.allocateBatch2(o.dtype, o.shape[0], o.shape[1], l.rows, l.cols,
+                        o.strides[0], o.strides[1], l.stride0, l.stride1);
+    return;
+  }
   int64_t batch = o.shape.size() == 3 ? o.shape[0] : 1;
   host.allocateBatch(o.dtype, batch, l.rows, l.cols, l.batchStride, l.stride0,
                      l.stride1);
@@ -45,7 +53,10 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
   // A batch of matrices is one rank-3 operand, the batch outermost; a
   // summed batch has one C.
   spec.batchReduce = manifest.op.batchReduce;
-  size_t batchRank = spec.batch > 1 ? 3 : 2;
+  // Two batch dimensions (op.batch_shape): rank 4.
+  size_t batchRank = !manifest.op.batchShape.empty() ? 4
+                     : spec.batch > 1                ? 3
+                                                     : 2;
   bool haveA = false, haveB = false, haveC = false;
   for (size_t i = 0; i < manifest.operands.size(); ++i) {
     const Operand &o = manifest.operands[i];
@@ -61,6 +72,13 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
               : spec.batch > 1 ? " for a batched matmul (op.batch " +
                                      std::to_string(spec.batch) + ")"
                                : std::string());
+    if (rank == 4 && (o.shape[0] != manifest.op.batchShape[0] ||
+                      o.shape[1] != manifest.op.batchShape[1]))
+      return "operand '" + o.name + "' holds a batch of " +
+             std::to_string(o.shape[0]) + " x " + std::to_string(o.shape[1]) +
+             " matrices, but op.batch_shape is [" +
+             std::to_string(manifest.op.batchShape[0]) + ", " +
+             std::to_string(manifest.op.batchShape[1]) + "]";
     if (rank == 3 && o.shape[0] != spec.batch)
       return "operand '" + o.name + "' holds a batch of " +
              std::to_string(o.shape[0]) + " matrices, but op.batch is " +

@@ -192,16 +192,30 @@ void HostMatrix::allocateBatch(DType type, int64_t n, int64_t r, int64_t c,
   rows = r;
   cols = c;
   batchStride = sb;
+  innerBatch = 0;
+  outerBatchStride = 0;
   stride0 = s0;
   stride1 = s1;
+  bytes.assign(spanElements() * dtypeSize(dtype), 0);
+}
+
+void HostMatrix::allocateBatch2(DType type, int64_t n0, int64_t n1, int64_t r,
+                                int64_t c, int64_t sb0, int64_t sb1, int64_t s0,
+                                int64_t s1) {
+  allocateBatch(type, n0 * n1, r, c, sb1, s0, s1);
+  innerBatch = n1;
+  outerBatchStride = sb0;
   bytes.assign(spanElements() * dtypeSize(dtype), 0);
 }
 
 int64_t HostMatrix::spanElements() const {
   if (batch == 0 || rows == 0 || cols == 0)
     return 0;
-  return (batch - 1) * batchStride + (rows - 1) * stride0 +
-         (cols - 1) * stride1 + 1;
+  // The largest offset: the last matrix of each batch dimension.
+  int64_t last = innerBatch ? (batch / innerBatch - 1) * outerBatchStride +
+                                  (innerBatch - 1) * batchStride
+                            : (batch - 1) * batchStride;
+  return last + (rows - 1) * stride0 + (cols - 1) * stride1 + 1;
 }
 
 double HostMatrix::load(int64_t o) const {

@@ -43,12 +43,15 @@ void parallelFor(int64_t count, void (*body)(void *, int64_t, int64_t),
 /// A batch of rows x cols matrices; element (b, i, j) lives at
 /// b*batchStride + i*stride0 + j*stride1 (in elements) of `bytes`. A plain
 /// matrix is a batch of one (batchStride 0), and the (i, j) accessors read
-/// batch 0.
+/// batch 0. With two batch dimensions (innerBatch > 0) matrix b is
+/// (b / innerBatch, b % innerBatch), at (b / innerBatch)*outerBatchStride +
+/// (b % innerBatch)*batchStride.
 struct HostMatrix {
   DType dtype = DType::F32;
   int64_t rows = 0, cols = 0;
   int64_t stride0 = 0, stride1 = 0;
   int64_t batch = 1, batchStride = 0;
+  int64_t innerBatch = 0, outerBatchStride = 0;
   std::vector<uint8_t> bytes;
 
   /// Allocates zeroed storage covering every addressed element. Requires a
@@ -58,13 +61,24 @@ struct HostMatrix {
   /// The same for `batch` matrices, `batchStride` elements apart.
   void allocateBatch(DType dtype, int64_t batch, int64_t rows, int64_t cols,
                      int64_t batchStride, int64_t stride0, int64_t stride1);
+  /// The same for batch0 x batch1 matrices (two batch dimensions), matrix
+  /// (b0, b1) at b0*stride0Batch + b1*stride1Batch.
+  void allocateBatch2(DType dtype, int64_t batch0, int64_t batch1,
+                      int64_t rows, int64_t cols, int64_t stride0Batch,
+                      int64_t stride1Batch, int64_t stride0, int64_t stride1);
+  /// The element offset of matrix b.
+  int64_t matrixOffset(int64_t b) const {
+    return innerBatch ? (b / innerBatch) * outerBatchStride +
+                            (b % innerBatch) * batchStride
+                      : b * batchStride;
+  }
   /// Number of elements the storage spans.
   int64_t spanElements() const;
   int64_t offset(int64_t i, int64_t j) const {
     return i * stride0 + j * stride1;
   }
   int64_t offset(int64_t b, int64_t i, int64_t j) const {
-    return b * batchStride + i * stride0 + j * stride1;
+    return matrixOffset(b) + i * stride0 + j * stride1;
   }
 
   /// Reads element (i, j) (of batch 0) as a double.

@@ -1029,6 +1029,51 @@ TEST(BenchHost, DescribeGemmTakesASummedBatch) {
             "a summed batch (op.batch_reduce)");
 }
 
+/// Q[b][s][h][d] as A [b, h, s, d] (2 x 3 matrices of 5 x 4, rows 12
+/// apart), K likewise as B [b, h, d, t], C [b, h, s, t] contiguous.
+Manifest smallTwoBatchMatmul() {
+  Manifest m = smallBatchedMatmul();
+  m.op.batch = 6;
+  m.op.batchShape = {2, 3};
+  m.operands = {
+      {"A", OperandRole::Lhs, DType::F16, {2, 3, 5, 4}, {60, 4, 12, 1}, 16},
+      {"B", OperandRole::Rhs, DType::F16, {2, 3, 4, 6}, {72, 4, 1, 12}, 16},
+      {"C", OperandRole::Out, DType::F32, {2, 3, 5, 6}, {90, 30, 6, 1}, 16}};
+  m.launch.grid = {1, 1, 6};
+  return m;
+}
+
+TEST(BenchHost, TwoBatchDimensionsAddressEveryMatrix) {
+  Manifest m = smallTwoBatchMatmul();
+  ASSERT_EQ(parseManifest(writeManifest(m), m), "");
+  GemmSpec spec;
+  ASSERT_EQ(describeGemm(m, spec), "");
+  EXPECT_EQ(spec.batch, 6);
+  EXPECT_EQ(spec.a.innerBatch, 3);
+  EXPECT_EQ(spec.a.batchStride, 4);
+  EXPECT_EQ(spec.a.outerBatchStride, 60);
+  // Matrix 4 is (1, 1): 60 + 4 elements in.
+  std::vector<HostMatrix> host = makeHostOperands(m, spec, 3);
+  EXPECT_EQ(host[0].offset(4, 2, 3), 60 + 4 + 2 * 12 + 3);
+  EXPECT_EQ(host[0].spanElements(), 120);
+  EXPECT_EQ(host[1].offset(5, 3, 5), 72 + 2 * 4 + 3 + 5 * 12);
+  // cuBLAS takes one batch stride: the layout is refused, not misread.
+  CublasPlan plan;
+  EXPECT_EQ(planCublas(spec.a, spec.b, spec.c, plan, spec.batch),
+            "cuBLAS's strided batches take one batch stride per operand, "
+            "not two batch dimensions");
+  // The batch extents must be op.batch_shape's.
+  m = smallTwoBatchMatmul();
+  m.operands[1].shape = {3, 2, 4, 6};
+  EXPECT_EQ(describeGemm(m, spec), "operand 'B' holds a batch of 3 x 2 "
+                                   "matrices, but op.batch_shape is [2, 3]");
+  m = smallTwoBatchMatmul();
+  m.operands[2].shape = {6, 5, 6};
+  m.operands[2].strides = {30, 6, 1};
+  EXPECT_EQ(describeGemm(m, spec), "operand 'C' has rank 3; tcgen-gpu needs "
+                                   "rank 4 for a batched matmul (op.batch 6)");
+}
+
 TEST(BenchHost, PermuteBaselineTakesASummedBatchOnly) {
   Manifest m = smallSummedMatmul();
   BaselinePlan plan;

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -86,7 +86,11 @@ ARGS=("$@")
 # contraction3d (C[i,j] = sum_{k,l} A[i,k,l] B[l,k,j], a summed batch:
 # checks in every layout, store and size; timings against permute+cublas,
 # the strided copy of the operand that is not already one matrix over
-# K' = k l, then cuBLAS)
+# K' = k l, then cuBLAS),
+# bshd (two batch dimensions that do not collapse, the [batch, seq, heads,
+# features] attention layouts: checks; timings of the same products in the
+# [b, h, s, d] layout next to them, each against cuBLAS on batch-contiguous
+# operands)
 
 # build DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: writes the input with
 # gen_matmul.py and compiles it; a config that does not fit (shared memory,
@@ -755,6 +759,29 @@ if want einsum; then
   build_einsum "$D" t_heads_512 "bhqd,bhkd->bhqk" b=4 h=16 q=512 k=512 d=64 --out f16
   build_einsum "$D" t_heads_2k "bhqd,bhkd->bhqk" b=2 h=16 q=2048 k=2048 d=128 --out f16
   build_einsum "$D" t_pv_2k "bhqk,bhkd->bhqd" b=2 h=16 q=2048 k=2048 d=128 --out f16
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want bshd; then
+  rm -rf "$CARRY/bshd-bundles"; mkdir -p "$CARRY/bshd-bundles"
+  echo "bshd: two batch dimensions that do not collapse into one"
+  D="$CARRY/bshd-bundles"
+  "$TCGEN" compile "$SRC/examples/attention_bshd.mlir" -o "$D/chk_example" > /dev/null
+  build_einsum "$D" chk_scores "bshd,bthd->bhst" b=2 h=3 s=256 t=384 d=64
+  build_einsum "$D" chk_scores_odd "bshd,bthd->bhst" b=3 h=5 s=197 t=200 d=64 --out f16
+  build_einsum "$D" chk_pv "bhst,bthd->bshd" b=2 h=3 s=256 t=128 d=64
+  build_einsum "$D" chk_mixed "hmbk,bkhn->bmhn" b=2 h=5 m=128 k=64 n=128
+  build_einsum "$D" chk_bf16 "bshd,bthd->bhst" b=2 h=4 s=128 t=256 d=128 --in bf16 --out bf16
+  build_einsum "$D" chk_b1 "bshd,bthd->bhst" b=1 h=6 s=256 t=256 d=64
+  build_einsum "$D" chk_cluster "bshd,bthd->bhst" b=2 h=3 s=512 t=512 d=64 -- --cluster=2,1 --block-tile=128,256,64
+  build_einsum "$D" chk_streamk "bshd,bthd->bhst" b=2 h=2 s=1024 t=1024 d=512 -- --stream-k=1
+  for shape in "8 16 384 384 64" "4 16 512 512 64" "2 16 2048 2048 128"; do
+    set -- $shape
+    build_einsum "$D" "t_scores_${3}_bshd" "bshd,bthd->bhst" b=$1 h=$2 s=$3 t=$4 d=$5 --out f16
+    build_einsum "$D" "t_scores_${3}_bhsd" "bhsd,bhtd->bhst" b=$1 h=$2 s=$3 t=$4 d=$5 --out f16
+  done
+  build_einsum "$D" t_pv_2048_bshd "bhst,bthd->bshd" b=2 h=16 s=2048 t=2048 d=128 --out f16
+  build_einsum "$D" t_pv_2048_bhsd "bhst,bhtd->bhsd" b=2 h=16 s=2048 t=2048 d=128 --out f16
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

@@ -70,7 +70,7 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
       linalg::inferContractionDims(op);
   if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return op.emitOpError("is not a contraction of two inputs into one output");
-  if (dims->batch.size() > 1 || dims->m.size() != 1 || dims->n.size() != 1)
+  if (dims->batch.size() > 2 || dims->m.size() != 1 || dims->n.size() != 1)
     return op.emitOpError(kNotCollapsed);
   // Two K dimensions that tcgen-collapse-dims could not fold into one
   // (C[i,j] += A[i,k,l] B[l,k,j]: A and B order them differently) are
@@ -86,31 +86,37 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   MLIRContext *ctx = op.getContext();
   AffineExpr m = getAffineDimExpr(dims->m[0], ctx);
   AffineExpr n = getAffineDimExpr(dims->n[0], ctx);
-  AffineExpr k, b;
+  AffineExpr k;
+  // The batch dimensions (one summed one, or up to two kept ones).
+  SmallVector<AffineExpr> bs;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  // The matrix dimensions of an operand with a batch: around the batch,
-  // which is outermost (position 0) or between them (position 1); never
-  // innermost (TMA reads the innermost dimension contiguously).
-  auto batchAt = [&](AffineMap map) -> int {
-    if (!b || map.getNumResults() != 3)
-      return -1;
-    for (int pos : {0, 1})
-      if (map.getResult(pos) == b)
-        return pos;
-    return -1;
+  // The position of each batch dimension in `map`'s results, -1 where
+  // absent.
+  auto batchPositions = [&](AffineMap map) {
+    SmallVector<int64_t> pos;
+    for (AffineExpr b : bs) {
+      pos.push_back(-1);
+      for (unsigned r = 0; r < map.getNumResults(); ++r)
+        if (map.getResult(r) == b)
+          pos.back() = r;
+    }
+    return pos;
   };
-  // Whether `map` reads [r0][r1], with the batch where `withBatch`.
+  // Whether `map` reads [r0][r1], with every batch dimension where
+  // `withBatch`: anywhere but innermost (TMA reads the innermost dimension
+  // contiguously), the matrix dimensions in this order around them.
   auto is = [&](AffineMap map, AffineExpr r0, AffineExpr r1,
                 bool withBatch) {
-    if (map.getNumResults() != (withBatch ? 3u : 2u))
+    unsigned nb = withBatch ? bs.size() : 0;
+    if (map.getNumResults() != 2 + nb)
       return false;
-    if (!withBatch)
-      return map.getResult(0) == r0 && map.getResult(1) == r1;
-    int pos = batchAt(map);
-    if (pos < 0)
+    SmallVector<AffineExpr> matrix;
+    for (AffineExpr e : map.getResults())
+      if (!withBatch || !llvm::is_contained(bs, e))
+        matrix.push_back(e);
+    if (matrix.size() != 2 || map.getResult(1 + nb) != matrix[1])
       return false;
-    unsigned i0 = pos == 0 ? 1 : 0, i1 = 2;
-    return map.getResult(i0) == r0 && map.getResult(i1) == r1;
+    return matrix[0] == r0 && matrix[1] == r1;
   };
   // A and B carry the batch (a summed one too), C only a kept one.
   auto matches = [&] {
@@ -120,7 +126,12 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
            (is(maps[2], m, n, batched) || is(maps[2], n, m, batched));
   };
   if (batched) {
-    b = getAffineDimExpr(dims->batch[0], ctx);
+    // Several batch dimensions in C's order (outermost first).
+    for (unsigned d : dims->batch)
+      bs.push_back(getAffineDimExpr(d, ctx));
+    SmallVector<int64_t> inC = batchPositions(maps[2]);
+    if (bs.size() == 2 && inC[0] > inC[1])
+      std::swap(bs[0], bs[1]);
     k = getAffineDimExpr(dims->k[0], ctx);
   } else if (!reduce) {
     k = getAffineDimExpr(dims->k[0], ctx);
@@ -128,7 +139,7 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
     // Either K dimension may be the summed batch; the other is the one
     // the tiles walk (innermost in A or B where those are K-major).
     for (unsigned outer : {0u, 1u}) {
-      b = getAffineDimExpr(dims->k[outer], ctx);
+      bs.assign({getAffineDimExpr(dims->k[outer], ctx)});
       k = getAffineDimExpr(dims->k[1 - outer], ctx);
       if (matches())
         break;
@@ -145,9 +156,9 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
     return op.emitOpError(batched
                               ? "batched operands must be A[b,m,k] or "
                                 "A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] "
-                                "or C[b,n,m], the batch dimension outermost "
-                                "or between the two others (A[m,b,k], ...), "
-                                "never innermost"
+                                "or C[b,n,m], each batch dimension outermost "
+                                "or between the two others (A[m,b,k], "
+                                "A[b1,m,b2,k], ...), never innermost"
                               : "operands must be A[m,k] or A[k,m], B[k,n] or "
                                 "B[n,k], and C[m,n] or C[n,m]");
   }
@@ -185,13 +196,25 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   if (ab) {
     // The op's A, B and C maps are 0, 1, 2; with a column-major C the
     // kernel's A is the op's B.
-    bool middle[3] = {batchAt(maps[0]) == 1, batchAt(maps[1]) == 1,
-                      batchAt(maps[2]) == 1};
-    info.aBatchMiddle = middle[info.cTransposed ? 1 : 0];
-    info.bBatchMiddle = middle[info.cTransposed ? 0 : 1];
-    info.cBatchMiddle = middle[2];
+    SmallVector<int64_t> pos[3] = {batchPositions(maps[0]),
+                                   batchPositions(maps[1]),
+                                   batchPositions(maps[2])};
+    unsigned ia = info.cTransposed ? 1 : 0, ib = info.cTransposed ? 0 : 1;
+    if (bs.size() == 1) {
+      info.aBatchMiddle = pos[ia][0] == 1;
+      info.bBatchMiddle = pos[ib][0] == 1;
+      info.cBatchMiddle = batched && pos[2][0] == 1;
+    } else {
+      for (AffineExpr b : bs)
+        info.batchShape.push_back(rangeOf(b));
+      info.aBatchPos = pos[ia];
+      info.bBatchPos = pos[ib];
+      info.cBatchPos = pos[2];
+    }
   }
-  info.batch = ab ? rangeOf(b) : 1;
+  info.batch = 1;
+  for (AffineExpr b : bs)
+    info.batch *= rangeOf(b);
   // M, N and K may be known only at run time (the back ends say whether
   // they compile that); the batch must be static.
   if (ShapedType::isDynamic(info.batch))

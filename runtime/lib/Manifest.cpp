@@ -233,6 +233,7 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.target.backend == b.target.backend &&
          a.target.minCC == b.target.minCC && a.op.kind == b.op.kind &&
          a.op.batch == b.op.batch && a.op.batchReduce == b.op.batchReduce &&
+         a.op.batchShape == b.op.batchShape &&
          a.op.m == b.op.m && a.op.n == b.op.n &&
          a.op.k == b.op.k && a.op.k2 == b.op.k2 && a.op.tf32 == b.op.tf32 &&
          a.op.accumulate == b.op.accumulate &&
@@ -618,6 +619,7 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
   if (!r.string(*o, "op", "kind", op.kind, true) ||
       !r.integer(*o, "op", "batch", op.batch, false, 1) ||
       !r.boolean(*o, "op", "batch_reduce", op.batchReduce, false) ||
+      !r.intArray(*o, "op", "batch_shape", op.batchShape, false, 1) ||
       !r.integer(*o, "op", "m", op.m, true, kDynamicSize) ||
       !r.integer(*o, "op", "n", op.n, true, kDynamicSize) ||
       !r.integer(*o, "op", "k", op.k, true, kDynamicSize) ||
@@ -634,6 +636,19 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
     if (size == 0)
       return r.fail(std::string("field 'op.") + name +
                     "' must be >= 1, or -1 (fixed at launch), got 0");
+  if (!op.batchShape.empty()) {
+    int64_t product = 1;
+    for (int64_t e : op.batchShape)
+      product *= e;
+    if (op.batchShape.size() != 2 || product != op.batch)
+      return r.fail("field 'op.batch_shape' must list two batch extents "
+                    "whose product is op.batch (" +
+                    std::to_string(op.batch) + "), got " +
+                    formatDims(op.batchShape));
+    if (op.batchReduce)
+      return r.fail("field 'op.batch_shape': a summed batch "
+                    "(op.batch_reduce) has one batch dimension");
+  }
   if (op.batchReduce && op.batch < 2)
     return r.fail("field 'op.batch_reduce': a summed batch needs op.batch "
                   ">= 2, got " +
@@ -1016,8 +1031,15 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
     // A summed batch (op.batch_reduce): A's and B's products are added
     // into one C, which has no batch dimension.
     if (batched && !(m.op.batchReduce && e.operand == c)) {
-      e.shape.insert(e.shape.begin(), m.op.batch);
-      sizes = "[batch, " + sizes.substr(1);
+      // Two batch dimensions: both, outermost first.
+      if (!m.op.batchShape.empty()) {
+        e.shape.insert(e.shape.begin(), m.op.batchShape.begin(),
+                       m.op.batchShape.end());
+        sizes = "[batch0, batch1, " + sizes.substr(1);
+      } else {
+        e.shape.insert(e.shape.begin(), m.op.batch);
+        sizes = "[batch, " + sizes.substr(1);
+      }
     }
     const Operand &o = *e.operand;
     std::string prefix =
@@ -1444,6 +1466,12 @@ Value tcgen::manifestToJson(const Manifest &m) {
   op.set("batch", m.op.batch);
   if (m.op.batchReduce)
     op.set("batch_reduce", true);
+  if (!m.op.batchShape.empty()) {
+    Value shape = Value::array();
+    for (int64_t e : m.op.batchShape)
+      shape.push(e);
+    op.set("batch_shape", std::move(shape));
+  }
   op.set("m", m.op.m);
   op.set("n", m.op.n);
   op.set("k", m.op.k);

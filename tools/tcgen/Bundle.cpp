@@ -113,9 +113,14 @@ static void describeOp(::tcgen::Manifest &m, bool overwrite,
   const ::tcgen::Operand *b = m.findOperand("B");
   m.op.kind = "matmul";
   m.op.accumulate = !overwrite;
-  // A batched matmul's operands have the batch as their first dimension.
-  size_t lead = a->shape.size() == 3 ? 1 : 0;
-  m.op.batch = lead ? a->shape[0] : 1;
+  // A batched matmul's operands have the batch as their first dimension
+  // (two batch dimensions: the first two, op.batch their product).
+  size_t lead = a->shape.size() - 2;
+  m.op.batch = 1;
+  for (size_t d = 0; d < lead; ++d)
+    m.op.batch *= a->shape[d];
+  if (lead > 1)
+    m.op.batchShape.assign(a->shape.begin(), a->shape.begin() + lead);
   m.op.batchReduce = batchReduce && m.op.batch > 1;
   m.op.m = a->shape[lead];
   m.op.k = a->shape[lead + 1];
@@ -152,6 +157,20 @@ static bool isBatchMiddle(DenseBoolArrayAttr flags, StringRef name) {
 static void batchToFront(std::vector<int64_t> &dims) {
   if (dims.size() == 3)
     std::rotate(dims.begin(), dims.begin() + 1, dims.begin() + 2);
+}
+
+/// Moves the entries at `positions` (a batch dimension each, in the order
+/// of C's batch dimensions) to the front, the others after them in their
+/// order: an operand with two batch dimensions is described batch-first.
+static void batchesToFront(std::vector<int64_t> &dims,
+                           ArrayRef<int64_t> positions) {
+  std::vector<int64_t> out;
+  for (int64_t p : positions)
+    out.push_back(dims[p]);
+  for (size_t d = 0; d < dims.size(); ++d)
+    if (!llvm::is_contained(positions, int64_t(d)))
+      out.push_back(dims[d]);
+  dims = std::move(out);
 }
 
 /// Swaps the last two entries: a matrix stored transposed is described by
@@ -246,6 +265,8 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     auto transposed = func->getAttrOfType<DenseBoolArrayAttr>("tcgen.transposed");
     auto batchMiddle =
         func->getAttrOfType<DenseBoolArrayAttr>("tcgen.batch_middle");
+    auto batchPositions =
+        func->getAttrOfType<DictionaryAttr>("tcgen.batch_positions");
     for (BlockArgument arg : func.getArguments()) {
       if (getOperandRole(arg).empty())
         continue;
@@ -259,6 +280,13 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
       if (isBatchMiddle(batchMiddle, op->name)) {
         batchToFront(op->shape);
         batchToFront(op->strides);
+      }
+      if (auto positions = batchPositions
+                               ? batchPositions.getAs<DenseI64ArrayAttr>(
+                                     op->name)
+                               : DenseI64ArrayAttr()) {
+        batchesToFront(op->shape, positions.asArrayRef());
+        batchesToFront(op->strides, positions.asArrayRef());
       }
       // A stored [k][m] is the logical A[m][k] with strides [1, m] (and B
       // stored [n][k] the logical B[k][n] with strides [1, k]).

@@ -1290,6 +1290,82 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(info.param.name);
     });
 
+//===----------------------------------------------------------------------===//
+// Two batch dimensions (op.batch_shape)
+//===----------------------------------------------------------------------===//
+
+/// The batched manifest with its 3 matrices as 1 x 3 (rank-4 operands).
+std::string twoBatchManifestText() {
+  std::string text = replaceFirst(batchedManifestText(), R"("batch": 3,)",
+                                  R"("batch": 3, "batch_shape": [1, 3],)");
+  text = replaceFirst(text, R"("shape": [3, 64, 32],
+      "strides": [2048, 1, 64],)",
+                      R"("shape": [1, 3, 64, 32],
+      "strides": [6144, 2048, 1, 64],)");
+  text = replaceFirst(text, R"("shape": [3, 32, 128],
+      "strides": [4096, 128, 1],)",
+                      R"("shape": [1, 3, 32, 128],
+      "strides": [12288, 128, 384, 1],)");
+  text = replaceFirst(text, R"("shape": [3, 64, 128],
+      "strides": [8192, 128, 1],)",
+                      R"("shape": [1, 3, 64, 128],
+      "strides": [24576, 8192, 128, 1],)");
+  text = replaceFirst(text, R"("box": [64, 32, 1],)",
+                      R"("box": [64, 32, 1, 1],)");
+  return replaceFirst(text, R"("box": [64, 32, 1],)",
+                      R"("box": [64, 1, 32, 1],)");
+}
+
+TEST(ManifestTest, ParsesTwoBatchDimensions) {
+  Manifest m = parseOk(twoBatchManifestText());
+  EXPECT_EQ(m.op.batch, 3);
+  EXPECT_EQ(m.op.batchShape, (std::vector<int64_t>{1, 3}));
+  EXPECT_EQ(m.operands[1].strides, (std::vector<int64_t>{12288, 128, 384, 1}));
+  Manifest again = parseOk(writeManifest(m));
+  EXPECT_EQ(again, m);
+  again.op.batchShape = {3, 1};
+  EXPECT_FALSE(again == m);
+  EXPECT_EQ(writeManifest(parseOk(batchedManifestText())).find("batch_shape"),
+            std::string::npos);
+}
+
+class TwoBatchManifestErrorTest : public ::testing::TestWithParam<ErrorCase> {
+};
+
+TEST_P(TwoBatchManifestErrorTest, NamesTheField) {
+  expectEditError(twoBatchManifestText(), GetParam());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors, TwoBatchManifestErrorTest,
+    ::testing::Values(
+        ErrorCase{"WrongProduct", "\"batch_shape\": [1, 3]",
+                  "\"batch_shape\": [2, 3]",
+                  "field 'op.batch_shape' must list two batch extents whose "
+                  "product is op.batch (3), got [2, 3]"},
+        ErrorCase{"ThreeExtents", "\"batch_shape\": [1, 3]",
+                  "\"batch_shape\": [1, 3, 1]",
+                  "field 'op.batch_shape' must list two batch extents whose "
+                  "product is op.batch (3), got [1, 3, 1]"},
+        ErrorCase{"ZeroExtent", "\"batch_shape\": [1, 3]",
+                  "\"batch_shape\": [0, 3]",
+                  "field 'op.batch_shape[0]' must be >= 1, got 0"},
+        ErrorCase{"Summed", "\"batch_shape\": [1, 3]",
+                  "\"batch_shape\": [1, 3], \"batch_reduce\": true",
+                  "field 'op.batch_shape': a summed batch (op.batch_reduce) "
+                  "has one batch dimension"},
+        ErrorCase{"RankThreeOut",
+                  "\"shape\": [1, 3, 64, 128],\n      \"strides\": [24576, "
+                  "8192, 128, 1],",
+                  "\"shape\": [3, 64, 128],\n      \"strides\": [8192, 128, "
+                  "1],",
+                  "operand 'C' (out): shape [3, 64, 128] has rank 3, but "
+                  "op.batch 3 needs rank 4: [batch0, batch1, m, n] = [1, 3, "
+                  "64, 128]"}),
+    [](const ::testing::TestParamInfo<ErrorCase> &info) {
+      return std::string(info.param.name);
+    });
+
 TEST(ManifestTest, NonMatmulOpsSkipTheMatmulChecks) {
   std::string text = replaceFirst(sampleManifestText(), "\"kind\": \"matmul\"",
                                   "\"kind\": \"custom\"");

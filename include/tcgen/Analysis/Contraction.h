@@ -39,6 +39,16 @@ struct ContractionInfo {
   bool anyBatchMiddle() const {
     return aBatchMiddle || bBatchMiddle || cBatchMiddle;
   }
+  /// Two batch dimensions that do not collapse into one (A[b,s,h,d] with
+  /// C[b,h,s,t], the [batch, seq, heads, features] layouts): their extents
+  /// in C's order, outermost first (`batch` is their product; batch index
+  /// b0 * batchShape[1] + b1), and per operand (A, B, C as above) the
+  /// position of each in the stored operand's dimensions, in the same
+  /// order. Empty with one batch dimension or none (the flags above say
+  /// where that one sits).
+  SmallVector<int64_t> batchShape;
+  SmallVector<int64_t> aBatchPos, bBatchPos, cBatchPos;
+  bool multiBatch() const { return !batchShape.empty(); }
   Type aType, bType, cType; ///< element types
   Value a, b, c;            ///< the operands (memrefs or tensors)
   /// A is stored [k][m] (M contiguous) instead of [m][k].

@@ -40,6 +40,58 @@ static Value replaceWithFastTanh(math::TanhOp tanh, Value result) {
   return result == old ? fast.getResult(0) : result;
 }
 
+/// With two batch dimensions: the dimensions of the tensor map the runtime
+/// builds for the operand `v` (a statically shaped row-major memref whose
+/// batch dimension i is stored at batchPos[i]; the matrix dimensions stored
+/// transposed or not), innermost first, as KernelParams codes: the stored
+/// innermost dimension kMapInner, the other matrix dimension kMapOuter,
+/// batch dimension i as i. The runtime's rule (tensorMapLayout): the
+/// manifest lists the operand batch-first, then its logical rows and
+/// columns; a dimension of extent 1 keeps its slot (rank - 1 - its index
+/// there), the others go innermost first by increasing stride.
+static std::vector<int> tensorMapDims(Value v, ArrayRef<int64_t> batchPos,
+                                      bool transposed) {
+  auto type = cast<MemRefType>(v.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t rank = shape.size(), nb = batchPos.size();
+  // Per stored dimension: its code and its index in the manifest.
+  SmallVector<int> code(rank);
+  SmallVector<int64_t> manifestIndex(rank), stride(rank);
+  SmallVector<int64_t> matrixDims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!llvm::is_contained(batchPos, d))
+      matrixDims.push_back(d);
+  for (auto [i, d] : llvm::enumerate(batchPos)) {
+    code[d] = int(i);
+    manifestIndex[d] = i;
+  }
+  code[matrixDims[0]] = sm90::KernelParams::kMapOuter;
+  code[matrixDims[1]] = sm90::KernelParams::kMapInner;
+  manifestIndex[matrixDims[0]] = nb + (transposed ? 1 : 0);
+  manifestIndex[matrixDims[1]] = nb + (transposed ? 0 : 1);
+  for (int64_t d = rank - 1, s = 1; d >= 0; s *= shape[d], --d)
+    stride[d] = s;
+  SmallVector<int64_t> slot(rank, -1), byStride;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (shape[d] == 1)
+      slot[rank - 1 - manifestIndex[d]] = d;
+    else
+      byStride.push_back(d);
+  }
+  llvm::stable_sort(byStride, [&](int64_t x, int64_t y) {
+    if (stride[x] != stride[y])
+      return stride[x] < stride[y];
+    return manifestIndex[x] > manifestIndex[y];
+  });
+  for (int64_t i = 0, next = 0; i < rank; ++i)
+    if (slot[i] < 0)
+      slot[i] = byStride[next++];
+  std::vector<int> dims;
+  for (int64_t d : slot)
+    dims.push_back(code[d]);
+  return dims;
+}
+
 namespace {
 
 struct BuildKernelPass final
@@ -281,6 +333,50 @@ struct BuildKernelPass final
     p.aBatchMiddle = middle(info->a, info->aBatchMiddle);
     p.bBatchMiddle = middle(info->b, info->bBatchMiddle);
     p.cBatchMiddle = middle(info->c, info->cBatchMiddle);
+    // Two batch dimensions: each operand's tensor map has four dimensions,
+    // in the order the runtime builds it from the manifest (tensorMapDims).
+    if (info->multiBatch()) {
+      auto refuse = [&](StringRef what) {
+        return op.emitOpError("two batch dimensions that do not collapse "
+                              "into one are not supported by the sm90 back "
+                              "end ")
+               << what;
+      };
+      if (info->isDynamic())
+        return refuse("with sizes known only at run time");
+      if (info->cTransposed)
+        return refuse("with a column-major C");
+      if (config.getStore() != "tma")
+        return refuse("with C stored other than by TMA stores (C's rows "
+                      "must be a multiple of 16 bytes apart)");
+      if (readsAMNMajor(*info) != info->aTransposed ||
+          readsBKMajor(*info) != info->bTransposed)
+        return refuse("with an operand of extent 1 stored transposed");
+      // TMA reads every dimension but the innermost in 16-byte steps; no
+      // copies are made.
+      for (auto [name, v] : {std::pair<StringRef, Value>{"A", info->a},
+                             {"B", info->b},
+                             {"C", info->c}}) {
+        auto type = cast<MemRefType>(v.getType());
+        int64_t bytes = type.getElementTypeBitWidth() / 8;
+        for (int64_t d = type.getRank() - 1, stride = 1; d > 0;
+             stride *= type.getDimSize(d), --d)
+          if (type.getDimSize(d - 1) != 1 &&
+              stride * type.getDimSize(d) * bytes % 16 != 0)
+            return op.emitOpError("two batch dimensions: the sm90 kernel "
+                                  "reads ")
+                   << name << " through TMA only, whose steps must be "
+                   << "multiples of 16 bytes, but its dimension " << d - 1
+                   << " steps " << stride * type.getDimSize(d) * bytes
+                   << " bytes";
+      }
+      p.batchShape.assign(info->batchShape.begin(), info->batchShape.end());
+      p.aMapDims =
+          tensorMapDims(info->a, info->aBatchPos, info->aTransposed);
+      p.bMapDims =
+          tensorMapDims(info->b, info->bBatchPos, info->bTransposed);
+      p.cMapDims = tensorMapDims(info->c, info->cBatchPos, false);
+    }
     p.blockM = config.getBlockTile()[0];
     p.blockN = config.getBlockTile()[1];
     p.blockK = config.getBlockTile()[2];
@@ -313,7 +409,7 @@ struct BuildKernelPass final
     if ((prologue || prologueB) && p.batched && info->anyBatchMiddle())
       return op.emitOpError("a prologue on a batch stored between the "
                             "matrix dimensions is not supported");
-    if ((prologue || prologueB) && p.batchReduce)
+    if ((prologue || prologueB) && (p.batchReduce || p.multiBatch()))
       return op.emitOpError("a prologue on a contraction over two K "
                             "dimensions is not supported");
     p.prologueA = prologue.has_value() && !prologuePack;
@@ -393,14 +489,15 @@ struct BuildKernelPass final
       // batch sits between its matrix dimensions is read as it is.
       bool batchMiddle = (operand == "A" && info->aBatchMiddle) ||
                          (operand == "B" && info->bBatchMiddle);
-      if (batchMiddle || p.batchReduce) {
+      if (batchMiddle || p.batchReduce || p.multiBatch()) {
         if (transform || rowBytes % 16 != 0)
           return op.emitOpError()
                  << operand
                  << (p.batchReduce ? " holds a summed batch (a second K "
                                      "dimension)"
-                                   : " stores its batch between its matrix "
-                                     "dimensions")
+                     : p.multiBatch() ? " holds two batch dimensions"
+                                      : " stores its batch between its matrix "
+                                        "dimensions")
                  << ", which the sm90 kernel reads through TMA only (no "
                     "copies, no prologue): its rows must be a multiple of "
                     "16 bytes apart, not "
@@ -576,22 +673,37 @@ struct BuildKernelPass final
     // 128 bytes of the inner dimension: 64 16-bit or 32 tf32 elements.
     // A2 and B2 are read like A and B.
     const int64_t inner = 128 / p.elementBytes();
+    // Two batch dimensions: the box in the tensor map's order.
+    auto boxOf = [&](const std::vector<int> &dims, int64_t cols,
+                     int64_t rows) {
+      SmallVector<int64_t> extents;
+      for (int d : dims)
+        extents.push_back(d == sm90::KernelParams::kMapInner   ? cols
+                          : d == sm90::KernelParams::kMapOuter ? rows
+                                                               : 1);
+      return b.getDenseI64ArrayAttr(extents);
+    };
+    int64_t aRows = p.aMNMajor ? 64 : p.blockM / p.clusterN;
+    int64_t bRows = p.bKMajor ? p.blockN / p.clusterM : 64;
     DenseI64ArrayAttr aBox =
-        box(inner, p.aMNMajor ? 64 : p.blockM / p.clusterN, p.aBatchMiddle,
-            p.operandsBatched());
+        p.multiBatch() ? boxOf(p.aMapDims, inner, aRows)
+                       : box(inner, aRows, p.aBatchMiddle, p.operandsBatched());
     DenseI64ArrayAttr bBox =
-        box(inner, p.bKMajor ? p.blockN / p.clusterM : 64, p.bBatchMiddle,
-            p.operandsBatched());
+        p.multiBatch() ? boxOf(p.bMapDims, inner, bRows)
+                       : box(inner, bRows, p.bBatchMiddle, p.operandsBatched());
     SmallVector<NamedAttribute> boxes = {b.getNamedAttr("A", aBox),
                                          b.getNamedAttr("B", bBox)};
     if (first) {
       boxes.push_back(b.getNamedAttr("A2", aBox));
       boxes.push_back(b.getNamedAttr("B2", bBox));
     }
-    if (p.tmaStore)
-      boxes.push_back(
-          b.getNamedAttr("C", box(p.storeChunkCols(), 64, p.cBatchMiddle,
-                                  p.batched)));
+    if (p.tmaStore) {
+      DenseI64ArrayAttr cBox =
+          p.multiBatch()
+              ? boxOf(p.cMapDims, p.storeChunkCols(), 64)
+              : box(p.storeChunkCols(), 64, p.cBatchMiddle, p.batched);
+      boxes.push_back(b.getNamedAttr("C", cBox));
+    }
     kernel->setAttr("tcgen.tensormap_boxes", b.getDictionaryAttr(boxes));
     // The packs, in the stored layout's terms (strides of the stored
     // [rows][cols] copy); `tcgen compile` writes them to the manifest.
@@ -627,6 +739,15 @@ struct BuildKernelPass final
                     b.getDenseBoolArrayAttr({info->aBatchMiddle,
                                              info->bBatchMiddle,
                                              info->cBatchMiddle}));
+    // Two batch dimensions: where each sits in A, B and C as stored (the
+    // manifest describes them batch-first), and their extents.
+    if (p.multiBatch())
+      func->setAttr(
+          "tcgen.batch_positions",
+          b.getDictionaryAttr(
+              {b.getNamedAttr("A", b.getDenseI64ArrayAttr(info->aBatchPos)),
+               b.getNamedAttr("B", b.getDenseI64ArrayAttr(info->bBatchPos)),
+               b.getNamedAttr("C", b.getDenseI64ArrayAttr(info->cBatchPos))}));
     // A summed batch: the manifest's op.batch_reduce.
     if (p.batchReduce)
       func->setAttr("tcgen.batch_reduce", b.getUnitAttr());

@@ -80,6 +80,14 @@ static void emitRaster(llvm::raw_ostream &os, const KernelParams &p) {
           %bIdx = arith.divui %t, %cMatTiles : index
           %tInMat = arith.remui %t, %cMatTiles : index
 )");
+  // Two batch dimensions: %bIdx = %bIdx0 * batchShape[1] + %bIdx1.
+  if (p.multiBatch())
+    os << llvm::formatv(R"(
+          %cInnerBatch = arith.constant {0} : index
+          %bIdx0 = arith.divui %bIdx, %cInnerBatch : index
+          %bIdx1 = arith.remui %bIdx, %cInnerBatch : index
+)",
+                        p.batchShape[1]);
   os << llvm::formatv(kRaster, "%tInMat");
 }
 
@@ -115,6 +123,37 @@ static std::string tmaCoords(bool batched, StringRef inner, StringRef outer,
 /// for a summed batch the k-tile's (%kbIdx).
 static StringRef loadBatchIndex(const KernelParams &p) {
   return p.batchReduce ? "%kbIdx" : "%bIdx";
+}
+
+/// With two batch dimensions: the shared-memory type of a TMA box of an
+/// operand whose tensor map has the dimensions `dims` (innermost first):
+/// 64 elements (128 bytes) of the inner one, `rows` of the outer one, one
+/// matrix of each batch dimension.
+static std::string boxTypeOf(const KernelParams &p, const std::vector<int> &dims,
+                             int64_t rows, StringRef elt) {
+  std::string shape;
+  for (int d : llvm::reverse(dims))
+    shape += std::to_string(d == KernelParams::kMapInner   ? 128 / p.elementBytes()
+                            : d == KernelParams::kMapOuter ? rows
+                                                           : 1) +
+             "x";
+  return ("memref<" + shape + elt + ", 3>").str();
+}
+
+/// With two batch dimensions: the coordinates of a TMA copy (innermost
+/// first) through a tensor map with the dimensions `dims`: `inner`,
+/// `outer`, and batch dimension i's index `idx` + i.
+static std::string coordsOf(const std::vector<int> &dims, StringRef inner,
+                            StringRef outer, StringRef idx) {
+  std::string coords;
+  for (int d : dims) {
+    if (!coords.empty())
+      coords += ", ";
+    coords += d == KernelParams::kMapInner   ? inner.str()
+              : d == KernelParams::kMapOuter ? outer.str()
+                                             : (idx + std::to_string(d)).str();
+  }
+  return coords;
 }
 
 /// The type of C as a plain memref parameter (stores from registers).
@@ -180,7 +219,8 @@ static int64_t kStepBytes(bool kMajor) {
 static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
                           StringRef name, StringRef tmap, StringRef tmapType,
                           bool kMajor, int64_t rows, int64_t offset,
-                          StringRef origin, bool shared, bool middle) {
+                          StringRef origin, bool shared, bool middle,
+                          const std::vector<int> &mapDims = {}) {
   std::string base = "%aOff", org = origin.str(), multicast;
   std::string eltType = p.memType();
   StringRef elt = eltType;
@@ -199,8 +239,18 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
     org = ("%" + name + "Org").str();
     multicast = " multicast_mask = %mcMask";
   }
+  auto boxOf = [&](int64_t boxRows) {
+    return mapDims.empty() ? boxType(p, boxRows, elt, middle)
+                           : boxTypeOf(p, mapDims, boxRows, elt);
+  };
+  auto coords = [&](StringRef inner, StringRef outer) {
+    return mapDims.empty()
+               ? tmaCoords(p.operandsBatched(), inner, outer, middle,
+                           loadBatchIndex(p))
+               : coordsOf(mapDims, inner, outer, "%bIdx");
+  };
   if (kMajor) {
-    std::string type = boxType(p, rows, elt, middle);
+    std::string type = boxOf(rows);
     os << llvm::formatv(R"(
           %{0}Off = arith.constant {1} : index
           %{0}At = arith.addi {5}, %{0}Off : index
@@ -208,13 +258,11 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
           nvgpu.tma.async.load {3}[{4}], %full[%s] to %{0}Buf{6} : {7}, !barT -> {2}
 )",
                         name, offset, type, tmap,
-                        tmaCoords(p.operandsBatched(), "%k0", org, middle,
-                                  loadBatchIndex(p)),
-                        base, multicast,
+                        coords("%k0", org), base, multicast,
                         tmapType);
     return;
   }
-  std::string type = boxType(p, 64, elt, middle);
+  std::string type = boxOf(64);
   for (int64_t b = 0; b < rows / 64; ++b)
     os << llvm::formatv(R"(
           %{0}Off{1} = arith.constant {2} : index
@@ -226,9 +274,8 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
 )",
                         name, b, offset + b * kBBoxBytes, type, b * 64, org,
                         tmap, base, multicast,
-                        tmaCoords(p.operandsBatched(),
-                                  ("%" + name + "o" + std::to_string(b)).str(),
-                                  "%k0", middle, loadBatchIndex(p)),
+                        coords(("%" + name + "o" + std::to_string(b)).str(),
+                               "%k0"),
                         tmapType);
 }
 
@@ -1017,9 +1064,15 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
       nvvm.cp.async.bulk.commit.group
 )",
                       c, col, c % 2 * kStoreChunkBytes,
-                      tmaCoords(p.batched, llvm::formatv("%ecxI{0}", c).str(),
-                                llvm::formatv("%ecyI{0}", c).str(),
-                                p.cBatchMiddle, "%bIdxI"));
+                      p.multiBatch()
+                          ? coordsOf(p.cMapDims,
+                                     llvm::formatv("%ecxI{0}", c).str(),
+                                     llvm::formatv("%ecyI{0}", c).str(),
+                                     "%bIdxI")
+                          : tmaCoords(p.batched,
+                                      llvm::formatv("%ecxI{0}", c).str(),
+                                      llvm::formatv("%ecyI{0}", c).str(),
+                                      p.cBatchMiddle, "%bIdxI"));
 }
 
 /// Stores the pair `value` (a vector<2 x outType>) of fragment column group
@@ -1190,10 +1243,18 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
 !smem = memref<?xi8, 3>
 )",
                       p.stages,
-                      boxType(p, p.aMNMajor ? 64 : p.blockM / p.clusterN,
-                              p.memType(), p.aBatchMiddle),
-                      boxType(p, p.bKMajor ? p.blockN / p.clusterM : 64,
-                              p.memType(), p.bBatchMiddle));
+                      p.multiBatch()
+                          ? boxTypeOf(p, p.aMapDims,
+                                      p.aMNMajor ? 64 : p.blockM / p.clusterN,
+                                      p.memType())
+                          : boxType(p, p.aMNMajor ? 64 : p.blockM / p.clusterN,
+                                    p.memType(), p.aBatchMiddle),
+                      p.multiBatch()
+                          ? boxTypeOf(p, p.bMapDims,
+                                      p.bKMajor ? p.blockN / p.clusterM : 64,
+                                      p.memType())
+                          : boxType(p, p.bKMajor ? p.blockN / p.clusterM : 64,
+                                    p.memType(), p.bBatchMiddle));
   os << "!acc = " << acc << "\n";
   os << llvm::formatv(R"(
 module {{
@@ -1347,10 +1408,10 @@ gpu.module @{0} {{
   auto emitLoads = [&](StringRef tmapA, StringRef tmapB) {
     emitTileLoads(os, p, "A", tmapA, "!tmA", /*kMajor=*/!p.aMNMajor,
                   p.blockM, /*offset=*/0, "%m0", /*shared=*/p.clusterN == 2,
-                  p.aBatchMiddle);
+                  p.aBatchMiddle, p.aMapDims);
     emitTileLoads(os, p, "B", tmapB, "!tmB", /*kMajor=*/p.bKMajor,
                   bTileRows(p.blockN, p.bKMajor), aTileBytes, "%n0",
-                  /*shared=*/p.clusterM == 2, p.bBatchMiddle);
+                  /*shared=*/p.clusterM == 2, p.bBatchMiddle, p.bMapDims);
   };
   if (p.batchReduce) {
     // A summed batch: k-tile %kt is k-tile %kt mod kTiles1 of matrix
@@ -1542,8 +1603,11 @@ gpu.module @{0} {{
       %lCol = arith.muli %lq, %c2 : index
       %colBase = arith.addi %n0, %lCol : index
 )";
-  if (p.batched && p.tmaStore)
+  if (p.batched && p.tmaStore && !p.multiBatch())
     os << "      %bIdxI = arith.index_cast %bIdx : index to i32\n";
+  if (p.multiBatch() && p.tmaStore)
+    os << "      %bIdxI0 = arith.index_cast %bIdx0 : index to i32\n"
+          "      %bIdxI1 = arith.index_cast %bIdx1 : index to i32\n";
   // Edge tiles: rows past M are clamped for loads (%row<r>c) and not
   // stored (%row<r>in); columns likewise (emitColumnEdge).
   if (p.ragged(/*alongM=*/true))

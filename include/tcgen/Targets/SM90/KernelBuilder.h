@@ -158,6 +158,17 @@ struct KernelParams {
   /// kTiles1() k-tiles: k-tile t reads matrix t / kTiles1() of the batch at
   /// its k-tile t % kTiles1(), all into one set of accumulators.
   bool batchReduce = false;
+  /// Two batch dimensions (A [b][s][h][d] read per (b, h), say): their
+  /// extents, outermost first (`batch` is their product, matrix index
+  /// b0 * batchShape[1] + b1), and per operand the dimensions of its
+  /// tensor map, innermost first: kMapInner (the 128-byte rows' dimension),
+  /// kMapOuter (the rows), or batch dimension i >= 0, in the order the
+  /// runtime builds the map (by stride). Empty with one batch dimension,
+  /// whose place the flags above give.
+  static constexpr int kMapInner = -1, kMapOuter = -2;
+  std::vector<int64_t> batchShape;
+  std::vector<int> aMapDims, bMapDims, cMapDims;
+  bool multiBatch() const { return batchShape.size() > 1; }
   /// Whether A's and B's tensor maps have a batch dimension.
   bool operandsBatched() const { return batched || batchReduce; }
   int64_t blockM = 128;        ///< 64 rows per consumer warpgroup

@@ -168,6 +168,11 @@ struct OpInfo {
   /// and rhs are rank 3, the result rank 2 (a contraction over two K
   /// dimensions, one of them read as a batch). Needs batch >= 2.
   bool batchReduce = false;
+  /// Two batch dimensions (`op.batch_shape`): their extents, outermost
+  /// first, whose product is `batch`; the lhs, rhs and result operands then
+  /// have rank 4, [b0, b1, rows, cols]. Empty: one batch dimension (or
+  /// none).
+  std::vector<int64_t> batchShape;
 };
 
 /// One entry of `operands`.
