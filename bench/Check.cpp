@@ -232,6 +232,9 @@ struct EpilogueContext {
   std::vector<const HostMatrix *> inputs;
   std::vector<EpilogueInputKind> kinds;
   double maxNormBound = 0; // the matmul's allowance per unit of scale
+  /// A batch compared as one stack of its matrices (row i of matrix b is
+  /// row b * rowsPerMatrix + i): the rows of one matrix; 0 for no batch.
+  int64_t rowsPerMatrix = 0;
   double frobDelta = 0;    // frobBound * rms(reference), absolute
 
   /// Compiles the epilogue and finds its inputs in `host`.
@@ -266,6 +269,9 @@ struct EpilogueContext {
     ValueRange *rp = ranges.data();
     for (size_t e = 0; e < inputs.size(); ++e) {
       auto [r, c] = epilogueInputIndex(kinds[e], i, j);
+      // A batch's rows are stacked: column vectors repeat every matrix.
+      if (kinds[e] == EpilogueInputKind::Col && rowsPerMatrix > 0)
+        r %= rowsPerMatrix;
       xp[e] = inputs[e]->get(r, c);
     }
     double ref = program.eval(acc, xp, vp);
@@ -324,7 +330,32 @@ std::string compareEpilogueImpl(const Manifest &manifest,
   std::string error = context.init(manifest, host);
   if (!error.empty())
     return error;
-  int64_t m = out.rows, n = out.cols;
+  // A batch is compared as one stack of its matrices: C and every matrix
+  // input are contiguous batches of row-major matrices (the compiler fuses
+  // epilogues of such batches only), so row b * rows + i of the stack is
+  // row i of matrix b.
+  HostMatrix stacked;
+  const HostMatrix *flat = &out;
+  if (out.batch > 1) {
+    auto isStack = [](const HostMatrix &x) {
+      return x.innerBatch == 0 && x.batchStride == x.rows * x.stride0;
+    };
+    for (size_t e = 0; e < context.inputs.size(); ++e)
+      if (context.kinds[e] == EpilogueInputKind::Matrix &&
+          context.inputs[e]->batch > 1 && !isStack(*context.inputs[e]))
+        return "a batched epilogue's matrix input is not a contiguous stack "
+               "of its matrices";
+    if (!isStack(out))
+      return "a batched epilogue's output is not a contiguous stack of its "
+             "matrices";
+    stacked = out;
+    stacked.rows = out.batch * out.rows;
+    stacked.batch = 1;
+    stacked.batchStride = 0;
+    context.rowsPerMatrix = out.rows;
+    flat = &stacked;
+  }
+  int64_t m = flat->rows, n = flat->cols;
   double sumSq = 0;
   int64_t finite = 0;
   for (int64_t e = 0; e < m * n; ++e)
@@ -335,7 +366,7 @@ std::string compareEpilogueImpl(const Manifest &manifest,
   context.maxNormBound = r.maxNormBound;
   context.frobDelta =
       r.frobBound * (finite > 0 ? std::sqrt(sumSq / double(finite)) : 0.0);
-  EpilogueRows<T> rows{&context, &out, acc, scale, n, {}};
+  EpilogueRows<T> rows{&context, flat, acc, scale, n, {}};
   rows.rowStats.resize(m);
   parallelFor(m, EpilogueRows<T>::rows, &rows);
   ErrorStats stats;
@@ -348,6 +379,10 @@ std::string compareEpilogueImpl(const Manifest &manifest,
                                 : std::sqrt(stats.widthSq);
   r.nonFinite = stats.nonFinite;
   r.worstRow = stats.worstRow, r.worstCol = stats.worstCol;
+  if (context.rowsPerMatrix > 0 && r.worstRow >= 0) {
+    r.worstBatch = r.worstRow / context.rowsPerMatrix;
+    r.worstRow %= context.rowsPerMatrix;
+  }
   r.worstOut = stats.worstOut, r.worstRef = stats.worstRef;
   r.worstLo = stats.worstLo, r.worstHi = stats.worstHi;
   r.epilogueSteps = static_cast<int64_t>(manifest.op.epilogue->steps.size());
@@ -612,11 +647,12 @@ std::string tcgen::bench::describeCheckedGemm(const Manifest &manifest,
   if (!manifest.op.epilogue && manifest.op.k2 == 0)
     return describeGemm(manifest, spec);
   // parseManifest refuses these; be clear for a built manifest.
-  if (manifest.op.batch > 1 &&
-      !(manifest.op.batchReduce && manifest.op.k2 == 0))
-    return std::string(manifest.op.epilogue ? "fused epilogues"
-                                            : "second products") +
-           " of batched matmuls are not supported by tcgen-gpu yet (op.batch " +
+  if (manifest.op.batch > 1 && !manifest.op.batchReduce &&
+      (manifest.op.k2 > 0 || !manifest.op.batchShape.empty()))
+    return std::string(manifest.op.k2 > 0
+                           ? "second products of batched matmuls"
+                           : "fused epilogues with two batch dimensions") +
+           " are not supported by tcgen-gpu yet (op.batch " +
            std::to_string(manifest.op.batch) + ")";
   // The matmul without its epilogue inputs and second product (the check
   // concatenates the products later: concatenateProducts()), then the
@@ -675,8 +711,13 @@ tcgen::bench::makeCheckOperands(const Manifest &manifest, const GemmSpec &spec,
         host[i].allocate(o.dtype, o.shape[0], 1, o.strides[0], 0);
         break;
       case EpilogueInputKind::Matrix:
-        host[i].allocate(o.dtype, o.shape[0], o.shape[1], o.strides[0],
-                         o.strides[1]);
+        // A batch's matrix input: one matrix per batch entry.
+        if (o.shape.size() == 3)
+          host[i].allocateBatch(o.dtype, o.shape[0], o.shape[1], o.shape[2],
+                                o.strides[0], o.strides[1], o.strides[2]);
+        else
+          host[i].allocate(o.dtype, o.shape[0], o.shape[1], o.strides[0],
+                           o.strides[1]);
         break;
       }
     }
@@ -926,7 +967,7 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
       auto [b, i, j] = sampleElement(spec, options, s);
       double acc, scaleIJ;
       hostElement(spec, host, b, i, j, acc, scaleIJ);
-      context.element(i, j, out.get(i, j), acc, scaleIJ,
+      context.element(b * spec.m + i, j, out.get(b, i, j), acc, scaleIJ,
                       /*withWidth=*/false, samples);
     }
     r.maxNorm = samples.maxNorm;

@@ -122,11 +122,22 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
              "', which is not an elementwise linalg op after it";
     return std::nullopt;
   }
+  // A batch (one dimension, outermost in C) adds a leading loop; other
+  // batch layouts are not fused.
+  bool batched = info.batched && info.batch > 1;
+  if (batched && (info.cBatchMiddle || info.multiBatch())) {
+    whyNot = "fused epilogues of a batch need C stored with its one batch "
+             "dimension outermost";
+    return std::nullopt;
+  }
+  unsigned rank = batched ? 3 : 2, lead = batched ? 1 : 0;
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() != 2 || op.getNumParallelLoops() != 2 ||
+      op.getNumLoops() != rank || op.getNumParallelLoops() != rank ||
       op.hasIndexSemantics() || !op.getBlock()) {
-    whyNot = "the consumer is not a two-dimensional elementwise op on "
-             "memrefs with one output";
+    whyNot = batched ? "the consumer is not a three-dimensional (batch, m, "
+                       "n) elementwise op on memrefs with one output"
+                     : "the consumer is not a two-dimensional elementwise op "
+                       "on memrefs with one output";
     return std::nullopt;
   }
   if (std::string body = checkBody(op); !body.empty()) {
@@ -140,12 +151,18 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
   OpOperand *init = op.getDpsInitOperand(0);
   result.out = init->get();
   auto outType = dyn_cast<MemRefType>(result.out.getType());
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, op->getContext());
-  if (!isContiguous(outType) || outType.getRank() != 2 ||
-      outType.getDimSize(0) != info.m || outType.getDimSize(1) != info.n ||
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(rank, op->getContext());
+  // C's shape: [m, n], or [batch, m, n].
+  SmallVector<int64_t> cShape = {info.m, info.n};
+  if (batched)
+    cShape.insert(cShape.begin(), info.batch);
+  std::string cShapeText =
+      (batched ? std::to_string(info.batch) + "x" : std::string()) +
+      sizeText(info.m) + "x" + sizeText(info.n);
+  if (!isContiguous(outType) || outType.getShape() != ArrayRef(cShape) ||
       op.getMatchingIndexingMap(init) != identity) {
-    whyNot = "the consumer's output is not a contiguous " +
-             sizeText(info.m) + "x" + sizeText(info.n) +
+    whyNot = "the consumer's output is not a contiguous " + cShapeText +
              " memref written element for element";
     return std::nullopt;
   }
@@ -212,19 +229,19 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
     };
     if (map.getNumResults() == 0)
       kind = EpilogueOperandKind::Scalar;
-    else if (map == identity && type.getShape() == ArrayRef<int64_t>{info.m, info.n})
+    else if (map == identity && type.getShape() == ArrayRef(cShape))
       kind = EpilogueOperandKind::Matrix;
-    else if (map.getNumResults() == 1 && map.getResult(0) == dim(1) &&
+    else if (map.getNumResults() == 1 && map.getResult(0) == dim(lead + 1) &&
              type.getShape() == ArrayRef<int64_t>{info.n})
       kind = EpilogueOperandKind::Row;
-    else if (map.getNumResults() == 1 && map.getResult(0) == dim(0) &&
+    else if (map.getNumResults() == 1 && map.getResult(0) == dim(lead) &&
              type.getShape() == ArrayRef<int64_t>{info.m})
       kind = EpilogueOperandKind::Col;
     else {
       whyNot = "operand #" + std::to_string(operand.getOperandNumber()) +
                " is neither a scalar, a row or column vector nor an " +
-               sizeText(info.m) + "x" + sizeText(info.n) +
-               " matrix read element for element";
+               cShapeText + " matrix read element for element" +
+               (batched ? " (vectors are shared by the whole batch)" : "");
       return std::nullopt;
     }
     auto vArg = dyn_cast<BlockArgument>(v);

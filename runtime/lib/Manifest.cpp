@@ -1171,12 +1171,13 @@ bool checkEpilogue(FieldReader &r, const Manifest &m) {
                       "' has role 'in', but op has no epilogue to read it");
     return true;
   }
-  // The inputs' kinds (row, col, matrix) index one [m, n] result; what a
-  // batch of them reads is not defined yet.
-  if (m.op.batch > 1 && !m.op.batchReduce)
-    return r.fail("field 'op.epilogue': fused epilogues of batched matmuls "
-                  "are not supported yet (op.batch is " +
-                  std::to_string(m.op.batch) + ")");
+  // A batch (one batch dimension, kept): matrix inputs hold a matrix per
+  // batch entry, [batch, m, n]; rows, columns and scalars are shared by
+  // the whole batch. What two batch dimensions read is not defined yet.
+  bool batchedInputs = m.op.batch > 1 && !m.op.batchReduce;
+  if (!m.op.batchShape.empty())
+    return r.fail("field 'op.epilogue': fused epilogues with two batch "
+                  "dimensions (op.batch_shape) are not supported yet");
   const std::string path = "op.epilogue";
   std::vector<std::string> types = {dtypeName(e->matmulDType)};
   for (size_t i = 0; i < e->inputs.size(); ++i) {
@@ -1210,7 +1211,10 @@ bool checkEpilogue(FieldReader &r, const Manifest &m) {
       shape = {m.op.m}, sizes = "[m]";
       break;
     case EpilogueInputKind::Matrix:
-      shape = {m.op.m, m.op.n}, sizes = "[m, n]";
+      if (batchedInputs)
+        shape = {m.op.batch, m.op.m, m.op.n}, sizes = "[batch, m, n]";
+      else
+        shape = {m.op.m, m.op.n}, sizes = "[m, n]";
       break;
     }
     if (o->shape != shape)

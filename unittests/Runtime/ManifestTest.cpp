@@ -1171,14 +1171,6 @@ INSTANTIATE_TEST_SUITE_P(
                   "\"box\": [64, 32],",
                   "field 'params[0].box' has 2 elements but operand 'A' has "
                   "rank 3"},
-        // The epilogue's input kinds index one [m, n] result.
-        ErrorCase{"EmptyEpilogue",
-                  "\"accumulate\": false, \"accumulator\": \"f32\" },",
-                  "\"accumulate\": false, \"accumulator\": \"f32\",\n"
-                  "          \"epilogue\": { \"matmul_dtype\": \"f32\", "
-                  "\"inputs\": [], \"ops\": [], \"result\": 0 } },",
-                  "field 'op.epilogue': fused epilogues of batched matmuls "
-                  "are not supported yet (op.batch is 3)"},
         ErrorCase{"InOperandWithoutEpilogue", "\"align_bytes\": 16 }\n  ],",
                   "\"align_bytes\": 16 },\n    { \"name\": \"s\", \"role\": "
                   "\"in\", \"dtype\": \"f32\", \"shape\": [], \"strides\": "
@@ -1189,38 +1181,46 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(info.param.name);
     });
 
-TEST(ManifestTest, BatchedEpilogueWithInputsIsRefused) {
-  // C = A*B * s, s a scalar input: refused for the batch, not the input.
+/// The batched manifest with C = A*B * s + D: a scalar input shared by
+/// the batch and a matrix input D of `dShape`.
+std::string batchedEpilogueText(const std::string &dShape,
+                                const std::string &dStrides) {
   std::string text = replaceFirst(
       batchedManifestText(), R"("accumulate": false, "accumulator": "f32" },)",
       R"("accumulate": false, "accumulator": "f32",
           "epilogue": { "matmul_dtype": "f32",
-            "inputs": [ { "operand": "s", "kind": "scalar" } ],
-            "ops": [ { "op": "mulf", "args": [0, 1], "dtype": "f32" } ],
-            "result": 2 } },)");
+            "inputs": [ { "operand": "s", "kind": "scalar" },
+                        { "operand": "D", "kind": "matrix" } ],
+            "ops": [ { "op": "mulf", "args": [0, 1], "dtype": "f32" },
+                     { "op": "addf", "args": [3, 2], "dtype": "f32" } ],
+            "result": 4 } },)");
   text = replaceFirst(text, R"("align_bytes": 16 }
   ],)",
                       R"("align_bytes": 16 },
     { "name": "s", "role": "in", "dtype": "f32", "shape": [], "strides": [],
-      "align_bytes": 4 }
+      "align_bytes": 4 },
+    { "name": "D", "role": "in", "dtype": "f32", "shape": )" +
+                          dShape + R"(, "strides": )" + dStrides + R"(,
+      "align_bytes": 16 }
   ],)");
-  text = replaceFirst(text, R"({ "kind": "ptr", "operand": "C" } ],)",
+  return replaceFirst(text, R"({ "kind": "ptr", "operand": "C" } ],)",
                       R"({ "kind": "ptr", "operand": "C" },
-              { "kind": "ptr", "operand": "s" } ],)");
-  EXPECT_EQ(parseError(text),
-            "field 'op.epilogue': fused epilogues of batched matmuls are not "
-            "supported yet (op.batch is 3)");
-  // The same manifest with batch 1 and rank-2 operands parses.
-  text = replaceFirst(text, R"("batch": 3,)", R"("batch": 1,)");
-  text = replaceFirst(text, "[3, 64, 32]", "[64, 32]");
-  text = replaceFirst(text, "[2048, 1, 64]", "[1, 64]");
-  text = replaceFirst(text, "[3, 32, 128]", "[32, 128]");
-  text = replaceFirst(text, "[4096, 128, 1]", "[128, 1]");
-  text = replaceFirst(text, "[3, 64, 128]", "[64, 128]");
-  text = replaceFirst(text, "[8192, 128, 1]", "[128, 1]");
-  text = replaceFirst(text, "[64, 32, 1]", "[64, 32]");
-  text = replaceFirst(text, "[64, 32, 1]", "[64, 32]");
-  parseOk(text);
+              { "kind": "ptr", "operand": "s" },
+              { "kind": "ptr", "operand": "D" } ],)");
+}
+
+TEST(ManifestTest, BatchedEpilogueTakesBatchedMatricesAndSharedScalars) {
+  // A matrix input holds one matrix per batch entry; the scalar is shared.
+  Manifest m =
+      parseOk(batchedEpilogueText("[3, 64, 128]", "[8192, 128, 1]"));
+  ASSERT_TRUE(m.op.epilogue.has_value());
+  EXPECT_EQ(m.op.epilogue->inputs.size(), 2u);
+  EXPECT_EQ(parseOk(writeManifest(m)), m);
+  // One [m, n] matrix for the whole batch is refused, naming the shape.
+  EXPECT_EQ(parseError(batchedEpilogueText("[64, 128]", "[128, 1]")),
+            "field 'op.epilogue.inputs[1]': a matrix input needs shape "
+            "[batch, m, n] = [3, 64, 128], but operand 'D' has shape "
+            "[64, 128]");
 }
 
 //===----------------------------------------------------------------------===//
@@ -1350,6 +1350,13 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"ZeroExtent", "\"batch_shape\": [1, 3]",
                   "\"batch_shape\": [0, 3]",
                   "field 'op.batch_shape[0]' must be >= 1, got 0"},
+        ErrorCase{"Epilogue",
+                  "\"accumulate\": false, \"accumulator\": \"f32\" },",
+                  "\"accumulate\": false, \"accumulator\": \"f32\",\n"
+                  "          \"epilogue\": { \"matmul_dtype\": \"f32\", "
+                  "\"inputs\": [], \"ops\": [], \"result\": 0 } },",
+                  "field 'op.epilogue': fused epilogues with two batch "
+                  "dimensions (op.batch_shape) are not supported yet"},
         ErrorCase{"Summed", "\"batch_shape\": [1, 3]",
                   "\"batch_shape\": [1, 3], \"batch_reduce\": true",
                   "field 'op.batch_shape': a summed batch (op.batch_reduce) "

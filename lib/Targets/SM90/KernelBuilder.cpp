@@ -679,6 +679,11 @@ static std::string epilogueOperandType(const KernelParams &p,
     return llvm::formatv("memref<{0}x{1}>", p.n, e.type).str();
   if (e.kind == "col")
     return llvm::formatv("memref<{0}x{1}>", p.m, e.type).str();
+  // A matrix operand of a batch has C's shape: one matrix per batch entry
+  // (vectors and scalars are shared by the whole batch).
+  if (p.batched)
+    return llvm::formatv("memref<{0}x{1}x{2}x{3}>", p.batch, p.m, p.n, e.type)
+        .str();
   return llvm::formatv("memref<{0}x{1}x{2}>", p.m, p.n, e.type).str();
 }
 
@@ -814,9 +819,9 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
       loads.push_back({llvm::formatv("%rowE{0}_{1}", k, j).str(), ""});
     else
       loads = {{llvm::formatv("%matE{0}_{1}ab", k, j).str(),
-                loadRow(p, 0) + ", "},
+                (p.batched ? "%bIdx, " : "") + loadRow(p, 0) + ", "},
                {llvm::formatv("%matE{0}_{1}cd", k, j).str(),
-                loadRow(p, 1) + ", "}};
+                (p.batched ? "%bIdx, " : "") + loadRow(p, 1) + ", "}};
     for (auto &[vec, row] : loads) {
       if (p.oddN()) {
         // Pairs are not aligned: one element at a time.

@@ -209,18 +209,46 @@ func.func @integer_operand(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 
 // -----
 
-// A pointwise consumer of a batched result is not fused yet (the epilogue
-// takes two-dimensional consumers).
-func.func @batched(%A: memref<2x128x64xf16>, %B: memref<2x64x128xf16>, %out: memref<2x128x128xf16>) {
+// A consumer of a batch that reads one [m, n] matrix for every batch entry
+// is not fused (matrix operands hold one matrix per entry; vectors and
+// scalars are shared).
+func.func @batched_shared_matrix(%A: memref<2x128x64xf16>, %B: memref<2x64x128xf16>, %D: memref<128x128xf16>, %out: memref<2x128x128xf16>) {
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc() : memref<2x128x128xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<2x128x128xf16>)
-  // expected-remark @below {{not fused into the kernel: the consumer is not a two-dimensional elementwise op on memrefs with one output}}
+  // expected-remark @below {{not fused into the kernel: operand #1 is neither a scalar, a row or column vector nor an 2x128x128 matrix read element for element (vectors are shared by the whole batch)}}
   // expected-error @below {{operand C must be a function argument}}
   linalg.batch_matmul ins(%A, %B : memref<2x128x64xf16>, memref<2x64x128xf16>) outs(%C : memref<2x128x128xf16>)
-  linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
+  linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (i, j)>, affine_map<(b, i, j) -> (b, i, j)>],
                   iterator_types = ["parallel", "parallel", "parallel"]}
-      ins(%C : memref<2x128x128xf16>) outs(%out : memref<2x128x128xf16>) {
+      ins(%C, %D : memref<2x128x128xf16>, memref<128x128xf16>) outs(%out : memref<2x128x128xf16>) {
+  ^bb0(%x: f16, %d: f16, %o: f16):
+    %y = arith.addf %x, %d : f16
+    linalg.yield %y : f16
+  }
+  return
+}
+
+// -----
+
+// A consumer of a batch stored between C's matrix dimensions is not fused.
+func.func @batched_middle(%A: memref<2x128x64xf16>, %B: memref<2x64x128xf16>, %out: memref<128x2x128xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<128x2x128xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<128x2x128xf16>)
+  // expected-remark @below {{not fused into the kernel: fused epilogues of a batch need C stored with its one batch dimension outermost}}
+  // expected-error @below {{operand C must be a function argument}}
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (m, b, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%A, %B : memref<2x128x64xf16>, memref<2x64x128xf16>) outs(%C : memref<128x2x128xf16>) {
+  ^bb0(%x: f16, %y: f16, %z: f16):
+    %p = arith.mulf %x, %y : f16
+    %s = arith.addf %z, %p : f16
+    linalg.yield %s : f16
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, b, j) -> (i, b, j)>, affine_map<(i, b, j) -> (i, b, j)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%C : memref<128x2x128xf16>) outs(%out : memref<128x2x128xf16>) {
   ^bb0(%x: f16, %o: f16):
     %y = arith.maximumf %x, %zero : f16
     linalg.yield %y : f16
