@@ -8,8 +8,7 @@
 // CHECK-SAME:    tcgen.fused_epilogue
 // CHECK-LABEL: gpu.func @batched_epilogue_kernel(
 // CHECK-SAME:    %[[M:.*]]: memref<4x256x384xf16>, %[[BIAS:.*]]: memref<384xf32>)
-// CHECK:         %[[B:.*]] = arith.divui %{{.*}}, %{{.*}} : index
-// CHECK:         vector.load %[[M]][%[[B]], %{{[0-9]+}}, %{{[0-9]+}}] : memref<4x256x384xf16>, vector<2xf16>
+// CHECK:         vector.load %[[M]][%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}] : memref<4x256x384xf16>, vector<2xf16>
 // CHECK:         vector.load %[[BIAS]][%{{[0-9]+}}] : memref<384xf32>, vector<2xf32>
 // CHECK-NOT:     linalg.generic
 func.func @batched_epilogue(%A: memref<4x256x64xf16>, %B: memref<4x64x384xf16>, %M: memref<4x256x384xf16>, %bias: memref<384xf32>, %O: memref<4x256x384xf16>) {
