@@ -7,7 +7,7 @@
 // CHECK-LABEL: func.func @batched_epilogue(
 // CHECK-SAME:    tcgen.fused_epilogue
 // CHECK-LABEL: gpu.func @batched_epilogue_kernel(
-// CHECK-SAME:    %[[M:.*]]: memref<4x256x384xf16>, %[[BIAS:.*]]: memref<384xf32>)
+// CHECK-SAME:    %[[M:[a-z0-9]+]]: memref<4x256x384xf16>, %[[BIAS:[a-z0-9]+]]: memref<384xf32>)
 // CHECK:         vector.load %[[M]][%{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}] : memref<4x256x384xf16>, vector<2xf16>
 // CHECK:         vector.load %[[BIAS]][%{{[0-9]+}}] : memref<384xf32>, vector<2xf32>
 // CHECK-NOT:     linalg.generic
