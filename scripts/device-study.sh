@@ -443,6 +443,8 @@ fi
 
 [ -d "$CARRY/batchmiddle-bundles" ] && check_and_bench batchmiddle "batches between the matrix dimensions" t
 
+[ -d "$CARRY/batchepilogue-bundles" ] && check_and_bench batchepilogue "fused epilogues on a batch" t
+
 [ -d "$CARRY/bshd-bundles" ] && check_and_bench bshd "two batch dimensions ([b, s, h, d] layouts) next to [b, h, s, d]" t
 
 if [ -d "$CARRY/contraction3d-bundles" ]; then

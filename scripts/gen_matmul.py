@@ -120,16 +120,22 @@ GELU = """    %g0 = arith.mulf %s, %s : f32
 """
 if a.epilogue:
     assert not a.accumulate, "--epilogue writes C = A*B"
-    assert not a.batch, "--epilogue writes an unbatched matmul"
+    assert not (a.batch and (a.batch_middle or a.sum_batch or a.dynamic)), \
+        "--epilogue takes a batch outermost in A, B and C"
     t = a.out
     extras = {"relu-bias": [("bias", "row")], "gelu-bias": [("bias", "row")],
               "add-relu": [("D", "matrix")], "add-scalar": [],
               "bias-gelu-residual": [("bias", "row"), ("R", "matrix")],
               "scale": [("SA", "scalar"), ("SB", "scalar")]}[a.epilogue]
-    shape = {"row": f"{ccols}x{t}", "matrix": f"{crows}x{ccols}x{t}", "scalar": t}
-    amap = {"row": "affine_map<(i, j) -> (j)>", "matrix": "affine_map<(i, j) -> (i, j)>",
-            "scalar": "affine_map<(i, j) -> ()>"}
-    ident = "affine_map<(i, j) -> (i, j)>"
+    # A batch: matrix operands hold one matrix per batch entry, vectors
+    # and scalars are shared.
+    bx = f"{a.batch}x" if a.batch else ""
+    shape = {"row": f"{ccols}x{t}", "matrix": f"{bx}{crows}x{ccols}x{t}", "scalar": t}
+    dims = "(b, i, j)" if a.batch else "(i, j)"
+    amap = {"row": f"affine_map<{dims} -> (j)>", "matrix": f"affine_map<{dims} -> {dims}>",
+            "scalar": f"affine_map<{dims} -> ()>"}
+    ident = f"affine_map<{dims} -> {dims}>"
+    iters = ", ".join(['"parallel"'] * (3 if a.batch else 2))
     args = "".join(f", %{n}: tensor<{shape[k]}>" for n, k in extras)
     ins = ", ".join(["%M"] + [f"%{n}" for n, _ in extras])
     ins_t = ", ".join([f"tensor<{C}>"] + [f"tensor<{shape[k]}>" for _, k in extras])
@@ -174,9 +180,9 @@ if a.epilogue:
 {dyn}  %zero = arith.constant 0.0 : {t}
   %init = tensor.empty({empty}) : tensor<{C}>
   %C = linalg.fill ins(%zero : {t}) outs(%init : tensor<{C}>) -> tensor<{C}>
-  %M = linalg.matmul {maps}ins(%A, %B : tensor<{A}>, tensor<{B}>) outs(%C : tensor<{C}>) -> tensor<{C}>
+  %M = {op} {maps}ins(%A, %B : tensor<{A}>, tensor<{B}>) outs(%C : tensor<{C}>) -> tensor<{C}>
   %e = tensor.empty({empty}) : tensor<{C}>
-  %Y = linalg.generic {{indexing_maps = [{maps_e}], iterator_types = ["parallel", "parallel"]}}
+  %Y = linalg.generic {{indexing_maps = [{maps_e}], iterator_types = [{iters}]}}
       ins({ins} : {ins_t}) outs(%e : tensor<{C}>) {{
   ^bb0({bb}):
 {body}{store}

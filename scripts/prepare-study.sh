@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -759,6 +759,26 @@ if want einsum; then
   build_einsum "$D" t_heads_512 "bhqd,bhkd->bhqk" b=4 h=16 q=512 k=512 d=64 --out f16
   build_einsum "$D" t_heads_2k "bhqd,bhkd->bhqk" b=2 h=16 q=2048 k=2048 d=128 --out f16
   build_einsum "$D" t_pv_2k "bhqk,bhkd->bhqd" b=2 h=16 q=2048 k=2048 d=128 --out f16
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want batchepilogue; then
+  rm -rf "$CARRY/batchepilogue-bundles"; mkdir -p "$CARRY/batchepilogue-bundles"
+  echo "batchepilogue: fused epilogues on a batch (checks; the plain batch"
+  echo "next to the same batch with a scale or bias fused)"
+  D="$CARRY/batchepilogue-bundles"
+  "$TCGEN" compile "$SRC/examples/batched_matmul_scale_mask.mlir" -o "$D/chk_example" > /dev/null
+  build "$D" chk_relu_bias 384 320 256 --batch 4 --epilogue relu-bias --out f16 --
+  build "$D" chk_add_relu_odd 197 200 72 --batch 5 --epilogue add-relu --
+  build "$D" chk_bgr_bf16 256 512 128 --batch 3 --epilogue bias-gelu-residual --in bf16 --out bf16 --
+  build "$D" chk_scalar_streamk 1024 1024 1024 --batch 3 --epilogue add-scalar -- --stream-k=1
+  build "$D" chk_gelu_cluster 512 512 256 --batch 4 --epilogue gelu-bias --out f16 -- --cluster=2,1 --block-tile=128,256,64
+  build "$D" chk_relu_bias_global 300 328 96 --batch 2 --epilogue relu-bias -- --store=global
+  for s in "2048 2048 2048 4" "384 384 64 128" "512 512 64 64"; do
+    set -- $s
+    build "$D" "t${1}x${2}x${3}_b${4}_plain" "$1" "$2" "$3" --batch "$4" --out f16 --
+    build "$D" "t${1}x${2}x${3}_b${4}_addscalar" "$1" "$2" "$3" --batch "$4" --out f16 --epilogue add-scalar --
+  done
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 
