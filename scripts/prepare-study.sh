@@ -793,6 +793,10 @@ if want bshd; then
   build_einsum "$D" chk_mixed "hmbk,bkhn->bmhn" b=2 h=5 m=128 k=64 n=128
   build_einsum "$D" chk_bf16 "bshd,bthd->bhst" b=2 h=4 s=128 t=256 d=128 --in bf16 --out bf16
   build_einsum "$D" chk_b1 "bshd,bthd->bhst" b=1 h=6 s=256 t=256 d=64
+  build_einsum "$D" chk_h1 "bshd,bthd->bhst" b=3 h=1 s=128 t=256 d=64
+  build_einsum "$D" chk_one_two "bshd,bthd->bhst" b=1 h=1 s=128 t=256 d=64
+  build "$D" chk_one_mid 128 256 64 --batch 1 --batch-middle ac --
+  build "$D" chk_one_sum 128 256 64 --batch 1 --batch-middle ab --sum-batch --
   build_einsum "$D" chk_cluster "bshd,bthd->bhst" b=2 h=3 s=512 t=512 d=64 -- --cluster=2,1 --block-tile=128,256,64
   build_einsum "$D" chk_streamk "bshd,bthd->bhst" b=2 h=2 s=1024 t=1024 d=512 -- --stream-k=1
   for shape in "8 16 384 384 64" "4 16 512 512 64" "2 16 2048 2048 128"; do

@@ -294,8 +294,12 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
         swapMatrixDims(op->shape);
         swapMatrixDims(op->strides);
       }
-      // A batch of one is a plain matmul (the kernel is not batched).
-      if (op->shape.size() == 3 && op->shape[0] == 1) {
+      // A batch of one is a plain matmul: where the kernel is not batched
+      // (A's box has two entries), the batch dimensions of extent 1, now
+      // in front, go.
+      auto aBox = boxes.getAs<DenseI64ArrayAttr>("A");
+      bool kernelBatched = aBox && aBox.size() > 2;
+      while (!kernelBatched && op->shape.size() > 2 && op->shape[0] == 1) {
         op->shape.erase(op->shape.begin());
         op->strides.erase(op->strides.begin());
       }

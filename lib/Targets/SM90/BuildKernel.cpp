@@ -335,7 +335,7 @@ struct BuildKernelPass final
     p.cBatchMiddle = middle(info->c, info->cBatchMiddle);
     // Two batch dimensions: each operand's tensor map has four dimensions,
     // in the order the runtime builds it from the manifest (tensorMapDims).
-    if (info->multiBatch()) {
+    if (info->multiBatch() && info->batch > 1) {
       auto refuse = [&](StringRef what) {
         return op.emitOpError("two batch dimensions that do not collapse "
                               "into one are not supported by the sm90 back "
@@ -734,14 +734,15 @@ struct BuildKernelPass final
                   b.getDenseBoolArrayAttr({pa.aTransposed, pa.bTransposed}));
     // Operands stored with their batch between the matrix dimensions: the
     // manifest describes them batch-first, with their strides.
-    if (p.operandsBatched() && info->anyBatchMiddle())
+    if ((info->batched || info->batchReduce) && info->anyBatchMiddle())
       func->setAttr("tcgen.batch_middle",
                     b.getDenseBoolArrayAttr({info->aBatchMiddle,
                                              info->bBatchMiddle,
                                              info->cBatchMiddle}));
     // Two batch dimensions: where each sits in A, B and C as stored (the
     // manifest describes them batch-first), and their extents.
-    if (p.multiBatch())
+    // (Also for a batch of one, whose dimensions the manifest then drops.)
+    if (info->multiBatch())
       func->setAttr(
           "tcgen.batch_positions",
           b.getDictionaryAttr(
