@@ -1371,6 +1371,9 @@ if want contraction3d; then
   build "$D" chk_m1 1 512 256 --batch 6 --batch-middle ab --sum-batch --
   build "$D" chk_cluster 512 512 256 --batch 4 --batch-middle ab --sum-batch -- --cluster=2,1 --block-tile=128,256,64
   build "$D" chk_streamk 1024 1024 512 --batch 4 --batch-middle ab --sum-batch -- --stream-k=1
+  "$TCGEN" compile "$SRC/examples/contraction_3d_bias_relu.mlir" -o "$D/chk_bias_relu" > /dev/null
+  build "$D" chk_tf32 256 384 128 --batch 3 --batch-middle ab --sum-batch --in f32 --b-layout nk -- --allow-tf32
+  build "$D" chk_fp8 256 384 128 --batch 3 --batch-middle ab --sum-batch --in e4m3 --b-layout nk --
   # Timings: A[i][k][l] B[l][k][j] (B is permuted for cuBLAS, A is already
   # [i][k l]), and the K dimensions outermost in both (both permuted).
   for s in "4096 4096 256 16" "4096 4096 64 64" "4096 4096 1024 4" "8192 8192 512 16" "2048 2048 64 32"; do
