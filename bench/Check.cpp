@@ -855,8 +855,59 @@ static std::string flattenSummedBatch(GemmSpec &spec,
   return "";
 }
 
+/// A standalone pointwise kernel (op kind "pointwise": Y = f(X, E0, ...)):
+/// random X and inputs, a NaN-poisoned Y, and every element against the
+/// float64 evaluation of op.epilogue on the same rounded inputs, X taking
+/// the matmul value's part with an allowance of a few f32 roundings.
+static CheckResult checkPointwise(rt::Kernel &kernel,
+                                  const CheckOptions &options) {
+  CheckResult r;
+  const Manifest &manifest = kernel.manifest();
+  r.entry = manifest.entry;
+  r.m = manifest.op.m, r.n = manifest.op.n, r.k = 0;
+  GemmSpec spec;
+  const Operand *x = manifest.findOperand("X");
+  const Operand *y = manifest.findRole(OperandRole::Out);
+  if (!manifest.op.epilogue || !x || !y || x->shape.size() != 2 ||
+      y->shape.size() != 2) {
+    r.error = "a pointwise bundle needs op.epilogue, an operand X and an out "
+              "operand, both [m, n]";
+    return r;
+  }
+  spec.m = r.m, spec.n = r.n, spec.k = 1;
+  spec.aIndex = size_t(x - manifest.operands.data());
+  spec.cIndex = size_t(y - manifest.operands.data());
+  std::vector<HostMatrix> host =
+      makeCheckOperands(manifest, spec, options.seed);
+  DeviceOperands dev;
+  r.error = dev.create(manifest, host);
+  if (r.error.empty())
+    r.error = launchOnce(kernel, dev, r.kernelMs);
+  HostMatrix out = host[spec.cIndex];
+  if (r.error.empty())
+    r.error =
+        dev.buffers[spec.cIndex].download(out.bytes.data(), out.bytes.size());
+  if (!r.error.empty())
+    return r;
+  r.reference = "host-f64";
+  const HostMatrix &hx = host[spec.aIndex];
+  std::vector<double> acc(size_t(r.m * r.n)), scale(acc.size());
+  for (int64_t i = 0; i < r.m; ++i)
+    for (int64_t j = 0; j < r.n; ++j) {
+      acc[i * r.n + j] = hx.get(i, j);
+      scale[i * r.n + j] = std::fabs(hx.get(i, j));
+    }
+  // X is exact: its allowance covers only f32 arithmetic in the kernel.
+  r.maxNormBound = 4 * std::ldexp(1.0, -24);
+  r.frobBound = r.maxNormBound;
+  r.error = compareEpilogue(manifest, host, out, acc, scale, r);
+  return r;
+}
+
 CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
                                       const CheckOptions &options) {
+  if (kernel.manifest().op.kind == "pointwise")
+    return checkPointwise(kernel, options);
   CheckResult r;
   const Manifest &manifest = kernel.manifest();
   r.entry = manifest.entry;

@@ -429,3 +429,122 @@ DictionaryAttr mlir::tcgen::describeEpilogue(const EpilogueInfo &info) {
        b.getNamedAttr("result", b.getI64IntegerAttr(number.lookup(
                                     body->getTerminator()->getOperand(0))))});
 }
+
+std::optional<PointwiseInfo>
+mlir::tcgen::findStandalonePointwise(linalg::LinalgOp op, std::string &whyNot) {
+  whyNot.clear();
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() != 2 || op.getNumParallelLoops() != 2 ||
+      op.hasIndexSemantics() || !op.getBlock()) {
+    whyNot = "it is not a two-dimensional elementwise op on memrefs with one "
+             "output";
+    return std::nullopt;
+  }
+  if (std::string body = checkBody(op); !body.empty()) {
+    whyNot = body;
+    return std::nullopt;
+  }
+  auto isFuncArg = [](Value v) {
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && isa<func::FuncOp>(arg.getOwner()->getParentOp());
+  };
+  OpOperand *init = op.getDpsInitOperand(0);
+  auto outType = dyn_cast<MemRefType>(init->get().getType());
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, op->getContext());
+  if (!outType || !isContiguous(outType) || outType.getRank() != 2 ||
+      !outType.hasStaticShape() ||
+      op.getMatchingIndexingMap(init) != identity ||
+      !isEpilogueFloat(outType.getElementType())) {
+    whyNot = "its output is not a contiguous, statically shaped 2-d memref "
+             "of f16, bf16 or f32 written element for element";
+    return std::nullopt;
+  }
+  if (!isFuncArg(init->get())) {
+    whyNot = "its output is not a function argument";
+    return std::nullopt;
+  }
+  PointwiseInfo result;
+  result.m = outType.getDimSize(0);
+  result.n = outType.getDimSize(1);
+  EpilogueInfo &info = result.body;
+  info.op = op;
+  info.out = init->get();
+  info.outType = outType.getElementType();
+  // x: the first input of the output's shape read element for element.
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    auto type = dyn_cast<MemRefType>(in->get().getType());
+    if (type && type.getShape() == outType.getShape() &&
+        op.getMatchingIndexingMap(in) == identity && isContiguous(type) &&
+        isEpilogueFloat(type.getElementType()) && in->get() != info.out) {
+      result.x = in->get();
+      info.matmulType = type.getElementType();
+      break;
+    }
+  }
+  if (!result.x) {
+    whyNot = "it reads no input of its output's shape element for element";
+    return std::nullopt;
+  }
+  Block *body = op.getBlock();
+  auto dim = [&](unsigned d) { return getAffineDimExpr(d, op->getContext()); };
+  for (OpOperand &operand : op->getOpOperands()) {
+    BlockArgument arg = body->getArgument(operand.getOperandNumber());
+    std::string which = "operand #" + std::to_string(operand.getOperandNumber());
+    if (&operand == init) {
+      if (!arg.use_empty()) {
+        whyNot = "it reads the old value of its output";
+        return std::nullopt;
+      }
+      info.argSource.push_back(-2);
+      continue;
+    }
+    Value v = operand.get();
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (v == result.x && map == identity) {
+      info.argSource.push_back(-1);
+      continue;
+    }
+    auto type = dyn_cast<MemRefType>(v.getType());
+    if (!type || !isContiguous(type) || !type.hasStaticShape() ||
+        !isEpilogueFloat(type.getElementType())) {
+      whyNot = which + " is not a contiguous, statically shaped memref of "
+                       "f16, bf16 or f32";
+      return std::nullopt;
+    }
+    if (!isFuncArg(v)) {
+      whyNot = which + " is not a function argument";
+      return std::nullopt;
+    }
+    if (v == info.out) {
+      whyNot = "it reads its own output";
+      return std::nullopt;
+    }
+    EpilogueOperandKind kind;
+    if (map.getNumResults() == 0)
+      kind = EpilogueOperandKind::Scalar;
+    else if (map == identity && type.getShape() == outType.getShape())
+      kind = EpilogueOperandKind::Matrix;
+    else if (map.getNumResults() == 1 && map.getResult(0) == dim(1) &&
+             type.getShape() == ArrayRef<int64_t>{result.n})
+      kind = EpilogueOperandKind::Row;
+    else if (map.getNumResults() == 1 && map.getResult(0) == dim(0) &&
+             type.getShape() == ArrayRef<int64_t>{result.m})
+      kind = EpilogueOperandKind::Col;
+    else {
+      whyNot = which + " is neither a scalar, a row or column vector nor a " +
+               std::to_string(result.m) + "x" + std::to_string(result.n) +
+               " matrix read element for element";
+      return std::nullopt;
+    }
+    int64_t index = -1;
+    for (auto [i, e] : llvm::enumerate(info.operands))
+      if (e.memref == v && e.kind == kind)
+        index = i;
+    if (index < 0) {
+      index = info.operands.size();
+      info.operands.push_back({v, kind, type.getElementType()});
+    }
+    info.argSource.push_back(index);
+  }
+  return result;
+}

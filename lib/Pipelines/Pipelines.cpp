@@ -102,7 +102,10 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
       fpm.addPass(createTCGenPrefetchTilesPass());
     fpm.addPass(createTCGenApplyProloguePass());
   }
-  fpm.addPass(createTCGenVerifyLoweredPass());
+  // Pointwise ops no kernel fused become kernels of their own; anything
+  // still left is an error.
+  pm.addPass(createTCGenBuildPointwisePass());
+  pm.nest<func::FuncOp>().addPass(createTCGenVerifyLoweredPass());
   addTextual(pm, "lower-affine,canonicalize,cse");
   // sm80: fragments to ldmatrix / mma.sync, then the swizzle of the
   // unpadded tiles (it rewrites the ldmatrix addresses too).

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tcgen/Analysis/Epilogue.h"
 #include "tcgen/Transforms/Passes.h"
 
 namespace mlir::tcgen {
@@ -19,9 +20,17 @@ struct VerifyLoweredPass final
   void runOnOperation() override {
     bool failedAny = false;
     getOperation().walk([&](linalg::LinalgOp op) {
+      // Why tcgen-build-pointwise did not take it either.
+      std::string whyNot;
+      findStandalonePointwise(op, whyNot);
       op->emitOpError("is not compiled into any kernel: tcgen generates "
-                      "kernels for contractions and the pointwise consumers "
-                      "it fuses into them, not standalone ops");
+                      "kernels for contractions, the pointwise consumers it "
+                      "fuses into them, and 2-d pointwise ops on function "
+                      "arguments, but ")
+          << (whyNot.empty() ? std::string("it was left to "
+                                           "tcgen-build-pointwise, which did "
+                                           "not run")
+                             : whyNot);
       failedAny = true;
     });
     if (failedAny)

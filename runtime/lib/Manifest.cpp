@@ -622,7 +622,8 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
       !r.intArray(*o, "op", "batch_shape", op.batchShape, false, 1) ||
       !r.integer(*o, "op", "m", op.m, true, kDynamicSize) ||
       !r.integer(*o, "op", "n", op.n, true, kDynamicSize) ||
-      !r.integer(*o, "op", "k", op.k, true, kDynamicSize) ||
+      // A pointwise op (kind "pointwise") has no K.
+      !r.integer(*o, "op", "k", op.k, op.kind == "matmul", kDynamicSize) ||
       !r.integer(*o, "op", "k2", op.k2, false, 1) ||
       !r.boolean(*o, "op", "tf32", op.tf32, false) ||
       !r.boolean(*o, "op", "accumulate", op.accumulate, false) ||
@@ -632,7 +633,7 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
     return false;
   for (auto [name, size] : {std::pair<const char *, int64_t>{"m", op.m},
                              {"n", op.n},
-                             {"k", op.k}})
+                             {"k", op.kind == "matmul" ? op.k : 1}})
     if (size == 0)
       return r.fail(std::string("field 'op.") + name +
                     "' must be >= 1, or -1 (fixed at launch), got 0");
@@ -1478,7 +1479,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
   }
   op.set("m", m.op.m);
   op.set("n", m.op.n);
-  op.set("k", m.op.k);
+  if (m.op.kind == "matmul" || m.op.k != 0)
+    op.set("k", m.op.k);
   if (m.op.k2 > 0)
     op.set("k2", m.op.k2);
   if (m.op.tf32)

@@ -405,10 +405,76 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
   return success();
 }
 
+/// Standalone pointwise kernels (tcgen-build-pointwise): op kind
+/// "pointwise", Y = f(X, E0, ...), every operand by pointer.
+static LogicalResult
+collectPointwiseKernels(ModuleOp module, StringRef arch,
+                        std::vector<KernelRecord> &kernels) {
+  auto target = TargetAttr::get(module.getContext(), arch);
+  for (auto gpuModule : module.getOps<gpu::GPUModuleOp>()) {
+    for (auto kernel : gpuModule.getOps<gpu::GPUFuncOp>()) {
+      auto body = kernel->getAttrOfType<DictionaryAttr>("tcgen.pointwise");
+      if (!body)
+        continue;
+      auto host = kernel->getAttrOfType<FlatSymbolRefAttr>("tcgen.host");
+      auto func = host ? module.lookupSymbol<func::FuncOp>(host.getValue())
+                       : func::FuncOp();
+      auto params = kernel->getAttrOfType<ArrayAttr>("tcgen.params");
+      auto args = kernel->getAttrOfType<DenseI64ArrayAttr>("tcgen.operand_args");
+      auto launch = kernel->getAttrOfType<DenseI64ArrayAttr>("tcgen.launch");
+      if (!func || !params || !args || !launch || launch.size() != 8 ||
+          args.size() != int64_t(params.size()))
+        return kernel.emitError("pointwise kernel has no ABI");
+      ::tcgen::Manifest m;
+      m.entry = kernel.getName().str();
+      m.target = {arch.str(), "pointwise", target.getComputeCapability()};
+      if (failed(readEpilogue(func, body, m.op)))
+        return failure();
+      m.op.kind = "pointwise";
+      for (auto [i, p] : llvm::enumerate(params)) {
+        StringRef name = cast<StringAttr>(p).getValue().split(':').second;
+        Value arg = func.getArgument(args[i]);
+        auto type = cast<MemRefType>(arg.getType());
+        std::optional<::tcgen::DType> dtype = toDType(type.getElementType());
+        SmallVector<int64_t> strides;
+        int64_t offset;
+        if (!dtype || failed(type.getStridesAndOffset(strides, offset)) ||
+            offset != 0)
+          return func.emitError("pointwise kernel operand is not a plain "
+                                "memref: ")
+                 << type;
+        ::tcgen::Operand o;
+        o.name = name.str();
+        o.role = name == "X"   ? ::tcgen::OperandRole::Lhs
+                 : name == "Y" ? ::tcgen::OperandRole::Out
+                               : ::tcgen::OperandRole::In;
+        o.dtype = *dtype;
+        o.shape.assign(type.getShape().begin(), type.getShape().end());
+        o.strides.assign(strides.begin(), strides.end());
+        o.alignBytes = kOperandAlignBytes;
+        if (o.name == "Y") {
+          m.op.m = o.shape[0];
+          m.op.n = o.shape[1];
+        }
+        m.operands.push_back(std::move(o));
+        m.params.push_back({"ptr", name.str(), ""});
+      }
+      ArrayRef<int64_t> l = launch.asArrayRef();
+      m.launch.grid = {l[0], l[1], l[2]};
+      m.launch.block = {l[3], l[4], l[5]};
+      m.launch.dynamicSmemBytes = l[6];
+      m.launch.gridFormula = {"min(ceildiv(m * n / w, 256), 1056)", "1", "1"};
+      kernels.push_back({std::move(m), gpuModule.getName().str(), {}});
+    }
+  }
+  return success();
+}
+
 FailureOr<std::vector<KernelRecord>>
 mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
   std::vector<KernelRecord> kernels;
-  if (failed(collectSM90Kernels(module, arch, kernels)))
+  if (failed(collectSM90Kernels(module, arch, kernels)) ||
+      failed(collectPointwiseKernels(module, arch, kernels)))
     return failure();
   auto target = TargetAttr::get(module.getContext(), arch);
   WalkResult walk = module.walk([&](gpu::LaunchFuncOp launch) {

@@ -83,6 +83,23 @@ struct PrologueInfo {
 std::optional<PrologueInfo> findPrologue(const ContractionInfo &info,
                                          Value operand, std::string &whyNot);
 
+/// A standalone pointwise op that tcgen compiles as its own kernel (a
+/// consumer it could not fuse): a 2-d elementwise linalg op on memrefs that
+/// are all function arguments, whose output is a contiguous [m, n] written
+/// element for element, whose first [m, n] input read element for element
+/// (`x`) plays the contraction result's part in the returned description
+/// (argSource -1, matmulType its element type), and whose other inputs are
+/// scalars, row vectors [n], column vectors [m] or [m, n] matrices (the
+/// extra operands E0, E1, ...), with a body findEpilogue accepts. Returns
+/// std::nullopt with `whyNot` set otherwise.
+struct PointwiseInfo {
+  EpilogueInfo body;
+  Value x;
+  int64_t m = 0, n = 0;
+};
+std::optional<PointwiseInfo> findStandalonePointwise(linalg::LinalgOp op,
+                                                     std::string &whyNot);
+
 /// Clones the generic's body at the builder's insertion point: `acc` (of
 /// type `matmulType`) stands for the contraction result, `operands[k]` for
 /// one element of extra operand k. Returns the value the body yields (of

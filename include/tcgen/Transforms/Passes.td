@@ -290,6 +290,33 @@ def TCGenPrefetchTilesPass : Pass<"tcgen-prefetch-tiles", "func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TCGenBuildPointwisePass : Pass<"tcgen-build-pointwise", "ModuleOp"> {
+  let summary = "Compile pointwise ops left outside the kernels as kernels of their own";
+  let description = [{
+    A pointwise consumer that could not be fused into its contraction's
+    kernel (its input is a function argument the caller can observe, say:
+    the remark at the contraction says why) would otherwise be dropped.
+    Each 2-d elementwise op still in a host function whose operands are
+    all function arguments (findStandalonePointwise: an [m, n] output, an
+    [m, n] input `X`, and scalars, row or column vectors or matrices as
+    the other inputs, with a body the epilogues accept) becomes a kernel
+    in its own `gpu.module` (`<func>_pointwise<i>`): 256 threads per
+    block, each handling W consecutive elements of a row at a time (W the
+    largest of 8, 4, 2 and 1 that divides n: vector loads and stores),
+    grid-stride over the matrix; the op's body, cloned per element, is
+    computed in the op's own types. The op is erased with a remark naming
+    the kernel. The `gpu.func` carries its ABI (`tcgen.params`: every
+    operand by pointer; `tcgen.launch`; `tcgen.operand_args`: the host
+    function's argument of each parameter; `tcgen.pointwise`: the body
+    as the manifest's op.epilogue) and `tcgen compile` writes it as a
+    bundle of its own (op kind `pointwise`). Ops it cannot take stay, and
+    tcgen-verify-lowered names them with the reason.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect"];
+}
+
 def TCGenVerifyLoweredPass : Pass<"tcgen-verify-lowered", "func::FuncOp"> {
   let summary = "Reject computation left outside the generated kernels";
   let description = [{
