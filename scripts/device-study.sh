@@ -443,6 +443,11 @@ fi
 
 [ -d "$CARRY/batchmiddle-bundles" ] && check_and_bench batchmiddle "batches between the matrix dimensions" t
 
+if [ -d "$CARRY/pointwise-bundles" ]; then
+  echo "=== pointwise kernels of consumers that are not fused: checks"
+  check_bundles pointwise-checks.log -- "$CARRY"/pointwise-bundles/chk_*/
+fi
+
 [ -d "$CARRY/batchepilogue-bundles" ] && check_and_bench batchepilogue "fused epilogues on a batch" t
 
 [ -d "$CARRY/bshd-bundles" ] && check_and_bench bshd "two batch dimensions ([b, s, h, d] layouts) next to [b, h, s, d]" t

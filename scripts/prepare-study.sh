@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -759,6 +759,58 @@ if want einsum; then
   build_einsum "$D" t_heads_512 "bhqd,bhkd->bhqk" b=4 h=16 q=512 k=512 d=64 --out f16
   build_einsum "$D" t_heads_2k "bhqd,bhkd->bhqk" b=2 h=16 q=2048 k=2048 d=128 --out f16
   build_einsum "$D" t_pv_2k "bhqk,bhkd->bhqd" b=2 h=16 q=2048 k=2048 d=128 --out f16
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want pointwise; then
+  rm -rf "$CARRY/pointwise-bundles"; mkdir -p "$CARRY/pointwise-bundles"
+  echo "pointwise: consumers that are not fused, compiled as kernels of"
+  echo "their own (checks of every bundle, matmul and pointwise)"
+  D="$CARRY/pointwise-bundles"
+  # compile_split NAME MLIR: each bundle tcgen compile writes gets a
+  # directory of its own, chk_<entry>.
+  compile_split() {
+    local tmp="$CARRY/mlir/$1.out" j e
+    rm -rf "$tmp"
+    "$TCGEN" compile "$2" --target="$TARGET" -o "$tmp" > /dev/null 2>&1 || { echo "  skipped $1"; return; }
+    for j in "$tmp"/*.json; do
+      e=$(basename "$j" .json)
+      mkdir -p "$D/chk_$e"
+      cp "$tmp/$e".* "$D/chk_$e/"
+    done
+  }
+  compile_split observable "$SRC/examples/matmul_observable_relu.mlir"
+  for spec in "64x48:f32:f16:8" "300x37:f32:f32:1" "1000x1000:bf16:bf16:8" "512x1022:f16:f32:2"; do
+    IFS=: read -r shape xt yt w <<<"$spec"
+    IFS=x read -r m n <<<"$shape"
+    name="pw_${m}x${n}_${xt}_${yt}"
+    # Y = tanh(X + bias[j]) * s + D * c[i], computed in f32, next to a
+    # small matmul (tcgen compiles functions with a contraction).
+    cat > "$CARRY/mlir/$name.mlir" <<MLIR
+func.func @$name(%A: memref<128x64xf16>, %B: memref<64x128xf16>, %C: memref<128x128xf32>, %X: memref<${m}x${n}x${xt}>, %bias: memref<${n}x${xt}>, %s: memref<f32>, %D: memref<${m}x${n}x${xt}>, %c: memref<${m}xf32>, %Y: memref<${m}x${n}x${yt}>) {
+  %zm = arith.constant 0.0 : f32
+  linalg.fill ins(%zm : f32) outs(%C : memref<128x128xf32>)
+  linalg.matmul ins(%A, %B : memref<128x64xf16>, memref<64x128xf16>) outs(%C : memref<128x128xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> ()>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%X, %bias, %s, %D, %c : memref<${m}x${n}x${xt}>, memref<${n}x${xt}>, memref<f32>, memref<${m}x${n}x${xt}>, memref<${m}xf32>) outs(%Y : memref<${m}x${n}x${yt}>) {
+  ^bb0(%x: ${xt}, %b: ${xt}, %sc: f32, %d: ${xt}, %cv: f32, %o: ${yt}):
+    $( [ "$xt" = f32 ] && echo "%xf = arith.addf %x, %zero0 : f32" || echo "%xf = arith.extf %x : $xt to f32" )
+    $( [ "$xt" = f32 ] && echo "%bf = arith.addf %b, %zero0 : f32" || echo "%bf = arith.extf %b : $xt to f32" )
+    $( [ "$xt" = f32 ] && echo "%df = arith.addf %d, %zero0 : f32" || echo "%df = arith.extf %d : $xt to f32" )
+    %t = arith.addf %xf, %bf : f32
+    %g = math.tanh %t : f32
+    %u = arith.mulf %g, %sc : f32
+    %v = arith.mulf %df, %cv : f32
+    %r = arith.addf %u, %v : f32
+    $( [ "$yt" = f32 ] && echo "linalg.yield %r : f32" || echo "%ro = arith.truncf %r : f32 to $yt
+    linalg.yield %ro : $yt" )
+  }
+  return
+}
+MLIR
+    sed -i "s/^func.func @$name(\(.*\)) {$/func.func @$name(\1) {\n  %zero0 = arith.constant 0.0 : f32/" "$CARRY/mlir/$name.mlir"
+    compile_split "$name" "$CARRY/mlir/$name.mlir"
+  done
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

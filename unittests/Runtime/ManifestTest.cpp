@@ -1373,6 +1373,22 @@ INSTANTIATE_TEST_SUITE_P(
       return std::string(info.param.name);
     });
 
+TEST(ManifestTest, PointwiseOpsHaveNoK) {
+  // A standalone pointwise kernel's op: no k, written without one.
+  std::string text = replaceFirst(sampleManifestText(), "\"kind\": \"matmul\"",
+                                  "\"kind\": \"pointwise\"");
+  text = replaceFirst(text, "\"k\": 1024,", "");
+  Manifest m = parseOk(text);
+  EXPECT_EQ(m.op.kind, "pointwise");
+  EXPECT_EQ(m.op.k, 0);
+  std::string written = writeManifest(m);
+  EXPECT_EQ(written.find("\"k\":"), std::string::npos);
+  EXPECT_EQ(parseOk(written), m);
+  // A matmul still needs its k.
+  EXPECT_EQ(parseError(replaceFirst(sampleManifestText(), "\"k\": 1024,", "")),
+            "missing required field 'op.k'");
+}
+
 TEST(ManifestTest, NonMatmulOpsSkipTheMatmulChecks) {
   std::string text = replaceFirst(sampleManifestText(), "\"kind\": \"matmul\"",
                                   "\"kind\": \"custom\"");
