@@ -769,6 +769,21 @@ static std::string applyPrologue(const Manifest &manifest,
   return dev.buffers[index].upload(x.bytes.data(), x.bytes.size());
 }
 
+/// Replaces A and B on the device by host[spec.aIndex] and host[spec.bIndex]
+/// (new buffers of their size). Returns "" or what failed, after `what`.
+static std::string uploadAB(const GemmSpec &spec,
+                            const std::vector<HostMatrix> &host,
+                            DeviceOperands &dev, const std::string &what) {
+  for (size_t i : {spec.aIndex, spec.bIndex}) {
+    std::string e = dev.buffers[i].allocate(host[i].bytes.size());
+    if (e.empty())
+      e = dev.buffers[i].upload(host[i].bytes.data(), host[i].bytes.size());
+    if (!e.empty())
+      return what + ": " + e;
+  }
+  return "";
+}
+
 /// add(gemm, gemm): replaces A and B, in `host`, on the device and in
 /// `spec`, by the dense row-major concatenations [A | A2] (m x (k + k2))
 /// and [B ; B2] ((k + k2) x n), whose one product is what the kernel
@@ -806,14 +821,7 @@ static std::string concatenateProducts(const Manifest &manifest,
   spec.k = k;
   spec.a = MatrixLayout{m, k, k, 1};
   spec.b = MatrixLayout{k, n, n, 1};
-  for (size_t i : {spec.aIndex, spec.bIndex}) {
-    std::string e = dev.buffers[i].allocate(host[i].bytes.size());
-    if (e.empty())
-      e = dev.buffers[i].upload(host[i].bytes.data(), host[i].bytes.size());
-    if (!e.empty())
-      return "concatenating the products: " + e;
-  }
-  return "";
+  return uploadAB(spec, host, dev, "concatenating the products");
 }
 
 /// A summed batch (op.batch_reduce): replaces A and B, in `host`, on the
@@ -845,14 +853,7 @@ static std::string flattenSummedBatch(GemmSpec &spec,
   spec.k = k;
   spec.a = MatrixLayout{m, k, k, 1};
   spec.b = MatrixLayout{k, n, n, 1};
-  for (size_t i : {spec.aIndex, spec.bIndex}) {
-    std::string e = dev.buffers[i].allocate(host[i].bytes.size());
-    if (e.empty())
-      e = dev.buffers[i].upload(host[i].bytes.data(), host[i].bytes.size());
-    if (!e.empty())
-      return "flattening the summed batch: " + e;
-  }
-  return "";
+  return uploadAB(spec, host, dev, "flattening the summed batch");
 }
 
 /// A standalone pointwise kernel (op kind "pointwise": Y = f(X, E0, ...)):

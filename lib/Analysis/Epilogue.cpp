@@ -84,6 +84,43 @@ static std::string checkBody(linalg::LinalgOp op) {
   return "";
 }
 
+/// The kind of an extra operand of type `type` that a pointwise op over
+/// `outShape` ([lead batch dimensions..., m, n]) reads through `map`:
+/// scalar, row [n], column [m], or a matrix of the output's shape read
+/// element for element; std::nullopt for anything else.
+static std::optional<EpilogueOperandKind>
+operandKind(AffineMap map, MemRefType type, ArrayRef<int64_t> outShape) {
+  unsigned lead = outShape.size() - 2;
+  AffineExpr row = getAffineDimExpr(lead, map.getContext());
+  AffineExpr col = getAffineDimExpr(lead + 1, map.getContext());
+  if (map.getNumResults() == 0)
+    return EpilogueOperandKind::Scalar;
+  if (map.isIdentity() && type.getShape() == outShape)
+    return EpilogueOperandKind::Matrix;
+  if (map.getNumResults() == 1 && map.getResult(0) == col &&
+      type.getShape() == outShape.take_back(1))
+    return EpilogueOperandKind::Row;
+  if (map.getNumResults() == 1 && map.getResult(0) == row &&
+      type.getShape() == ArrayRef<int64_t>{outShape[lead]})
+    return EpilogueOperandKind::Col;
+  return std::nullopt;
+}
+
+/// Records that block argument of `info.op` reads extra operand `v` as
+/// `kind`: one entry of info.operands per distinct value and kind.
+static void addOperand(EpilogueInfo &info, Value v, EpilogueOperandKind kind,
+                       Type elementType) {
+  int64_t index = -1;
+  for (auto [i, e] : llvm::enumerate(info.operands))
+    if (e.memref == v && e.kind == kind)
+      index = i;
+  if (index < 0) {
+    index = info.operands.size();
+    info.operands.push_back({v, kind, elementType});
+  }
+  info.argSource.push_back(index);
+}
+
 std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &info,
                                                       std::string &whyNot) {
   whyNot.clear();
@@ -130,7 +167,7 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
              "dimension outermost";
     return std::nullopt;
   }
-  unsigned rank = batched ? 3 : 2, lead = batched ? 1 : 0;
+  unsigned rank = batched ? 3 : 2;
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumLoops() != rank || op.getNumParallelLoops() != rank ||
       op.hasIndexSemantics() || !op.getBlock()) {
@@ -223,21 +260,8 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
                " is not a contiguous memref of f16, bf16 or f32";
       return std::nullopt;
     }
-    EpilogueOperandKind kind;
-    auto dim = [&](unsigned d) {
-      return getAffineDimExpr(d, op->getContext());
-    };
-    if (map.getNumResults() == 0)
-      kind = EpilogueOperandKind::Scalar;
-    else if (map == identity && type.getShape() == ArrayRef(cShape))
-      kind = EpilogueOperandKind::Matrix;
-    else if (map.getNumResults() == 1 && map.getResult(0) == dim(lead + 1) &&
-             type.getShape() == ArrayRef<int64_t>{info.n})
-      kind = EpilogueOperandKind::Row;
-    else if (map.getNumResults() == 1 && map.getResult(0) == dim(lead) &&
-             type.getShape() == ArrayRef<int64_t>{info.m})
-      kind = EpilogueOperandKind::Col;
-    else {
+    std::optional<EpilogueOperandKind> kind = operandKind(map, type, cShape);
+    if (!kind) {
       whyNot = "operand #" + std::to_string(operand.getOperandNumber()) +
                " is neither a scalar, a row or column vector nor an " +
                cShapeText + " matrix read element for element" +
@@ -254,16 +278,7 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
       whyNot = "the consumer reads its own output";
       return std::nullopt;
     }
-    // One extra operand per distinct value (and access).
-    int64_t index = -1;
-    for (auto [i, e] : llvm::enumerate(result.operands))
-      if (e.memref == v && e.kind == kind)
-        index = i;
-    if (index < 0) {
-      index = result.operands.size();
-      result.operands.push_back({v, kind, type.getElementType()});
-    }
-    result.argSource.push_back(index);
+    addOperand(result, v, *kind, type.getElementType());
   }
   return result;
 }
@@ -486,7 +501,6 @@ mlir::tcgen::findStandalonePointwise(linalg::LinalgOp op, std::string &whyNot) {
     return std::nullopt;
   }
   Block *body = op.getBlock();
-  auto dim = [&](unsigned d) { return getAffineDimExpr(d, op->getContext()); };
   for (OpOperand &operand : op->getOpOperands()) {
     BlockArgument arg = body->getArgument(operand.getOperandNumber());
     std::string which = "operand #" + std::to_string(operand.getOperandNumber());
@@ -519,32 +533,15 @@ mlir::tcgen::findStandalonePointwise(linalg::LinalgOp op, std::string &whyNot) {
       whyNot = "it reads its own output";
       return std::nullopt;
     }
-    EpilogueOperandKind kind;
-    if (map.getNumResults() == 0)
-      kind = EpilogueOperandKind::Scalar;
-    else if (map == identity && type.getShape() == outType.getShape())
-      kind = EpilogueOperandKind::Matrix;
-    else if (map.getNumResults() == 1 && map.getResult(0) == dim(1) &&
-             type.getShape() == ArrayRef<int64_t>{result.n})
-      kind = EpilogueOperandKind::Row;
-    else if (map.getNumResults() == 1 && map.getResult(0) == dim(0) &&
-             type.getShape() == ArrayRef<int64_t>{result.m})
-      kind = EpilogueOperandKind::Col;
-    else {
+    std::optional<EpilogueOperandKind> kind =
+        operandKind(map, type, outType.getShape());
+    if (!kind) {
       whyNot = which + " is neither a scalar, a row or column vector nor a " +
                std::to_string(result.m) + "x" + std::to_string(result.n) +
                " matrix read element for element";
       return std::nullopt;
     }
-    int64_t index = -1;
-    for (auto [i, e] : llvm::enumerate(info.operands))
-      if (e.memref == v && e.kind == kind)
-        index = i;
-    if (index < 0) {
-      index = info.operands.size();
-      info.operands.push_back({v, kind, type.getElementType()});
-    }
-    info.argSource.push_back(index);
+    addOperand(info, v, *kind, type.getElementType());
   }
   return result;
 }
