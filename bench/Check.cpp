@@ -338,7 +338,9 @@ std::string compareEpilogueImpl(const Manifest &manifest,
   const HostMatrix *flat = &out;
   if (out.batch > 1) {
     auto isStack = [](const HostMatrix &x) {
-      return x.innerBatch == 0 && x.batchStride == x.rows * x.stride0;
+      return x.batchStride == x.rows * x.stride0 &&
+             (x.innerBatch == 0 ||
+              x.outerBatchStride == x.innerBatch * x.batchStride);
     };
     for (size_t e = 0; e < context.inputs.size(); ++e)
       if (context.kinds[e] == EpilogueInputKind::Matrix &&
@@ -352,6 +354,8 @@ std::string compareEpilogueImpl(const Manifest &manifest,
     stacked.rows = out.batch * out.rows;
     stacked.batch = 1;
     stacked.batchStride = 0;
+    stacked.innerBatch = 0;
+    stacked.outerBatchStride = 0;
     context.rowsPerMatrix = out.rows;
     flat = &stacked;
   }
@@ -648,11 +652,9 @@ std::string tcgen::bench::describeCheckedGemm(const Manifest &manifest,
     return describeGemm(manifest, spec);
   // parseManifest refuses these; be clear for a built manifest.
   if (manifest.op.batch > 1 && !manifest.op.batchReduce &&
-      (manifest.op.k2 > 0 || !manifest.op.batchShape.empty()))
-    return std::string(manifest.op.k2 > 0
-                           ? "second products of batched matmuls"
-                           : "fused epilogues with two batch dimensions") +
-           " are not supported by tcgen-gpu yet (op.batch " +
+      manifest.op.k2 > 0)
+    return "second products of batched matmuls are not supported by "
+           "tcgen-gpu yet (op.batch " +
            std::to_string(manifest.op.batch) + ")";
   // The matmul without its epilogue inputs and second product (the check
   // concatenates the products later: concatenateProducts()), then the
@@ -712,7 +714,11 @@ tcgen::bench::makeCheckOperands(const Manifest &manifest, const GemmSpec &spec,
         break;
       case EpilogueInputKind::Matrix:
         // A batch's matrix input: one matrix per batch entry.
-        if (o.shape.size() == 3)
+        if (o.shape.size() == 4)
+          host[i].allocateBatch2(o.dtype, o.shape[0], o.shape[1], o.shape[2],
+                                 o.shape[3], o.strides[0], o.strides[1],
+                                 o.strides[2], o.strides[3]);
+        else if (o.shape.size() == 3)
           host[i].allocateBatch(o.dtype, o.shape[0], o.shape[1], o.shape[2],
                                 o.strides[0], o.strides[1], o.strides[2]);
         else

@@ -788,7 +788,7 @@ TEST(BenchHost, DescribeGemmRefusesBatchesOfTheWrongShape) {
 Manifest smallTwoBatchMatmul();
 
 TEST(BenchHost, BatchedEpiloguesAreCheckedAndBaselinesRefused) {
-  // An epilogue of a batch is checked; one of two batch dimensions is not.
+  // An epilogue of a batch is checked, of one or two batch dimensions.
   Manifest m = smallBatchedMatmul();
   Epilogue e;
   e.matmulDType = DType::F32;
@@ -800,9 +800,7 @@ TEST(BenchHost, BatchedEpiloguesAreCheckedAndBaselinesRefused) {
   EXPECT_EQ(parseManifest(writeManifest(m), parsed), "");
   Manifest two = smallTwoBatchMatmul();
   two.op.epilogue = e;
-  EXPECT_EQ(describeCheckedGemm(two, spec),
-            "fused epilogues with two batch dimensions are not supported by "
-            "tcgen-gpu yet (op.batch 6)");
+  EXPECT_EQ(describeCheckedGemm(two, spec), "");
   // No fusion baseline takes a batch (permute+cublas a summed one only).
   m = smallBatchedMatmul();
   for (BaselineKind kind : allBaselines()) {

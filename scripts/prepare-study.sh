@@ -839,6 +839,7 @@ if want bshd; then
   echo "bshd: two batch dimensions that do not collapse into one"
   D="$CARRY/bshd-bundles"
   "$TCGEN" compile "$SRC/examples/attention_bshd.mlir" -o "$D/chk_example" > /dev/null
+  "$TCGEN" compile "$SRC/examples/attention_bshd_scale_mask.mlir" -o "$D/chk_scale_mask" > /dev/null
   build_einsum "$D" chk_scores "bshd,bthd->bhst" b=2 h=3 s=256 t=384 d=64
   build_einsum "$D" chk_scores_odd "bshd,bthd->bhst" b=3 h=5 s=197 t=200 d=64 --out f16
   build_einsum "$D" chk_pv "bhst,bthd->bshd" b=2 h=3 s=256 t=128 d=64

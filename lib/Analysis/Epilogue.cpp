@@ -159,20 +159,26 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
              "', which is not an elementwise linalg op after it";
     return std::nullopt;
   }
-  // A batch (one dimension, outermost in C) adds a leading loop; other
-  // batch layouts are not fused.
+  // A batch adds leading loops: one batch dimension outermost in C, or
+  // two, both outermost in C in their order ([b0, b1, m, n]); other batch
+  // layouts of C are not fused.
   bool batched = info.batched && info.batch > 1;
-  if (batched && (info.cBatchMiddle || info.multiBatch())) {
-    whyNot = "fused epilogues of a batch need C stored with its one batch "
-             "dimension outermost";
+  bool cOutermost = info.multiBatch()
+                        ? info.cBatchPos == ArrayRef<int64_t>{0, 1}
+                        : !info.cBatchMiddle;
+  if (batched && !cOutermost) {
+    whyNot = "fused epilogues of a batch need C stored with its batch "
+             "dimensions outermost";
     return std::nullopt;
   }
-  unsigned rank = batched ? 3 : 2;
+  unsigned lead = !batched ? 0 : info.multiBatch() ? 2 : 1;
+  unsigned rank = 2 + lead;
   if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
       op.getNumLoops() != rank || op.getNumParallelLoops() != rank ||
       op.hasIndexSemantics() || !op.getBlock()) {
-    whyNot = batched ? "the consumer is not a three-dimensional (batch, m, "
-                       "n) elementwise op on memrefs with one output"
+    whyNot = batched ? "the consumer is not a " + std::to_string(rank) +
+                           "-dimensional (batch, m, n) elementwise op on "
+                           "memrefs with one output"
                      : "the consumer is not a two-dimensional elementwise op "
                        "on memrefs with one output";
     return std::nullopt;
@@ -190,13 +196,17 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
   auto outType = dyn_cast<MemRefType>(result.out.getType());
   AffineMap identity =
       AffineMap::getMultiDimIdentityMap(rank, op->getContext());
-  // C's shape: [m, n], or [batch, m, n].
+  // C's shape: [m, n], [batch, m, n] or [b0, b1, m, n].
   SmallVector<int64_t> cShape = {info.m, info.n};
-  if (batched)
+  if (batched && info.multiBatch())
+    cShape.insert(cShape.begin(), info.batchShape.begin(),
+                  info.batchShape.end());
+  else if (batched)
     cShape.insert(cShape.begin(), info.batch);
-  std::string cShapeText =
-      (batched ? std::to_string(info.batch) + "x" : std::string()) +
-      sizeText(info.m) + "x" + sizeText(info.n);
+  std::string cShapeText;
+  for (int64_t d : ArrayRef(cShape).drop_back(2))
+    cShapeText += std::to_string(d) + "x";
+  cShapeText += sizeText(info.m) + "x" + sizeText(info.n);
   if (!isContiguous(outType) || outType.getShape() != ArrayRef(cShape) ||
       op.getMatchingIndexingMap(init) != identity) {
     whyNot = "the consumer's output is not a contiguous " + cShapeText +

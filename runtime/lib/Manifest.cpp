@@ -1172,13 +1172,10 @@ bool checkEpilogue(FieldReader &r, const Manifest &m) {
                       "' has role 'in', but op has no epilogue to read it");
     return true;
   }
-  // A batch (one batch dimension, kept): matrix inputs hold a matrix per
-  // batch entry, [batch, m, n]; rows, columns and scalars are shared by
-  // the whole batch. What two batch dimensions read is not defined yet.
+  // A batch (kept): matrix inputs hold a matrix per batch entry, [batch,
+  // m, n] or [b0, b1, m, n]; rows, columns and scalars are shared by the
+  // whole batch.
   bool batchedInputs = m.op.batch > 1 && !m.op.batchReduce;
-  if (!m.op.batchShape.empty())
-    return r.fail("field 'op.epilogue': fused epilogues with two batch "
-                  "dimensions (op.batch_shape) are not supported yet");
   const std::string path = "op.epilogue";
   std::vector<std::string> types = {dtypeName(e->matmulDType)};
   for (size_t i = 0; i < e->inputs.size(); ++i) {
@@ -1212,7 +1209,10 @@ bool checkEpilogue(FieldReader &r, const Manifest &m) {
       shape = {m.op.m}, sizes = "[m]";
       break;
     case EpilogueInputKind::Matrix:
-      if (batchedInputs)
+      if (batchedInputs && !m.op.batchShape.empty())
+        shape = {m.op.batchShape[0], m.op.batchShape[1], m.op.m, m.op.n},
+        sizes = "[batch0, batch1, m, n]";
+      else if (batchedInputs)
         shape = {m.op.batch, m.op.m, m.op.n}, sizes = "[batch, m, n]";
       else
         shape = {m.op.m, m.op.n}, sizes = "[m, n]";

@@ -1327,6 +1327,12 @@ TEST(ManifestTest, ParsesTwoBatchDimensions) {
   EXPECT_FALSE(again == m);
   EXPECT_EQ(writeManifest(parseOk(batchedManifestText())).find("batch_shape"),
             std::string::npos);
+  // An epilogue reads the [b0, b1, m, n] result.
+  parseOk(replaceFirst(
+      twoBatchManifestText(), R"("accumulate": false, "accumulator": "f32" },)",
+      R"("accumulate": false, "accumulator": "f32",
+          "epilogue": { "matmul_dtype": "f32", "inputs": [], "ops": [],
+                        "result": 0 } },)"));
 }
 
 class TwoBatchManifestErrorTest : public ::testing::TestWithParam<ErrorCase> {
@@ -1350,13 +1356,6 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"ZeroExtent", "\"batch_shape\": [1, 3]",
                   "\"batch_shape\": [0, 3]",
                   "field 'op.batch_shape[0]' must be >= 1, got 0"},
-        ErrorCase{"Epilogue",
-                  "\"accumulate\": false, \"accumulator\": \"f32\" },",
-                  "\"accumulate\": false, \"accumulator\": \"f32\",\n"
-                  "          \"epilogue\": { \"matmul_dtype\": \"f32\", "
-                  "\"inputs\": [], \"ops\": [], \"result\": 0 } },",
-                  "field 'op.epilogue': fused epilogues with two batch "
-                  "dimensions (op.batch_shape) are not supported yet"},
         ErrorCase{"Summed", "\"batch_shape\": [1, 3]",
                   "\"batch_shape\": [1, 3], \"batch_reduce\": true",
                   "field 'op.batch_shape': a summed batch (op.batch_reduce) "

@@ -681,6 +681,10 @@ static std::string epilogueOperandType(const KernelParams &p,
     return llvm::formatv("memref<{0}x{1}>", p.m, e.type).str();
   // A matrix operand of a batch has C's shape: one matrix per batch entry
   // (vectors and scalars are shared by the whole batch).
+  if (p.multiBatch())
+    return llvm::formatv("memref<{0}x{1}x{2}x{3}x{4}>", p.batchShape[0],
+                         p.batchShape[1], p.m, p.n, e.type)
+        .str();
   if (p.batched)
     return llvm::formatv("memref<{0}x{1}x{2}x{3}>", p.batch, p.m, p.n, e.type)
         .str();
@@ -817,11 +821,16 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
     SmallVector<std::pair<std::string, std::string>> loads;
     if (op.kind == "row")
       loads.push_back({llvm::formatv("%rowE{0}_{1}", k, j).str(), ""});
-    else
+    else {
+      // A batch's matrix operand: the tile's matrix first.
+      std::string matrix = p.multiBatch() ? "%bIdx0, %bIdx1, "
+                           : p.batched    ? "%bIdx, "
+                                          : "";
       loads = {{llvm::formatv("%matE{0}_{1}ab", k, j).str(),
-                (p.batched ? "%bIdx, " : "") + loadRow(p, 0) + ", "},
+                matrix + loadRow(p, 0) + ", "},
                {llvm::formatv("%matE{0}_{1}cd", k, j).str(),
-                (p.batched ? "%bIdx, " : "") + loadRow(p, 1) + ", "}};
+                matrix + loadRow(p, 1) + ", "}};
+    }
     for (auto &[vec, row] : loads) {
       if (p.oddN()) {
         // Pairs are not aligned: one element at a time.

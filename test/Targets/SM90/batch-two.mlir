@@ -62,3 +62,38 @@ func.func @mixed(%A: memref<5x128x2x64xf16>, %B: memref<2x64x5x128xf16>, %C: mem
   }
   return
 }
+
+// -----
+
+// A fused epilogue on two batch dimensions (C [b][h][s][t], both outermost):
+// the mask M has C's shape and is loaded at the tile's (b, h).
+// CHECK-LABEL: gpu.func @bshd_mask_kernel(
+// CHECK-SAME:    %[[M:[a-z0-9]+]]: memref<2x3x256x384xf16>)
+// CHECK:         nvvm.setmaxregister increase
+// CHECK:         %[[B:.*]] = arith.divui %[[IDX:[0-9]+]], %{{c3_[0-9]+}} : index
+// CHECK-NEXT:    %[[HI:.*]] = arith.remui %[[IDX]], %{{c3_[0-9]+}} : index
+// CHECK:         vector.load %[[M]][%[[B]], %[[HI]], %{{[0-9]+}}, %{{[0-9]+}}] : memref<2x3x256x384xf16>, vector<2xf16>
+func.func @bshd_mask(%Q: memref<2x256x3x64xf16>, %K: memref<2x384x3x64xf16>, %M: memref<2x3x256x384xf16>, %O: memref<2x3x256x384xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %S = memref.alloc() : memref<2x3x256x384xf32>
+  linalg.fill ins(%zero : f32) outs(%S : memref<2x3x256x384xf32>)
+  linalg.generic {indexing_maps = [affine_map<(b, h, s, t, d) -> (b, s, h, d)>, affine_map<(b, h, s, t, d) -> (b, t, h, d)>, affine_map<(b, h, s, t, d) -> (b, h, s, t)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%Q, %K : memref<2x256x3x64xf16>, memref<2x384x3x64xf16>) outs(%S : memref<2x3x256x384xf32>) {
+  ^bb0(%q: f16, %k: f16, %s: f32):
+    %qf = arith.extf %q : f16 to f32
+    %kf = arith.extf %k : f16 to f32
+    %p = arith.mulf %qf, %kf : f32
+    %r = arith.addf %s, %p : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(b, h, s, t) -> (b, h, s, t)>, affine_map<(b, h, s, t) -> (b, h, s, t)>, affine_map<(b, h, s, t) -> (b, h, s, t)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%S, %M : memref<2x3x256x384xf32>, memref<2x3x256x384xf16>) outs(%O : memref<2x3x256x384xf16>) {
+  ^bb0(%x: f32, %m: f16, %o: f16):
+    %mf = arith.extf %m : f16 to f32
+    %t = arith.addf %x, %mf : f32
+    %r = arith.truncf %t : f32 to f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %S : memref<2x3x256x384xf32>
+  return
+}

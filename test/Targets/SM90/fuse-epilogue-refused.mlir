@@ -236,7 +236,7 @@ func.func @batched_middle(%A: memref<2x128x64xf16>, %B: memref<2x64x128xf16>, %o
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc() : memref<128x2x128xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<128x2x128xf16>)
-  // expected-remark @below {{not fused into the kernel: fused epilogues of a batch need C stored with its one batch dimension outermost}}
+  // expected-remark @below {{not fused into the kernel: fused epilogues of a batch need C stored with its batch dimensions outermost}}
   // expected-error @below {{operand C must be a function argument}}
   linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (m, b, n)>],
                   iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
