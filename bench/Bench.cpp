@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Bench.h"
+#include "Check.h"
 
 #include "Timing.h"
 
@@ -644,6 +645,61 @@ std::string tcgen::bench::needsBaseline(const Manifest &manifest) {
   return "";
 }
 
+/// A standalone pointwise bundle (op kind "pointwise"): the kernel alone,
+/// timed like any other (warm-up, gated batches of queued iterations,
+/// median); no cuBLAS side. The note gives the bytes every operand moves
+/// once and the resulting bandwidth.
+static std::string benchPointwise(rt::Kernel &kernel,
+                                  const BenchOptions &options,
+                                  const DeviceProps &device, BenchRow &row) {
+  const Manifest &manifest = kernel.manifest();
+  const Operand *x = manifest.findOperand("X");
+  const Operand *y = manifest.findRole(OperandRole::Out);
+  if (!manifest.op.epilogue || !x || !y)
+    return "a pointwise bundle needs op.epilogue, an operand X and an out "
+           "operand";
+  GemmSpec spec;
+  spec.m = manifest.op.m, spec.n = manifest.op.n, spec.k = 1;
+  spec.aIndex = size_t(x - manifest.operands.data());
+  spec.cIndex = size_t(y - manifest.operands.data());
+  std::vector<HostMatrix> host =
+      makeCheckOperands(manifest, spec, options.seed);
+  row.entry = manifest.entry;
+  row.backend = manifest.target.backend;
+  row.m = spec.m, row.n = spec.n, row.k = 0;
+  row.aType = dtypeName(x->dtype);
+  row.cType = dtypeName(y->dtype);
+  row.accumulator = dtypeName(manifest.op.epilogue->matmulDType);
+  size_t bytesPerSet = 0;
+  for (const HostMatrix &h : host)
+    bytesPerSet += h.bytes.size();
+  int numSets = bufferSets(bytesPerSet, device);
+  row.bufferSets = numSets;
+  std::vector<DeviceOperands> sets(numSets);
+  std::string e;
+  for (DeviceOperands &d : sets)
+    if (!(e = d.create(manifest, host)).empty())
+      return e;
+  Sides s;
+  s.kernel = &kernel;
+  s.spec = spec;
+  s.sets = &sets;
+  cudaStream_t stream;
+  if (!(e = formatCuda("cudaStreamCreate", cudaStreamCreateWithFlags(
+                                               &stream, cudaStreamNonBlocking)))
+           .empty())
+    return e;
+  e = timeAll(s, options, numSets, stream, row);
+  cudaStreamDestroy(stream);
+  if (e.empty() && row.tcgenMs > 0) {
+    char note[128];
+    std::snprintf(note, sizeof(note), "pointwise: %zu bytes, %.0f GB/s",
+                  bytesPerSet, double(bytesPerSet) / (row.tcgenMs * 1e6));
+    addNote(row, note);
+  }
+  return e;
+}
+
 std::string tcgen::bench::benchBundle(const std::string &path,
                                       const BenchOptions &options,
                                       const DeviceProps &device,
@@ -655,6 +711,11 @@ std::string tcgen::bench::benchBundle(const std::string &path,
   if (!e.empty())
     return e;
   const Manifest &manifest = kernel.manifest();
+  if (manifest.op.kind == "pointwise") {
+    if (options.baseline)
+      return "a pointwise bundle has no baseline";
+    return benchPointwise(kernel, options, device, row);
+  }
   Sides s;
   s.kernel = &kernel;
   BaselinePlan baselinePlan;

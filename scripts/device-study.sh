@@ -446,6 +446,10 @@ fi
 if [ -d "$CARRY/pointwise-bundles" ]; then
   echo "=== pointwise kernels of consumers that are not fused: checks"
   check_bundles pointwise-checks.log -- "$CARRY"/pointwise-bundles/chk_*/
+  echo "=== pointwise kernels: timings (entry ms note)"
+  bench_bundles pointwise "$CARRY"/pointwise-bundles/t_*pointwise*/
+  grep -o "t_[^ ]*pointwise0_kernel\?[^,]*\|pointwise: [0-9]* bytes, [0-9]* GB/s" "$OUT/pointwise.log" | head -20
+  tail -n +2 "$OUT/pointwise.csv" | awk -F, '{print $3, $10}' 
 fi
 
 [ -d "$CARRY/batchepilogue-bundles" ] && check_and_bench batchepilogue "fused epilogues on a batch" t

@@ -767,21 +767,22 @@ if want pointwise; then
   echo "pointwise: consumers that are not fused, compiled as kernels of"
   echo "their own (checks of every bundle, matmul and pointwise)"
   D="$CARRY/pointwise-bundles"
-  # compile_split NAME MLIR: each bundle tcgen compile writes gets a
-  # directory of its own, chk_<entry>.
+  # compile_split NAME MLIR [PREFIX]: each bundle tcgen compile writes gets
+  # a directory of its own, <PREFIX><entry> (default chk_).
   compile_split() {
-    local tmp="$CARRY/mlir/$1.out" j e
+    local tmp="$CARRY/mlir/$1.out" j e p="${3:-chk_}"
     rm -rf "$tmp"
     "$TCGEN" compile "$2" --target="$TARGET" -o "$tmp" > /dev/null 2>&1 || { echo "  skipped $1"; return; }
     for j in "$tmp"/*.json; do
       e=$(basename "$j" .json)
-      mkdir -p "$D/chk_$e"
-      cp "$tmp/$e".* "$D/chk_$e/"
+      mkdir -p "$D/$p$e"
+      cp "$tmp/$e".* "$D/$p$e/"
     done
   }
   compile_split observable "$SRC/examples/matmul_observable_relu.mlir"
-  for spec in "64x48:f32:f16:8" "300x37:f32:f32:1" "1000x1000:bf16:bf16:8" "512x1022:f16:f32:2"; do
-    IFS=: read -r shape xt yt w <<<"$spec"
+  for spec in "64x48:f32:f16:8" "300x37:f32:f32:1" "1000x1000:bf16:bf16:8" "512x1022:f16:f32:2" \
+              "4096x4096:f16:f16:8:t_" "8192x8192:f16:f16:8:t_" "8192x8192:f32:f32:8:t_"; do
+    IFS=: read -r shape xt yt w prefix <<<"$spec"
     IFS=x read -r m n <<<"$shape"
     name="pw_${m}x${n}_${xt}_${yt}"
     # Y = tanh(X + bias[j]) * s + D * c[i], computed in f32, next to a
@@ -809,7 +810,7 @@ func.func @$name(%A: memref<128x64xf16>, %B: memref<64x128xf16>, %C: memref<128x
 }
 MLIR
     sed -i "s/^func.func @$name(\(.*\)) {$/func.func @$name(\1) {\n  %zero0 = arith.constant 0.0 : f32/" "$CARRY/mlir/$name.mlir"
-    compile_split "$name" "$CARRY/mlir/$name.mlir"
+    compile_split "$name" "$CARRY/mlir/$name.mlir" "${prefix:-chk_}"
   done
   echo "  $(ls "$D" | wc -l) bundles"
 fi
