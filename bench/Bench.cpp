@@ -656,41 +656,52 @@ std::string tcgen::bench::needsBaseline(const Manifest &manifest) {
   return "";
 }
 
-/// A standalone pointwise bundle (op kind "pointwise"): the kernel alone,
-/// timed like any other (warm-up, gated batches of queued iterations,
-/// median); no cuBLAS side. The note gives the bytes every operand moves
-/// once and the resulting bandwidth.
+/// Device copies of `host` in as many buffer sets as keep repeated runs
+/// out of L2 (row.bufferSets); `bytesPerSet` is the bytes of one set.
+static std::string createBufferSets(const Manifest &manifest,
+                                    const std::vector<HostMatrix> &host,
+                                    const DeviceProps &device, BenchRow &row,
+                                    std::vector<DeviceOperands> &sets,
+                                    size_t &bytesPerSet) {
+  bytesPerSet = 0;
+  for (const HostMatrix &h : host)
+    bytesPerSet += h.bytes.size();
+  row.bufferSets = bufferSets(bytesPerSet, device);
+  sets.clear();
+  sets.resize(row.bufferSets);
+  for (DeviceOperands &d : sets)
+    if (std::string e = d.create(manifest, host); !e.empty())
+      return e;
+  return "";
+}
+
+/// A standalone pointwise bundle (op kind "pointwise"): the kernel, timed
+/// like any other (warm-up, gated batches of queued iterations, median),
+/// alternated with a device-to-device copy moving as many bytes in the
+/// cuBLAS columns. The note gives the bytes every operand moves once and
+/// the resulting bandwidth.
 static std::string benchPointwise(rt::Kernel &kernel,
                                   const BenchOptions &options,
                                   const DeviceProps &device, BenchRow &row) {
   const Manifest &manifest = kernel.manifest();
-  const Operand *x = manifest.findOperand("X");
-  const Operand *y = manifest.findRole(OperandRole::Out);
-  if (!manifest.op.epilogue || !x || !y)
-    return "a pointwise bundle needs op.epilogue, an operand X and an out "
-           "operand";
   GemmSpec spec;
-  spec.m = manifest.op.m, spec.n = manifest.op.n, spec.k = 1;
-  spec.aIndex = size_t(x - manifest.operands.data());
-  spec.cIndex = size_t(y - manifest.operands.data());
+  std::string e = describePointwise(manifest, spec);
+  if (!e.empty())
+    return e;
   std::vector<HostMatrix> host =
       makeCheckOperands(manifest, spec, options.seed);
   row.entry = manifest.entry;
   row.backend = manifest.target.backend;
   row.m = spec.m, row.n = spec.n, row.k = 0;
-  row.aType = dtypeName(x->dtype);
-  row.cType = dtypeName(y->dtype);
+  row.aType = dtypeName(manifest.operands[spec.aIndex].dtype);
+  row.cType = dtypeName(manifest.operands[spec.cIndex].dtype);
   row.accumulator = dtypeName(manifest.op.epilogue->matmulDType);
+  std::vector<DeviceOperands> sets;
   size_t bytesPerSet = 0;
-  for (const HostMatrix &h : host)
-    bytesPerSet += h.bytes.size();
-  int numSets = bufferSets(bytesPerSet, device);
-  row.bufferSets = numSets;
-  std::vector<DeviceOperands> sets(numSets);
-  std::string e;
-  for (DeviceOperands &d : sets)
-    if (!(e = d.create(manifest, host)).empty())
-      return e;
+  if (!(e = createBufferSets(manifest, host, device, row, sets, bytesPerSet))
+           .empty())
+    return e;
+  int numSets = row.bufferSets;
   Sides s;
   s.kernel = &kernel;
   s.spec = spec;
@@ -736,11 +747,9 @@ std::string tcgen::bench::benchBundle(const std::string &path,
   if (!e.empty())
     return e;
   const Manifest &manifest = kernel.manifest();
-  if (manifest.op.kind == "pointwise") {
-    if (options.baseline)
-      return "a pointwise bundle has no baseline";
+  // (With a baseline, planBaseline below refuses the pointwise kind.)
+  if (manifest.op.kind == "pointwise" && !options.baseline)
     return benchPointwise(kernel, options, device, row);
-  }
   Sides s;
   s.kernel = &kernel;
   BaselinePlan baselinePlan;
@@ -772,15 +781,12 @@ std::string tcgen::bench::benchBundle(const std::string &path,
   s.compute = manifest.op.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32
                                : computeTypeFor(spec.accumulator);
 
+  std::vector<DeviceOperands> sets;
   size_t bytesPerSet = 0;
-  for (const HostMatrix &h : host)
-    bytesPerSet += h.bytes.size();
-  int numSets = bufferSets(bytesPerSet, device);
-  row.bufferSets = numSets;
-  std::vector<DeviceOperands> sets(numSets);
-  for (DeviceOperands &d : sets)
-    if (!(e = d.create(manifest, host)).empty())
-      return e;
+  if (!(e = createBufferSets(manifest, host, device, row, sets, bytesPerSet))
+           .empty())
+    return e;
+  int numSets = row.bufferSets;
   s.sets = &sets;
 
   cudaStream_t stream;

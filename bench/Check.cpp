@@ -862,6 +862,32 @@ static std::string flattenSummedBatch(GemmSpec &spec,
   return uploadAB(spec, host, dev, "flattening the summed batch");
 }
 
+/// Launches the kernel once (timed) and downloads operand `index` into
+/// `out`. Returns "" or what failed.
+static std::string launchAndDownload(rt::Kernel &kernel, DeviceOperands &dev,
+                                     size_t index, HostMatrix &out,
+                                     double &ms) {
+  std::string e = launchOnce(kernel, dev, ms);
+  if (e.empty())
+    e = dev.buffers[index].download(out.bytes.data(), out.bytes.size());
+  return e;
+}
+
+std::string tcgen::bench::describePointwise(const Manifest &manifest,
+                                            GemmSpec &spec) {
+  const Operand *x = manifest.findOperand("X");
+  const Operand *y = manifest.findRole(OperandRole::Out);
+  if (manifest.op.kind != "pointwise" || !manifest.op.epilogue || !x || !y ||
+      x->shape.size() != 2 || y->shape.size() != 2)
+    return "a pointwise bundle needs op kind 'pointwise', op.epilogue, an "
+           "operand X and an out operand, both [m, n]";
+  spec = GemmSpec();
+  spec.m = manifest.op.m, spec.n = manifest.op.n, spec.k = 1;
+  spec.aIndex = size_t(x - manifest.operands.data());
+  spec.cIndex = size_t(y - manifest.operands.data());
+  return "";
+}
+
 /// A standalone pointwise kernel (op kind "pointwise": Y = f(X, E0, ...)):
 /// random X and inputs, a NaN-poisoned Y, and every element against the
 /// float64 evaluation of op.epilogue on the same rounded inputs, X taking
@@ -871,29 +897,17 @@ static CheckResult checkPointwise(rt::Kernel &kernel,
   CheckResult r;
   const Manifest &manifest = kernel.manifest();
   r.entry = manifest.entry;
-  r.m = manifest.op.m, r.n = manifest.op.n, r.k = 0;
   GemmSpec spec;
-  const Operand *x = manifest.findOperand("X");
-  const Operand *y = manifest.findRole(OperandRole::Out);
-  if (!manifest.op.epilogue || !x || !y || x->shape.size() != 2 ||
-      y->shape.size() != 2) {
-    r.error = "a pointwise bundle needs op.epilogue, an operand X and an out "
-              "operand, both [m, n]";
+  if (!(r.error = describePointwise(manifest, spec)).empty())
     return r;
-  }
-  spec.m = r.m, spec.n = r.n, spec.k = 1;
-  spec.aIndex = size_t(x - manifest.operands.data());
-  spec.cIndex = size_t(y - manifest.operands.data());
+  r.m = spec.m, r.n = spec.n, r.k = 0;
   std::vector<HostMatrix> host =
       makeCheckOperands(manifest, spec, options.seed);
   DeviceOperands dev;
   r.error = dev.create(manifest, host);
-  if (r.error.empty())
-    r.error = launchOnce(kernel, dev, r.kernelMs);
   HostMatrix out = host[spec.cIndex];
   if (r.error.empty())
-    r.error =
-        dev.buffers[spec.cIndex].download(out.bytes.data(), out.bytes.size());
+    r.error = launchAndDownload(kernel, dev, spec.cIndex, out, r.kernelMs);
   if (!r.error.empty())
     return r;
   r.reference = "host-f64";
@@ -938,12 +952,9 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
       r.error = dev.buffers[spec.cIndex].upload(host[spec.cIndex].bytes.data(),
                                                 host[spec.cIndex].bytes.size());
   }
-  if (r.error.empty())
-    r.error = launchOnce(kernel, dev, r.kernelMs);
   HostMatrix out = host[spec.cIndex];
   if (r.error.empty())
-    r.error =
-        dev.buffers[spec.cIndex].download(out.bytes.data(), out.bytes.size());
+    r.error = launchAndDownload(kernel, dev, spec.cIndex, out, r.kernelMs);
   if (!r.error.empty())
     return r;
 

@@ -91,6 +91,11 @@ void setBounds(const GemmSpec &spec, CheckResult &r);
 /// is refused.
 std::string describeCheckedGemm(const Manifest &manifest, GemmSpec &spec);
 
+/// Describes a standalone pointwise bundle (op kind "pointwise": Y =
+/// f(X, E0, ...)) for makeCheckOperands(): m and n, X as A (aIndex) and the
+/// out operand as C (cIndex). Returns "" or why the bundle is not one (no
+/// op.epilogue, no operand X or out operand, or one that is not [m, n]).
+std::string describePointwise(const Manifest &manifest, GemmSpec &spec);
 /// Creates the host operands in manifest order like makeHostOperands(),
 /// the epilogue inputs included: uniform in [-1, 1) in their dtype, each a
 /// HostMatrix laid out so that get(i, j) reads the value output element

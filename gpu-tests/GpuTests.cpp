@@ -1075,6 +1075,35 @@ TEST(BenchHost, TwoBatchDimensionsAddressEveryMatrix) {
                                    "rank 4 for a batched matmul (op.batch 6)");
 }
 
+TEST(BenchHost, DescribePointwiseNamesWhatIsMissing) {
+  // A pointwise bundle: Y = relu(X) over 4 x 8.
+  Manifest m = smallMatmul(DType::F32, DType::F32);
+  m.op.kind = "pointwise";
+  m.op.m = 4, m.op.n = 8, m.op.k = 0;
+  Epilogue e;
+  e.matmulDType = DType::F32;
+  e.result = 0;
+  m.op.epilogue = e;
+  m.operands = {{"X", OperandRole::Lhs, DType::F32, {4, 8}, {8, 1}, 16},
+                {"Y", OperandRole::Out, DType::F32, {4, 8}, {8, 1}, 16}};
+  GemmSpec spec;
+  ASSERT_EQ(describePointwise(m, spec), "");
+  EXPECT_EQ(spec.m, 4);
+  EXPECT_EQ(spec.n, 8);
+  EXPECT_EQ(spec.aIndex, 0u);
+  EXPECT_EQ(spec.cIndex, 1u);
+  const std::string why = "a pointwise bundle needs op kind 'pointwise', "
+                          "op.epilogue, an operand X and an out operand, both "
+                          "[m, n]";
+  Manifest noX = m;
+  noX.operands[0].name = "A";
+  EXPECT_EQ(describePointwise(noX, spec), why);
+  Manifest noEpilogue = m;
+  noEpilogue.op.epilogue.reset();
+  EXPECT_EQ(describePointwise(noEpilogue, spec), why);
+  EXPECT_EQ(describePointwise(smallMatmul(DType::F32, DType::F32), spec), why);
+}
+
 TEST(BenchHost, PermuteBaselineTakesASummedBatchOnly) {
   Manifest m = smallSummedMatmul();
   BaselinePlan plan;

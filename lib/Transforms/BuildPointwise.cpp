@@ -51,6 +51,14 @@ int64_t alignment(int64_t w, Type t) {
   return std::min<int64_t>(16, w * (t.getIntOrFloatBitWidth() / 8));
 }
 
+/// Blocks of the launch: enough for every W-element step of the matrix,
+/// at most kMaxBlocks (the threads stride over the rest).
+int64_t gridBlocks(const PointwiseInfo &pw) {
+  int64_t units = pw.m * pw.n / vectorWidth(pw.n);
+  return std::clamp<int64_t>((units + kThreads - 1) / kThreads, 1,
+                             kMaxBlocks);
+}
+
 /// The kernel: parameters X, E0, E1, ..., Y (all !llvm.ptr); per step a
 /// thread loads W elements of X (and of row and matrix operands, one of a
 /// column operand; scalars once), calls @tcgen_pointwise_body per element
@@ -59,8 +67,6 @@ std::string renderKernel(StringRef name, const PointwiseInfo &pw) {
   const EpilogueInfo &info = pw.body;
   int64_t w = vectorWidth(pw.n);
   int64_t units = pw.m * pw.n / w;
-  int64_t blocks = std::clamp<int64_t>((units + kThreads - 1) / kThreads, 1,
-                                       kMaxBlocks);
   std::string xT = typeText(info.matmulType), yT = typeText(info.outType);
   std::string params = "%pX: !llvm.ptr";
   std::string bodyArgs = xT;
@@ -175,7 +181,6 @@ gpu.module @{0} {{
 }
 )",
                       results, w, yT, alignment(w, info.outType));
-  (void)blocks;
   return s;
 }
 
@@ -246,9 +251,7 @@ struct BuildPointwisePass final
       params.push_back(n);
     params.push_back("ptr:Y");
     args.push_back(argOf(pw.body.out));
-    int64_t w = vectorWidth(pw.n);
-    int64_t blocks = std::clamp<int64_t>(
-        (pw.m * pw.n / w + kThreads - 1) / kThreads, 1, kMaxBlocks);
+    int64_t blocks = gridBlocks(pw);
     kernel->setAttr("tcgen.params", b.getStrArrayAttr(params));
     kernel->setAttr("tcgen.operand_args", b.getDenseI64ArrayAttr(args));
     kernel->setAttr("tcgen.launch",
