@@ -496,6 +496,7 @@ GemmSpec bareMatmulSpec(const Manifest &manifest, const BaselinePlan &plan) {
     spec.aIndex = plan.a, spec.bIndex = plan.b, spec.cIndex = plan.out;
     spec.m = plan.m, spec.n = plan.n, spec.k = plan.k;
     spec.accumulator = plan.accumulator;
+    spec.tf32 = manifest.op.tf32;
     spec.aType = spec.bType = plan.abType;
     spec.cType = plan.outType;
     spec.a = MatrixLayout{plan.m, plan.k, plan.k, 1};
@@ -507,6 +508,7 @@ GemmSpec bareMatmulSpec(const Manifest &manifest, const BaselinePlan &plan) {
   spec.m = plan.m, spec.n = plan.n, spec.k = plan.k;
   spec.accumulate = false;
   spec.accumulator = plan.accumulator;
+  spec.tf32 = manifest.op.tf32;
   spec.aType = spec.bType = plan.abType;
   spec.cType = plan.matmulType;
   spec.a = layoutOf(plan.a);

@@ -104,7 +104,10 @@ struct ErrorStats {
 } // namespace
 
 void tcgen::bench::setBounds(const GemmSpec &spec, CheckResult &r) {
-  bool lowInputs = spec.aType != DType::F32 && spec.bType != DType::F32;
+  // 16-bit and 8-bit inputs are exact in f32, and so are f32 inputs
+  // multiplied in full f32 (FFMA); tf32 keeps 10 mantissa bits.
+  bool lowInputs =
+      (spec.aType != DType::F32 && spec.bType != DType::F32) || !spec.tf32;
   DType boundsType = spec.cType;
   if (spec.accumulator == DType::F16 && boundsType == DType::F32)
     boundsType = DType::F16;

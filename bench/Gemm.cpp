@@ -47,6 +47,7 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
   spec.k = manifest.op.k;
   spec.accumulate = manifest.op.accumulate;
   spec.accumulator = manifest.op.accumulator;
+  spec.tf32 = manifest.op.tf32;
   if (spec.accumulator != DType::F32 && spec.accumulator != DType::F16)
     return std::string("op.accumulator '") + dtypeName(spec.accumulator) +
            "' is not supported by tcgen-gpu (f16 or f32)";

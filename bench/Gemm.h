@@ -33,6 +33,9 @@ struct GemmSpec {
   int64_t m = 0, n = 0, k = 0;
   bool accumulate = false;
   DType accumulator = DType::F32; // op.accumulator: F32 or F16
+  /// op.tf32: f32 A and B multiplied as tf32 (10-bit mantissas); without
+  /// it f32 inputs are multiplied in full f32 (the simt back end).
+  bool tf32 = false;
   DType aType = DType::F16, bType = DType::F16, cType = DType::F32;
   MatrixLayout a, b, c;
 };

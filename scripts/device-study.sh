@@ -456,6 +456,8 @@ fi
 
 [ -d "$CARRY/bshd-bundles" ] && check_and_bench bshd "two batch dimensions ([b, s, h, d] layouts) next to [b, h, s, d]" t
 
+[ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
+
 if [ -d "$CARRY/contraction3d-bundles" ]; then
   D="$CARRY/contraction3d-bundles"
   echo "=== contraction3d: checks (two launches each)"

@@ -39,7 +39,7 @@ p.add_argument("n", type=int)
 p.add_argument("k", type=int)
 p.add_argument("--out", choices=["f32", "f16", "bf16"], default="f32")
 p.add_argument("--in", dest="inp", choices=["f16", "bf16", "f32", "e4m3", "e5m2"], default="f16",
-               help="A and B element type (f32: tf32 on sm90, needs --allow-tf32)")
+               help="A and B element type (f32: full f32 on CUDA cores, the simt back end; tf32 on sm90 with --allow-tf32)")
 p.add_argument("--accumulate", action="store_true")
 p.add_argument("--tensor", action="store_true", help="value semantics")
 p.add_argument("--name", default=None)

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -1456,5 +1456,42 @@ if want batchmiddle; then
     build "$D" "t2048x4_${mid:-outer}" 2048 2048 2048 --batch 4 ${mid:+--batch-middle $mid} --out f16 --
     build "$D" "t128x384x384x64_${mid:-outer}" 384 384 64 --batch 128 ${mid:+--batch-middle $mid} --out f16 --
   done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want simt; then
+  rm -rf "$CARRY/simt-bundles"; mkdir -p "$CARRY/simt-bundles"
+  echo "simt: f32 on CUDA cores (checks; timings against cuBLAS SGEMM)"
+  D="$CARRY/simt-bundles"
+  F="--in f32 --out f32"
+  # Checks: edges in every dimension, all four A/B layouts, a column-major
+  # C, C += A*B, a batch, a fused epilogue, and other tiles.
+  build "$D" chk_odd 1000 513 700 $F --
+  build "$D" chk_prime 257 131 67 $F --
+  build "$D" chk_ones 1 1 1 $F --
+  build "$D" chk_k3 129 65 3 $F --
+  build "$D" chk_tn 384 256 200 $F --a-layout km --
+  build "$D" chk_nt 384 256 200 $F --b-layout nk --
+  build "$D" chk_tt_odd 301 259 203 $F --a-layout km --b-layout nk --
+  build "$D" chk_colmajor 300 200 100 $F --c-layout nm --
+  build "$D" chk_accumulate 512 384 256 $F --accumulate --
+  build "$D" chk_batch 192 160 96 $F --batch 5 --
+  build "$D" chk_relu_bias 512 512 256 $F --epilogue relu-bias --
+  build "$D" chk_bias_gelu_residual 300 260 128 $F --epilogue bias-gelu-residual --
+  build "$D" chk_big_tile 1024 1024 512 $F --
+  build "$D" chk_t8x4 512 512 128 $F -- --block-tile=128,64,8 --warp-tile=32,32,8 --thread-tile=8,4
+  build "$D" chk_bk16 512 512 256 $F -- --block-tile=128,128,16 --warp-tile=32,64,16 --thread-tile=8,8
+  # Timings: square sizes, default config and candidate tiles.
+  for s in 1024 2048 4096 8192; do
+    build "$D" "t${s}_default" $s $s $s $F --
+  done
+  for s in 2048 4096 8192; do
+    build "$D" "t${s}_b128x128x8" $s $s $s $F -- --block-tile=128,128,8 --warp-tile=32,64,8 --thread-tile=8,8
+    build "$D" "t${s}_w64x32" $s $s $s $F -- --block-tile=128,128,16 --warp-tile=64,32,16 --thread-tile=8,8
+    build "$D" "t${s}_b128x256x8" $s $s $s $F -- --block-tile=128,256,8 --warp-tile=32,64,8 --thread-tile=8,8
+    build "$D" "t${s}_b64x64x16" $s $s $s $F -- --block-tile=64,64,16 --warp-tile=32,32,16 --thread-tile=4,8
+  done
+  build "$D" t4095_default 4095 4095 4095 $F --
+  build "$D" t3000x5000x700_default 3000 5000 700 $F --
   echo "  $(ls "$D" | wc -l) bundles"
 fi

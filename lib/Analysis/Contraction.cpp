@@ -234,7 +234,7 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
            << typeName(info.aType) << " x " << typeName(info.bType) << " -> "
            << typeName(info.cType)
            << " (supported: f16 x f16 or bf16 x bf16 -> f16, bf16 or f32, "
-              "f32 x f32 -> f32 as tf32 on sm90, and f8E4M3FN x f8E4M3FN or "
+              "f32 x f32 -> f32 (CUDA cores, or tf32 on sm90), and f8E4M3FN x f8E4M3FN or "
               "f8E5M2 x f8E5M2 -> f16, bf16 or f32 on sm90)";
 
   // Memref operands must be plain row-major buffers (identity layout).

@@ -179,6 +179,34 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
         /*persistent=*/true, /*streamK=*/false,
         /*cluster=*/{1, 1}, store);
   }
+  if (backend == "simt") {
+    // CUDA cores (seed 002): 8x8 outputs per thread in 128x128x16 blocks
+    // of 8 warps where the grid fills the GPU, else 4x8 per thread in
+    // 64x64x16 blocks of 4 warps (four times as many blocks). K steps of 16
+    // halve the barriers of K steps of 8 (measured: docs/PERFORMANCE.md).
+    int64_t m = plannedSize(info.m), n = plannedSize(info.n);
+    int64_t tiles = ((m + 127) / 128) * ((n + 127) / 128) *
+                    (info.batched ? info.batch : 1);
+    bool large = tiles >= getTypicalSMCount(target);
+    // Rows that are not a multiple of 4 elements are copied one element at
+    // a time: twice the registers for the copies at K steps of 16 (it
+    // spills), so those take K steps of 8.
+    // The next choice (model rank 1, after a spill): K steps of 8.
+    int64_t bk = m % 4 == 0 && n % 4 == 0 && plannedSize(info.k) % 4 == 0 &&
+                         modelRank == 0
+                     ? 16
+                     : 8;
+    return ConfigAttr::get(
+        info.op->getContext(), "simt",
+        large ? SmallVector<int64_t>{128, 128, bk}
+              : SmallVector<int64_t>{64, 64, bk},
+        large ? SmallVector<int64_t>{32, 64, bk}
+              : SmallVector<int64_t>{32, 32, bk},
+        large ? SmallVector<int64_t>{8, 8, 1} : SmallVector<int64_t>{4, 8, 1},
+        /*stages=*/2, /*padding=*/4, /*vector=*/4, /*raster=*/1,
+        /*persistent=*/false, /*streamK=*/false, /*cluster=*/{1, 1},
+        /*store=*/"global");
+  }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
   // fragments per warp, two stages of 19 KiB of padded shared memory (38
   // KiB: double buffering within the 48 KiB of static shared memory). The
@@ -374,6 +402,52 @@ int64_t mlir::tcgen::getSharedMemoryBytes(const ContractionInfo &info,
          config.getStages();
 }
 
+/// The simt back end: f32 x f32 -> f32 on CUDA cores, static sizes, one
+/// outermost batch dimension or none, contiguous rows.
+static LogicalResult verifySIMTConfigFits(const ContractionInfo &info,
+                                          ConfigAttr config,
+                                          TargetAttr target) {
+  if (failed(verifyBackendTakesSizes(info, "simt")))
+    return failure();
+  if (!info.aType.isF32() || !info.bType.isF32() || !info.cType.isF32())
+    return info.op->emitOpError()
+           << "the simt back end takes f32 x f32 -> f32 (CUDA-core FFMA), "
+              "not "
+           << typeName(info.aType) << " x " << typeName(info.bType) << " -> "
+           << typeName(info.cType);
+  if (info.batchReduce || info.anyBatchMiddle() || info.multiBatch())
+    return info.op->emitOpError()
+           << "the simt back end takes one batch dimension, outermost in A, "
+              "B and C; summed batches, batches between the matrix "
+              "dimensions and several batch dimensions need the sm90 back "
+              "end";
+  for (Value v : {info.a, info.b, info.c})
+    if (auto type = dyn_cast<MemRefType>(v.getType());
+        type && !type.getLayout().isIdentity())
+      return info.op->emitOpError()
+             << "the simt back end takes operands with contiguous rows (the "
+                "identity layout), not "
+             << type;
+  ArrayRef<int64_t> bt = config.getBlockTile(), wt = config.getWarpTile();
+  int64_t threads = config.getNumWarps() * 32;
+  for (int64_t rows : {bt[0], bt[1]})
+    if (rows * bt[2] % threads != 0)
+      return info.op->emitOpError()
+             << "simt block tile " << bt[0] << "x" << bt[1] << "x" << bt[2]
+             << ": a " << rows << "x" << bt[2]
+             << " operand tile does not split evenly over " << threads
+             << " threads";
+  (void)wt;
+  int64_t smem = 2 * bt[2] * (bt[0] + bt[1] + 2 * config.getPadding()) * 4;
+  if (smem > target.getMaxSharedMemoryPerBlock())
+    return info.op->emitOpError()
+           << "the simt tiles need " << smem
+           << " bytes of shared memory, more than the "
+           << target.getMaxSharedMemoryPerBlock() << " bytes one block may "
+           << "use on " << target.getArch();
+  return success();
+}
+
 LogicalResult mlir::tcgen::verifyBackendTakesSizes(const ContractionInfo &info,
                                                    StringRef backend) {
   if (!info.isDynamic() || backend == "sm90")
@@ -389,6 +463,8 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
                                             TargetAttr target) {
   if (config.getBackend() == "sm90")
     return verifySM90ConfigFits(info, config, target);
+  if (config.getBackend() == "simt")
+    return verifySIMTConfigFits(info, config, target);
   StringRef be = config.getBackend();
   if (failed(verifyBackendTakesSizes(info, be)))
     return failure();

@@ -79,6 +79,18 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                                                  storeKind, target)
                               : config.getStages();
       mma = {16, 16, 16};
+    } else if (backendName == "simt") {
+      // CUDA cores: shared double buffer fed from registers; the thread
+      // tile is the config's mma field.
+      numStages = stages >= 0 ? int64_t(stages) : 2;
+      if (config.getBackend() != "simt")
+        mma = {4, 4, 1};
+      if (threadTile.size() == 2)
+        mma = {threadTile[0], threadTile[1], 1};
+      else if (!threadTile.empty())
+        return op->emitOpError("--thread-tile takes two sizes m,n, not ")
+               << threadTile.size();
+      warp[2] = block[2];
     } else {
       // wmma: double-buffer where two stages of the tiles fit.
       numStages = stages >= 0 ? int64_t(stages)
@@ -131,18 +143,24 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
         return WalkResult::interrupt();
       TargetAttr target = getTargetOrDefault(op);
       // f32 operands run on tensor cores only as tf32: an opt-in, as in
-      // cuBLAS (CUBLAS_COMPUTE_32F_FAST_TF32).
-      if (info->aType.isF32() && !allowTf32) {
-        op->emitOpError("f32 x f32 runs on tensor cores as tf32 (10-bit "
-                        "mantissas, f32 accumulation); pass --allow-tf32 to "
-                        "accept that (there is no CUDA-core f32 path yet)");
-        return WalkResult::interrupt();
+      // cuBLAS (CUBLAS_COMPUTE_32F_FAST_TF32); otherwise on CUDA cores.
+      StringRef f32Backend;
+      if (info->aType.isF32() && info->bType.isF32() && !allowTf32) {
+        if (!backend.empty() && backend != "simt") {
+          op->emitOpError("f32 x f32 runs on the ")
+              << backend
+              << " back end's tensor cores only as tf32 (10-bit mantissas, "
+                 "f32 accumulation); pass --allow-tf32 to accept that, or "
+                 "use the simt back end (CUDA cores, full f32)";
+          return WalkResult::interrupt();
+        }
+        f32Backend = "simt";
       }
       ConfigAttr config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
       if (!config) {
-        StringRef chosenBackend = backend.empty()
-                                      ? getDefaultBackend(*info, target)
-                                      : StringRef(backend);
+        StringRef chosenBackend = !backend.empty()  ? StringRef(backend)
+                                  : !f32Backend.empty() ? f32Backend
+                                               : getDefaultBackend(*info, target);
         if (failed(verifyBackendTakesSizes(*info, chosenBackend)))
           return WalkResult::interrupt();
         const model::DeviceConstants *constants =

@@ -216,9 +216,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (cluster[0] * cluster[1] > 1 && (backend != "sm90" || streamK))
     return emitError() << "cluster [" << cluster[0] << ", " << cluster[1]
                        << "] needs the sm90 back end without streamk";
-  if (backend != "wmma" && backend != "sm80" && backend != "sm90")
+  if (backend != "wmma" && backend != "sm80" && backend != "sm90" &&
+      backend != "simt")
     return emitError() << "unknown backend '" << backend
-                       << "' (available: wmma, sm80, sm90)";
+                       << "' (available: wmma, sm80, sm90, simt)";
   if (store != "global" && store != "tma" && store != "staged")
     return emitError() << "unknown store '" << store
                        << "' (available: global, tma, staged)";
@@ -274,6 +275,23 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "sm80 configs pipeline 2 to 8 stages of cp.async "
                             "copies, not "
                          << stages;
+  }
+  if (backend == "simt") {
+    // CUDA cores: thread tiles of 4-element strips, 32 per warp tile
+    // (tcgen-simt-build-kernel checks the rest against the sizes).
+    if (mma[2] != 1 || warp[2] != block[2] || mma[0] % 4 != 0 ||
+        mma[1] % 4 != 0 || (warp[0] / mma[0]) * (warp[1] / mma[1]) != 32)
+      return emitError() << "simt configs need mma = [TM, TN, 1] (the "
+                            "thread tile, multiples of 4) with 32 thread "
+                            "tiles per warp tile and warp K = block K";
+    if (stages != 2)
+      return emitError() << "simt configs double-buffer (stages = 2), not "
+                         << stages;
+    if (padding < 0 || padding % 4 != 0)
+      return emitError() << "simt padding " << padding
+                         << " must be a non-negative multiple of 4 elements "
+                            "(16-byte shared rows)";
+    return success();
   }
   if (padding < 0 || padding % 8 != 0)
     return emitError() << "padding " << padding

@@ -9,6 +9,7 @@
 
 #include "tcgen/Config/Passes.h"
 #include "tcgen/Targets/SM80/Passes.h"
+#include "tcgen/Targets/SIMT/Passes.h"
 #include "tcgen/Targets/SM90/Passes.h"
 #include "tcgen/Targets/WMMA/Passes.h"
 #include "tcgen/Transforms/Passes.h"
@@ -45,6 +46,8 @@ void mlir::tcgen::buildTCGenConfigurePipeline(
   configure.blockTile.assign(options.blockTile.begin(),
                              options.blockTile.end());
   configure.warpTile.assign(options.warpTile.begin(), options.warpTile.end());
+  configure.threadTile.assign(options.threadTile.begin(),
+                              options.threadTile.end());
   configure.backend = options.backend;
   configure.padding = options.padding;
   configure.stages = options.stages;
@@ -71,6 +74,10 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   build.pack = options.pack;
   build.prologueMode = options.prologue;
   pm.addPass(createTCGenSM90BuildKernelPass(build));
+  // CUDA-core f32 kernels are generated whole as well.
+  TCGenSIMTBuildKernelPassOptions simt;
+  simt.fuseEpilogue = options.fuse;
+  pm.addPass(createTCGenSIMTBuildKernelPass(simt));
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   TCGenLowerContractionPassOptions lower;
   lower.asyncCopies = options.asyncCopies && options.prefetch && options.promote;
@@ -149,5 +156,6 @@ void mlir::tcgen::registerAllTCGenPasses() {
   registerTCGenWMMAPasses();
   registerTCGenSM80Passes();
   registerTCGenSM90Passes();
+  registerTCGenSIMTPasses();
   registerTCGenPipelines();
 }

@@ -84,8 +84,12 @@ func.func @dynamic_batch(%a: memref<?x128x128xf16>, %b: memref<?x128x128xf16>, %
 
 // -----
 
+// f32 x f32 without tf32: full f32 on CUDA cores (simt), 8x8 outputs per
+// thread in 128x128x16 blocks where the grid fills the GPU, 4x8 in
+// 64x64x16 blocks where it does not.
+// CHECK-LABEL: func.func @f32_inputs
+// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "simt", block = [64, 64, 16], warp = [32, 32, 16], mma = [4, 8, 1], stages = 2, padding = 4
 func.func @f32_inputs(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
-  // expected-error @+1 {{f32 x f32 runs on tensor cores as tf32 (10-bit mantissas, f32 accumulation); pass --allow-tf32 to accept that (there is no CUDA-core f32 path yet)}}
   linalg.matmul ins(%a, %b : memref<128x128xf32>, memref<128x128xf32>) outs(%c : memref<128x128xf32>)
   return
 }
@@ -93,7 +97,7 @@ func.func @f32_inputs(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memr
 // -----
 
 func.func @mixed_inputs(%a: memref<128x128xf16>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
-  // expected-error @+1 {{unsupported element types f16 x f32 -> f32 (supported: f16 x f16 or bf16 x bf16 -> f16, bf16 or f32, f32 x f32 -> f32 as tf32 on sm90, and f8E4M3FN x f8E4M3FN or f8E5M2 x f8E5M2 -> f16, bf16 or f32 on sm90)}}
+  // expected-error @+1 {{unsupported element types f16 x f32 -> f32 (supported: f16 x f16 or bf16 x bf16 -> f16, bf16 or f32, f32 x f32 -> f32 (CUDA cores, or tf32 on sm90), and f8E4M3FN x f8E4M3FN or f8E5M2 x f8E5M2 -> f16, bf16 or f32 on sm90)}}
   linalg.matmul ins(%a, %b : memref<128x128xf16>, memref<128x128xf32>) outs(%c : memref<128x128xf32>)
   return
 }

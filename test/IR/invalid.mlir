@@ -25,7 +25,7 @@ func.func @duplicate_field() attributes {tcgen.config = #tcgen.config<stages = 1
 
 // -----
 
-// expected-error @+1 {{unknown backend 'cuda' (available: wmma, sm80, sm90)}}
+// expected-error @+1 {{unknown backend 'cuda' (available: wmma, sm80, sm90, simt)}}
 func.func @unknown_backend() attributes {tcgen.config = #tcgen.config<backend = "cuda">} { return }
 
 // -----
@@ -62,3 +62,18 @@ func.func @bad_raster() attributes {tcgen.config = #tcgen.config<raster = 0>} { 
 
 // expected-error @+1 {{expected true or false}}
 func.func @bad_persistent() attributes {tcgen.config = #tcgen.config<persistent = maybe>} { return }
+
+// -----
+
+// expected-error @+1 {{simt configs need mma = [TM, TN, 1] (the thread tile, multiples of 4) with 32 thread tiles per warp tile and warp K = block K}}
+func.func @simt_lanes() attributes {tcgen.config = #tcgen.config<backend = "simt", block = [128, 128, 16], warp = [64, 64, 16], mma = [8, 8, 1], stages = 2, padding = 4>} { return }
+
+// -----
+
+// expected-error @+1 {{simt configs double-buffer (stages = 2), not 3}}
+func.func @simt_stages() attributes {tcgen.config = #tcgen.config<backend = "simt", block = [128, 128, 16], warp = [32, 64, 16], mma = [8, 8, 1], stages = 3, padding = 4>} { return }
+
+// -----
+
+// expected-error @+1 {{simt padding 2 must be a non-negative multiple of 4 elements (16-byte shared rows)}}
+func.func @simt_padding() attributes {tcgen.config = #tcgen.config<backend = "simt", block = [128, 128, 16], warp = [32, 64, 16], mma = [8, 8, 1], stages = 2, padding = 2>} { return }

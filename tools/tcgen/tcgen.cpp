@@ -105,8 +105,9 @@ static cl::opt<std::string>
     backendName("backend",
                 cl::desc("Code generation back end: wmma (sm_70 and later), "
                          "sm80 (ldmatrix, mma.sync, cp.async; sm_80 and "
-                         "later) or sm90 (wgmma, TMA; sm_90a); default: the "
-                         "target's"),
+                         "later), sm90 (wgmma, TMA; sm_90a) or simt (f32 on "
+                         "CUDA cores, any target); default: the target's "
+                         "(simt for f32 x f32 without --allow-tf32)"),
                 cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd),
                 cl::sub(tuneCmd));
 static cl::list<int64_t> blockTile("block-tile", cl::desc("Block tile m,n,k"),
@@ -115,6 +116,10 @@ static cl::list<int64_t> blockTile("block-tile", cl::desc("Block tile m,n,k"),
 static cl::list<int64_t> warpTile("warp-tile", cl::desc("Warp tile m,n,k"),
                                   cl::CommaSeparated, cl::sub(compileCmd),
                                   cl::sub(explainCmd));
+static cl::list<int64_t>
+    threadTile("thread-tile",
+               cl::desc("Thread tile m,n (simt back end: outputs per thread)"),
+               cl::CommaSeparated, cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<int64_t>
     padding("padding", cl::desc("Shared-memory row padding (elements)"),
             cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
@@ -155,8 +160,9 @@ static cl::opt<std::string>
               cl::sub(tuneCmd));
 static cl::opt<bool> allowTf32(
     "allow-tf32",
-    cl::desc("Accept f32 x f32 contractions on sm90: the tensor cores read "
-             "f32 operands as tf32 (10-bit mantissas), accumulating in f32"),
+    cl::desc("Run f32 x f32 contractions on sm90's tensor cores, which read "
+             "f32 operands as tf32 (10-bit mantissas), accumulating in f32 "
+             "(without it: the simt back end, full f32 on CUDA cores)"),
     cl::init(false), cl::sub(compileCmd), cl::sub(explainCmd),
     cl::sub(tuneCmd));
 static cl::opt<std::string> prologueMode(
@@ -244,6 +250,8 @@ static int forwardToGpuTool(const char *argv0, ArrayRef<const char *> args) {
 static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.blockTile = SmallVector<int64_t>(blockTile.begin(), blockTile.end());
   options.warpTile = SmallVector<int64_t>(warpTile.begin(), warpTile.end());
+  options.threadTile =
+      SmallVector<int64_t>(threadTile.begin(), threadTile.end());
   options.backend = backendName;
   options.padding = padding;
   options.stages = stages;
@@ -310,7 +318,8 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx,
 /// Whether the options fix part of the configuration (then tcgen compile
 /// does not try the model's other candidates when a kernel spills).
 static bool configFixedByOptions() {
-  return !blockTile.empty() || !warpTile.empty() || stages >= 0 ||
+  return !blockTile.empty() || !warpTile.empty() || !threadTile.empty() ||
+         stages >= 0 ||
          streamK >= 0 || !clusterShape.empty() || rasterGroup >= 0 ||
          !storeKind.empty() || persistentBlocks >= 0 || padding >= 0 ||
          vectorWidth >= 0;

@@ -35,6 +35,9 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
                "Thread-block tile [m, n, k] (default: the target's)">,
     ListOption<"warpTile", "warp-tile", "int64_t",
                "Warp tile [m, n, k] (default: the target's)">,
+    ListOption<"threadTile", "thread-tile", "int64_t",
+               "Thread tile [m, n] of the simt back end (its config's mma "
+               "field, [m, n, 1]; default: the model's)">,
     Option<"backend", "backend", "std::string", /*default=*/"\"\"",
            "Back end (wmma; default: the target's)">,
     Option<"padding", "padding", "int64_t", /*default=*/"-1",

@@ -23,6 +23,9 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
                                 llvm::cl::desc("Thread-block tile [m, n, k]")};
   ListOption<int64_t> warpTile{*this, "warp-tile",
                                llvm::cl::desc("Warp tile [m, n, k]")};
+  ListOption<int64_t> threadTile{
+      *this, "thread-tile",
+      llvm::cl::desc("Thread tile [m, n] (simt back end)")};
   Option<int64_t> padding{
       *this, "padding",
       llvm::cl::desc("Shared-memory row padding (-1: default)"),

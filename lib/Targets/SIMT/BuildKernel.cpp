@@ -1,0 +1,639 @@
+//===- BuildKernel.cpp - CUDA-core f32 matmul kernels -----------*- C++ -*-===//
+//
+// This file implements tcgen-simt-build-kernel: a contraction configured
+// for the simt back end becomes a gpu.launch of a register-tiled,
+// double-buffered FFMA kernel (seed 002's design).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tcgen/Targets/SIMT/Passes.h"
+
+#include "tcgen/Analysis/Contraction.h"
+#include "tcgen/Analysis/Epilogue.h"
+#include "tcgen/Transforms/LoopTags.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir::tcgen {
+#define GEN_PASS_DEF_TCGENSIMTBUILDKERNELPASS
+#include "tcgen/Targets/SIMT/Passes.h.inc"
+
+namespace {
+
+/// Elements of one strip of a thread tile (one 16-byte shared load).
+constexpr int64_t kStrip = 4;
+
+/// The static shape of the kernel, from the config and the sizes.
+struct SimtShape {
+  int64_t m, n, k, batch;
+  int64_t bm, bn, bk;     ///< block tile
+  int64_t wm, wn;         ///< warp tile
+  int64_t tm, tn;         ///< thread tile
+  int64_t pad;            ///< elements after each shared row
+  int64_t threads() const { return (bm / wm) * (bn / wn) * kWarpSize; }
+  int64_t warpsN() const { return bn / wn; }
+  int64_t lanesM() const { return wm / tm; }
+  int64_t lanesN() const { return wn / tn; }
+  int64_t kTiles() const { return (k + bk - 1) / bk; }
+};
+
+/// One operand tile's trip from global to shared memory: the stored
+/// operand is [rows][cols] (cols contiguous); the tile starts at
+/// (rowBase, colBase) and spans tileRows x tileCols; `transpose`: cols run
+/// along K, so the tile is written to the K-major shared buffer column by
+/// column.
+struct TileCopy {
+  Value memref;
+  bool batched;
+  int64_t rows, cols;         ///< the stored matrix
+  int64_t tileRows, tileCols; ///< the tile
+  bool transpose;
+  int64_t vector; ///< elements per access: 4 or 1
+  /// Accesses per thread.
+  int64_t perThread(int64_t threads) const {
+    return tileRows * tileCols / vector / threads;
+  }
+  /// Whether every tile lies inside the matrix (no check needed).
+  bool exact() const { return rows % tileRows == 0 && cols % tileCols == 0; }
+};
+
+/// Why `s` cannot be generated, or an empty string.
+std::string checkShape(const SimtShape &s) {
+  auto fail = [](const Twine &t) { return t.str(); };
+  if (s.tm % kStrip || s.tn % kStrip)
+    return fail("thread tile (mma) " + Twine(s.tm) + "x" + Twine(s.tn) +
+                " must be made of strips of 4 (multiples of 4)");
+  if (s.wm % s.tm || s.wn % s.tn || s.lanesM() * s.lanesN() != kWarpSize)
+    return fail("warp tile " + Twine(s.wm) + "x" + Twine(s.wn) +
+                " must hold 32 thread tiles of " + Twine(s.tm) + "x" +
+                Twine(s.tn));
+  if (s.bm % s.wm || s.bn % s.wn)
+    return fail("block tile " + Twine(s.bm) + "x" + Twine(s.bn) +
+                " must be a multiple of the warp tile");
+  if (s.pad % kStrip)
+    return fail("padding " + Twine(s.pad) + " must be a multiple of 4");
+  // Each thread copies as many elements of both tiles.
+  for (int64_t rows : {s.bm, s.bn})
+    if ((rows * s.bk) % s.threads() != 0)
+      return fail("a " + Twine(rows) + "x" + Twine(s.bk) +
+                  " tile does not split evenly over " + Twine(s.threads()) +
+                  " threads");
+  return "";
+}
+
+/// The kernel generator for one contraction.
+class Generator {
+public:
+  Generator(OpBuilder &b, Location loc, const SimtShape &s)
+      : b(b), loc(loc), s(s), f32(b.getF32Type()) {}
+
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, int64_t c) {
+    return c == 1 ? x : arith::MulIOp::create(b, loc, x, cst(c)).getResult();
+  }
+  Value addC(Value x, int64_t c) { return c == 0 ? x : add(x, cst(c)); }
+  Value lt(Value x, int64_t c) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, cst(c));
+  }
+  /// The tile row and column of the unit `u` of `t`: row-major, so that a
+  /// warp reads whole rows of the stored tile. (A transposing order whose
+  /// shared stores avoid bank conflicts, 16 rows x 2 units a warp, ran 7 %
+  /// slower at 8192^3: docs/NOTES.md.)
+  std::pair<Value, Value> unitAt(const TileCopy &t, Value u) {
+    int64_t perRow = t.tileCols / t.vector;
+    Value row = arith::DivUIOp::create(b, loc, u, cst(perRow));
+    Value col = mul(arith::RemUIOp::create(b, loc, u, cst(perRow)), t.vector);
+    return {row, col};
+  }
+
+  Value vecType4Zero(int64_t n) {
+    auto t = VectorType::get({n}, f32);
+    return arith::ConstantOp::create(b, loc, t,
+                                     DenseElementsAttr::get(t, 0.0f));
+  }
+
+  /// Indices into a possibly batched memref.
+  SmallVector<Value> at(bool batched, Value bz, Value r, Value c) {
+    if (batched)
+      return {bz, r, c};
+    return {r, c};
+  }
+
+  /// Loads this thread's units of the tile at (rowBase, colBase): values
+  /// outside the matrix read as zero (the address is clamped into it).
+  SmallVector<Value> loadTile(const TileCopy &t, Value bz, Value tid,
+                              Value rowBase, Value colBase) {
+    SmallVector<Value> units;
+    auto vt = VectorType::get({t.vector}, f32);
+    for (int64_t p = 0; p < t.perThread(s.threads()); ++p) {
+      Value u = addC(tid, p * s.threads());
+      auto [row, col] = unitAt(t, u);
+      Value r = add(rowBase, row), c = add(colBase, col);
+      if (t.exact()) {
+        units.push_back(vector::LoadOp::create(b, loc, vt, t.memref,
+                                               at(t.batched, bz, r, c)));
+        continue;
+      }
+      Value inside = arith::AndIOp::create(b, loc, lt(r, t.rows),
+                                           lt(c, t.cols));
+      Value rc = arith::MinUIOp::create(b, loc, r, cst(t.rows - 1));
+      Value cc = arith::MinUIOp::create(b, loc, c, cst(t.cols - t.vector));
+      Value v = vector::LoadOp::create(b, loc, vt, t.memref,
+                                       at(t.batched, bz, rc, cc));
+      units.push_back(arith::SelectOp::create(b, loc, inside, v,
+                                              vecType4Zero(t.vector)));
+    }
+    return units;
+  }
+
+  /// Stores the units loadTile returned into buffer `buf` (a value: 0 or
+  /// 1) of the K-major shared tile `smem` ([2 * bk][outer + pad]).
+  void storeTile(const TileCopy &t, ArrayRef<Value> units, Value smem,
+                 Value tid, Value buf) {
+    Value first = mul(buf, s.bk);
+    for (auto [p, v] : llvm::enumerate(units)) {
+      Value u = addC(tid, int64_t(p) * s.threads());
+      auto [row, col] = unitAt(t, u);
+      if (!t.transpose) {
+        // Rows run along K: row k of the buffer, the unit at `col`.
+        vector::StoreOp::create(b, loc, v, smem, {add(first, row), col});
+        continue;
+      }
+      // Columns run along K: element e goes to row col + e, column `row`.
+      for (int64_t e = 0; e < t.vector; ++e) {
+        Value x = vector::ExtractOp::create(b, loc, v, e);
+        memref::StoreOp::create(b, loc, x, smem,
+                                {add(first, addC(col, e)), row});
+      }
+    }
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  const SimtShape &s;
+  Type f32;
+};
+
+struct BuildKernelPass final
+    : impl::TCGenSIMTBuildKernelPassBase<BuildKernelPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      auto config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
+      if (config && config.getBackend() == "simt")
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops)
+      if (failed(build(op)))
+        return signalPassFailure();
+  }
+
+  /// Outlines `launch` into a gpu.module of its own with the shared
+  /// buffers and launch bounds: at least 512 threads' worth of blocks per
+  /// SM (ptxas keeps the registers to 65536 / 512 = 128 a thread).
+  LogicalResult outline(gpu::LaunchOp launch, StringRef name,
+                        SmallVector<Value> params,
+                        ArrayRef<memref::GlobalOp> buffers,
+                        const SimtShape &s) {
+    ModuleOp module = getOperation();
+    size_t declared = params.size();
+    gpu::GPUFuncOp kernel = outlineKernelFunc(launch, name, params);
+    if (params.size() != declared)
+      return launch.emitOpError("internal error: the simt kernel captures ")
+             << params.size() - declared
+             << " values besides its operands (a tcgen bug)";
+    OpBuilder b(module.getContext());
+    b.setInsertionPointToEnd(module.getBody());
+    auto gpuModule = gpu::GPUModuleOp::create(b, launch.getLoc(), name);
+    SymbolTable(module).insert(gpuModule);
+    SymbolTable inner(gpuModule);
+    inner.insert(kernel);
+    for (memref::GlobalOp global : buffers) {
+      global->remove();
+      inner.insert(global, gpuModule.getBody()->begin());
+    }
+    kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    b.getI32IntegerAttr(std::max<int64_t>(1, 512 / s.threads())));
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    b.getUnitAttr());
+    b.setInsertionPoint(launch);
+    auto launchFunc = gpu::LaunchFuncOp::create(
+        b, launch.getLoc(), kernel,
+        gpu::KernelDim3{launch.getGridSizeX(), launch.getGridSizeY(),
+                        launch.getGridSizeZ()},
+        gpu::KernelDim3{launch.getBlockSizeX(), launch.getBlockSizeY(),
+                        launch.getBlockSizeZ()},
+        Value(), params);
+    (void)launchFunc;
+    launch.erase();
+    return success();
+  }
+
+  LogicalResult build(linalg::LinalgOp op) {
+    auto func = op->getParentOfType<func::FuncOp>();
+    auto module = getOperation();
+    FailureOr<ContractionInfo> info = analyzeContraction(op);
+    if (failed(info))
+      return failure();
+    auto config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
+    if (!func || !isa<MemRefType>(info->c.getType()))
+      return op.emitOpError("the simt back end needs a bufferized "
+                            "contraction in a function");
+    if (info->isDynamic() || info->batchReduce || info->anyBatchMiddle() ||
+        info->multiBatch())
+      return op.emitOpError("the simt back end takes static sizes and one "
+                            "outermost batch dimension (or none)");
+    if (!info->aType.isF32() || !info->bType.isF32() || !info->cType.isF32())
+      return op.emitOpError("the simt back end takes f32 x f32 -> f32");
+    for (Value v : {info->a, info->b, info->c})
+      if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
+        return op.emitOpError("the simt back end takes operands with the "
+                              "identity layout (contiguous rows), not ")
+               << v.getType();
+
+    SimtShape s;
+    s.m = info->m;
+    s.n = info->n;
+    s.k = info->k;
+    s.batch = info->batched ? info->batch : 1;
+    ArrayRef<int64_t> bt = config.getBlockTile(), wt = config.getWarpTile(),
+                      tt = config.getMmaShape();
+    s.bm = bt[0];
+    s.bn = bt[1];
+    s.bk = bt[2];
+    s.wm = wt[0];
+    s.wn = wt[1];
+    s.tm = tt[0];
+    s.tn = tt[1];
+    s.pad = config.getPadding();
+    if (std::string why = checkShape(s); !why.empty())
+      return op.emitOpError("simt config ") << config << ": " << why;
+
+    // The consumer, fused where it can be.
+    std::string whyNot;
+    std::optional<EpilogueInfo> epilogue;
+    linalg::FillOp fill = getZeroFillOfOutput(*info);
+    if (fuseEpilogue) {
+      epilogue = findEpilogue(*info, whyNot);
+      if (epilogue && (!fill || info->cTransposed)) {
+        op.emitRemark("the consumer of the result is not fused into the "
+                      "kernel: the simt back end fuses epilogues of a "
+                      "row-major C = A*B only (a zero fill of C)");
+        epilogue.reset();
+      } else if (!epilogue && !whyNot.empty()) {
+        op.emitRemark("the consumer of the result is not fused into the "
+                      "kernel: ")
+            << whyNot;
+      }
+    }
+    Value out = epilogue ? epilogue->out : info->c;
+    if (failed(tagOperandArgument(func, op, info->a, "A")) ||
+        failed(tagOperandArgument(func, op, info->b, "B")) ||
+        failed(tagOperandArgument(func, op, out, "C")))
+      return failure();
+    if (epilogue)
+      for (auto [k, e] : llvm::enumerate(epilogue->operands))
+        if (failed(tagOperandArgument(func, epilogue->op, e.memref,
+                                      "E" + std::to_string(k))))
+          return failure();
+    bool accumulate = !fill;
+
+    // Shared tiles, K-major, double-buffered.
+    Location loc = op.getLoc();
+    Type f32 = Builder(op.getContext()).getF32Type();
+    std::string base = func.getSymName().str();
+    memref::GlobalOp sA = createSharedBuffer(
+        module, loc, "__tcgen_simt_" + base + "_A", 2 * s.bk, s.bm + s.pad, f32);
+    memref::GlobalOp sB = createSharedBuffer(
+        module, loc, "__tcgen_simt_" + base + "_B", 2 * s.bk, s.bn + s.pad, f32);
+
+    // Stored operands (ContractionInfo: A [m][k] or [k][m], B [k][n] or
+    // [n][k]; a column-major C's product is already swapped into these).
+    // The widest access (4, 2 or 1 elements) that the stored rows align
+    // and that splits the tile evenly over the threads.
+    auto vectorOf = [&](const TileCopy &t) {
+      for (int64_t v : {kStrip, int64_t(2)})
+        if (t.cols % v == 0 && t.tileCols % v == 0 &&
+            (t.tileRows * t.tileCols / v) % s.threads() == 0)
+          return v;
+      return int64_t(1);
+    };
+    TileCopy ta{info->a, s.batch > 1 || info->batched, 0, 0, 0, 0, false, 1};
+    if (info->aTransposed)
+      ta = {info->a, ta.batched, s.k, s.m, s.bk, s.bm, false, 0};
+    else
+      ta = {info->a, ta.batched, s.m, s.k, s.bm, s.bk, true, 0};
+    TileCopy tb{info->b, ta.batched, 0, 0, 0, 0, false, 1};
+    if (info->bTransposed)
+      tb = {info->b, ta.batched, s.n, s.k, s.bn, s.bk, true, 0};
+    else
+      tb = {info->b, ta.batched, s.k, s.n, s.bk, s.bn, false, 0};
+    ta.vector = vectorOf(ta);
+    tb.vector = vectorOf(tb);
+    // A batched memref of one matrix (batch 1) is still rank 3.
+    ta.batched = cast<MemRefType>(info->a.getType()).getRank() == 3;
+    tb.batched = cast<MemRefType>(info->b.getType()).getRank() == 3;
+    bool cBatched = cast<MemRefType>(out.getType()).getRank() == 3;
+
+    OpBuilder b(op);
+    Generator g(b, loc, s);
+    Value gx = g.cst((s.n + s.bn - 1) / s.bn);
+    Value gy = g.cst((s.m + s.bm - 1) / s.bm);
+    Value gz = g.cst(s.batch);
+    Value one = g.cst(1);
+    auto launch = gpu::LaunchOp::create(b, loc, gx, gy, gz,
+                                        g.cst(s.threads()), one, one);
+    Block &body = launch.getBody().front();
+    b.setInsertionPointToStart(&body);
+    gpu::TerminatorOp::create(b, loc);
+    b.setInsertionPointToStart(&body);
+    one = g.cst(1); // the launch's own: nothing but operands is captured
+
+    // The outlined kernel's parameters follow the first uses: A, B, the
+    // epilogue's operands, C (the manifest lists them in that order).
+    Value memC = out;
+
+    Value tid = launch.getThreadIds().x;
+    Value bz = launch.getBlockIds().z;
+    Value m0 = g.mul(launch.getBlockIds().y, s.bm);
+    Value n0 = g.mul(launch.getBlockIds().x, s.bn);
+    Value warp = arith::DivUIOp::create(b, loc, tid, g.cst(kWarpSize));
+    Value lane = arith::RemUIOp::create(b, loc, tid, g.cst(kWarpSize));
+    Value warpM = arith::DivUIOp::create(b, loc, warp, g.cst(s.warpsN()));
+    Value warpN = arith::RemUIOp::create(b, loc, warp, g.cst(s.warpsN()));
+    Value laneM = arith::DivUIOp::create(b, loc, lane, g.cst(s.lanesN()));
+    Value laneN = arith::RemUIOp::create(b, loc, lane, g.cst(s.lanesN()));
+    // First row (column) of this thread's strips within the block tile.
+    Value rowIn = g.add(g.mul(warpM, s.wm), g.mul(laneM, kStrip));
+    Value colIn = g.add(g.mul(warpN, s.wn), g.mul(laneN, kStrip));
+    int64_t stripRowStep = s.lanesM() * kStrip;
+    int64_t stripColStep = s.lanesN() * kStrip;
+
+    Value smA = memref::GetGlobalOp::create(b, loc, sA.getType(), sA.getName());
+    Value smB = memref::GetGlobalOp::create(b, loc, sB.getType(), sB.getName());
+
+    // The tile origins of k-tile `kt` in each stored operand.
+    auto origins = [&](const TileCopy &t, bool isA, Value k0)
+        -> std::pair<Value, Value> {
+      Value outer = isA ? m0 : n0;
+      // Rows run along K for A stored [k][m] and B stored [k][n].
+      bool rowsK = isA ? info->aTransposed : !info->bTransposed;
+      return rowsK ? std::make_pair(k0, outer) : std::make_pair(outer, k0);
+    };
+    auto loadBoth = [&](Value kt) {
+      Value k0 = g.mul(kt, s.bk);
+      auto [ar, ac] = origins(ta, true, k0);
+      auto [br, bc] = origins(tb, false, k0);
+      SmallVector<Value> units = g.loadTile(ta, bz, tid, ar, ac);
+      SmallVector<Value> bUnits = g.loadTile(tb, bz, tid, br, bc);
+      size_t na = units.size();
+      units.append(bUnits);
+      return std::make_pair(units, na);
+    };
+    auto storeBoth = [&](ArrayRef<Value> units, size_t na, Value buf) {
+      g.storeTile(ta, units.take_front(na), smA, tid, buf);
+      g.storeTile(tb, units.drop_front(na), smB, tid, buf);
+    };
+
+    // Prologue: k-tile 0 into buffer 0.
+    Value zero = g.cst(0);
+    {
+      auto [units, na] = loadBoth(zero);
+      storeBoth(units, na, zero);
+      gpu::BarrierOp::create(b, loc);
+    }
+
+    int64_t nAcc = s.tm * s.tn;
+    Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+    SmallVector<Value> inits(nAcc, fzero);
+    int64_t kTiles = s.kTiles();
+    auto loop = scf::ForOp::create(b, loc, zero, g.cst(kTiles), one, inits);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kt = loop.getInductionVar();
+      Value next = g.add(kt, one);
+      Value hasNext = g.lt(next, kTiles);
+      // The next k-tile into registers (seed 002, Algorithm 3).
+      SmallVector<Type> unitTypes;
+      size_t na = 0;
+      {
+        // Types only: one load of each unit.
+        int64_t pa = ta.perThread(s.threads()), pb = tb.perThread(s.threads());
+        na = pa;
+        unitTypes.append(pa, VectorType::get({ta.vector}, f32));
+        unitTypes.append(pb, VectorType::get({tb.vector}, f32));
+      }
+      auto prefetch = scf::IfOp::create(b, loc, unitTypes, hasNext,
+                                        /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(prefetch.thenBlock());
+        auto [units, count] = loadBoth(next);
+        (void)count;
+        scf::YieldOp::create(b, loc, units);
+        b.setInsertionPointToStart(prefetch.elseBlock());
+        SmallVector<Value> zeros;
+        for (Type t : unitTypes)
+          zeros.push_back(
+              g.vecType4Zero(cast<VectorType>(t).getNumElements()));
+        scf::YieldOp::create(b, loc, zeros);
+      }
+      // The current k-tile from shared memory.
+      Value buf = arith::RemUIOp::create(b, loc, kt, g.cst(2));
+      Value firstRow = g.mul(buf, s.bk);
+      SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
+                             loop.getRegionIterArgs().end());
+      auto v4 = VectorType::get({kStrip}, f32);
+      for (int64_t kk = 0; kk < s.bk; ++kk) {
+        Value krow = g.addC(firstRow, kk);
+        SmallVector<Value> aVals, bVals;
+        for (int64_t st = 0; st < s.tm / kStrip; ++st) {
+          Value v = vector::LoadOp::create(
+              b, loc, v4, smA, {krow, g.addC(rowIn, st * stripRowStep)});
+          for (int64_t e = 0; e < kStrip; ++e)
+            aVals.push_back(vector::ExtractOp::create(b, loc, v, e));
+        }
+        for (int64_t st = 0; st < s.tn / kStrip; ++st) {
+          Value v = vector::LoadOp::create(
+              b, loc, v4, smB, {krow, g.addC(colIn, st * stripColStep)});
+          for (int64_t e = 0; e < kStrip; ++e)
+            bVals.push_back(vector::ExtractOp::create(b, loc, v, e));
+        }
+        for (int64_t i = 0; i < s.tm; ++i)
+          for (int64_t j = 0; j < s.tn; ++j)
+            acc[i * s.tn + j] = LLVM::FMAOp::create(b, loc, aVals[i], bVals[j],
+                                                    acc[i * s.tn + j]);
+      }
+      // The prefetched k-tile into the other buffer.
+      auto store = scf::IfOp::create(b, loc, TypeRange(), hasNext,
+                                     /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(store.thenBlock());
+        Value other = arith::SubIOp::create(b, loc, one, buf);
+        SmallVector<Value> units(prefetch.getResults().begin(),
+                                 prefetch.getResults().end());
+        storeBoth(units, na, other);
+      }
+      gpu::BarrierOp::create(b, loc);
+      scf::YieldOp::create(b, loc, acc);
+    }
+
+    // The epilogue: each accumulator (through the fused consumer) to C.
+    SmallVector<Value> scalars;
+    if (epilogue)
+      for (const EpilogueOperand &e : epilogue->operands)
+        scalars.push_back(e.kind == EpilogueOperandKind::Scalar
+                              ? memref::LoadOp::create(b, loc, e.memref,
+                                                       ValueRange())
+                                    .getResult()
+                              : Value());
+    auto finish = [&](Value x, Value r, Value c) -> Value {
+      if (!epilogue)
+        return x;
+      SmallVector<Value> args;
+      for (auto [k, e] : llvm::enumerate(epilogue->operands)) {
+        switch (e.kind) {
+        case EpilogueOperandKind::Scalar:
+          args.push_back(scalars[k]);
+          break;
+        case EpilogueOperandKind::Row:
+          args.push_back(memref::LoadOp::create(b, loc, e.memref, c));
+          break;
+        case EpilogueOperandKind::Col:
+          args.push_back(memref::LoadOp::create(b, loc, e.memref, r));
+          break;
+        case EpilogueOperandKind::Matrix: {
+          bool batched = cast<MemRefType>(e.memref.getType()).getRank() == 3;
+          args.push_back(memref::LoadOp::create(b, loc, e.memref,
+                                                g.at(batched, bz, r, c)));
+          break;
+        }
+        }
+      }
+      return emitEpilogueBody(b, *epilogue, x, args);
+    };
+    Type outType = cast<MemRefType>(out.getType()).getElementType();
+    bool exactRows = s.m % s.bm == 0, exactCols = s.n % s.bn == 0;
+    // 16-byte stores need rows of a multiple of 4 f32 elements.
+    bool wide = s.n % kStrip == 0 && outType.isF32();
+    for (int64_t st = 0; st < s.tm / kStrip; ++st)
+      for (int64_t e = 0; e < kStrip; ++e) {
+        int64_t i = st * kStrip + e;
+        Value r = g.add(m0, g.addC(rowIn, st * stripRowStep + e));
+        for (int64_t sn = 0; sn < s.tn / kStrip; ++sn) {
+          Value c0 = g.add(n0, g.addC(colIn, sn * stripColStep));
+          auto guarded = [&](Value cond, function_ref<void()> emit) {
+            if (!cond)
+              return emit();
+            auto ifOp = scf::IfOp::create(b, loc, TypeRange(), cond, false);
+            OpBuilder::InsertionGuard guard(b);
+            b.setInsertionPointToStart(ifOp.thenBlock());
+            emit();
+          };
+          Value rowOk = exactRows ? Value() : g.lt(r, s.m);
+          auto accAt = [&](int64_t j) {
+            return loop.getResult(i * s.tn + sn * kStrip + j);
+          };
+          if (wide) {
+            Value cond = rowOk;
+            if (!exactCols) {
+              Value colOk = g.lt(c0, s.n);
+              cond = cond ? arith::AndIOp::create(b, loc, cond, colOk)
+                                .getResult()
+                          : colOk;
+            }
+            guarded(cond, [&] {
+              auto idx = g.at(cBatched, bz, r, c0);
+              SmallVector<Value> xs;
+              Value old;
+              if (accumulate)
+                old = vector::LoadOp::create(b, loc, VectorType::get({4}, f32),
+                                             memC, idx);
+              for (int64_t j = 0; j < kStrip; ++j) {
+                Value x = accAt(j);
+                if (old)
+                  x = arith::AddFOp::create(
+                      b, loc, vector::ExtractOp::create(b, loc, old, j), x);
+                xs.push_back(finish(x, r, g.addC(c0, j)));
+              }
+              Value v = vector::FromElementsOp::create(
+                  b, loc, VectorType::get({kStrip}, outType), xs);
+              vector::StoreOp::create(b, loc, v, memC, idx);
+            });
+            continue;
+          }
+          for (int64_t j = 0; j < kStrip; ++j) {
+            Value c = g.addC(c0, j);
+            Value cond = rowOk;
+            if (!exactCols) {
+              Value colOk = g.lt(c, s.n);
+              cond = cond ? arith::AndIOp::create(b, loc, cond, colOk)
+                                .getResult()
+                          : colOk;
+            }
+            guarded(cond, [&] {
+              auto idx = g.at(cBatched, bz, r, c);
+              Value x = accAt(j);
+              if (accumulate)
+                x = arith::AddFOp::create(
+                    b, loc, memref::LoadOp::create(b, loc, memC, idx), x);
+              memref::StoreOp::create(b, loc, finish(x, r, c), memC, idx);
+            });
+          }
+        }
+      }
+
+    // The kernel: parameters A, B, the epilogue's operands, C.
+    SmallVector<Value> params = {info->a, info->b};
+    if (epilogue)
+      for (const EpilogueOperand &e : epilogue->operands)
+        params.push_back(e.memref);
+    params.push_back(memC);
+    if (failed(outline(launch, (func.getSymName() + "_kernel").str(), params,
+                       {sA, sB}, s)))
+      return failure();
+
+    // The host function: the manifest reads these.
+    if (info->aTransposed || info->bTransposed)
+      func->setAttr("tcgen.transposed",
+                    b.getDenseBoolArrayAttr(
+                        {info->aTransposed, info->bTransposed}));
+    func->setAttr(kConfigAttrName, config);
+    if (!accumulate)
+      func->setAttr(kOverwriteAttrName, b.getUnitAttr());
+    if (epilogue) {
+      func->setAttr(kFusedEpilogueAttrName, describeEpilogue(*epilogue));
+      Value c = info->c;
+      epilogue->op->erase();
+      fill->erase();
+      op->erase();
+      if (auto alloc = c.getDefiningOp<memref::AllocOp>()) {
+        for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+          if (isa<memref::DeallocOp>(user))
+            user->erase();
+        if (alloc->use_empty())
+          alloc->erase();
+      }
+      return success();
+    }
+    if (fill)
+      fill->erase();
+    op->erase();
+    return success();
+  }
+};
+} // namespace
+} // namespace mlir::tcgen

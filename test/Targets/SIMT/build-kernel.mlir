@@ -1,0 +1,76 @@
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-simt-build-kernel)' | FileCheck %s
+
+// C = A*B, sizes that divide the 128x128x16 tile: no bounds checks; A
+// [m][k] is transposed into the K-major shared tile (scalar stores), B
+// [k][n] copied as it is (16-byte stores); one barrier before the K loop
+// and one per K tile; 8x8 accumulators per thread (64 FMAs per K step).
+// CHECK-LABEL: func.func @exact
+// CHECK-SAME: tcgen.overwrite
+// CHECK-NOT: linalg.fill
+// CHECK: gpu.launch_func @exact_kernel::@exact_kernel blocks in (%{{.*}}, %{{.*}}, %{{.*}}) threads in (%{{.*}}, %{{.*}}, %{{.*}}) args(%arg0 : memref<256x64xf32>, %arg1 : memref<64x256xf32>, %arg2 : memref<256x256xf32>)
+// CHECK: gpu.module @exact_kernel
+// CHECK: memref.global "private" @__tcgen_simt_exact_B : memref<32x132xf32, 3>
+// CHECK: memref.global "private" @__tcgen_simt_exact_A : memref<32x132xf32, 3>
+// CHECK: gpu.func @exact_kernel(%{{.*}}: memref<256x64xf32>, %{{.*}}: memref<64x256xf32>, %{{.*}}: memref<256x256xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>{{.*}}nvvm.minctasm = 2 : i32}
+// CHECK-NOT: arith.minui
+// CHECK: vector.load %{{.*}} : memref<256x64xf32>, vector<4xf32>
+// CHECK: vector.load %{{.*}} : memref<64x256xf32>, vector<4xf32>
+// CHECK-COUNT-4: memref.store %{{.*}} : memref<32x132xf32, 3>
+// CHECK: vector.store %{{.*}} : memref<32x132xf32, 3>, vector<4xf32>
+// CHECK: gpu.barrier
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32
+// CHECK: scf.if %{{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK-COUNT-2: vector.load %{{.*}} : memref<32x132xf32, 3>, vector<4xf32>
+// CHECK-COUNT-64: llvm.intr.fma
+// CHECK: gpu.barrier
+// CHECK: scf.yield
+// CHECK-NOT: scf.if
+// CHECK: vector.store %{{.*}} : memref<256x256xf32>, vector<4xf32>
+func.func @exact(%A: memref<256x64xf32>, %B: memref<64x256xf32>, %C: memref<256x256xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "simt", block = [128, 128, 16], warp = [32, 64, 16], mma = [8, 8, 1], stages = 2, padding = 4, vector = 4, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "global">}
+    ins(%A, %B : memref<256x64xf32>, memref<64x256xf32>) outs(%C : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+// Edges everywhere (M, N, K not multiples of the tile, rows not multiples
+// of 4 elements): element accesses with clamped addresses and zeros
+// outside, predicated stores; C += A*B reads C first. A stored [k][m] is
+// copied row by row, B stored [n][k] transposed.
+// CHECK-LABEL: func.func @edges_accumulate
+// CHECK-NOT: tcgen.overwrite
+// CHECK: gpu.func @edges_accumulate_kernel
+// CHECK-SAME: nvvm.minctasm = 4 : i32
+// CHECK: arith.minui
+// CHECK: vector.load %{{.*}} : memref<67x131xf32>, vector<1xf32>
+// CHECK: arith.select
+// CHECK: scf.for
+// CHECK: llvm.intr.fma
+// CHECK: scf.if
+// CHECK: memref.load %{{.*}} : memref<131x37xf32>
+// CHECK: arith.addf
+// CHECK: memref.store %{{.*}} : memref<131x37xf32>
+func.func @edges_accumulate(%A: memref<67x131xf32>, %B: memref<37x67xf32>, %C: memref<131x37xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "simt", block = [64, 64, 8], warp = [32, 32, 8], mma = [4, 8, 1], stages = 2, padding = 4, vector = 4, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "global">}
+    ins(%A, %B : memref<67x131xf32>, memref<37x67xf32>) outs(%C : memref<131x37xf32>)
+  return
+}
+
+// -----
+
+// A batch: grid z walks it, every operand indexed by the block's z.
+// CHECK-LABEL: func.func @batched
+// CHECK: gpu.launch_func
+// CHECK: gpu.func @batched_kernel
+// CHECK: gpu.block_id  z
+// CHECK: vector.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<3x64x32xf32>, vector<4xf32>
+func.func @batched(%A: memref<3x64x32xf32>, %B: memref<3x32x64xf32>, %C: memref<3x64x64xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%C : memref<3x64x64xf32>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "simt", block = [64, 64, 16], warp = [32, 32, 16], mma = [4, 8, 1], stages = 2, padding = 4, vector = 4, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "global">}
+    ins(%A, %B : memref<3x64x32xf32>, memref<3x32x64xf32>) outs(%C : memref<3x64x64xf32>)
+  return
+}
