@@ -3,10 +3,10 @@
 // RUN: not tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=simt block-tile=128,128,128 warp-tile=32,64,128 thread-tile=8,8}))' 2>&1 | FileCheck %s --check-prefix=SMEM
 // RUN: not tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(tcgen-configure{backend=simt thread-tile=6,8}))' 2>&1 | FileCheck %s --check-prefix=TILE
 
-// A grid that fills the GPU: 8x8 outputs per thread, 128x128x16 blocks
-// (K steps of 8 where rows are not multiples of 4 elements, below).
+// A grid that fills the GPU: 8x8 outputs per thread, 128x128x32 blocks
+// (K steps of 16 where rows are not multiples of 4 elements, below).
 // CHECK-LABEL: func.func @large
-// CHECK: #tcgen.config<backend = "simt", block = [128, 128, 16], warp = [32, 64, 16], mma = [8, 8, 1], stages = 2, padding = 4
+// CHECK: #tcgen.config<backend = "simt", block = [128, 128, 32], warp = [32, 64, 32], mma = [8, 8, 1], stages = 2, padding = 4
 // OPTS-LABEL: func.func @large
 // OPTS: #tcgen.config<backend = "simt", block = [128, 64, 8], warp = [32, 32, 8], mma = [8, 4, 1], stages = 2, padding = 4
 // SMEM: error: 'linalg.matmul' op the simt tiles need 270336 bytes of shared memory, more than the 232448 bytes one block may use on sm_90a
@@ -19,7 +19,7 @@ func.func @large(%A: memref<2048x2048xf32>, %B: memref<2048x2048xf32>, %C: memre
 // -----
 
 // CHECK-LABEL: func.func @unaligned
-// CHECK: #tcgen.config<backend = "simt", block = [128, 128, 8], warp = [32, 64, 8], mma = [8, 8, 1]
+// CHECK: #tcgen.config<backend = "simt", block = [128, 128, 16], warp = [32, 64, 16], mma = [8, 8, 1]
 func.func @unaligned(%A: memref<2047x2047xf32>, %B: memref<2047x2047xf32>, %C: memref<2047x2047xf32>) {
   linalg.matmul ins(%A, %B : memref<2047x2047xf32>, memref<2047x2047xf32>) outs(%C : memref<2047x2047xf32>)
   return

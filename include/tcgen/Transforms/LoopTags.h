@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "tcgen/Analysis/Epilogue.h"
 #include "tcgen/IR/TCGenDialect.h"
@@ -83,6 +84,15 @@ LogicalResult eraseLocalBuffer(Value buffer, StringRef what);
 memref::GlobalOp createSharedBuffer(ModuleOp module, Location loc,
                                     StringRef name, int64_t rows,
                                     int64_t cols, Type elementType);
+
+/// Moves the shared-memory globals `launch` reads into views of one dynamic
+/// shared region (`__tcgen_dsmem`, created in `symbols`' op) when together
+/// they exceed `staticLimit` bytes, and sets the launch's dynamic shared
+/// memory size; buffers nothing reads any more are erased. Fails (with an
+/// error) on a buffer without a static shape and identity layout.
+LogicalResult moveSharedBuffersToDynamic(gpu::LaunchOp launch,
+                                         SymbolTable &symbols,
+                                         int64_t staticLimit);
 
 /// Whether result `result` of the access `map` with `operands` (an
 /// affine.load's) indexes the K dimension: one of its dims is the induction

@@ -29,6 +29,10 @@ namespace {
 
 /// Elements of one strip of a thread tile (one 16-byte shared load).
 constexpr int64_t kStrip = 4;
+/// The names of the shared tiles the pass creates (one pair per kernel).
+constexpr StringLiteral kBufferPrefix = "__tcgen_simt_";
+/// Static shared memory a kernel may declare.
+constexpr int64_t kStaticSharedLimit = 48 * 1024;
 
 /// The static shape of the kernel, from the config and the sizes.
 struct SimtShape {
@@ -88,6 +92,25 @@ std::string checkShape(const SimtShape &s) {
   return "";
 }
 
+/// How many parts the copies of a k-tile go in: as few as keep at most
+/// 256 / BK prefetched elements (an address counts as one more where the
+/// access is 4 bytes wide) in registers at a time (16 at K steps of 16; a
+/// longer unrolled K step holds more shared loads in flight), dividing A's
+/// and B's units per thread and the k-tile's steps. Measured at the edge
+/// of 128 registers: docs/NOTES.md.
+int64_t prefetchPhases(const SimtShape &s, const TileCopy &a,
+                       const TileCopy &b) {
+  int64_t pa = a.perThread(s.threads()), pb = b.perThread(s.threads());
+  int64_t cost = pa * std::max<int64_t>(a.vector, 2) +
+                 pb * std::max<int64_t>(b.vector, 2);
+  int64_t budget = std::max<int64_t>(4, 256 / s.bk);
+  for (int64_t phases = 1; phases <= s.bk; ++phases)
+    if (pa % phases == 0 && pb % phases == 0 && s.bk % phases == 0 &&
+        cost / phases <= budget)
+      return phases;
+  return 1;
+}
+
 /// The kernel generator for one contraction.
 class Generator {
 public:
@@ -107,8 +130,18 @@ public:
   /// warp reads whole rows of the stored tile. (A transposing order whose
   /// shared stores avoid bank conflicts, 16 rows x 2 units a warp, ran 7 %
   /// slower at 8192^3: docs/NOTES.md.)
-  std::pair<Value, Value> unitAt(const TileCopy &t, Value u) {
+  /// Unit p of thread `tid` is u = tid + p * threads; where the threads
+  /// cover whole rows, its row is the thread's first plus a constant and
+  /// its column the thread's own (addresses a constant apart).
+  std::pair<Value, Value> unitAt(const TileCopy &t, Value tid, int64_t p) {
     int64_t perRow = t.tileCols / t.vector;
+    if (s.threads() % perRow == 0) {
+      Value row = arith::DivUIOp::create(b, loc, tid, cst(perRow));
+      Value col =
+          mul(arith::RemUIOp::create(b, loc, tid, cst(perRow)), t.vector);
+      return {addC(row, p * (s.threads() / perRow)), col};
+    }
+    Value u = addC(tid, p * s.threads());
     Value row = arith::DivUIOp::create(b, loc, u, cst(perRow));
     Value col = mul(arith::RemUIOp::create(b, loc, u, cst(perRow)), t.vector);
     return {row, col};
@@ -130,12 +163,12 @@ public:
   /// Loads this thread's units of the tile at (rowBase, colBase): values
   /// outside the matrix read as zero (the address is clamped into it).
   SmallVector<Value> loadTile(const TileCopy &t, Value bz, Value tid,
-                              Value rowBase, Value colBase) {
+                              Value rowBase, Value colBase, int64_t first,
+                              int64_t end) {
     SmallVector<Value> units;
     auto vt = VectorType::get({t.vector}, f32);
-    for (int64_t p = 0; p < t.perThread(s.threads()); ++p) {
-      Value u = addC(tid, p * s.threads());
-      auto [row, col] = unitAt(t, u);
+    for (int64_t p = first; p < end; ++p) {
+      auto [row, col] = unitAt(t, tid, p);
       Value r = add(rowBase, row), c = add(colBase, col);
       if (t.exact()) {
         units.push_back(vector::LoadOp::create(b, loc, vt, t.memref,
@@ -156,12 +189,11 @@ public:
 
   /// Stores the units loadTile returned into buffer `buf` (a value: 0 or
   /// 1) of the K-major shared tile `smem` ([2 * bk][outer + pad]).
-  void storeTile(const TileCopy &t, ArrayRef<Value> units, Value smem,
-                 Value tid, Value buf) {
+  void storeTile(const TileCopy &t, ArrayRef<Value> units, int64_t firstUnit,
+                 Value smem, Value tid, Value buf) {
     Value first = mul(buf, s.bk);
-    for (auto [p, v] : llvm::enumerate(units)) {
-      Value u = addC(tid, int64_t(p) * s.threads());
-      auto [row, col] = unitAt(t, u);
+    for (auto [i, v] : llvm::enumerate(units)) {
+      auto [row, col] = unitAt(t, tid, firstUnit + int64_t(i));
       if (!t.transpose) {
         // Rows run along K: row k of the buffer, the unit at `col`.
         vector::StoreOp::create(b, loc, v, smem, {add(first, row), col});
@@ -203,10 +235,13 @@ struct BuildKernelPass final
   /// buffers and launch bounds: at least 512 threads' worth of blocks per
   /// SM (ptxas keeps the registers to 65536 / 512 = 128 a thread).
   LogicalResult outline(gpu::LaunchOp launch, StringRef name,
-                        SmallVector<Value> params,
-                        ArrayRef<memref::GlobalOp> buffers,
-                        const SimtShape &s) {
+                        SmallVector<Value> params, const SimtShape &s) {
     ModuleOp module = getOperation();
+    // Past 48 KiB the tiles live in dynamic shared memory.
+    SymbolTable symbols(module);
+    if (failed(moveSharedBuffersToDynamic(launch, symbols,
+                                          kStaticSharedLimit)))
+      return failure();
     size_t declared = params.size();
     gpu::GPUFuncOp kernel = outlineKernelFunc(launch, name, params);
     if (params.size() != declared)
@@ -219,9 +254,21 @@ struct BuildKernelPass final
     SymbolTable(module).insert(gpuModule);
     SymbolTable inner(gpuModule);
     inner.insert(kernel);
-    for (memref::GlobalOp global : buffers) {
-      global->remove();
-      inner.insert(global, gpuModule.getBody()->begin());
+    // The shared globals the kernel reads go with it: its own tiles, and a
+    // copy of the dynamic region other kernels may read too.
+    llvm::SetVector<StringRef> globals;
+    kernel.walk([&](memref::GetGlobalOp get) { globals.insert(get.getName()); });
+    for (StringRef g : globals) {
+      auto global = symbols.lookup<memref::GlobalOp>(g);
+      if (!global || inner.lookup(g))
+        continue;
+      if (g.starts_with(kBufferPrefix)) {
+        symbols.remove(global);
+        global->remove();
+        inner.insert(global, gpuModule.getBody()->begin());
+      } else {
+        inner.insert(global.clone(), gpuModule.getBody()->begin());
+      }
     }
     kernel->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                     b.getI32IntegerAttr(std::max<int64_t>(1, 512 / s.threads())));
@@ -234,7 +281,7 @@ struct BuildKernelPass final
                         launch.getGridSizeZ()},
         gpu::KernelDim3{launch.getBlockSizeX(), launch.getBlockSizeY(),
                         launch.getBlockSizeZ()},
-        Value(), params);
+        launch.getDynamicSharedMemorySize(), params);
     (void)launchFunc;
     launch.erase();
     return success();
@@ -313,10 +360,12 @@ struct BuildKernelPass final
     Location loc = op.getLoc();
     Type f32 = Builder(op.getContext()).getF32Type();
     std::string base = func.getSymName().str();
-    memref::GlobalOp sA = createSharedBuffer(
-        module, loc, "__tcgen_simt_" + base + "_A", 2 * s.bk, s.bm + s.pad, f32);
-    memref::GlobalOp sB = createSharedBuffer(
-        module, loc, "__tcgen_simt_" + base + "_B", 2 * s.bk, s.bn + s.pad, f32);
+    memref::GlobalOp sA =
+        createSharedBuffer(module, loc, (kBufferPrefix + base + "_A").str(),
+                           2 * s.bk, s.bm + s.pad, f32);
+    memref::GlobalOp sB =
+        createSharedBuffer(module, loc, (kBufferPrefix + base + "_B").str(),
+                           2 * s.bk, s.bn + s.pad, f32);
 
     // Stored operands (ContractionInfo: A [m][k] or [k][m], B [k][n] or
     // [n][k]; a column-major C's product is already swapped into these).
@@ -391,28 +440,34 @@ struct BuildKernelPass final
       bool rowsK = isA ? info->aTransposed : !info->bTransposed;
       return rowsK ? std::make_pair(k0, outer) : std::make_pair(outer, k0);
     };
-    auto loadBoth = [&](Value kt) {
+    // The copies of a k-tile go in `phases` parts (A's units and B's split
+    // evenly), so that only one part is held in registers at a time.
+    int64_t pa = ta.perThread(s.threads()), pb = tb.perThread(s.threads());
+    int64_t phases = prefetchPhases(s, ta, tb);
+    auto loadPart = [&](Value kt, int64_t phase) {
       Value k0 = g.mul(kt, s.bk);
       auto [ar, ac] = origins(ta, true, k0);
       auto [br, bc] = origins(tb, false, k0);
-      SmallVector<Value> units = g.loadTile(ta, bz, tid, ar, ac);
-      SmallVector<Value> bUnits = g.loadTile(tb, bz, tid, br, bc);
-      size_t na = units.size();
-      units.append(bUnits);
-      return std::make_pair(units, na);
+      SmallVector<Value> units =
+          g.loadTile(ta, bz, tid, ar, ac, phase * pa / phases,
+                     (phase + 1) * pa / phases);
+      units.append(g.loadTile(tb, bz, tid, br, bc, phase * pb / phases,
+                              (phase + 1) * pb / phases));
+      return units;
     };
-    auto storeBoth = [&](ArrayRef<Value> units, size_t na, Value buf) {
-      g.storeTile(ta, units.take_front(na), smA, tid, buf);
-      g.storeTile(tb, units.drop_front(na), smB, tid, buf);
+    auto storePart = [&](ArrayRef<Value> units, int64_t phase, Value buf) {
+      size_t na = pa / phases;
+      g.storeTile(ta, units.take_front(na), phase * pa / phases, smA, tid,
+                  buf);
+      g.storeTile(tb, units.drop_front(na), phase * pb / phases, smB, tid,
+                  buf);
     };
 
     // Prologue: k-tile 0 into buffer 0.
     Value zero = g.cst(0);
-    {
-      auto [units, na] = loadBoth(zero);
-      storeBoth(units, na, zero);
-      gpu::BarrierOp::create(b, loc);
-    }
+    for (int64_t phase = 0; phase < phases; ++phase)
+      storePart(loadPart(zero, phase), phase, zero);
+    gpu::BarrierOp::create(b, loc);
 
     int64_t nAcc = s.tm * s.tn;
     Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
@@ -425,67 +480,62 @@ struct BuildKernelPass final
       Value kt = loop.getInductionVar();
       Value next = g.add(kt, one);
       Value hasNext = g.lt(next, kTiles);
-      // The next k-tile into registers (seed 002, Algorithm 3).
+      // Per phase: part of the next k-tile into registers (seed 002,
+      // Algorithm 3), the phase's share of the current k-tile's steps from
+      // shared memory, the part into the other buffer.
       SmallVector<Type> unitTypes;
-      size_t na = 0;
-      {
-        // Types only: one load of each unit.
-        int64_t pa = ta.perThread(s.threads()), pb = tb.perThread(s.threads());
-        na = pa;
-        unitTypes.append(pa, VectorType::get({ta.vector}, f32));
-        unitTypes.append(pb, VectorType::get({tb.vector}, f32));
-      }
-      auto prefetch = scf::IfOp::create(b, loc, unitTypes, hasNext,
-                                        /*withElseRegion=*/true);
-      {
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(prefetch.thenBlock());
-        auto [units, count] = loadBoth(next);
-        (void)count;
-        scf::YieldOp::create(b, loc, units);
-        b.setInsertionPointToStart(prefetch.elseBlock());
-        SmallVector<Value> zeros;
-        for (Type t : unitTypes)
-          zeros.push_back(
-              g.vecType4Zero(cast<VectorType>(t).getNumElements()));
-        scf::YieldOp::create(b, loc, zeros);
-      }
-      // The current k-tile from shared memory.
+      unitTypes.append(pa / phases, VectorType::get({ta.vector}, f32));
+      unitTypes.append(pb / phases, VectorType::get({tb.vector}, f32));
       Value buf = arith::RemUIOp::create(b, loc, kt, g.cst(2));
       Value firstRow = g.mul(buf, s.bk);
       SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
                              loop.getRegionIterArgs().end());
       auto v4 = VectorType::get({kStrip}, f32);
-      for (int64_t kk = 0; kk < s.bk; ++kk) {
-        Value krow = g.addC(firstRow, kk);
-        SmallVector<Value> aVals, bVals;
-        for (int64_t st = 0; st < s.tm / kStrip; ++st) {
-          Value v = vector::LoadOp::create(
-              b, loc, v4, smA, {krow, g.addC(rowIn, st * stripRowStep)});
-          for (int64_t e = 0; e < kStrip; ++e)
-            aVals.push_back(vector::ExtractOp::create(b, loc, v, e));
+      int64_t stepsPerPhase = s.bk / phases;
+      for (int64_t phase = 0; phase < phases; ++phase) {
+        auto prefetch = scf::IfOp::create(b, loc, unitTypes, hasNext,
+                                          /*withElseRegion=*/true);
+        {
+          OpBuilder::InsertionGuard inner(b);
+          b.setInsertionPointToStart(prefetch.thenBlock());
+          scf::YieldOp::create(b, loc, loadPart(next, phase));
+          b.setInsertionPointToStart(prefetch.elseBlock());
+          SmallVector<Value> zeros;
+          for (Type t : unitTypes)
+            zeros.push_back(
+                g.vecType4Zero(cast<VectorType>(t).getNumElements()));
+          scf::YieldOp::create(b, loc, zeros);
         }
-        for (int64_t st = 0; st < s.tn / kStrip; ++st) {
-          Value v = vector::LoadOp::create(
-              b, loc, v4, smB, {krow, g.addC(colIn, st * stripColStep)});
-          for (int64_t e = 0; e < kStrip; ++e)
-            bVals.push_back(vector::ExtractOp::create(b, loc, v, e));
+        for (int64_t kk = phase * stepsPerPhase;
+             kk < (phase + 1) * stepsPerPhase; ++kk) {
+          Value krow = g.addC(firstRow, kk);
+          SmallVector<Value> aVals, bVals;
+          for (int64_t st = 0; st < s.tm / kStrip; ++st) {
+            Value v = vector::LoadOp::create(
+                b, loc, v4, smA, {krow, g.addC(rowIn, st * stripRowStep)});
+            for (int64_t e = 0; e < kStrip; ++e)
+              aVals.push_back(vector::ExtractOp::create(b, loc, v, e));
+          }
+          for (int64_t st = 0; st < s.tn / kStrip; ++st) {
+            Value v = vector::LoadOp::create(
+                b, loc, v4, smB, {krow, g.addC(colIn, st * stripColStep)});
+            for (int64_t e = 0; e < kStrip; ++e)
+              bVals.push_back(vector::ExtractOp::create(b, loc, v, e));
+          }
+          for (int64_t i = 0; i < s.tm; ++i)
+            for (int64_t j = 0; j < s.tn; ++j)
+              acc[i * s.tn + j] = LLVM::FMAOp::create(
+                  b, loc, aVals[i], bVals[j], acc[i * s.tn + j]);
         }
-        for (int64_t i = 0; i < s.tm; ++i)
-          for (int64_t j = 0; j < s.tn; ++j)
-            acc[i * s.tn + j] = LLVM::FMAOp::create(b, loc, aVals[i], bVals[j],
-                                                    acc[i * s.tn + j]);
-      }
-      // The prefetched k-tile into the other buffer.
-      auto store = scf::IfOp::create(b, loc, TypeRange(), hasNext,
-                                     /*withElseRegion=*/false);
-      {
+        // The prefetched part into the other buffer.
+        auto store = scf::IfOp::create(b, loc, TypeRange(), hasNext,
+                                       /*withElseRegion=*/false);
         OpBuilder::InsertionGuard inner(b);
         b.setInsertionPointToStart(store.thenBlock());
         Value other = arith::SubIOp::create(b, loc, one, buf);
         SmallVector<Value> units(prefetch.getResults().begin(),
                                  prefetch.getResults().end());
-        storeBoth(units, na, other);
+        storePart(units, phase, other);
       }
       gpu::BarrierOp::create(b, loc);
       scf::YieldOp::create(b, loc, acc);
@@ -603,7 +653,7 @@ struct BuildKernelPass final
         params.push_back(e.memref);
     params.push_back(memC);
     if (failed(outline(launch, (func.getSymName() + "_kernel").str(), params,
-                       {sA, sB}, s)))
+                       s)))
       return failure();
 
     // The host function: the manifest reads these.

@@ -74,3 +74,28 @@ func.func @batched(%A: memref<3x64x32xf32>, %B: memref<3x32x64xf32>, %C: memref<
     ins(%A, %B : memref<3x64x32xf32>, memref<3x32x64xf32>) outs(%C : memref<3x64x64xf32>)
   return
 }
+
+// -----
+
+// K steps of 32: 67584 bytes of tiles, past the 48 KiB of static shared
+// memory, go to the dynamic region; the next k-tile's copies go in four
+// parts (one 16-byte unit of A and one of B each), each loaded before and
+// stored after a quarter of the current k-tile's 32 steps.
+// CHECK-LABEL: func.func @long_k
+// CHECK: gpu.launch_func @long_k_kernel::@long_k_kernel {{.*}} dynamic_shared_memory_size %{{.*}} args(
+// CHECK: gpu.module @long_k_kernel
+// CHECK-DAG: memref.global @__tcgen_dsmem : memref<0xi8, 3>
+// CHECK: gpu.func @long_k_kernel
+// CHECK: memref.view
+// CHECK: scf.for
+// CHECK-COUNT-4: scf.if %{{.*}} -> (vector<4xf32>, vector<4xf32>)
+// CHECK-NOT: scf.if %{{.*}} -> (vector
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
+func.func @long_k(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<256x256xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "simt", block = [128, 128, 32], warp = [32, 64, 32], mma = [8, 8, 1], stages = 2, padding = 4, vector = 4, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "global">}
+    ins(%A, %B : memref<256x256xf32>, memref<256x256xf32>) outs(%C : memref<256x256xf32>)
+  return
+}
