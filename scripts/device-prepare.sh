@@ -65,6 +65,15 @@ if [ "${BACKEND:-wmma}" = sm90 ]; then
       echo "  $CARRY/bundles/$name"
     done
   done
+  # f32 x f32 on CUDA cores (the simt back end, whatever BACKEND says): an
+  # aligned size, edges with transposed operands, and C += A*B.
+  for spec in "1024 1024 1024" "515 259 301 --a-layout km --b-layout nk" "384 256 200 --accumulate"; do
+    set -- $spec
+    name="mm_simt_${1}x${2}x${3}"
+    "$SRC/scripts/gen_matmul.py" "$@" --in f32 --out f32 --name "$name" > "$CARRY/mlir/$name.mlir"
+    "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/bundles/$name" >/dev/null
+    echo "  $CARRY/bundles/$name"
+  done
 fi
 echo "benchmark bundles:"
 for out in f32 f16; do

@@ -1481,24 +1481,23 @@ if want simt; then
   build "$D" chk_big_tile 1024 1024 512 $F --
   build "$D" chk_t8x4 512 512 128 $F -- --block-tile=128,64,8 --warp-tile=32,32,8 --thread-tile=8,4
   build "$D" chk_bk16 512 512 256 $F -- --block-tile=128,128,16 --warp-tile=32,64,16 --thread-tile=8,8
-  build "$D" chk_bk32_odd 515 517 333 $F -- --block-tile=128,128,32 --warp-tile=32,64,32 --thread-tile=8,8
-  build "$D" chk_bk16_phases 301 299 257 $F -- --block-tile=128,128,16 --warp-tile=32,64,16 --thread-tile=8,8
   build "$D" chk_bk32 1024 512 512 $F -- --block-tile=128,128,32 --warp-tile=64,32,32 --thread-tile=8,8
-  # Timings: square sizes, default config and candidate tiles.
+  # Timings: square sizes with the default config, K steps of 16 and 8
+  # next to it, odd sizes, a batch.
   for s in 1024 2048 4096 8192; do
     build "$D" "t${s}_default" $s $s $s $F --
   done
-  for s in 2048 4096 8192; do
-    build "$D" "t${s}_b128x128x32" $s $s $s $F -- --block-tile=128,128,32 --warp-tile=32,64,32 --thread-tile=8,8
-    build "$D" "t${s}_w64x32x32" $s $s $s $F -- --block-tile=128,128,32 --warp-tile=64,32,32 --thread-tile=8,8
-    build "$D" "t${s}_b128x128x8" $s $s $s $F -- --block-tile=128,128,8 --warp-tile=32,64,8 --thread-tile=8,8
+  for s in 4096 8192; do
+    build "$D" "t${s}_bk16" $s $s $s $F -- --block-tile=128,128,16 --warp-tile=32,64,16 --thread-tile=8,8
+    build "$D" "t${s}_bk8" $s $s $s $F -- --block-tile=128,128,8 --warp-tile=32,64,8 --thread-tile=8,8
   done
-  build "$D" t4095_bk16 4095 4095 4095 $F -- --block-tile=128,128,16 --warp-tile=32,64,16 --thread-tile=8,8
-  build "$D" t3000x5000x700_bk16 3000 5000 700 $F -- --block-tile=128,128,16 --warp-tile=32,64,16 --thread-tile=8,8
-  build "$D" t8191_default 8191 8191 8191 $F --
-  build "$D" t2049_default 2049 2049 2049 $F --
-  build "$D" t5000_default 5000 5000 5000 $F --
-  build "$D" t4095_default 4095 4095 4095 $F --
+  for s in 2049 4095 5000 8191; do build "$D" "t${s}_default" $s $s $s $F --; done
   build "$D" t3000x5000x700_default 3000 5000 700 $F --
+  build "$D" t16x1024x1024x1024_default 1024 1024 1024 $F --batch 16 --
+  # Small bundles for compute-sanitizer (memcheck, racecheck, synccheck).
+  rm -rf "$CARRY/san"; mkdir -p "$CARRY/san"
+  build "$CARRY/san" simt_bk32 256 256 128 $F --
+  build "$CARRY/san" simt_edges_tt 131 67 45 $F --a-layout km --b-layout nk --
+  build "$CARRY/san" simt_batch_acc 64 96 40 $F --batch 3 --accumulate --
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -86,9 +86,9 @@ func.func @dynamic_batch(%a: memref<?x128x128xf16>, %b: memref<?x128x128xf16>, %
 
 // f32 x f32 without tf32: full f32 on CUDA cores (simt), 8x8 outputs per
 // thread in 128x128x32 blocks where the grid fills the GPU, 4x8 in
-// 64x64x32 blocks where it does not.
+// 64x64x16 blocks where it does not.
 // CHECK-LABEL: func.func @f32_inputs
-// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "simt", block = [64, 64, 32], warp = [32, 32, 32], mma = [4, 8, 1], stages = 2, padding = 4
+// CHECK: linalg.matmul {tcgen.config = #tcgen.config<backend = "simt", block = [64, 64, 16], warp = [32, 32, 16], mma = [4, 8, 1], stages = 2, padding = 4
 func.func @f32_inputs(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
   linalg.matmul ins(%a, %b : memref<128x128xf32>, memref<128x128xf32>) outs(%c : memref<128x128xf32>)
   return

@@ -39,7 +39,7 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
                "Thread tile [m, n] of the simt back end (its config's mma "
                "field, [m, n, 1]; default: the model's)">,
     Option<"backend", "backend", "std::string", /*default=*/"\"\"",
-           "Back end (wmma; default: the target's)">,
+           "Back end (wmma, sm80, sm90 or simt; default: the target's, simt for f32 inputs without allow-tf32)">,
     Option<"padding", "padding", "int64_t", /*default=*/"-1",
            "Shared-memory row padding in elements (-1: default)">,
     Option<"vector", "vector", "int64_t", /*default=*/"-1",
