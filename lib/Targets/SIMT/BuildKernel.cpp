@@ -64,8 +64,16 @@ struct TileCopy {
   int64_t perThread(int64_t threads) const {
     return tileRows * tileCols / vector / threads;
   }
-  /// Whether every tile lies inside the matrix (no check needed).
-  bool exact() const { return rows % tileRows == 0 && cols % tileCols == 0; }
+  /// Whether the tile's rows (columns) lie inside the matrix: every tile's
+  /// do where the tile divides the matrix, and in an interior block (one
+  /// whose block tile lies inside C) those along M or N do. Columns run
+  /// along K when `transpose`, rows otherwise.
+  bool rowsInside(bool interior) const {
+    return rows % tileRows == 0 || (interior && transpose);
+  }
+  bool colsInside(bool interior) const {
+    return cols % tileCols == 0 || (interior && !transpose);
+  }
 };
 
 /// Why `s` cannot be generated, or an empty string.
@@ -170,15 +178,25 @@ public:
     for (int64_t p = first; p < end; ++p) {
       auto [row, col] = unitAt(t, tid, p);
       Value r = add(rowBase, row), c = add(colBase, col);
-      if (t.exact()) {
+      bool rowsIn = t.rowsInside(interior), colsIn = t.colsInside(interior);
+      if (rowsIn && colsIn) {
         units.push_back(vector::LoadOp::create(b, loc, vt, t.memref,
                                                at(t.batched, bz, r, c)));
         continue;
       }
-      Value inside = arith::AndIOp::create(b, loc, lt(r, t.rows),
-                                           lt(c, t.cols));
-      Value rc = arith::MinUIOp::create(b, loc, r, cst(t.rows - 1));
-      Value cc = arith::MinUIOp::create(b, loc, c, cst(t.cols - t.vector));
+      // Only the dimensions that may leave the matrix are checked.
+      Value inside = rowsIn   ? lt(c, t.cols)
+                     : colsIn ? lt(r, t.rows)
+                              : arith::AndIOp::create(b, loc, lt(r, t.rows),
+                                                      lt(c, t.cols))
+                                    .getResult();
+      Value rc = rowsIn ? r
+                        : arith::MinUIOp::create(b, loc, r, cst(t.rows - 1))
+                              .getResult();
+      Value cc =
+          colsIn ? c
+                 : arith::MinUIOp::create(b, loc, c, cst(t.cols - t.vector))
+                       .getResult();
       Value v = vector::LoadOp::create(b, loc, vt, t.memref,
                                        at(t.batched, bz, rc, cc));
       units.push_back(arith::SelectOp::create(b, loc, inside, v,
@@ -207,6 +225,9 @@ public:
       }
     }
   }
+
+  /// Whether the code being emitted runs in interior blocks only.
+  bool interior = false;
 
 private:
   OpBuilder &b;
@@ -463,188 +484,197 @@ struct BuildKernelPass final
                   buf);
     };
 
-    // Prologue: k-tile 0 into buffer 0.
-    Value zero = g.cst(0);
-    for (int64_t phase = 0; phase < phases; ++phase)
-      storePart(loadPart(zero, phase), phase, zero);
-    gpu::BarrierOp::create(b, loc);
-
-    int64_t nAcc = s.tm * s.tn;
-    Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-    SmallVector<Value> inits(nAcc, fzero);
-    int64_t kTiles = s.kTiles();
-    auto loop = scf::ForOp::create(b, loc, zero, g.cst(kTiles), one, inits);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value kt = loop.getInductionVar();
-      Value next = g.add(kt, one);
-      Value hasNext = g.lt(next, kTiles);
-      // Per phase: part of the next k-tile into registers (seed 002,
-      // Algorithm 3), the phase's share of the current k-tile's steps from
-      // shared memory, the part into the other buffer.
-      SmallVector<Type> unitTypes;
-      unitTypes.append(pa / phases, VectorType::get({ta.vector}, f32));
-      unitTypes.append(pb / phases, VectorType::get({tb.vector}, f32));
-      Value buf = arith::RemUIOp::create(b, loc, kt, g.cst(2));
-      Value firstRow = g.mul(buf, s.bk);
-      SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
-                             loop.getRegionIterArgs().end());
-      auto v4 = VectorType::get({kStrip}, f32);
-      int64_t stepsPerPhase = s.bk / phases;
-      for (int64_t phase = 0; phase < phases; ++phase) {
-        auto prefetch = scf::IfOp::create(b, loc, unitTypes, hasNext,
-                                          /*withElseRegion=*/true);
-        {
-          OpBuilder::InsertionGuard inner(b);
-          b.setInsertionPointToStart(prefetch.thenBlock());
-          scf::YieldOp::create(b, loc, loadPart(next, phase));
-          b.setInsertionPointToStart(prefetch.elseBlock());
-          SmallVector<Value> zeros;
-          for (Type t : unitTypes)
-            zeros.push_back(
-                g.vecType4Zero(cast<VectorType>(t).getNumElements()));
-          scf::YieldOp::create(b, loc, zeros);
-        }
-        for (int64_t kk = phase * stepsPerPhase;
-             kk < (phase + 1) * stepsPerPhase; ++kk) {
-          Value krow = g.addC(firstRow, kk);
-          SmallVector<Value> aVals, bVals;
-          for (int64_t st = 0; st < s.tm / kStrip; ++st) {
-            Value v = vector::LoadOp::create(
-                b, loc, v4, smA, {krow, g.addC(rowIn, st * stripRowStep)});
-            for (int64_t e = 0; e < kStrip; ++e)
-              aVals.push_back(vector::ExtractOp::create(b, loc, v, e));
-          }
-          for (int64_t st = 0; st < s.tn / kStrip; ++st) {
-            Value v = vector::LoadOp::create(
-                b, loc, v4, smB, {krow, g.addC(colIn, st * stripColStep)});
-            for (int64_t e = 0; e < kStrip; ++e)
-              bVals.push_back(vector::ExtractOp::create(b, loc, v, e));
-          }
-          for (int64_t i = 0; i < s.tm; ++i)
-            for (int64_t j = 0; j < s.tn; ++j)
-              acc[i * s.tn + j] = LLVM::FMAOp::create(
-                  b, loc, aVals[i], bVals[j], acc[i * s.tn + j]);
-        }
-        // The prefetched part into the other buffer.
-        auto store = scf::IfOp::create(b, loc, TypeRange(), hasNext,
-                                       /*withElseRegion=*/false);
-        OpBuilder::InsertionGuard inner(b);
-        b.setInsertionPointToStart(store.thenBlock());
-        Value other = arith::SubIOp::create(b, loc, one, buf);
-        SmallVector<Value> units(prefetch.getResults().begin(),
-                                 prefetch.getResults().end());
-        storePart(units, phase, other);
-      }
+    // The kernel body; `interior`: every block tile lies inside C (only K
+    // may leave the matrix). (A second copy of the body for the interior
+    // blocks of a C the tiles do not divide, behind a branch on the block,
+    // made ptxas spill at every K step: docs/NOTES.md.)
+    auto emitBody = [&](bool interior) {
+      g.interior = interior;
+      // Prologue: k-tile 0 into buffer 0.
+      Value zero = g.cst(0);
+      for (int64_t phase = 0; phase < phases; ++phase)
+        storePart(loadPart(zero, phase), phase, zero);
       gpu::BarrierOp::create(b, loc);
-      scf::YieldOp::create(b, loc, acc);
-    }
 
-    // The epilogue: each accumulator (through the fused consumer) to C.
-    SmallVector<Value> scalars;
-    if (epilogue)
-      for (const EpilogueOperand &e : epilogue->operands)
-        scalars.push_back(e.kind == EpilogueOperandKind::Scalar
-                              ? memref::LoadOp::create(b, loc, e.memref,
-                                                       ValueRange())
-                                    .getResult()
-                              : Value());
-    auto finish = [&](Value x, Value r, Value c) -> Value {
-      if (!epilogue)
-        return x;
-      SmallVector<Value> args;
-      for (auto [k, e] : llvm::enumerate(epilogue->operands)) {
-        switch (e.kind) {
-        case EpilogueOperandKind::Scalar:
-          args.push_back(scalars[k]);
-          break;
-        case EpilogueOperandKind::Row:
-          args.push_back(memref::LoadOp::create(b, loc, e.memref, c));
-          break;
-        case EpilogueOperandKind::Col:
-          args.push_back(memref::LoadOp::create(b, loc, e.memref, r));
-          break;
-        case EpilogueOperandKind::Matrix: {
-          bool batched = cast<MemRefType>(e.memref.getType()).getRank() == 3;
-          args.push_back(memref::LoadOp::create(b, loc, e.memref,
-                                                g.at(batched, bz, r, c)));
-          break;
-        }
-        }
-      }
-      return emitEpilogueBody(b, *epilogue, x, args);
-    };
-    Type outType = cast<MemRefType>(out.getType()).getElementType();
-    bool exactRows = s.m % s.bm == 0, exactCols = s.n % s.bn == 0;
-    // 16-byte stores need rows of a multiple of 4 f32 elements.
-    bool wide = s.n % kStrip == 0 && outType.isF32();
-    for (int64_t st = 0; st < s.tm / kStrip; ++st)
-      for (int64_t e = 0; e < kStrip; ++e) {
-        int64_t i = st * kStrip + e;
-        Value r = g.add(m0, g.addC(rowIn, st * stripRowStep + e));
-        for (int64_t sn = 0; sn < s.tn / kStrip; ++sn) {
-          Value c0 = g.add(n0, g.addC(colIn, sn * stripColStep));
-          auto guarded = [&](Value cond, function_ref<void()> emit) {
-            if (!cond)
-              return emit();
-            auto ifOp = scf::IfOp::create(b, loc, TypeRange(), cond, false);
-            OpBuilder::InsertionGuard guard(b);
-            b.setInsertionPointToStart(ifOp.thenBlock());
-            emit();
-          };
-          Value rowOk = exactRows ? Value() : g.lt(r, s.m);
-          auto accAt = [&](int64_t j) {
-            return loop.getResult(i * s.tn + sn * kStrip + j);
-          };
-          if (wide) {
-            Value cond = rowOk;
-            if (!exactCols) {
-              Value colOk = g.lt(c0, s.n);
-              cond = cond ? arith::AndIOp::create(b, loc, cond, colOk)
-                                .getResult()
-                          : colOk;
+      int64_t nAcc = s.tm * s.tn;
+      Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+      SmallVector<Value> inits(nAcc, fzero);
+      int64_t kTiles = s.kTiles();
+      auto loop = scf::ForOp::create(b, loc, zero, g.cst(kTiles), one, inits);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        Value kt = loop.getInductionVar();
+        Value next = g.add(kt, one);
+        Value hasNext = g.lt(next, kTiles);
+        // Per phase: part of the next k-tile into registers (seed 002,
+        // Algorithm 3), the phase's share of the current k-tile's steps from
+        // shared memory, the part into the other buffer.
+        SmallVector<Type> unitTypes;
+        unitTypes.append(pa / phases, VectorType::get({ta.vector}, f32));
+        unitTypes.append(pb / phases, VectorType::get({tb.vector}, f32));
+        Value buf = arith::RemUIOp::create(b, loc, kt, g.cst(2));
+        Value firstRow = g.mul(buf, s.bk);
+        SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
+                               loop.getRegionIterArgs().end());
+        auto v4 = VectorType::get({kStrip}, f32);
+        int64_t stepsPerPhase = s.bk / phases;
+        for (int64_t phase = 0; phase < phases; ++phase) {
+          auto prefetch = scf::IfOp::create(b, loc, unitTypes, hasNext,
+                                            /*withElseRegion=*/true);
+          {
+            OpBuilder::InsertionGuard inner(b);
+            b.setInsertionPointToStart(prefetch.thenBlock());
+            scf::YieldOp::create(b, loc, loadPart(next, phase));
+            b.setInsertionPointToStart(prefetch.elseBlock());
+            SmallVector<Value> zeros;
+            for (Type t : unitTypes)
+              zeros.push_back(
+                  g.vecType4Zero(cast<VectorType>(t).getNumElements()));
+            scf::YieldOp::create(b, loc, zeros);
+          }
+          for (int64_t kk = phase * stepsPerPhase;
+               kk < (phase + 1) * stepsPerPhase; ++kk) {
+            Value krow = g.addC(firstRow, kk);
+            SmallVector<Value> aVals, bVals;
+            for (int64_t st = 0; st < s.tm / kStrip; ++st) {
+              Value v = vector::LoadOp::create(
+                  b, loc, v4, smA, {krow, g.addC(rowIn, st * stripRowStep)});
+              for (int64_t e = 0; e < kStrip; ++e)
+                aVals.push_back(vector::ExtractOp::create(b, loc, v, e));
             }
-            guarded(cond, [&] {
-              auto idx = g.at(cBatched, bz, r, c0);
-              SmallVector<Value> xs;
-              Value old;
-              if (accumulate)
-                old = vector::LoadOp::create(b, loc, VectorType::get({4}, f32),
-                                             memC, idx);
-              for (int64_t j = 0; j < kStrip; ++j) {
-                Value x = accAt(j);
-                if (old)
-                  x = arith::AddFOp::create(
-                      b, loc, vector::ExtractOp::create(b, loc, old, j), x);
-                xs.push_back(finish(x, r, g.addC(c0, j)));
+            for (int64_t st = 0; st < s.tn / kStrip; ++st) {
+              Value v = vector::LoadOp::create(
+                  b, loc, v4, smB, {krow, g.addC(colIn, st * stripColStep)});
+              for (int64_t e = 0; e < kStrip; ++e)
+                bVals.push_back(vector::ExtractOp::create(b, loc, v, e));
+            }
+            for (int64_t i = 0; i < s.tm; ++i)
+              for (int64_t j = 0; j < s.tn; ++j)
+                acc[i * s.tn + j] = LLVM::FMAOp::create(
+                    b, loc, aVals[i], bVals[j], acc[i * s.tn + j]);
+          }
+          // The prefetched part into the other buffer.
+          auto store = scf::IfOp::create(b, loc, TypeRange(), hasNext,
+                                         /*withElseRegion=*/false);
+          OpBuilder::InsertionGuard inner(b);
+          b.setInsertionPointToStart(store.thenBlock());
+          Value other = arith::SubIOp::create(b, loc, one, buf);
+          SmallVector<Value> units(prefetch.getResults().begin(),
+                                   prefetch.getResults().end());
+          storePart(units, phase, other);
+        }
+        gpu::BarrierOp::create(b, loc);
+        scf::YieldOp::create(b, loc, acc);
+      }
+
+      // The epilogue: each accumulator (through the fused consumer) to C.
+      SmallVector<Value> scalars;
+      if (epilogue)
+        for (const EpilogueOperand &e : epilogue->operands)
+          scalars.push_back(e.kind == EpilogueOperandKind::Scalar
+                                ? memref::LoadOp::create(b, loc, e.memref,
+                                                         ValueRange())
+                                      .getResult()
+                                : Value());
+      auto finish = [&](Value x, Value r, Value c) -> Value {
+        if (!epilogue)
+          return x;
+        SmallVector<Value> args;
+        for (auto [k, e] : llvm::enumerate(epilogue->operands)) {
+          switch (e.kind) {
+          case EpilogueOperandKind::Scalar:
+            args.push_back(scalars[k]);
+            break;
+          case EpilogueOperandKind::Row:
+            args.push_back(memref::LoadOp::create(b, loc, e.memref, c));
+            break;
+          case EpilogueOperandKind::Col:
+            args.push_back(memref::LoadOp::create(b, loc, e.memref, r));
+            break;
+          case EpilogueOperandKind::Matrix: {
+            bool batched = cast<MemRefType>(e.memref.getType()).getRank() == 3;
+            args.push_back(memref::LoadOp::create(b, loc, e.memref,
+                                                  g.at(batched, bz, r, c)));
+            break;
+          }
+          }
+        }
+        return emitEpilogueBody(b, *epilogue, x, args);
+      };
+      Type outType = cast<MemRefType>(out.getType()).getElementType();
+      bool exactRows = s.m % s.bm == 0 || interior,
+         exactCols = s.n % s.bn == 0 || interior;
+      // 16-byte stores need rows of a multiple of 4 f32 elements.
+      bool wide = s.n % kStrip == 0 && outType.isF32();
+      for (int64_t st = 0; st < s.tm / kStrip; ++st)
+        for (int64_t e = 0; e < kStrip; ++e) {
+          int64_t i = st * kStrip + e;
+          Value r = g.add(m0, g.addC(rowIn, st * stripRowStep + e));
+          for (int64_t sn = 0; sn < s.tn / kStrip; ++sn) {
+            Value c0 = g.add(n0, g.addC(colIn, sn * stripColStep));
+            auto guarded = [&](Value cond, function_ref<void()> emit) {
+              if (!cond)
+                return emit();
+              auto ifOp = scf::IfOp::create(b, loc, TypeRange(), cond, false);
+              OpBuilder::InsertionGuard guard(b);
+              b.setInsertionPointToStart(ifOp.thenBlock());
+              emit();
+            };
+            Value rowOk = exactRows ? Value() : g.lt(r, s.m);
+            auto accAt = [&](int64_t j) {
+              return loop.getResult(i * s.tn + sn * kStrip + j);
+            };
+            if (wide) {
+              Value cond = rowOk;
+              if (!exactCols) {
+                Value colOk = g.lt(c0, s.n);
+                cond = cond ? arith::AndIOp::create(b, loc, cond, colOk)
+                                  .getResult()
+                            : colOk;
               }
-              Value v = vector::FromElementsOp::create(
-                  b, loc, VectorType::get({kStrip}, outType), xs);
-              vector::StoreOp::create(b, loc, v, memC, idx);
-            });
-            continue;
-          }
-          for (int64_t j = 0; j < kStrip; ++j) {
-            Value c = g.addC(c0, j);
-            Value cond = rowOk;
-            if (!exactCols) {
-              Value colOk = g.lt(c, s.n);
-              cond = cond ? arith::AndIOp::create(b, loc, cond, colOk)
-                                .getResult()
-                          : colOk;
+              guarded(cond, [&] {
+                auto idx = g.at(cBatched, bz, r, c0);
+                SmallVector<Value> xs;
+                Value old;
+                if (accumulate)
+                  old = vector::LoadOp::create(b, loc, VectorType::get({4}, f32),
+                                               memC, idx);
+                for (int64_t j = 0; j < kStrip; ++j) {
+                  Value x = accAt(j);
+                  if (old)
+                    x = arith::AddFOp::create(
+                        b, loc, vector::ExtractOp::create(b, loc, old, j), x);
+                  xs.push_back(finish(x, r, g.addC(c0, j)));
+                }
+                Value v = vector::FromElementsOp::create(
+                    b, loc, VectorType::get({kStrip}, outType), xs);
+                vector::StoreOp::create(b, loc, v, memC, idx);
+              });
+              continue;
             }
-            guarded(cond, [&] {
-              auto idx = g.at(cBatched, bz, r, c);
-              Value x = accAt(j);
-              if (accumulate)
-                x = arith::AddFOp::create(
-                    b, loc, memref::LoadOp::create(b, loc, memC, idx), x);
-              memref::StoreOp::create(b, loc, finish(x, r, c), memC, idx);
-            });
+            for (int64_t j = 0; j < kStrip; ++j) {
+              Value c = g.addC(c0, j);
+              Value cond = rowOk;
+              if (!exactCols) {
+                Value colOk = g.lt(c, s.n);
+                cond = cond ? arith::AndIOp::create(b, loc, cond, colOk)
+                                  .getResult()
+                            : colOk;
+              }
+              guarded(cond, [&] {
+                auto idx = g.at(cBatched, bz, r, c);
+                Value x = accAt(j);
+                if (accumulate)
+                  x = arith::AddFOp::create(
+                      b, loc, memref::LoadOp::create(b, loc, memC, idx), x);
+                memref::StoreOp::create(b, loc, finish(x, r, c), memC, idx);
+              });
+            }
           }
         }
-      }
+    };
+    emitBody(s.m % s.bm == 0 && s.n % s.bn == 0);
 
     // The kernel: parameters A, B, the epilogue's operands, C.
     SmallVector<Value> params = {info->a, info->b};
