@@ -13,15 +13,15 @@ for d in /usr/local/cuda/lib64 /usr/local/cuda/lib; do
 done
 
 # sass_counts CUBIN: "HGMMA=.. QGMMA=.. UTMALDG=.. HMMA=.. LDL=.. STL=..
-# UTMASTG=.." of its SASS (tensor-core and TMA load/store instructions
-# present: HGMMA for 16-bit and tf32 wgmma, QGMMA for fp8; LDL/STL mean
-# local memory).
+# UTMASTG=.. FFMA=.." of its SASS (tensor-core, TMA load/store and f32 FMA
+# instructions present: HGMMA for 16-bit and tf32 wgmma, QGMMA for fp8;
+# LDL/STL mean local memory).
 sass_counts() {
   local sass
   sass=$(cuobjdump -sass "$1" 2>/dev/null)
-  printf 'HGMMA=%s QGMMA=%s UTMALDG=%s HMMA=%s LDL=%s STL=%s UTMASTG=%s' \
+  printf 'HGMMA=%s QGMMA=%s UTMALDG=%s HMMA=%s LDL=%s STL=%s UTMASTG=%s FFMA=%s' \
     "$(grep -c HGMMA <<<"$sass")" "$(grep -c QGMMA <<<"$sass")" \
     "$(grep -c UTMALDG <<<"$sass")" \
     "$(grep -c HMMA <<<"$sass")" "$(grep -c LDL <<<"$sass")" "$(grep -c STL <<<"$sass")" \
-    "$(grep -c UTMASTG <<<"$sass")"
+    "$(grep -c UTMASTG <<<"$sass")" "$(grep -c FFMA <<<"$sass")"
 }

@@ -120,8 +120,8 @@ fi
 # --- 3b. SASS guards ----------------------------------------------------------
 # sm90 kernels must use HGMMA or QGMMA (fp8) and TMA (UTMALDG; UTMASTG with
 # store = "tma"),
-# WMMA kernels HMMA; no kernel may touch local memory (LDL/STL: spills or
-# dynamically indexed arrays).
+# WMMA kernels HMMA, simt kernels FFMA and no tensor-core op; no kernel may
+# touch local memory (LDL/STL: spills or dynamically indexed arrays).
 if command -v cuobjdump >/dev/null 2>&1; then
   section "SASS guards"
   for b in "$CARRY"/bundles/*/ "$CARRY"/bench-bundles/*/; do
@@ -131,8 +131,10 @@ if command -v cuobjdump >/dev/null 2>&1; then
     name=$(basename "$b")
     detail=$(sass_counts "$cubin")
     # The fields in sass_counts' order (QGMMA: fp8 wgmma).
-    read -r hgmma qgmma tma hmma ldl stl tmastg < <(tr -c '0-9\n' ' ' <<<"$detail")
-    if grep -q '"backend": "sm90"' "$b"*.json; then
+    read -r hgmma qgmma tma hmma ldl stl tmastg ffma < <(tr -c '0-9\n' ' ' <<<"$detail")
+    if grep -q '"backend": "simt"' "$b"*.json; then
+      ok=$(( ffma > 0 && hgmma + qgmma + hmma == 0 && ldl == 0 && stl == 0 ))
+    elif grep -q '"backend": "sm90"' "$b"*.json; then
       ok=$(( hgmma + qgmma > 0 && tma > 0 && ldl == 0 && stl == 0 ))
       if grep -q '"store": "tma"' "$b"*.json && [ "$tmastg" = 0 ]; then ok=0; fi
     else
