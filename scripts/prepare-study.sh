@@ -1482,18 +1482,31 @@ if want simt; then
   build "$D" chk_t8x4 512 512 128 $F -- --block-tile=128,64,8 --warp-tile=32,32,8 --thread-tile=8,4
   build "$D" chk_bk16 512 512 256 $F -- --block-tile=128,128,16 --warp-tile=32,64,16 --thread-tile=8,8
   build "$D" chk_bk32 1024 512 512 $F -- --block-tile=128,128,32 --warp-tile=64,32,32 --thread-tile=8,8
-  # Timings: square sizes with the default config, K steps of 16 and 8
-  # next to it, odd sizes, a batch.
-  for s in 1024 2048 4096 8192; do
+  # Shifted edge blocks (M, N not multiples of the tile but at least one):
+  # C += A*B must add each element once; a batch; a wide-tile fused bias.
+  build "$D" chk_shift_acc 300 200 100 $F --accumulate --
+  build "$D" chk_shift_batch 150 70 64 $F --batch 3 --
+  build "$D" chk_shift_relu_bias 1000 1000 1000 $F --epilogue relu-bias -- --block-tile=128,128,32 --warp-tile=32,64,32 --thread-tile=8,8
+  # Timings: the model's choice (rankSimtCandidates) at square and odd
+  # sizes and a batch; K steps of 16 and 8, and 64x128 blocks of 4 warps,
+  # next to it where SIMT_CANDIDATES=1.
+  for s in 1000 1024 2048 2049 4095 4096 5000 8191 8192; do
     build "$D" "t${s}_default" $s $s $s $F --
   done
-  for s in 4096 8192; do
-    build "$D" "t${s}_bk16" $s $s $s $F -- --block-tile=128,128,16 --warp-tile=32,64,16 --thread-tile=8,8
-    build "$D" "t${s}_bk8" $s $s $s $F -- --block-tile=128,128,8 --warp-tile=32,64,8 --thread-tile=8,8
-  done
-  for s in 2049 4095 5000 8191; do build "$D" "t${s}_default" $s $s $s $F --; done
   build "$D" t3000x5000x700_default 3000 5000 700 $F --
   build "$D" t16x1024x1024x1024_default 1024 1024 1024 $F --batch 16 --
+  if [ "${SIMT_CANDIDATES:-0}" = 1 ]; then
+    for s in 4096 8192; do
+      build "$D" "t${s}_bk16" $s $s $s $F -- --block-tile=128,128,16 --warp-tile=32,64,16 --thread-tile=8,8
+      build "$D" "t${s}_bk8" $s $s $s $F -- --block-tile=128,128,8 --warp-tile=32,64,8 --thread-tile=8,8
+    done
+    for s in "2049 2049 2049" "5000 5000 5000" "3000 5000 700" "8192 8192 8192" "1024 1024 1024" "4095 4095 4095"; do
+      set -- $s
+      build "$D" "t${1}x${2}x${3}_b64x128k16" $1 $2 $3 $F -- --block-tile=64,128,16 --warp-tile=32,64,16 --thread-tile=8,8
+      build "$D" "t${1}x${2}x${3}_b128x128k16" $1 $2 $3 $F -- --block-tile=128,128,16 --warp-tile=32,64,16 --thread-tile=8,8
+      build "$D" "t${1}x${2}x${3}_b64x64k16" $1 $2 $3 $F -- --block-tile=64,64,16 --warp-tile=32,32,16 --thread-tile=4,8
+    done
+  fi
   # Small bundles for compute-sanitizer (memcheck, racecheck, synccheck).
   rm -rf "$CARRY/san"; mkdir -p "$CARRY/san"
   build "$CARRY/san" simt_bk32 256 256 128 $F --

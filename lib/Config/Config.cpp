@@ -124,6 +124,54 @@ std::string mlir::tcgen::getTuningKey(const ContractionInfo &info,
   return key;
 }
 
+std::vector<SimtCandidate> mlir::tcgen::rankSimtCandidates(int64_t m,
+                                                            int64_t n,
+                                                            int64_t k,
+                                                            int64_t batch,
+                                                            int64_t sms) {
+  // Per-SM rates relative to 128x128x32, measured at 8192^3 on an H200
+  // (docs/PERFORMANCE.md): K steps of 32 / 16 / 8 at 0.94 / 0.91 / 0.82 of
+  // cuBLAS; 64x128 blocks of 4 warps (four per SM) at 0.87; 64x64 blocks of
+  // 4 warps with 4x8 outputs per thread at 0.76 (K steps of 16); 64x64x8
+  // is not measured (a last resort).
+  std::vector<SimtCandidate> all = {
+      {128, 128, 32, 32, 64, 8, 8, 1.0},  {128, 128, 16, 32, 64, 8, 8, 0.969},
+      {64, 128, 16, 32, 64, 8, 8, 0.927}, {64, 64, 16, 32, 32, 4, 8, 0.807},
+      {128, 128, 8, 32, 64, 8, 8, 0.874}, {64, 64, 8, 32, 32, 4, 8, 0.75}};
+  m = plannedSize(m), n = plannedSize(n), k = plannedSize(k);
+  // Rows that are not multiples of 4 elements are copied one element at a
+  // time: K steps of 32 do not fit in 128 registers then.
+  bool aligned = m % 4 == 0 && n % 4 == 0 && k % 4 == 0;
+  // Element copies also cost more per multiply-add in the 4x8 thread tiles
+  // (half the multiply-adds per copied element): 64x64 blocks ran at 0.54
+  // of cuBLAS at 2049^3 against 0.58 for 128x128 ones with K steps of 8.
+  std::vector<SimtCandidate> ranked;
+  for (SimtCandidate c : all) {
+    if (!aligned && c.bk == 32)
+      continue;
+    if (!aligned && c.tm * c.tn < 64)
+      c.rate *= 0.8;
+    ranked.push_back(c);
+  }
+  // The blocks run in waves of 512 threads' worth per SM (the kernel's
+  // launch bounds: 2 blocks of 8 warps or 4 of 4 warps); a partial wave
+  // takes as long as a full one (fewer warps hide less latency), so the
+  // time is waves x blocks per SM x bm bn / rate. Narrower blocks shorten
+  // the last wave where the tiles overfill the previous one.
+  auto predicted = [&](const SimtCandidate &c) {
+    int64_t tiles = ((m + c.bm - 1) / c.bm) * ((n + c.bn - 1) / c.bn) * batch;
+    int64_t threads = (c.bm / c.wm) * (c.bn / c.wn) * 32;
+    int64_t perSM = std::max<int64_t>(1, 512 / threads);
+    int64_t waves = (tiles + sms * perSM - 1) / (sms * perSM);
+    return double(waves * perSM) * double(c.bm * c.bn) / c.rate;
+  };
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [&](const SimtCandidate &a, const SimtCandidate &b) {
+                     return predicted(a) < predicted(b);
+                   });
+  return ranked;
+}
+
 ConfigAttr mlir::tcgen::getDefaultConfig(
     const ContractionInfo &info, TargetAttr target, StringRef backend,
     const model::DeviceConstants *constants, int64_t modelRank) {
@@ -180,31 +228,19 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
         /*cluster=*/{1, 1}, store);
   }
   if (backend == "simt") {
-    // CUDA cores (seed 002): 8x8 outputs per thread in 128x128 blocks of 8
-    // warps where the grid fills the GPU, else 4x8 per thread in 64x64
-    // blocks of 4 warps (four times as many blocks) with K steps of 16. Longer K steps mean
-    // fewer barriers per multiply-add: 0.82 / 0.91 / 0.94 of cuBLAS SGEMM
-    // at 8192^3 with K steps of 8 / 16 / 32 (docs/PERFORMANCE.md).
-    int64_t m = plannedSize(info.m), n = plannedSize(info.n);
-    int64_t tiles = ((m + 127) / 128) * ((n + 127) / 128) *
-                    (info.batched ? info.batch : 1);
-    bool large = tiles >= getTypicalSMCount(target);
-    // K steps of 32 for the large tiles where the rows are multiples of 4
-    // elements (16-byte copies), 16 where they are not (element copies take
-    // more registers) and for the small tiles (measured at 1024^3: 0.90 of
-    // cuBLAS with 16, 0.75 with 32); each later choice (model rank, after a
-    // spill) halves them, to 8.
-    bool aligned =
-        m % 4 == 0 && n % 4 == 0 && plannedSize(info.k) % 4 == 0;
-    int64_t bk =
-        std::max<int64_t>(8, (aligned && large ? 32 : 16) >> modelRank);
+    // CUDA cores (seed 002): the candidate with the least predicted time,
+    // or the one of rank `modelRank` (tcgen compile's next choice after a
+    // spill); simtCandidates says how they are ranked.
+    std::vector<SimtCandidate> ranked = rankSimtCandidates(
+        info.m, info.n, info.k, info.batched ? info.batch : 1,
+        getTypicalSMCount(target));
+    const SimtCandidate &c = ranked[std::min<size_t>(
+        std::max<int64_t>(modelRank, 0), ranked.size() - 1)];
     return ConfigAttr::get(
         info.op->getContext(), "simt",
-        large ? SmallVector<int64_t>{128, 128, bk}
-              : SmallVector<int64_t>{64, 64, bk},
-        large ? SmallVector<int64_t>{32, 64, bk}
-              : SmallVector<int64_t>{32, 32, bk},
-        large ? SmallVector<int64_t>{8, 8, 1} : SmallVector<int64_t>{4, 8, 1},
+        SmallVector<int64_t>{c.bm, c.bn, c.bk},
+        SmallVector<int64_t>{c.wm, c.wn, c.bk},
+        SmallVector<int64_t>{c.tm, c.tn, 1},
         /*stages=*/2, /*padding=*/4, /*vector=*/4, /*raster=*/1,
         /*persistent=*/false, /*streamK=*/false, /*cluster=*/{1, 1},
         /*store=*/"global");

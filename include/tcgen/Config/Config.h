@@ -24,6 +24,21 @@ TargetAttr getTargetOrDefault(Operation *op);
 /// otherwise.
 StringRef getDefaultBackend(const ContractionInfo &info, TargetAttr target);
 
+/// A candidate tiling of the simt back end: block tile bm x bn x bk, warp
+/// tile wm x wn, thread tile tm x tn, and its measured per-SM rate relative
+/// to 128x128x32.
+struct SimtCandidate {
+  int64_t bm, bn, bk, wm, wn, tm, tn;
+  double rate;
+};
+
+/// The simt candidates for an m x n x k product (a batch of `batch`) on a
+/// GPU of `sms` SMs, fastest predicted first: waves of 512 threads' worth
+/// of blocks per SM, each as long as a full one, at the candidate's rate.
+/// K steps of 32 only where M, N and K are multiples of 4.
+std::vector<SimtCandidate> rankSimtCandidates(int64_t m, int64_t n, int64_t k,
+                                              int64_t batch, int64_t sms);
+
 /// The default configuration for `info` on `target` with `backend` ("wmma"
 /// or "sm90"; empty: the target's default back end). For sm90 it is the
 /// tile-size model's first choice (model::rankSM90) under `constants`

@@ -99,3 +99,26 @@ func.func @long_k(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<2
     ins(%A, %B : memref<256x256xf32>, memref<256x256xf32>) outs(%C : memref<256x256xf32>)
   return
 }
+
+// -----
+
+// M and N are not multiples of the tile but hold one: the last block along
+// each is shifted back to end at the edge, so no copy checks M or N (K
+// divides the tile: no check at all, no select); the stores keep the
+// block's own rows and columns (from the unshifted origin on).
+// CHECK-LABEL: func.func @shifted
+// CHECK: gpu.func @shifted_kernel
+// CHECK: %[[MLO:.*]] = arith.muli %{{.*}}, %{{.*}} : index
+// CHECK: arith.minui %[[MLO]], %{{.*}} : index
+// CHECK-NOT: arith.select
+// CHECK: scf.for
+// CHECK: arith.cmpi uge
+// CHECK: arith.cmpi uge
+// CHECK: vector.store %{{.*}} : memref<200x196xf32>, vector<4xf32>
+func.func @shifted(%A: memref<200x64xf32>, %B: memref<64x196xf32>, %C: memref<200x196xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%C : memref<200x196xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "simt", block = [128, 128, 16], warp = [32, 64, 16], mma = [8, 8, 1], stages = 2, padding = 4, vector = 4, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "global">}
+    ins(%A, %B : memref<200x64xf32>, memref<64x196xf32>) outs(%C : memref<200x196xf32>)
+  return
+}
