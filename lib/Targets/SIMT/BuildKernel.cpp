@@ -71,11 +71,15 @@ struct TileCopy {
   /// do where the tile divides the matrix, and in an interior block (one
   /// whose block tile lies inside C) those along M or N do. Columns run
   /// along K when `transpose`, rows otherwise.
-  bool rowsInside(bool interior) const {
-    return rows % tileRows == 0 || ((interior || outerShifted) && transpose);
+  /// `fullK`: the k-tile being copied is not the last one (which is the
+  /// only one that may be partial).
+  bool rowsInside(bool interior, bool fullK) const {
+    return rows % tileRows == 0 || ((interior || outerShifted) && transpose) ||
+           (fullK && !transpose);
   }
-  bool colsInside(bool interior) const {
-    return cols % tileCols == 0 || ((interior || outerShifted) && !transpose);
+  bool colsInside(bool interior, bool fullK) const {
+    return cols % tileCols == 0 || ((interior || outerShifted) && !transpose) ||
+           (fullK && transpose);
   }
 };
 
@@ -181,7 +185,8 @@ public:
     for (int64_t p = first; p < end; ++p) {
       auto [row, col] = unitAt(t, tid, p);
       Value r = add(rowBase, row), c = add(colBase, col);
-      bool rowsIn = t.rowsInside(interior), colsIn = t.colsInside(interior);
+      bool rowsIn = t.rowsInside(interior, fullK),
+           colsIn = t.colsInside(interior, fullK);
       if (rowsIn && colsIn) {
         units.push_back(vector::LoadOp::create(b, loc, vt, t.memref,
                                                at(t.batched, bz, r, c)));
@@ -231,6 +236,8 @@ public:
 
   /// Whether the code being emitted runs in interior blocks only.
   bool interior = false;
+  /// Whether the k-tile being copied is known not to be the last.
+  bool fullK = false;
 
 private:
   OpBuilder &b;
@@ -513,8 +520,11 @@ struct BuildKernelPass final
       g.interior = interior;
       // Prologue: k-tile 0 into buffer 0.
       Value zero = g.cst(0);
+      // (k-tile 0 is full unless it is the only one).
+      g.fullK = s.kTiles() > 1;
       for (int64_t phase = 0; phase < phases; ++phase)
         storePart(loadPart(zero, phase), phase, zero);
+      g.fullK = false;
       gpu::BarrierOp::create(b, loc);
 
       int64_t nAcc = s.tm * s.tn;
@@ -546,7 +556,23 @@ struct BuildKernelPass final
           {
             OpBuilder::InsertionGuard inner(b);
             b.setInsertionPointToStart(prefetch.thenBlock());
-            scf::YieldOp::create(b, loc, loadPart(next, phase));
+            if (s.k % s.bk == 0 || kTiles < 2) {
+              scf::YieldOp::create(b, loc, loadPart(next, phase));
+            } else {
+              // Only the last k-tile checks K: the others are copied
+              // without (K's tail peeled from the copies).
+              auto last = scf::IfOp::create(b, loc, unitTypes,
+                                            g.lt(next, kTiles - 1),
+                                            /*withElseRegion=*/true);
+              b.setInsertionPointToStart(last.thenBlock());
+              g.fullK = true;
+              scf::YieldOp::create(b, loc, loadPart(next, phase));
+              g.fullK = false;
+              b.setInsertionPointToStart(last.elseBlock());
+              scf::YieldOp::create(b, loc, loadPart(next, phase));
+              b.setInsertionPointAfter(last);
+              scf::YieldOp::create(b, loc, last.getResults());
+            }
             b.setInsertionPointToStart(prefetch.elseBlock());
             SmallVector<Value> zeros;
             for (Type t : unitTypes)

@@ -122,3 +122,28 @@ func.func @shifted(%A: memref<200x64xf32>, %B: memref<64x196xf32>, %C: memref<20
     ins(%A, %B : memref<200x64xf32>, memref<64x196xf32>) outs(%C : memref<200x196xf32>)
   return
 }
+
+// -----
+
+// K = 40 is not a multiple of the K step (16): of the three k-tiles only
+// the last checks K. Tile 0 is copied without checks; inside the loop the
+// next tile's copy branches on whether it is the last one (the checked
+// copy clamps the K index and selects zero past it).
+// CHECK-LABEL: func.func @k_tail
+// CHECK: gpu.func @k_tail_kernel
+// CHECK-NOT: arith.select
+// CHECK: scf.for
+// CHECK: scf.if %{{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK: %[[LAST:.*]] = arith.cmpi ult, %{{.*}}, %c2{{.*}} : index
+// CHECK: scf.if %[[LAST]] -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK-NOT: arith.select
+// CHECK: } else {
+// CHECK: arith.minui
+// CHECK: arith.select
+func.func @k_tail(%A: memref<128x40xf32>, %B: memref<40x128xf32>, %C: memref<128x128xf32>) {
+  %z = arith.constant 0.0 : f32
+  linalg.fill ins(%z : f32) outs(%C : memref<128x128xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "simt", block = [128, 128, 16], warp = [32, 64, 16], mma = [8, 8, 1], stages = 2, padding = 4, vector = 4, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "global">}
+    ins(%A, %B : memref<128x40xf32>, memref<40x128xf32>) outs(%C : memref<128x128xf32>)
+  return
+}
