@@ -34,6 +34,7 @@ ARGS=("$@")
 # sweep 1024..16384, f16 -> f32, default configuration, three checked),
 # accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1),
 # dual (add(gemm, gemm): checks, timings against 2 x cuBLAS + add),
+# (random with SIMT=1: every draw f32 -> f32 on the simt back end),
 # tf32 (f32 inputs on tensor cores: checks, timings against cuBLAS tf32),
 # epilogueops (every op of the fusion issue's list fused, checks),
 # prologue (ReLU on A or B in shared memory, in a pack kernel, and the
@@ -984,9 +985,11 @@ fi
 if want random; then
   rm -rf "$CARRY/random-bundles"; mkdir -p "$CARRY/random-bundles"
   echo "random shapes (seed ${SEED:-1}), checks only:"
-  python3 - "${SEED:-1}" "${PROLOGUES:-0}" "${FEATURES:-0}" > "$CARRY/mlir/random.txt" <<'PY'
+  python3 - "${SEED:-1}" "${PROLOGUES:-0}" "${FEATURES:-0}" "${SIMT:-0}" > "$CARRY/mlir/random.txt" <<'PY'
 import random, sys
 r = random.Random(int(sys.argv[1]))
+# SIMT=1: every draw f32 x f32 -> f32 (the simt back end), with its tilings.
+simt = sys.argv[4] == "1"
 # PROLOGUES=1 turns a fifth of the plain draws into C = relu(A) B (a fused
 # prologue) or D = relu(C) + A B (a transformed C); the draws stay the same.
 # FEATURES=1 turns the plain draws into prologues on A or B, relu(C) + A B,
@@ -998,8 +1001,8 @@ sizes = [1, 2, 3, 7, 13, 31, 61, 127, 251, 509, 1021, 2039, 64, 100, 777, 1000,
 for i in range(24):
     m, n, k = (r.choice(sizes) for _ in range(3))
     args = [str(m), str(n), str(k)]
-    inp = r.choice(["f16", "bf16"])
-    out = r.choice(["f32", inp])
+    inp = "f32" if simt else r.choice(["f16", "bf16"])
+    out = "f32" if simt else r.choice(["f32", inp])
     args += ["--in", inp, "--out", out]
     args += ["--a-layout", r.choice(["mk", "km"]), "--b-layout", r.choice(["kn", "nk"])]
     extra = r.random()
@@ -1011,7 +1014,7 @@ for i in range(24):
         args += ["--c-layout", "nm"]
     elif extra < 0.65:
         args += ["--batch", str(r.choice([2, 3, 5]))]
-    elif features:
+    elif features and not simt:
         kind = r.choice(["relu-a", "relu-b", "relu-c", "dual", "tf32"])
         if kind in ("relu-a", "relu-b"):
             args += ["--prologue", kind]
@@ -1025,13 +1028,20 @@ for i in range(24):
                     "--b-layout", "nk"]
             print(f"r{i:02d}_{m}x{n}x{k4}_tf32 " + " ".join(args) + " -- --allow-tf32")
             continue
-    elif prologues and extra < 0.75:
+    elif prologues and not simt and extra < 0.75:
         args += ["--prologue", "relu-a"]
-    elif prologues and extra < 0.85:
+    elif prologues and not simt and extra < 0.85:
         args += ["--init", "relu-c"]
     flags = []
     pick = r.random()
-    if pick < 0.15:
+    if simt:
+        if pick < 0.4:
+            flags = r.choice([
+                ["--block-tile=128,128,32", "--warp-tile=32,64,32", "--thread-tile=8,8"],
+                ["--block-tile=64,128,16", "--warp-tile=32,64,16", "--thread-tile=8,8"],
+                ["--block-tile=128,64,8", "--warp-tile=32,32,8", "--thread-tile=8,4"],
+                ["--block-tile=64,64,8", "--warp-tile=32,32,8", "--thread-tile=4,8"]])
+    elif pick < 0.15:
         flags = ["--stream-k=1"]
     elif pick < 0.25:
         flags = ["--cluster=2,1", "--block-tile=128,256,64"]
