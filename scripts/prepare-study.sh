@@ -1490,7 +1490,7 @@ if want simt; then
   build "$D" chk_bias_gelu_residual 300 260 128 $F --epilogue bias-gelu-residual --
   build "$D" chk_big_tile 1024 1024 512 $F --
   build "$D" chk_t8x4 512 512 128 $F -- --block-tile=128,64,8 --warp-tile=32,32,8 --thread-tile=8,4
-  build "$D" chk_bk16 512 512 256 $F -- --block-tile=128,128,16 --warp-tile=32,64,16 --thread-tile=8,8
+  build "$D" chk_bk16_acc 515 517 256 $F --accumulate -- --block-tile=128,128,16 --warp-tile=32,64,16 --thread-tile=8,8
   build "$D" chk_bk32 1024 512 512 $F -- --block-tile=128,128,32 --warp-tile=64,32,32 --thread-tile=8,8
   # Shifted edge blocks (M, N not multiples of the tile but at least one):
   # C += A*B must add each element once; a batch; a wide-tile fused bias.

@@ -119,11 +119,15 @@ int64_t prefetchPhases(const SimtShape &s, const TileCopy &a,
   int64_t cost = pa * std::max<int64_t>(a.vector, 2) +
                  pb * std::max<int64_t>(b.vector, 2);
   int64_t budget = std::max<int64_t>(4, 256 / s.bk);
-  for (int64_t phases = 1; phases <= s.bk; ++phases)
-    if (pa % phases == 0 && pb % phases == 0 && s.bk % phases == 0 &&
-        cost / phases <= budget)
+  int64_t best = 1;
+  for (int64_t phases = 1; phases <= s.bk; ++phases) {
+    if (pa % phases != 0 || pb % phases != 0 || s.bk % phases != 0)
+      continue;
+    best = phases; // the most parts that divide, if none is in budget
+    if (cost / phases <= budget)
       return phases;
-  return 1;
+  }
+  return best;
 }
 
 /// The kernel generator for one contraction.
@@ -516,69 +520,34 @@ struct BuildKernelPass final
     // may leave the matrix). (A second copy of the body for the interior
     // blocks of a C the tiles do not divide, behind a branch on the block,
     // made ptxas spill at every K step: docs/NOTES.md.)
-    auto emitBody = [&](bool interior) {
-      g.interior = interior;
-      // Prologue: k-tile 0 into buffer 0.
-      Value zero = g.cst(0);
-      // (k-tile 0 is full unless it is the only one).
-      g.fullK = s.kTiles() > 1;
-      for (int64_t phase = 0; phase < phases; ++phase)
-        storePart(loadPart(zero, phase), phase, zero);
-      g.fullK = false;
-      gpu::BarrierOp::create(b, loc);
-
-      int64_t nAcc = s.tm * s.tn;
+    // The K loop for kernels whose epilogue has no branches: the steady
+    // loop copies full k-tiles without checks or branches, and the last
+    // two k-tiles are peeled: the one that copies the last k-tile
+    // (checking K where it is partial) and the last one. (With a guarded
+    // epilogue LLVM sinks the peeled k-tile's FMAs into the guarded stores
+    // and keeps the whole k-tile's shared values live: it spills. Those
+    // kernels keep the loop below with its branches: docs/NOTES.md.)
+    auto emitPeeledLoop = [&](SmallVector<Value> &acc) {
+      Value zero = g.cst(0), one = g.cst(1);
       Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
-      SmallVector<Value> inits(nAcc, fzero);
+      acc.assign(s.tm * s.tn, fzero);
       int64_t kTiles = s.kTiles();
-      auto loop = scf::ForOp::create(b, loc, zero, g.cst(kTiles), one, inits);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPointToStart(loop.getBody());
-        Value kt = loop.getInductionVar();
-        Value next = g.add(kt, one);
-        Value hasNext = g.lt(next, kTiles);
-        // Per phase: part of the next k-tile into registers (seed 002,
-        // Algorithm 3), the phase's share of the current k-tile's steps from
-        // shared memory, the part into the other buffer.
-        SmallVector<Type> unitTypes;
-        unitTypes.append(pa / phases, VectorType::get({ta.vector}, f32));
-        unitTypes.append(pb / phases, VectorType::get({tb.vector}, f32));
+      auto v4 = VectorType::get({kStrip}, f32);
+      int64_t stepsPerPhase = s.bk / phases;
+      enum class Next { None, Full, Last };
+      // One k-tile: per phase, part of the next k-tile into registers
+      // (none after the last), the phase's share of k-tile kt's steps, the
+      // part into the other buffer; then one barrier.
+      auto kTile = [&](Value kt, SmallVector<Value> &acc, Next next) {
         Value buf = arith::RemUIOp::create(b, loc, kt, g.cst(2));
         Value firstRow = g.mul(buf, s.bk);
-        SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
-                               loop.getRegionIterArgs().end());
-        auto v4 = VectorType::get({kStrip}, f32);
-        int64_t stepsPerPhase = s.bk / phases;
+        Value nextKt = g.add(kt, one);
         for (int64_t phase = 0; phase < phases; ++phase) {
-          auto prefetch = scf::IfOp::create(b, loc, unitTypes, hasNext,
-                                            /*withElseRegion=*/true);
-          {
-            OpBuilder::InsertionGuard inner(b);
-            b.setInsertionPointToStart(prefetch.thenBlock());
-            if (s.k % s.bk == 0 || kTiles < 2) {
-              scf::YieldOp::create(b, loc, loadPart(next, phase));
-            } else {
-              // Only the last k-tile checks K: the others are copied
-              // without (K's tail peeled from the copies).
-              auto last = scf::IfOp::create(b, loc, unitTypes,
-                                            g.lt(next, kTiles - 1),
-                                            /*withElseRegion=*/true);
-              b.setInsertionPointToStart(last.thenBlock());
-              g.fullK = true;
-              scf::YieldOp::create(b, loc, loadPart(next, phase));
-              g.fullK = false;
-              b.setInsertionPointToStart(last.elseBlock());
-              scf::YieldOp::create(b, loc, loadPart(next, phase));
-              b.setInsertionPointAfter(last);
-              scf::YieldOp::create(b, loc, last.getResults());
-            }
-            b.setInsertionPointToStart(prefetch.elseBlock());
-            SmallVector<Value> zeros;
-            for (Type t : unitTypes)
-              zeros.push_back(
-                  g.vecType4Zero(cast<VectorType>(t).getNumElements()));
-            scf::YieldOp::create(b, loc, zeros);
+          SmallVector<Value> units;
+          if (next != Next::None) {
+            g.fullK = next == Next::Full;
+            units = loadPart(nextKt, phase);
+            g.fullK = false;
           }
           for (int64_t kk = phase * stepsPerPhase;
                kk < (phase + 1) * stepsPerPhase; ++kk) {
@@ -601,18 +570,136 @@ struct BuildKernelPass final
                 acc[i * s.tn + j] = LLVM::FMAOp::create(
                     b, loc, aVals[i], bVals[j], acc[i * s.tn + j]);
           }
-          // The prefetched part into the other buffer.
-          auto store = scf::IfOp::create(b, loc, TypeRange(), hasNext,
-                                         /*withElseRegion=*/false);
-          OpBuilder::InsertionGuard inner(b);
-          b.setInsertionPointToStart(store.thenBlock());
-          Value other = arith::SubIOp::create(b, loc, one, buf);
-          SmallVector<Value> units(prefetch.getResults().begin(),
-                                   prefetch.getResults().end());
-          storePart(units, phase, other);
+          if (next != Next::None)
+            storePart(units, phase, arith::SubIOp::create(b, loc, one, buf));
         }
         gpu::BarrierOp::create(b, loc);
-        scf::YieldOp::create(b, loc, acc);
+      };
+      int64_t steady = std::max<int64_t>(0, kTiles - 2);
+      if (steady > 0) {
+        auto loop = scf::ForOp::create(b, loc, zero, g.cst(steady), one, acc);
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPointToStart(loop.getBody());
+        SmallVector<Value> carried(loop.getRegionIterArgs().begin(),
+                                   loop.getRegionIterArgs().end());
+        kTile(loop.getInductionVar(), carried, Next::Full);
+        scf::YieldOp::create(b, loc, carried);
+        acc.assign(loop.getResults().begin(), loop.getResults().end());
+      }
+      if (kTiles >= 2)
+        kTile(g.cst(kTiles - 2), acc,
+              s.k % s.bk != 0 ? Next::Last : Next::Full);
+      kTile(g.cst(kTiles - 1), acc, Next::None);
+    };
+
+    auto emitBody = [&](bool interior) {
+      g.interior = interior;
+      // Prologue: k-tile 0 into buffer 0.
+      Value zero = g.cst(0);
+      // (k-tile 0 is full unless it is the only one).
+      g.fullK = s.kTiles() > 1;
+      for (int64_t phase = 0; phase < phases; ++phase)
+        storePart(loadPart(zero, phase), phase, zero);
+      g.fullK = false;
+      gpu::BarrierOp::create(b, loc);
+
+      // Which stores need a guard: none where the tiles divide C, nor in
+      // a shifted block without C += A*B (the rows and columns it shares
+      // with the block before get the same values twice).
+      bool guardRows = !(s.m % s.bm == 0 || interior || (shiftM && !accumulate));
+      bool guardCols = !(s.n % s.bn == 0 || interior || (shiftN && !accumulate));
+      SmallVector<Value> finalAcc;
+      if (!guardRows && !guardCols) {
+        emitPeeledLoop(finalAcc);
+      } else {
+        int64_t nAcc = s.tm * s.tn;
+        Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
+        SmallVector<Value> inits(nAcc, fzero);
+        int64_t kTiles = s.kTiles();
+        auto loop = scf::ForOp::create(b, loc, zero, g.cst(kTiles), one, inits);
+        {
+          OpBuilder::InsertionGuard guard(b);
+          b.setInsertionPointToStart(loop.getBody());
+          Value kt = loop.getInductionVar();
+          Value next = g.add(kt, one);
+          Value hasNext = g.lt(next, kTiles);
+          // Per phase: part of the next k-tile into registers (seed 002,
+          // Algorithm 3), the phase's share of the current k-tile's steps from
+          // shared memory, the part into the other buffer.
+          SmallVector<Type> unitTypes;
+          unitTypes.append(pa / phases, VectorType::get({ta.vector}, f32));
+          unitTypes.append(pb / phases, VectorType::get({tb.vector}, f32));
+          Value buf = arith::RemUIOp::create(b, loc, kt, g.cst(2));
+          Value firstRow = g.mul(buf, s.bk);
+          SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
+                                 loop.getRegionIterArgs().end());
+          auto v4 = VectorType::get({kStrip}, f32);
+          int64_t stepsPerPhase = s.bk / phases;
+          for (int64_t phase = 0; phase < phases; ++phase) {
+            auto prefetch = scf::IfOp::create(b, loc, unitTypes, hasNext,
+                                              /*withElseRegion=*/true);
+            {
+              OpBuilder::InsertionGuard inner(b);
+              b.setInsertionPointToStart(prefetch.thenBlock());
+              if (s.k % s.bk == 0 || kTiles < 2) {
+                scf::YieldOp::create(b, loc, loadPart(next, phase));
+              } else {
+                // Only the last k-tile checks K: the others are copied
+                // without (K's tail peeled from the copies).
+                auto last = scf::IfOp::create(b, loc, unitTypes,
+                                              g.lt(next, kTiles - 1),
+                                              /*withElseRegion=*/true);
+                b.setInsertionPointToStart(last.thenBlock());
+                g.fullK = true;
+                scf::YieldOp::create(b, loc, loadPart(next, phase));
+                g.fullK = false;
+                b.setInsertionPointToStart(last.elseBlock());
+                scf::YieldOp::create(b, loc, loadPart(next, phase));
+                b.setInsertionPointAfter(last);
+                scf::YieldOp::create(b, loc, last.getResults());
+              }
+              b.setInsertionPointToStart(prefetch.elseBlock());
+              SmallVector<Value> zeros;
+              for (Type t : unitTypes)
+                zeros.push_back(
+                    g.vecType4Zero(cast<VectorType>(t).getNumElements()));
+              scf::YieldOp::create(b, loc, zeros);
+            }
+            for (int64_t kk = phase * stepsPerPhase;
+                 kk < (phase + 1) * stepsPerPhase; ++kk) {
+              Value krow = g.addC(firstRow, kk);
+              SmallVector<Value> aVals, bVals;
+              for (int64_t st = 0; st < s.tm / kStrip; ++st) {
+                Value v = vector::LoadOp::create(
+                    b, loc, v4, smA, {krow, g.addC(rowIn, st * stripRowStep)});
+                for (int64_t e = 0; e < kStrip; ++e)
+                  aVals.push_back(vector::ExtractOp::create(b, loc, v, e));
+              }
+              for (int64_t st = 0; st < s.tn / kStrip; ++st) {
+                Value v = vector::LoadOp::create(
+                    b, loc, v4, smB, {krow, g.addC(colIn, st * stripColStep)});
+                for (int64_t e = 0; e < kStrip; ++e)
+                  bVals.push_back(vector::ExtractOp::create(b, loc, v, e));
+              }
+              for (int64_t i = 0; i < s.tm; ++i)
+                for (int64_t j = 0; j < s.tn; ++j)
+                  acc[i * s.tn + j] = LLVM::FMAOp::create(
+                      b, loc, aVals[i], bVals[j], acc[i * s.tn + j]);
+            }
+            // The prefetched part into the other buffer.
+            auto store = scf::IfOp::create(b, loc, TypeRange(), hasNext,
+                                           /*withElseRegion=*/false);
+            OpBuilder::InsertionGuard inner(b);
+            b.setInsertionPointToStart(store.thenBlock());
+            Value other = arith::SubIOp::create(b, loc, one, buf);
+            SmallVector<Value> units(prefetch.getResults().begin(),
+                                     prefetch.getResults().end());
+            storePart(units, phase, other);
+          }
+          gpu::BarrierOp::create(b, loc);
+          scf::YieldOp::create(b, loc, acc);
+        }
+        finalAcc.assign(loop.getResults().begin(), loop.getResults().end());
       }
 
       // The epilogue: each accumulator (through the fused consumer) to C.
@@ -650,8 +737,6 @@ struct BuildKernelPass final
         return emitEpilogueBody(b, *epilogue, x, args);
       };
       Type outType = cast<MemRefType>(out.getType()).getElementType();
-      bool exactRows = s.m % s.bm == 0 || interior,
-         exactCols = s.n % s.bn == 0 || interior;
       // 16-byte stores need rows of a multiple of 4 f32 elements.
       bool wide = s.n % kStrip == 0 && outType.isF32();
       for (int64_t st = 0; st < s.tm / kStrip; ++st)
@@ -673,15 +758,15 @@ struct BuildKernelPass final
               return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
                                            x, y);
             };
-            Value rowOk = exactRows ? Value()
-                          : shiftM  ? ge(r, mLo)
-                                    : g.lt(r, s.m);
+            Value rowOk = !guardRows ? Value()
+                          : shiftM   ? ge(r, mLo)
+                                     : g.lt(r, s.m);
             auto accAt = [&](int64_t j) {
-              return loop.getResult(i * s.tn + sn * kStrip + j);
+              return finalAcc[i * s.tn + sn * kStrip + j];
             };
             if (wide) {
               Value cond = rowOk;
-              if (!exactCols) {
+              if (guardCols) {
                 // A strip lies wholly on one side of nLo (both multiples
                 // of 4 here).
                 Value colOk = shiftN ? ge(c0, nLo) : g.lt(c0, s.n);
@@ -712,7 +797,7 @@ struct BuildKernelPass final
             for (int64_t j = 0; j < kStrip; ++j) {
               Value c = g.addC(c0, j);
               Value cond = rowOk;
-              if (!exactCols) {
+              if (guardCols) {
                 Value colOk = shiftN ? ge(c, nLo) : g.lt(c, s.n);
                 cond = cond ? arith::AndIOp::create(b, loc, cond, colOk)
                                   .getResult()

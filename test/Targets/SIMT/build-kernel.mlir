@@ -4,6 +4,9 @@
 // [m][k] is transposed into the K-major shared tile (scalar stores), B
 // [k][n] copied as it is (16-byte stores); one barrier before the K loop
 // and one per K tile; 8x8 accumulators per thread (64 FMAs per K step).
+// No store needs a guard, so K = 64 (four k-tiles) runs as a loop of two
+// that copies the next k-tile without a branch, then the last two k-tiles
+// peeled (the first of them copies the last k-tile, the last nothing).
 // CHECK-LABEL: func.func @exact
 // CHECK-SAME: tcgen.overwrite
 // CHECK-NOT: linalg.fill
@@ -18,12 +21,17 @@
 // CHECK-COUNT-4: memref.store %{{.*}} : memref<32x132xf32, 3>
 // CHECK: vector.store %{{.*}} : memref<32x132xf32, 3>, vector<4xf32>
 // CHECK: gpu.barrier
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32
-// CHECK: scf.if %{{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c2{{.*}} step %{{.*}} iter_args({{.*}}) -> (f32, f32
+// CHECK-NOT: scf.if
+// CHECK: vector.load %{{.*}} : memref<256x64xf32>, vector<4xf32>
 // CHECK-COUNT-2: vector.load %{{.*}} : memref<32x132xf32, 3>, vector<4xf32>
 // CHECK-COUNT-64: llvm.intr.fma
 // CHECK: gpu.barrier
-// CHECK: scf.yield
+// CHECK-NEXT: scf.yield
+// CHECK: vector.load %{{.*}} : memref<256x64xf32>, vector<4xf32>
+// CHECK: gpu.barrier
+// CHECK-NOT: memref<256x64xf32>, vector<4xf32>
+// CHECK: gpu.barrier
 // CHECK-NOT: scf.if
 // CHECK: vector.store %{{.*}} : memref<256x256xf32>, vector<4xf32>
 func.func @exact(%A: memref<256x64xf32>, %B: memref<64x256xf32>, %C: memref<256x256xf32>) {
@@ -38,7 +46,8 @@ func.func @exact(%A: memref<256x64xf32>, %B: memref<64x256xf32>, %C: memref<256x
 
 // Edges everywhere (M, N, K not multiples of the tile, rows not multiples
 // of 4 elements): element accesses with clamped addresses and zeros
-// outside, predicated stores; C += A*B reads C first. A stored [k][m] is
+// outside, predicated stores (so the K loop keeps its branches: the next
+// k-tile's copy in an scf.if); C += A*B reads C first. A stored [k][m] is
 // copied row by row, B stored [n][k] transposed.
 // CHECK-LABEL: func.func @edges_accumulate
 // CHECK-NOT: tcgen.overwrite
@@ -48,6 +57,7 @@ func.func @exact(%A: memref<256x64xf32>, %B: memref<64x256xf32>, %C: memref<256x
 // CHECK: vector.load %{{.*}} : memref<67x131xf32>, vector<1xf32>
 // CHECK: arith.select
 // CHECK: scf.for
+// CHECK: scf.if %{{.*}} -> (vector<1xf32>
 // CHECK: llvm.intr.fma
 // CHECK: scf.if
 // CHECK: memref.load %{{.*}} : memref<131x37xf32>
@@ -88,8 +98,7 @@ func.func @batched(%A: memref<3x64x32xf32>, %B: memref<3x32x64xf32>, %C: memref<
 // CHECK: gpu.func @long_k_kernel
 // CHECK: memref.view
 // CHECK: scf.for
-// CHECK-COUNT-4: scf.if %{{.*}} -> (vector<4xf32>, vector<4xf32>)
-// CHECK-NOT: scf.if %{{.*}} -> (vector
+// CHECK-COUNT-4: vector.load %{{.*}} : memref<256x256xf32>, vector<4xf32>
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.yield
 func.func @long_k(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<256x256xf32>) {
@@ -104,16 +113,25 @@ func.func @long_k(%A: memref<256x256xf32>, %B: memref<256x256xf32>, %C: memref<2
 
 // M and N are not multiples of the tile but hold one: the last block along
 // each is shifted back to end at the edge, so no copy checks M or N (K
-// divides the tile: no check at all, no select); the stores keep the
-// block's own rows and columns (from the unshifted origin on).
+// divides the tile: no check at all, no select); for C = A*B the rows and
+// columns it shares with the block before are stored twice with the same
+// values, so no store is guarded either. With C += A*B a shifted block
+// stores its own rows and columns only (from the unshifted origin on).
 // CHECK-LABEL: func.func @shifted
 // CHECK: gpu.func @shifted_kernel
 // CHECK: %[[MLO:.*]] = arith.muli %{{.*}}, %{{.*}} : index
 // CHECK: arith.minui %[[MLO]], %{{.*}} : index
 // CHECK-NOT: arith.select
 // CHECK: scf.for
+// CHECK-NOT: scf.if
+// CHECK: vector.store %{{.*}} : memref<200x196xf32>, vector<4xf32>
+// CHECK-LABEL: func.func @shifted_accumulate
+// CHECK: gpu.func @shifted_accumulate_kernel
+// CHECK: arith.minui
+// CHECK: scf.for
 // CHECK: arith.cmpi uge
 // CHECK: arith.cmpi uge
+// CHECK: vector.load %{{.*}} : memref<200x196xf32>, vector<4xf32>
 // CHECK: vector.store %{{.*}} : memref<200x196xf32>, vector<4xf32>
 func.func @shifted(%A: memref<200x64xf32>, %B: memref<64x196xf32>, %C: memref<200x196xf32>) {
   %z = arith.constant 0.0 : f32
@@ -125,13 +143,31 @@ func.func @shifted(%A: memref<200x64xf32>, %B: memref<64x196xf32>, %C: memref<20
 
 // -----
 
+func.func @shifted_accumulate(%A: memref<200x64xf32>, %B: memref<64x196xf32>, %C: memref<200x196xf32>) {
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "simt", block = [128, 128, 16], warp = [32, 64, 16], mma = [8, 8, 1], stages = 2, padding = 4, vector = 4, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "global">}
+    ins(%A, %B : memref<200x64xf32>, memref<64x196xf32>) outs(%C : memref<200x196xf32>)
+  return
+}
+
+// -----
+
 // K = 40 is not a multiple of the K step (16): of the three k-tiles only
-// the last checks K. Tile 0 is copied without checks; inside the loop the
-// next tile's copy branches on whether it is the last one (the checked
-// copy clamps the K index and selects zero past it).
+// the last checks K. Tiles 0 and 1 are copied without checks (tile 0
+// before the loop, tile 1 in the loop's one iteration); the peeled
+// iteration that copies tile 2 clamps the K index and selects zero past
+// it. With guarded stores (C += A*B on a shifted block) the loop keeps its
+// branches: the next tile's copy branches on whether it is the last.
 // CHECK-LABEL: func.func @k_tail
 // CHECK: gpu.func @k_tail_kernel
 // CHECK-NOT: arith.select
+// CHECK: scf.for
+// CHECK-NOT: arith.select
+// CHECK: scf.yield
+// CHECK: arith.minui
+// CHECK: arith.select
+// CHECK: llvm.intr.fma
+// CHECK-LABEL: func.func @k_tail_guarded
+// CHECK: gpu.func @k_tail_guarded_kernel
 // CHECK: scf.for
 // CHECK: scf.if %{{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
 // CHECK: %[[LAST:.*]] = arith.cmpi ult, %{{.*}}, %c2{{.*}} : index
@@ -145,5 +181,13 @@ func.func @k_tail(%A: memref<128x40xf32>, %B: memref<40x128xf32>, %C: memref<128
   linalg.fill ins(%z : f32) outs(%C : memref<128x128xf32>)
   linalg.matmul {tcgen.config = #tcgen.config<backend = "simt", block = [128, 128, 16], warp = [32, 64, 16], mma = [8, 8, 1], stages = 2, padding = 4, vector = 4, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "global">}
     ins(%A, %B : memref<128x40xf32>, memref<40x128xf32>) outs(%C : memref<128x128xf32>)
+  return
+}
+
+// -----
+
+func.func @k_tail_guarded(%A: memref<132x40xf32>, %B: memref<40x128xf32>, %C: memref<132x128xf32>) {
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "simt", block = [128, 128, 16], warp = [32, 64, 16], mma = [8, 8, 1], stages = 2, padding = 4, vector = 4, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "global">}
+    ins(%A, %B : memref<132x40xf32>, memref<40x128xf32>) outs(%C : memref<132x128xf32>)
   return
 }
