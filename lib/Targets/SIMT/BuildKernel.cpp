@@ -520,6 +520,34 @@ struct BuildKernelPass final
     // may leave the matrix). (A second copy of the body for the interior
     // blocks of a C the tiles do not divide, behind a branch on the block,
     // made ptxas spill at every K step: docs/NOTES.md.)
+    // K steps [first, end) of the k-tile whose rows start at `firstRow` of
+    // the shared buffers: per step, this thread's A and B strips (16-byte
+    // shared loads) and TM x TN FMAs into `acc`.
+    auto kSteps = [&](Value firstRow, int64_t first, int64_t end,
+                      SmallVector<Value> &acc) {
+      auto v4 = VectorType::get({kStrip}, f32);
+      for (int64_t kk = first; kk < end; ++kk) {
+        Value krow = g.addC(firstRow, kk);
+        SmallVector<Value> aVals, bVals;
+        for (int64_t st = 0; st < s.tm / kStrip; ++st) {
+          Value v = vector::LoadOp::create(
+              b, loc, v4, smA, {krow, g.addC(rowIn, st * stripRowStep)});
+          for (int64_t e = 0; e < kStrip; ++e)
+            aVals.push_back(vector::ExtractOp::create(b, loc, v, e));
+        }
+        for (int64_t st = 0; st < s.tn / kStrip; ++st) {
+          Value v = vector::LoadOp::create(
+              b, loc, v4, smB, {krow, g.addC(colIn, st * stripColStep)});
+          for (int64_t e = 0; e < kStrip; ++e)
+            bVals.push_back(vector::ExtractOp::create(b, loc, v, e));
+        }
+        for (int64_t i = 0; i < s.tm; ++i)
+          for (int64_t j = 0; j < s.tn; ++j)
+            acc[i * s.tn + j] = LLVM::FMAOp::create(b, loc, aVals[i], bVals[j],
+                                                    acc[i * s.tn + j]);
+      }
+    };
+
     // The K loop for kernels whose epilogue has no branches: the steady
     // loop copies full k-tiles without checks or branches, and the last
     // two k-tiles are peeled: the one that copies the last k-tile
@@ -532,7 +560,6 @@ struct BuildKernelPass final
       Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
       acc.assign(s.tm * s.tn, fzero);
       int64_t kTiles = s.kTiles();
-      auto v4 = VectorType::get({kStrip}, f32);
       int64_t stepsPerPhase = s.bk / phases;
       enum class Next { None, Full, Last };
       // One k-tile: per phase, part of the next k-tile into registers
@@ -549,27 +576,8 @@ struct BuildKernelPass final
             units = loadPart(nextKt, phase);
             g.fullK = false;
           }
-          for (int64_t kk = phase * stepsPerPhase;
-               kk < (phase + 1) * stepsPerPhase; ++kk) {
-            Value krow = g.addC(firstRow, kk);
-            SmallVector<Value> aVals, bVals;
-            for (int64_t st = 0; st < s.tm / kStrip; ++st) {
-              Value v = vector::LoadOp::create(
-                  b, loc, v4, smA, {krow, g.addC(rowIn, st * stripRowStep)});
-              for (int64_t e = 0; e < kStrip; ++e)
-                aVals.push_back(vector::ExtractOp::create(b, loc, v, e));
-            }
-            for (int64_t st = 0; st < s.tn / kStrip; ++st) {
-              Value v = vector::LoadOp::create(
-                  b, loc, v4, smB, {krow, g.addC(colIn, st * stripColStep)});
-              for (int64_t e = 0; e < kStrip; ++e)
-                bVals.push_back(vector::ExtractOp::create(b, loc, v, e));
-            }
-            for (int64_t i = 0; i < s.tm; ++i)
-              for (int64_t j = 0; j < s.tn; ++j)
-                acc[i * s.tn + j] = LLVM::FMAOp::create(
-                    b, loc, aVals[i], bVals[j], acc[i * s.tn + j]);
-          }
+          kSteps(firstRow, phase * stepsPerPhase,
+                 (phase + 1) * stepsPerPhase, acc);
           if (next != Next::None)
             storePart(units, phase, arith::SubIOp::create(b, loc, one, buf));
         }
@@ -633,7 +641,6 @@ struct BuildKernelPass final
           Value firstRow = g.mul(buf, s.bk);
           SmallVector<Value> acc(loop.getRegionIterArgs().begin(),
                                  loop.getRegionIterArgs().end());
-          auto v4 = VectorType::get({kStrip}, f32);
           int64_t stepsPerPhase = s.bk / phases;
           for (int64_t phase = 0; phase < phases; ++phase) {
             auto prefetch = scf::IfOp::create(b, loc, unitTypes, hasNext,
@@ -665,27 +672,8 @@ struct BuildKernelPass final
                     g.vecType4Zero(cast<VectorType>(t).getNumElements()));
               scf::YieldOp::create(b, loc, zeros);
             }
-            for (int64_t kk = phase * stepsPerPhase;
-                 kk < (phase + 1) * stepsPerPhase; ++kk) {
-              Value krow = g.addC(firstRow, kk);
-              SmallVector<Value> aVals, bVals;
-              for (int64_t st = 0; st < s.tm / kStrip; ++st) {
-                Value v = vector::LoadOp::create(
-                    b, loc, v4, smA, {krow, g.addC(rowIn, st * stripRowStep)});
-                for (int64_t e = 0; e < kStrip; ++e)
-                  aVals.push_back(vector::ExtractOp::create(b, loc, v, e));
-              }
-              for (int64_t st = 0; st < s.tn / kStrip; ++st) {
-                Value v = vector::LoadOp::create(
-                    b, loc, v4, smB, {krow, g.addC(colIn, st * stripColStep)});
-                for (int64_t e = 0; e < kStrip; ++e)
-                  bVals.push_back(vector::ExtractOp::create(b, loc, v, e));
-              }
-              for (int64_t i = 0; i < s.tm; ++i)
-                for (int64_t j = 0; j < s.tn; ++j)
-                  acc[i * s.tn + j] = LLVM::FMAOp::create(
-                      b, loc, aVals[i], bVals[j], acc[i * s.tn + j]);
-            }
+            kSteps(firstRow, phase * stepsPerPhase,
+                   (phase + 1) * stepsPerPhase, acc);
             // The prefetched part into the other buffer.
             auto store = scf::IfOp::create(b, loc, TypeRange(), hasNext,
                                            /*withElseRegion=*/false);
