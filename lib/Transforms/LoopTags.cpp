@@ -184,3 +184,23 @@ LogicalResult mlir::tcgen::eraseLocalBuffer(Value buffer, StringRef what) {
     alloc->erase();
   return success();
 }
+
+SmallVector<linalg::LinalgOp>
+mlir::tcgen::getOpsForBackend(Operation *root, StringRef backend) {
+  SmallVector<linalg::LinalgOp> ops;
+  root->walk([&](linalg::LinalgOp op) {
+    auto config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
+    if (config && config.getBackend() == backend)
+      ops.push_back(op);
+  });
+  return ops;
+}
+
+LogicalResult mlir::tcgen::tagEpilogueOperands(func::FuncOp func,
+                                               const EpilogueInfo &epilogue) {
+  for (auto [k, e] : llvm::enumerate(epilogue.operands))
+    if (failed(tagOperandArgument(func, epilogue.op, e.memref,
+                                  "E" + std::to_string(k))))
+      return failure();
+  return success();
+}

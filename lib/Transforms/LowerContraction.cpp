@@ -157,10 +157,8 @@ struct LowerContractionPass final
       // writes the consumer's output instead; the consumer waits there.
       info->c.getDefiningOp()->setAttr(kOperandAttrName,
                                        rewriter.getStringAttr("C"));
-      for (auto [k, e] : llvm::enumerate(epilogue->operands))
-        if (failed(tagOperandArgument(func, epilogue->op, e.memref,
-                                      "E" + std::to_string(k))))
-          return failure();
+      if (failed(tagEpilogueOperands(func, *epilogue)))
+        return failure();
       func->setAttr(kFusedEpilogueAttrName, describeEpilogue(*epilogue));
       SmallVector<int64_t> kinds;
       for (const EpilogueOperand &e : epilogue->operands)

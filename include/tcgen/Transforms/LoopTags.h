@@ -85,6 +85,16 @@ memref::GlobalOp createSharedBuffer(ModuleOp module, Location loc,
                                     StringRef name, int64_t rows,
                                     int64_t cols, Type elementType);
 
+/// Tags the function arguments behind the extra operands of `epilogue` as
+/// E0, E1, ... (tagOperandArgument's errors).
+LogicalResult tagEpilogueOperands(func::FuncOp func,
+                                  const EpilogueInfo &epilogue);
+
+/// The linalg ops under `root` whose `#tcgen.config` selects `backend`, in
+/// walk order (collected first: the generators replace them).
+SmallVector<linalg::LinalgOp> getOpsForBackend(Operation *root,
+                                               StringRef backend);
+
 /// Moves the shared-memory globals `launch` reads into views of one dynamic
 /// shared region (`__tcgen_dsmem`, created in `symbols`' op) when together
 /// they exceed `staticLimit` bytes, and sets the launch's dynamic shared

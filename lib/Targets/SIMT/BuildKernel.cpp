@@ -255,13 +255,7 @@ struct BuildKernelPass final
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> ops;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      auto config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
-      if (config && config.getBackend() == "simt")
-        ops.push_back(op);
-    });
-    for (linalg::LinalgOp op : ops)
+    for (linalg::LinalgOp op : getOpsForBackend(getOperation(), "simt"))
       if (failed(build(op)))
         return signalPassFailure();
   }
@@ -384,11 +378,8 @@ struct BuildKernelPass final
         failed(tagOperandArgument(func, op, info->b, "B")) ||
         failed(tagOperandArgument(func, op, out, "C")))
       return failure();
-    if (epilogue)
-      for (auto [k, e] : llvm::enumerate(epilogue->operands))
-        if (failed(tagOperandArgument(func, epilogue->op, e.memref,
-                                      "E" + std::to_string(k))))
-          return failure();
+    if (epilogue && failed(tagEpilogueOperands(func, *epilogue)))
+      return failure();
     bool accumulate = !fill;
 
     // Shared tiles, K-major, double-buffered.
@@ -752,17 +743,19 @@ struct BuildKernelPass final
             auto accAt = [&](int64_t j) {
               return finalAcc[i * s.tn + sn * kStrip + j];
             };
+            // The guard of a store at column c (null: none).
+            auto storeCond = [&](Value c) -> Value {
+              if (!guardCols)
+                return rowOk;
+              Value colOk = shiftN ? ge(c, nLo) : g.lt(c, s.n);
+              return rowOk ? arith::AndIOp::create(b, loc, rowOk, colOk)
+                                 .getResult()
+                           : colOk;
+            };
             if (wide) {
-              Value cond = rowOk;
-              if (guardCols) {
-                // A strip lies wholly on one side of nLo (both multiples
-                // of 4 here).
-                Value colOk = shiftN ? ge(c0, nLo) : g.lt(c0, s.n);
-                cond = cond ? arith::AndIOp::create(b, loc, cond, colOk)
-                                  .getResult()
-                            : colOk;
-              }
-              guarded(cond, [&] {
+              // A strip lies wholly on one side of nLo (both multiples of
+              // 4 here).
+              guarded(storeCond(c0), [&] {
                 auto idx = g.at(cBatched, bz, r, c0);
                 SmallVector<Value> xs;
                 Value old;
@@ -784,14 +777,7 @@ struct BuildKernelPass final
             }
             for (int64_t j = 0; j < kStrip; ++j) {
               Value c = g.addC(c0, j);
-              Value cond = rowOk;
-              if (guardCols) {
-                Value colOk = shiftN ? ge(c, nLo) : g.lt(c, s.n);
-                cond = cond ? arith::AndIOp::create(b, loc, cond, colOk)
-                                  .getResult()
-                            : colOk;
-              }
-              guarded(cond, [&] {
+              guarded(storeCond(c), [&] {
                 auto idx = g.at(cBatched, bz, r, c);
                 Value x = accAt(j);
                 if (accumulate)
@@ -825,18 +811,13 @@ struct BuildKernelPass final
       func->setAttr(kOverwriteAttrName, b.getUnitAttr());
     if (epilogue) {
       func->setAttr(kFusedEpilogueAttrName, describeEpilogue(*epilogue));
+      // The intermediate result is unobservable (findEpilogue): the
+      // consumer, the contraction, its fill and the buffer all go.
       Value c = info->c;
       epilogue->op->erase();
       fill->erase();
       op->erase();
-      if (auto alloc = c.getDefiningOp<memref::AllocOp>()) {
-        for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
-          if (isa<memref::DeallocOp>(user))
-            user->erase();
-        if (alloc->use_empty())
-          alloc->erase();
-      }
-      return success();
+      return eraseLocalBuffer(c, "the fused intermediate result");
     }
     if (fill)
       fill->erase();

@@ -99,12 +99,8 @@ struct BuildKernelPass final
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> ops;
-    getOperation().walk([&](linalg::LinalgOp op) {
-      auto config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
-      if (config && config.getBackend() == "sm90")
-        ops.push_back(op);
-    });
+    SmallVector<linalg::LinalgOp> ops =
+        getOpsForBackend(getOperation(), "sm90");
     // The first product of an add(gemm, gemm) is built with the second.
     llvm::SmallPtrSet<Operation *, 4> firstProducts;
     for (linalg::LinalgOp op : ops)
@@ -260,11 +256,8 @@ struct BuildKernelPass final
         failed(tagOperandArgument(func, op, bArg, "B")) ||
         failed(tagOperandArgument(func, op, out, "C")))
       return failure();
-    if (epilogue)
-      for (auto [k, e] : llvm::enumerate(epilogue->operands))
-        if (failed(tagOperandArgument(func, epilogue->op, e.memref,
-                                      "E" + std::to_string(k))))
-          return failure();
+    if (epilogue && failed(tagEpilogueOperands(func, *epilogue)))
+      return failure();
     // With the zero fill of C in front the kernel writes C = A*B; without
     // it, C += A*B: the epilogue adds C's old value, read through a second
     // plain pointer to C, to the f32 accumulators before C is written.
