@@ -310,6 +310,16 @@ mlir::tcgen::rankContractions(ModuleOp module,
       for (const model::SM90Candidate &cand : r.ranked)
         r.rankedConfigs.push_back(printed(getSM90Config(*info, cand)));
     }
+    if (r.backend == "simt") {
+      r.simtRanked =
+          rankSimtCandidates(info->m, info->n, info->k,
+                             info->batched ? info->batch : 1,
+                             getTypicalSMCount(target));
+      // The configs getDefaultConfig gives at each model rank.
+      for (size_t rank = 0; rank < r.simtRanked.size(); ++rank)
+        r.rankedConfigs.push_back(printed(getDefaultConfig(
+            *info, target, "simt", nullptr, int64_t(rank))));
+    }
     const TuningEntry *entry =
         cache ? cache->find(options.device, r.key) : nullptr;
     if (entry && entry->config == r.config)
@@ -330,6 +340,17 @@ void mlir::tcgen::printRanking(llvm::raw_ostream &os,
      << "//   key: " << r.key << "\n"
      << "//   config: " << r.config << "\n"
      << "//   from " << r.source << "\n";
+  if (!r.simtRanked.empty()) {
+    // simt: waves of 512 threads' worth of blocks per SM at the measured
+    // per-SM rates (rankSimtCandidates); the time relative to the first.
+    os << "//   simt candidates (block m x n x k, thread tile, rate):\n";
+    for (size_t i = 0; i < r.simtRanked.size() && (top == 0 || i < top); ++i) {
+      const SimtCandidate &c = r.simtRanked[i];
+      os << llvm::formatv("//   {0,4}  {1}x{2}x{3}  {4}x{5}  {6:F3}\n", i + 1,
+                          c.bm, c.bn, c.bk, c.tm, c.tn, c.rate);
+    }
+    return;
+  }
   if (r.ranked.empty())
     return;
   os << "//   model constants: " << r.constantsFrom << ": "

@@ -12,6 +12,7 @@
 #ifndef TCGEN_TOOLS_TUNE_H
 #define TCGEN_TOOLS_TUNE_H
 
+#include "tcgen/Config/Config.h"
 #include "tcgen/Config/Model.h"
 #include "tcgen/Pipelines/Pipelines.h"
 
@@ -36,6 +37,9 @@ struct RankedContraction {
   model::DeviceConstants constants; ///< what the model ranked with
   std::string constantsFrom;        ///< "built-in (H100)" or the device
   std::vector<model::SM90Candidate> ranked; ///< empty unless sm90
+  /// simt: the candidates of rankSimtCandidates, fastest predicted first
+  /// (empty unless simt).
+  std::vector<SimtCandidate> simtRanked;
   std::vector<std::string> rankedConfigs;   ///< #tcgen.config of each
 };
 
