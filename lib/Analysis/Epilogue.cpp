@@ -59,6 +59,14 @@ static std::string sizeText(int64_t size) {
 }
 
 /// Checks the body ops; returns the reason it cannot be fused, or "".
+/// Whether `op` is an elementwise op on memrefs of rank `rank` (all loops
+/// parallel, no index use) with one output.
+static bool isElementwiseOnMemrefs(linalg::LinalgOp op, unsigned rank) {
+  return op.hasPureBufferSemantics() && op.getNumDpsInits() == 1 &&
+         op.getNumLoops() == rank && op.getNumParallelLoops() == rank &&
+         !op.hasIndexSemantics() && op.getBlock();
+}
+
 static std::string checkBody(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   for (Operation &inner : body->without_terminator()) {
@@ -173,9 +181,7 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
   }
   unsigned lead = !batched ? 0 : info.multiBatch() ? 2 : 1;
   unsigned rank = 2 + lead;
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() != rank || op.getNumParallelLoops() != rank ||
-      op.hasIndexSemantics() || !op.getBlock()) {
+  if (!isElementwiseOnMemrefs(op, rank)) {
     whyNot = batched ? "the consumer is not a " + std::to_string(rank) +
                            "-dimensional (batch, m, n) elementwise op on "
                            "memrefs with one output"
@@ -327,10 +333,7 @@ mlir::tcgen::findPrologue(const ContractionInfo &info, Value operand,
   // The operand's rank: 2, or 3 for a batch (a pointwise map does not
   // care which matrix an element belongs to).
   unsigned rank = cast<MemRefType>(operand.getType()).getRank();
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumDpsInputs() != 1 || op.getNumLoops() != rank ||
-      op.getNumParallelLoops() != rank || op.hasIndexSemantics() ||
-      !op.getBlock()) {
+  if (!isElementwiseOnMemrefs(op, rank) || op.getNumDpsInputs() != 1) {
     whyNot = "the producer is not an elementwise op on memrefs of the "
              "operand's rank with one input and one output";
     return std::nullopt;
@@ -458,9 +461,7 @@ DictionaryAttr mlir::tcgen::describeEpilogue(const EpilogueInfo &info) {
 std::optional<PointwiseInfo>
 mlir::tcgen::findStandalonePointwise(linalg::LinalgOp op, std::string &whyNot) {
   whyNot.clear();
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
-      op.getNumLoops() != 2 || op.getNumParallelLoops() != 2 ||
-      op.hasIndexSemantics() || !op.getBlock()) {
+  if (!isElementwiseOnMemrefs(op, 2)) {
     whyNot = "it is not a two-dimensional elementwise op on memrefs with one "
              "output";
     return std::nullopt;

@@ -8,6 +8,7 @@
 
 #include "tcgen/Analysis/Epilogue.h"
 #include "tcgen/Transforms/Passes.h"
+#include "tcgen/Transforms/LoopTags.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -86,17 +87,13 @@ gpu.module @{0} {{
     %cPerRow = arith.constant {7} : index
     %cW = arith.constant {8} : index
     %cN = arith.constant {9} : index
-    %tid = gpu.thread_id x
-    %bid = gpu.block_id x
-    %nb = gpu.grid_dim x
-    %first0 = arith.muli %bid, %cThreads : index
-    %first = arith.addi %first0, %tid : index
-    %step = arith.muli %nb, %cThreads : index
-    %gX = llvm.addrspacecast %pX : !llvm.ptr to !llvm.ptr<1>
-    %gY = llvm.addrspacecast %pY : !llvm.ptr to !llvm.ptr<1>
 )",
                       name, kBodyFunc, bodyArgs, yT, params, kThreads, units,
                       pw.n / w, w, pw.n);
+  os << kGridStrideIndicesText << R"(
+    %gX = llvm.addrspacecast %pX : !llvm.ptr to !llvm.ptr<1>
+    %gY = llvm.addrspacecast %pY : !llvm.ptr to !llvm.ptr<1>
+)";
   for (auto [k, e] : llvm::enumerate(info.operands)) {
     os << llvm::formatv(
         "    %gE{0} = llvm.addrspacecast %pE{0} : !llvm.ptr to !llvm.ptr<1>\n",

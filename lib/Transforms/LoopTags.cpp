@@ -204,3 +204,23 @@ LogicalResult mlir::tcgen::tagEpilogueOperands(func::FuncOp func,
       return failure();
   return success();
 }
+
+LogicalResult mlir::tcgen::eraseComputedContraction(
+    func::FuncOp func, linalg::LinalgOp op, Operation *fill,
+    const EpilogueInfo *epilogue, ArrayRef<Operation *> others) {
+  // The intermediate result is unobservable (findEpilogue): the consumer,
+  // the contraction, its fill and the buffer all go.
+  Value c = op.getDpsInits()[0];
+  if (epilogue) {
+    func->setAttr(kFusedEpilogueAttrName, describeEpilogue(*epilogue));
+    epilogue->op->erase();
+  }
+  if (fill)
+    fill->erase();
+  op->erase();
+  for (Operation *other : others)
+    other->erase();
+  if (epilogue)
+    return eraseLocalBuffer(c, "the fused intermediate result");
+  return success();
+}

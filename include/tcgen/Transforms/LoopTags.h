@@ -85,6 +85,30 @@ memref::GlobalOp createSharedBuffer(ModuleOp module, Location loc,
                                     StringRef name, int64_t rows,
                                     int64_t cols, Type elementType);
 
+/// MLIR text for the generated kernels' templates: the indices of a
+/// grid-stride loop over one dimension, %first (this thread's first index)
+/// and %step (the threads of the launch), from %cThreads (a block's
+/// threads, an index constant the template defines).
+constexpr llvm::StringLiteral kGridStrideIndicesText = R"(
+    %tid = gpu.thread_id x
+    %bid = gpu.block_id x
+    %nb = gpu.grid_dim x
+    %first0 = arith.muli %bid, %cThreads : index
+    %first = arith.addi %first0, %tid : index
+    %step = arith.muli %nb, %cThreads : index
+)";
+
+/// Erases a contraction a generated kernel now computes: `op`, its zero
+/// `fill` (may be null) and `others` (ops of the same computation, such as
+/// an add(gemm, gemm)'s first product). With a fused `epilogue` (may be
+/// null) the consumer goes too, its body is recorded on `func`
+/// (kFusedEpilogueAttrName) and the intermediate result's local buffer is
+/// erased (eraseLocalBuffer's error if anything else still reads it).
+LogicalResult eraseComputedContraction(func::FuncOp func, linalg::LinalgOp op,
+                                       Operation *fill,
+                                       const EpilogueInfo *epilogue,
+                                       ArrayRef<Operation *> others = {});
+
 /// Tags the function arguments behind the extra operands of `epilogue` as
 /// E0, E1, ... (tagOperandArgument's errors).
 LogicalResult tagEpilogueOperands(func::FuncOp func,

@@ -812,20 +812,8 @@ struct BuildKernelPass final
     func->setAttr(kConfigAttrName, config);
     if (!accumulate)
       func->setAttr(kOverwriteAttrName, b.getUnitAttr());
-    if (epilogue) {
-      func->setAttr(kFusedEpilogueAttrName, describeEpilogue(*epilogue));
-      // The intermediate result is unobservable (findEpilogue): the
-      // consumer, the contraction, its fill and the buffer all go.
-      Value c = info->c;
-      epilogue->op->erase();
-      fill->erase();
-      op->erase();
-      return eraseLocalBuffer(c, "the fused intermediate result");
-    }
-    if (fill)
-      fill->erase();
-    op->erase();
-    return success();
+    return eraseComputedContraction(func, op, fill,
+                                    epilogue ? &*epilogue : nullptr);
   }
 };
 } // namespace

@@ -791,25 +791,13 @@ struct BuildKernelPass final
       if (alloc->use_empty())
         alloc->erase();
     };
-    if (epilogue) {
-      func->setAttr(kFusedEpilogueAttrName, describeEpilogue(*epilogue));
-      // The intermediate result is unobservable (findEpilogue): the
-      // consumer, the contraction, its fill and the buffer all go.
-      Value c = info->c;
-      epilogue->op->erase();
-      fill->erase();
-      op->erase();
-      if (firstOp)
-        firstOp->erase();
-      eraseBuffer(c);
-      eraseBuffer(aBuffer);
-      return success();
-    }
-    if (fill)
-      fill->erase();
-    op->erase();
+    SmallVector<Operation *> others;
     if (firstOp)
-      firstOp->erase();
+      others.push_back(firstOp);
+    if (failed(eraseComputedContraction(func, op, fill,
+                                        epilogue ? &*epilogue : nullptr,
+                                        others)))
+      return failure();
     eraseBuffer(aBuffer);
     return success();
   }

@@ -18,6 +18,8 @@
 
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 
+#include "tcgen/Transforms/LoopTags.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -1935,21 +1937,17 @@ std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {
     %cCols = arith.constant {7} : index
     %c8 = arith.constant 8 : index
     %c12 = arith.constant 12 : index
-    %tid = gpu.thread_id x
-    %bid = gpu.block_id x
-    %nb = gpu.grid_dim x
-    %first0 = arith.muli %bid, %cThreads : index
-    %first = arith.addi %first0, %tid : index
-    %step = arith.muli %nb, %cThreads : index
+)",
+                      pack.name, PackParams::kThreads, pack.chunksPerRow(),
+                      pack.rows * pack.chunksPerRow(), pack.srcStride,
+                      pack.dstStride, lastPiece, pack.cols);
+  os << kGridStrideIndicesText << llvm::formatv(R"(
     scf.for %i = %first to %cTotal step %step {{
       %r = arith.divui %i, %cPerRow : index
       %q = arith.remui %i, %cPerRow : index
       %c = arith.muli %q, %c8 : index
       %srcRow = arith.muli %r, %cSrcStride : index
-)",
-                      pack.name, PackParams::kThreads, pack.chunksPerRow(),
-                      pack.rows * pack.chunksPerRow(), pack.srcStride,
-                      pack.dstStride, lastPiece, pack.cols);
+)");
   if (shifted)
     os << llvm::formatv(R"(
       %cEnd = arith.addi %c, %c12 : index
