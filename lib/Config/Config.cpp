@@ -441,7 +441,8 @@ int64_t mlir::tcgen::getSharedMemoryBytes(const ContractionInfo &info,
 }
 
 /// The simt back end: f32 x f32 -> f32 on CUDA cores, static sizes, one
-/// outermost batch dimension or none, contiguous rows.
+/// outermost batch dimension or none (analyzeContraction already asks for
+/// contiguous rows).
 static LogicalResult verifySIMTConfigFits(const ContractionInfo &info,
                                           ConfigAttr config,
                                           TargetAttr target) {
@@ -459,14 +460,7 @@ static LogicalResult verifySIMTConfigFits(const ContractionInfo &info,
               "B and C; summed batches, batches between the matrix "
               "dimensions and several batch dimensions need the sm90 back "
               "end";
-  for (Value v : {info.a, info.b, info.c})
-    if (auto type = dyn_cast<MemRefType>(v.getType());
-        type && !type.getLayout().isIdentity())
-      return info.op->emitOpError()
-             << "the simt back end takes operands with contiguous rows (the "
-                "identity layout), not "
-             << type;
-  ArrayRef<int64_t> bt = config.getBlockTile(), wt = config.getWarpTile();
+  ArrayRef<int64_t> bt = config.getBlockTile();
   int64_t threads = config.getNumWarps() * 32;
   for (int64_t rows : {bt[0], bt[1]})
     if (rows * bt[2] % threads != 0)
@@ -475,7 +469,6 @@ static LogicalResult verifySIMTConfigFits(const ContractionInfo &info,
              << ": a " << rows << "x" << bt[2]
              << " operand tile does not split evenly over " << threads
              << " threads";
-  (void)wt;
   int64_t smem = 2 * bt[2] * (bt[0] + bt[1] + 2 * config.getPadding()) * 4;
   if (smem > target.getMaxSharedMemoryPerBlock())
     return info.op->emitOpError()

@@ -83,27 +83,16 @@ struct TileCopy {
   }
 };
 
-/// Why `s` cannot be generated, or an empty string.
+/// Why `s` cannot be generated, or an empty string. (ConfigAttr::verify
+/// checks the thread, warp and block tiles and the padding already.)
 std::string checkShape(const SimtShape &s) {
-  auto fail = [](const Twine &t) { return t.str(); };
-  if (s.tm % kStrip || s.tn % kStrip)
-    return fail("thread tile (mma) " + Twine(s.tm) + "x" + Twine(s.tn) +
-                " must be made of strips of 4 (multiples of 4)");
-  if (s.wm % s.tm || s.wn % s.tn || s.lanesM() * s.lanesN() != kWarpSize)
-    return fail("warp tile " + Twine(s.wm) + "x" + Twine(s.wn) +
-                " must hold 32 thread tiles of " + Twine(s.tm) + "x" +
-                Twine(s.tn));
-  if (s.bm % s.wm || s.bn % s.wn)
-    return fail("block tile " + Twine(s.bm) + "x" + Twine(s.bn) +
-                " must be a multiple of the warp tile");
-  if (s.pad % kStrip)
-    return fail("padding " + Twine(s.pad) + " must be a multiple of 4");
   // Each thread copies as many elements of both tiles.
   for (int64_t rows : {s.bm, s.bn})
     if ((rows * s.bk) % s.threads() != 0)
-      return fail("a " + Twine(rows) + "x" + Twine(s.bk) +
-                  " tile does not split evenly over " + Twine(s.threads()) +
-                  " threads");
+      return ("a " + Twine(rows) + "x" + Twine(s.bk) +
+              " tile does not split evenly over " + Twine(s.threads()) +
+              " threads")
+          .str();
   return "";
 }
 
@@ -166,7 +155,7 @@ public:
     return {row, col};
   }
 
-  Value vecType4Zero(int64_t n) {
+  Value zeros(int64_t n) {
     auto t = VectorType::get({n}, f32);
     return arith::ConstantOp::create(b, loc, t,
                                      DenseElementsAttr::get(t, 0.0f));
@@ -212,7 +201,7 @@ public:
       Value v = vector::LoadOp::create(b, loc, vt, t.memref,
                                        at(t.batched, bz, rc, cc));
       units.push_back(arith::SelectOp::create(b, loc, inside, v,
-                                              vecType4Zero(t.vector)));
+                                              zeros(t.vector)));
     }
     return units;
   }
@@ -332,11 +321,6 @@ struct BuildKernelPass final
                             "outermost batch dimension (or none)");
     if (!info->aType.isF32() || !info->bType.isF32() || !info->cType.isF32())
       return op.emitOpError("the simt back end takes f32 x f32 -> f32");
-    for (Value v : {info->a, info->b, info->c})
-      if (!cast<MemRefType>(v.getType()).getLayout().isIdentity())
-        return op.emitOpError("the simt back end takes operands with the "
-                              "identity layout (contiguous rows), not ")
-               << v.getType();
 
     SimtShape s;
     s.m = info->m;
@@ -404,22 +388,25 @@ struct BuildKernelPass final
           return v;
       return int64_t(1);
     };
-    TileCopy ta{info->a, s.batch > 1 || info->batched, 0, 0, 0, 0, false, 1};
-    if (info->aTransposed)
-      ta = {info->a, ta.batched, s.k, s.m, s.bk, s.bm, false, 0};
-    else
-      ta = {info->a, ta.batched, s.m, s.k, s.bm, s.bk, true, 0};
-    TileCopy tb{info->b, ta.batched, 0, 0, 0, 0, false, 1};
-    if (info->bTransposed)
-      tb = {info->b, ta.batched, s.n, s.k, s.bn, s.bk, true, 0};
-    else
-      tb = {info->b, ta.batched, s.k, s.n, s.bk, s.bn, false, 0};
+    // A batched memref (of one matrix too) is rank 3.
+    auto isBatched = [](Value v) {
+      return cast<MemRefType>(v.getType()).getRank() == 3;
+    };
+    // A stored [m][k] (rows along M: transposed into the K-major tile) or
+    // [k][m]; B stored [k][n] or [n][k] (transposed).
+    TileCopy ta = info->aTransposed
+                      ? TileCopy{info->a, isBatched(info->a), s.k, s.m,
+                                 s.bk, s.bm, /*transpose=*/false, 1}
+                      : TileCopy{info->a, isBatched(info->a), s.m, s.k,
+                                 s.bm, s.bk, /*transpose=*/true, 1};
+    TileCopy tb = info->bTransposed
+                      ? TileCopy{info->b, isBatched(info->b), s.n, s.k,
+                                 s.bn, s.bk, /*transpose=*/true, 1}
+                      : TileCopy{info->b, isBatched(info->b), s.k, s.n,
+                                 s.bk, s.bn, /*transpose=*/false, 1};
     ta.vector = vectorOf(ta);
     tb.vector = vectorOf(tb);
-    // A batched memref of one matrix (batch 1) is still rank 3.
-    ta.batched = cast<MemRefType>(info->a.getType()).getRank() == 3;
-    tb.batched = cast<MemRefType>(info->b.getType()).getRank() == 3;
-    bool cBatched = cast<MemRefType>(out.getType()).getRank() == 3;
+    bool cBatched = isBatched(out);
 
     OpBuilder b(op);
     Generator g(b, loc, s);
@@ -663,7 +650,7 @@ struct BuildKernelPass final
               SmallVector<Value> zeros;
               for (Type t : unitTypes)
                 zeros.push_back(
-                    g.vecType4Zero(cast<VectorType>(t).getNumElements()));
+                    g.zeros(cast<VectorType>(t).getNumElements()));
               scf::YieldOp::create(b, loc, zeros);
             }
             kSteps(firstRow, phase * stepsPerPhase,
