@@ -68,17 +68,16 @@ struct TileCopy {
     return tileRows * tileCols / vector / threads;
   }
   /// Whether the tile's rows (columns) lie inside the matrix: every tile's
-  /// do where the tile divides the matrix, and in an interior block (one
-  /// whose block tile lies inside C) those along M or N do. Columns run
-  /// along K when `transpose`, rows otherwise.
-  /// `fullK`: the k-tile being copied is not the last one (which is the
+  /// do where the tile divides the matrix; along M or N also where the last
+  /// block is shifted back. Columns run along K when `transpose`, rows
+  /// otherwise. `fullK`: the k-tile being copied is not the last one (the
   /// only one that may be partial).
-  bool rowsInside(bool interior, bool fullK) const {
-    return rows % tileRows == 0 || ((interior || outerShifted) && transpose) ||
+  bool rowsInside(bool fullK) const {
+    return rows % tileRows == 0 || (outerShifted && transpose) ||
            (fullK && !transpose);
   }
-  bool colsInside(bool interior, bool fullK) const {
-    return cols % tileCols == 0 || ((interior || outerShifted) && !transpose) ||
+  bool colsInside(bool fullK) const {
+    return cols % tileCols == 0 || (outerShifted && !transpose) ||
            (fullK && transpose);
   }
 };
@@ -178,8 +177,7 @@ public:
     for (int64_t p = first; p < end; ++p) {
       auto [row, col] = unitAt(t, tid, p);
       Value r = add(rowBase, row), c = add(colBase, col);
-      bool rowsIn = t.rowsInside(interior, fullK),
-           colsIn = t.colsInside(interior, fullK);
+      bool rowsIn = t.rowsInside(fullK), colsIn = t.colsInside(fullK);
       if (rowsIn && colsIn) {
         units.push_back(vector::LoadOp::create(b, loc, vt, t.memref,
                                                at(t.batched, bz, r, c)));
@@ -227,8 +225,6 @@ public:
     }
   }
 
-  /// Whether the code being emitted runs in interior blocks only.
-  bool interior = false;
   /// Whether the k-tile being copied is known not to be the last.
   bool fullK = false;
 
@@ -497,10 +493,6 @@ struct BuildKernelPass final
                   buf);
     };
 
-    // The kernel body; `interior`: every block tile lies inside C (only K
-    // may leave the matrix). (A second copy of the body for the interior
-    // blocks of a C the tiles do not divide, behind a branch on the block,
-    // made ptxas spill at every K step: docs/NOTES.md.)
     // K steps [first, end) of the k-tile whose rows start at `firstRow` of
     // the shared buffers: per step, this thread's A and B strips (16-byte
     // shared loads) and TM x TN FMAs into `acc`.
@@ -581,8 +573,10 @@ struct BuildKernelPass final
       kTile(g.cst(kTiles - 1), acc, Next::None);
     };
 
-    auto emitBody = [&](bool interior) {
-      g.interior = interior;
+    // The kernel body. (A second copy of it for the interior blocks of a C
+    // the tiles do not divide, behind a branch on the block, made ptxas
+    // spill at every K step: docs/NOTES.md.)
+    auto emitBody = [&] {
       // Prologue: k-tile 0 into buffer 0.
       Value zero = g.cst(0);
       // (k-tile 0 is full unless it is the only one).
@@ -595,8 +589,8 @@ struct BuildKernelPass final
       // Which stores need a guard: none where the tiles divide C, nor in
       // a shifted block without C += A*B (the rows and columns it shares
       // with the block before get the same values twice).
-      bool guardRows = !(s.m % s.bm == 0 || interior || (shiftM && !accumulate));
-      bool guardCols = !(s.n % s.bn == 0 || interior || (shiftN && !accumulate));
+      bool guardRows = !(s.m % s.bm == 0 || (shiftM && !accumulate));
+      bool guardCols = !(s.n % s.bn == 0 || (shiftN && !accumulate));
       SmallVector<Value> finalAcc;
       if (!guardRows && !guardCols) {
         emitPeeledLoop(finalAcc);
@@ -779,7 +773,7 @@ struct BuildKernelPass final
           }
         }
     };
-    emitBody(s.m % s.bm == 0 && s.n % s.bn == 0);
+    emitBody();
 
     // The kernel: parameters A, B, the epilogue's operands, C.
     SmallVector<Value> params = {info->a, info->b};
