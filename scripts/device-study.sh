@@ -458,6 +458,8 @@ fi
 
 [ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
 
+[ -d "$CARRY/asynccopy-bundles" ] && check_and_bench asynccopy "cp.async loads against packs and unaligned TMA" t
+
 if [ -d "$CARRY/contraction3d-bundles" ]; then
   D="$CARRY/contraction3d-bundles"
   echo "=== contraction3d: checks (two launches each)"

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -35,6 +35,10 @@ ARGS=("$@")
 # accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1),
 # dual (add(gemm, gemm): checks, timings against 2 x cuBLAS + add),
 # (random with SIMT=1: every draw f32 -> f32 on the simt back end),
+# asynccopy (sm90 operands whose rows are 16-byte but not 128-byte
+# multiples apart loaded with cp.async by the producer, --pack=async:
+# checks in every layout, edges, batch, epilogue, C += A*B, narrow tiles
+# and stream-K; timings against the packs / unaligned TMA of --pack=auto),
 # tf32 (f32 inputs on tensor cores: checks, timings against cuBLAS tf32),
 # epilogueops (every op of the fusion issue's list fused, checks),
 # prologue (ReLU on A or B in shared memory, in a pack kernel, and the
@@ -1522,5 +1526,48 @@ if want simt; then
   build "$CARRY/san" simt_bk32 256 256 128 $F --
   build "$CARRY/san" simt_edges_tt 131 67 45 $F --a-layout km --b-layout nk --
   build "$CARRY/san" simt_batch_acc 64 96 40 $F --batch 3 --accumulate --
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want asynccopy; then
+  rm -rf "$CARRY/asynccopy-bundles"; mkdir -p "$CARRY/asynccopy-bundles"
+  echo "asynccopy: cp.async loads of rows TMA reads slowly (--pack=async)"
+  D="$CARRY/asynccopy-bundles"
+  A=(-- --pack=async)
+  build "$D" chk_5000_f16 5000 5000 5000 --out f16 "${A[@]}"
+  build "$D" chk_5000_128x256 5000 5000 5000 "${A[@]}" --block-tile=128,256,64
+  build "$D" chk_1000 1000 1000 1000 "${A[@]}"
+  build "$D" chk_1000_tt 1000 1000 1000 --a-layout km --b-layout nk "${A[@]}"
+  build "$D" chk_1000_nt 1000 1000 1000 --b-layout nk --out f16 "${A[@]}"
+  build "$D" chk_1000_tn 1000 1000 1000 --a-layout km --out bf16 --in bf16 "${A[@]}"
+  build "$D" chk_b_only 1024 1000 1024 "${A[@]}"
+  build "$D" chk_a_only 1000 1024 1000 --out f16 "${A[@]}"
+  build "$D" chk_700 3000 5000 700 --out f16 "${A[@]}"
+  build "$D" chk_batch 200 1000 1000 --batch 3 "${A[@]}"
+  build "$D" chk_relu_bias 1000 1000 1000 --out f16 --epilogue relu-bias "${A[@]}"
+  build "$D" chk_bgr 1000 1000 1000 --epilogue bias-gelu-residual "${A[@]}"
+  build "$D" chk_acc 1000 1000 1000 --accumulate "${A[@]}"
+  build "$D" chk_m1 1 1000 1000 --out f16 "${A[@]}"
+  build "$D" chk_narrow 1000 1000 1000 "${A[@]}" --block-tile=128,160,64
+  build "$D" chk_streamk 1000 1000 5000 "${A[@]}" --stream-k=1 --block-tile=128,128,64
+  build "$D" chk_k8 1000 1000 8 "${A[@]}"
+  build "$D" chk_colmajor 1000 1000 1000 --c-layout nm "${A[@]}"
+  build "$D" chk_prologue 1000 1000 1000 --prologue relu-a "${A[@]}" --prologue=smem
+  for out in f32 f16; do
+    for mode in auto async; do
+      build "$D" "t5000_${out}_$mode" 5000 5000 5000 --out $out -- --pack=$mode
+      build "$D" "t5000_${out}_128x256_$mode" 5000 5000 5000 --out $out -- --pack=$mode --block-tile=128,256,64
+      build "$D" "t1000_${out}_$mode" 1000 1000 1000 --out $out -- --pack=$mode
+      build "$D" "t2000_${out}_$mode" 2000 2000 2000 --out $out -- --pack=$mode
+      build "$D" "t3000x5000x700_${out}_$mode" 3000 5000 700 --out $out -- --pack=$mode
+      build "$D" "t5056x5000x5056_${out}_$mode" 5056 5000 5056 --out $out -- --pack=$mode
+      build "$D" "t5000_tt_${out}_$mode" 5000 5000 5000 --a-layout km --b-layout nk --out $out -- --pack=$mode
+    done
+  done
+  # Small bundles for compute-sanitizer.
+  rm -rf "$CARRY/san"; mkdir -p "$CARRY/san"
+  build "$CARRY/san" async_edges 200 136 200 --out f16 "${A[@]}"
+  build "$CARRY/san" async_tt 136 200 72 --a-layout km --b-layout nk "${A[@]}"
+  build "$CARRY/san" async_batch 72 136 88 --batch 2 "${A[@]}"
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -178,8 +178,10 @@ static cl::opt<std::string> packMode(
     cl::desc("sm90: copy A or B into buffers with rows a multiple of 128 "
              "bytes apart before the kernel: auto (where TMA cannot read the "
              "rows or reads them slowly and the operand is too large for L2), "
-             "always, never, or a / b (that operand as with always, the "
-             "other only where TMA cannot read its rows)"),
+             "always, never, a / b (that operand as with always, the "
+             "other only where TMA cannot read its rows), or async (rows a "
+             "multiple of 16 bytes apart are loaded with cp.async by the "
+             "kernel's producer instead of copied)"),
     cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd),
     cl::sub(tuneCmd));
 static cl::opt<bool> noFuseEpilogue(

@@ -450,9 +450,17 @@ struct BuildKernelPass final
     // padded buffers first. Rows of the stored layout: A [m][k] or [k][m],
     // B [k][n] or [n][k].
     if (pack != "auto" && pack != "always" && pack != "never" &&
-        pack != "a" && pack != "b")
-      return op.emitOpError("pack must be auto, always, never, a or b, not '")
+        pack != "a" && pack != "b" && pack != "async")
+      return op.emitOpError("pack must be auto, always, never, a, b or "
+                            "async, not '")
              << pack << "'";
+    // "async": rows TMA reads slowly (16-byte but not 128-byte multiples
+    // apart) are copied by the producer warpgroup with cp.async instead
+    // (KernelParams::aAsync), where the kernel's form allows it; rows TMA
+    // cannot read at all are packed.
+    const bool asyncForm = !first && p.clusterSize() == 1 &&
+                           !p.batchReduce && !p.multiBatch() &&
+                           (p.inType == "f16" || p.inType == "bf16");
     // A copy of `operand` stored [rows][cols] (a batch: `p.batch` such
     // matrices stacked), `cols` elements apart at the source.
     auto newPack = [&](StringRef operand, int64_t rows, int64_t cols) {
@@ -497,6 +505,16 @@ struct BuildKernelPass final
                  << rowBytes;
         return success();
       }
+      if (pack == "async" && !transform && rowBytes % 16 == 0 &&
+          rowBytes % 128 != 0 && asyncForm) {
+        bool isA = operand == "A";
+        (isA ? p.aAsync : p.bAsync) = true;
+        (isA ? p.aRows : p.bRows) = rows;
+        (isA ? p.aCols : p.bCols) = cols;
+        return success();
+      }
+      if (pack == "async")
+        mode = "auto";
       if (!transform &&
           !sm90::shouldPack(rowBytes, allRows * rowBytes, mode)) {
         if (rowBytes % 16 != 0)
@@ -639,7 +657,9 @@ struct BuildKernelPass final
     Builder b(&getContext());
     // With TMA stores C is a tensor map too: boxes of one store chunk
     // (128 bytes of columns by the 64 rows of a consumer warpgroup).
-    SmallVector<std::string> params = {"tensormap:A", "tensormap:B"};
+    // Operands copied with cp.async are plain pointers.
+    SmallVector<std::string> params = {
+        p.aAsync ? "ptr:A" : "tensormap:A", p.bAsync ? "ptr:B" : "tensormap:B"};
     if (first) {
       params.push_back("tensormap:A2");
       params.push_back("tensormap:B2");

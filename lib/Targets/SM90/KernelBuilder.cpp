@@ -281,6 +281,151 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
                         tmapType);
 }
 
+/// The per-thread constants of the producer's cp.async copies (pack mode
+/// "async"): producer thread t copies the 16-byte chunk t mod 8 of the
+/// 128-byte rows t / 8, t / 8 + 16, ... of every tile. TMA's 128B swizzle
+/// puts chunk c of row r at chunk c ^ (r mod 8) of the row (the stage
+/// bases are 1024-byte aligned), and r mod 8 = (t / 8) mod 8 in every row
+/// the thread copies: one shared offset per thread (%cpDst), plus
+/// constant steps of 16 rows (2 KiB) and of 64-wide boxes (8 KiB).
+static void emitAsyncSetup(llvm::raw_ostream &os, const KernelParams &p) {
+  os << R"(
+      %cpT = arith.subi %tid, %cLeader : index
+      %cpC8 = arith.constant 8 : index
+      %cpR = arith.divui %cpT, %cpC8 : index
+      %cpCh = arith.remui %cpT, %cpC8 : index
+      %cpR8 = arith.remui %cpR, %cpC8 : index
+      %cpSw = arith.xori %cpCh, %cpR8 : index
+      %cpC128 = arith.constant 128 : index
+      %cpC16 = arith.constant 16 : index
+      %cpDr = arith.muli %cpR, %cpC128 : index
+      %cpDc = arith.muli %cpSw, %cpC16 : index
+      %cpDst = arith.addi %cpDr, %cpDc : index
+      %cpCol = arith.muli %cpCh, %cpC8 : index
+)";
+  for (auto [name, async] : {std::pair<StringRef, bool>{"A", p.aAsync},
+                             {"B", p.bAsync}})
+    if (async)
+      os << llvm::formatv(R"(
+      %cpG{0} = llvm.addrspacecast %p{0} : !llvm.ptr to !llvm.ptr<1>
+      %cpG{0}i = llvm.ptrtoint %cpG{0} : !llvm.ptr<1> to i64
+)",
+                          name);
+}
+
+/// Emits the producer thread's cp.async copies of operand `name`'s tile of
+/// the stage at `%aOff + offset` (see emitAsyncSetup and
+/// KernelParams::aAsync): a K-major tile [tile][64 k] is rows
+/// `origin` + (t / 8 + 16 a) at column %k0 + 8 (t mod 8); an MN-major one,
+/// boxes b of [64 k][64], is k rows %k0 + t / 8 + 16 a (a < 4) at column
+/// `origin` + 64 b + 8 (t mod 8). Pieces past the matrix's rows copy
+/// nothing and pieces past its columns the bytes left, the rest of the 16
+/// zero-filled (cp.async's source size), as TMA's out-of-bounds fill does;
+/// a piece that copies nothing reads from the operand's base. `rows` x
+/// `cols` is the matrix as the kernel reads it.
+static void emitAsyncCopies(llvm::raw_ostream &os, const KernelParams &p,
+                            StringRef name, bool kMajor, int64_t tile,
+                            int64_t offset, StringRef origin, int64_t rows,
+                            int64_t cols) {
+  const int64_t eb = p.elementBytes();
+  const int64_t rowElems = 128 / eb;
+  StringRef rowOrigin = kMajor ? origin : "%k0";
+  StringRef colOrigin = kMajor ? "%k0" : origin;
+  // Pieces (a, b): 16-row steps a, 64-wide boxes b. `tile` is the block tile's extent along `origin` (blockM or blockN);
+  // an MN-major tile copies whole 64-wide boxes (bTileRows). The columns
+  // are always checked: rows that are not 128-byte multiples apart hold a
+  // number of elements that no 64-wide tile column divides.
+  const int64_t rowSteps = kMajor ? tile / 16 : p.blockK / 16;
+  const int64_t boxes = kMajor ? 1 : ceilDiv(tile, rowElems);
+  const bool rowCheck = rows % (kMajor ? tile : p.blockK) != 0;
+  os << llvm::formatv(R"(
+          %cp{0}rT = arith.addi {1}, %cpR : index
+          %cp{0}cT = arith.addi {2}, %cpCol : index
+          %cp{0}St = arith.constant {3} : index
+          %cp{0}rS = arith.muli %cp{0}rT, %cp{0}St : index
+          %cp{0}eT = arith.addi %cp{0}rS, %cp{0}cT : index
+)",
+                      name, rowOrigin, colOrigin, cols);
+  std::string elem = ("%cp" + name + "eT").str();
+  if (p.batched) {
+    os << llvm::formatv(R"(
+          %cp{0}Mat = arith.constant {1} : index
+          %cp{0}bO = arith.muli %bIdx, %cp{0}Mat : index
+          %cp{0}eB = arith.addi %cp{0}eT, %cp{0}bO : index
+)",
+                        name, rows * cols);
+    elem = ("%cp" + name + "eB").str();
+  }
+  os << llvm::formatv(R"(
+          %cp{0}eI = arith.index_cast {1} : index to i64
+          %cp{0}Eb = arith.constant {2} : i64
+          %cp{0}eY = arith.muli %cp{0}eI, %cp{0}Eb : i64
+          %cp{0}Src = arith.addi %cpG{0}i, %cp{0}eY : i64
+          %cp{0}Sm = arith.addi %base, %aOff : index
+          %cp{0}Dt = arith.addi %cp{0}Sm, %cpDst : index
+          %cp{0}D = arith.index_cast %cp{0}Dt : index to i32
+)",
+                      name, elem, eb);
+  if (rowCheck)
+    os << llvm::formatv(R"(
+          %cp{0}Rows = arith.constant {1} : index
+          %cp{0}rL = arith.subi %cp{0}Rows, %cp{0}rT : index
+)",
+                        name, rows);
+  os << llvm::formatv(R"(
+          %cp{0}Cols = arith.constant {1} : index
+          %cp{0}cL = arith.subi %cp{0}Cols, %cp{0}cT : index
+          %cp{0}Z = arith.constant 0 : index
+          %cp{0}E8 = arith.constant 8 : index
+          %cp{0}EbX = arith.constant {2} : index
+)",
+                        name, cols, eb);
+  for (int64_t a = 0; a < rowSteps; ++a) {
+    for (int64_t b = 0; b < boxes; ++b) {
+      std::string id = llvm::formatv("{0}{1}_{2}", name, a, b).str();
+      os << llvm::formatv(R"(
+          %cpDo{0} = arith.constant {1} : i32
+          %cpDa{0} = arith.addi %cp{2}D, %cpDo{0} : i32
+          %cpDp{0} = llvm.inttoptr %cpDa{0} : i32 to !llvm.ptr<3>
+          %cpSo{0} = arith.constant {3} : i64
+          %cpSa{0} = arith.addi %cp{2}Src, %cpSo{0} : i64
+)",
+                          id, offset + a * 16 * kSwizzleRowBytes + b * kBBoxBytes,
+                          name, (a * 16 * cols + b * rowElems) * eb);
+      // Bytes to copy: 16, or what is left of the row (0 past its end);
+      // 0 past the last row.
+      os << llvm::formatv(R"(
+          %cpBo{0} = arith.constant {1} : index
+          %cpL{0} = arith.subi %cp{2}cL, %cpBo{0} : index
+          %cpLz{0} = arith.maxsi %cpL{0}, %cp{2}Z : index
+          %cpLe{0} = arith.minsi %cpLz{0}, %cp{2}E8 : index
+          %cpLb{0} = arith.muli %cpLe{0}, %cp{2}EbX : index
+)",
+                          id, b * rowElems, name);
+      std::string bytes = "%cpLb" + id;
+      if (rowCheck) {
+        os << llvm::formatv(R"(
+          %cpRo{0} = arith.constant {1} : index
+          %cpRv{0} = arith.cmpi sgt, %cp{2}rL, %cpRo{0} : index
+          %cpRz{0} = arith.constant 0 : index
+          %cpRb{0} = arith.select %cpRv{0}, {3}, %cpRz{0} : index
+)",
+                            id, 16 * a, name, bytes);
+        bytes = "%cpRb" + id;
+      }
+      os << llvm::formatv(R"(
+          %cpN{0} = arith.index_cast {1} : index to i32
+          %cpZ{0} = arith.constant 0 : i32
+          %cpAny{0} = arith.cmpi sgt, %cpN{0}, %cpZ{0} : i32
+          %cpSs{0} = arith.select %cpAny{0}, %cpSa{0}, %cpG{2}i : i64
+          %cpSp{0} = llvm.inttoptr %cpSs{0} : i64 to !llvm.ptr<1>
+          nvvm.cp.async.shared.global %cpDp{0}, %cpSp{0}, 16, cache = cg, %cpN{0} : !llvm.ptr<3>, !llvm.ptr<1>, i32
+)",
+                          id, bytes, name);
+    }
+  }
+}
+
 /// The fused prologue for the stage at `%s<sfx>`: on A, the warpgroup's
 /// 8 KiB slab of the A tile (its 64 rows, whatever the layout), read by
 /// its 128 threads 16 bytes at a time, 2 KiB apart; on B, the whole B tile
@@ -1278,8 +1423,7 @@ gpu.module @{0} {{
   memref.global @__tcgen_dsmem : memref<0xi8, 3> {{alignment = 16 : i64}{23}
   gpu.func @{0}(%pA: !llvm.ptr, %pB: !llvm.ptr, {25}{24}{17}{28}) kernel
       attributes {{nvvm.maxntid = array<i32: {4}, 1, 1>, nvvm.minctasm = 1 : i32{18}} {{
-    %tmapA = builtin.unrealized_conversion_cast %pA : !llvm.ptr to !tmA
-    %tmapB = builtin.unrealized_conversion_cast %pB : !llvm.ptr to !tmB{26}
+{31}{32}{26}
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c1024 = arith.constant 1024 : index
@@ -1287,7 +1431,7 @@ gpu.module @{0} {{
     %cBM = arith.constant {7} : index
     %cBN = arith.constant {8} : index
     %cStageBytes = arith.constant {9} : index
-    %cTx = arith.constant {9} : index
+    %cTx = arith.constant {30} : index
     %ticks = arith.constant 10000000 : index
     %true = arith.constant true
     %tid = gpu.thread_id x
@@ -1326,8 +1470,9 @@ gpu.module @{0} {{
     %isT0 = arith.cmpi eq, %tid, %c0 : index
     scf.if %isT0 {{
       %cReleases = arith.constant {11} : index
+      %cFullArrivals = arith.constant {29} : index
       scf.for %s = %c0 to %cStages step %c1 {{
-        nvgpu.mbarrier.init %full[%s], %c1 : !barT
+        nvgpu.mbarrier.init %full[%s], %cFullArrivals : !barT
         nvgpu.mbarrier.init %empty[%s], %cReleases : !barT
       }
       nvvm.fence.mbarrier.init
@@ -1354,7 +1499,15 @@ gpu.module @{0} {{
                       problemSizes(p) + epilogueViews(p),
                       p.dynamicShape
                           ? ", %sizeM: index, %sizeN: index, %sizeK: index"
-                          : "");
+                          : "",
+                      // The leader's arrive (with the TMA bytes), and with
+                      // cp.async copies one per producer thread.
+                      p.anyAsync() ? 129 : 1, p.tmaStageBytes(),
+                      // A and B copied with cp.async are plain pointers.
+                      p.aAsync ? "" : R"(
+    %tmapA = builtin.unrealized_conversion_cast %pA : !llvm.ptr to !tmA)",
+                      p.bAsync ? "" : R"(
+    %tmapB = builtin.unrealized_conversion_cast %pB : !llvm.ptr to !tmB)");
   if (!clustered) {
     os << "    gpu.barrier\n";
     os << R"(
@@ -1391,16 +1544,24 @@ gpu.module @{0} {{
       %cLeader = arith.constant {1} : index
       %isLeader = arith.cmpi eq, %tid, %cLeader : index
       scf.if %isLeader {{
-        nvgpu.tma.prefetch.descriptor %tmapA : !tmA
-        nvgpu.tma.prefetch.descriptor %tmapB : !tmB
 )",
                       consumers, consumers * 128,
                       p.producerRegisters());
+  if (!p.aAsync)
+    os << "        nvgpu.tma.prefetch.descriptor %tmapA : !tmA\n";
+  if (!p.bAsync)
+    os << "        nvgpu.tma.prefetch.descriptor %tmapB : !tmB\n";
   if (p.k2 > 0)
     os << R"(
         nvgpu.tma.prefetch.descriptor %tmapA2 : !tmA
         nvgpu.tma.prefetch.descriptor %tmapB2 : !tmB
 )";
+  // With cp.async copies every producer thread walks the work (the
+  // leader alone issues the TMA loads); otherwise the leader alone.
+  if (p.anyAsync()) {
+    os << "      }\n";
+    emitAsyncSetup(os, p);
+  }
   emitWorkLoopBegin(os, p);
   emitRaster(os, p);
   os << R"(
@@ -1415,19 +1576,45 @@ gpu.module @{0} {{
           // Round 0 passes on fresh barriers: wait for parity (round & 1) ^ 1.
           %par = arith.xori %rb, %true : i1
           nvgpu.mbarrier.try_wait.parity %empty[%s], %par, %ticks : !barT
-          nvgpu.mbarrier.arrive.expect_tx %full[%s], %cTx : !barT
           %so = arith.muli %s, %cStageBytes : index
           %aOff = arith.addi %pad, %so : index
           %c64 = arith.constant )" +
             std::to_string(p.blockK) + R"( : index
 )";
+  if (!p.anyAsync())
+    os << "          nvgpu.mbarrier.arrive.expect_tx %full[%s], %cTx : "
+          "!barT\n";
   auto emitLoads = [&](StringRef tmapA, StringRef tmapB) {
-    emitTileLoads(os, p, "A", tmapA, "!tmA", /*kMajor=*/!p.aMNMajor,
-                  p.blockM, /*offset=*/0, "%m0", /*shared=*/p.clusterN == 2,
-                  p.aBatchMiddle, p.aMapDims);
-    emitTileLoads(os, p, "B", tmapB, "!tmB", /*kMajor=*/p.bKMajor,
-                  bTileRows(p.blockN, p.bKMajor), aTileBytes, "%n0",
-                  /*shared=*/p.clusterM == 2, p.bBatchMiddle, p.bMapDims);
+    if (p.anyAsync())
+      os << "          scf.if %isLeader {\n"
+         << (p.tmaStageBytes() > 0
+                 ? "          nvgpu.mbarrier.arrive.expect_tx %full[%s], "
+                   "%cTx : !barT\n"
+                 : "          %leaderArrived = nvgpu.mbarrier.arrive "
+                   "%full[%s] : !barT -> !nvgpu.mbarrier.token\n");
+    if (!p.aAsync)
+      emitTileLoads(os, p, "A", tmapA, "!tmA", /*kMajor=*/!p.aMNMajor,
+                    p.blockM, /*offset=*/0, "%m0", /*shared=*/p.clusterN == 2,
+                    p.aBatchMiddle, p.aMapDims);
+    if (!p.bAsync)
+      emitTileLoads(os, p, "B", tmapB, "!tmB", /*kMajor=*/p.bKMajor,
+                    bTileRows(p.blockN, p.bKMajor), aTileBytes, "%n0",
+                    /*shared=*/p.clusterM == 2, p.bBatchMiddle, p.bMapDims);
+    if (!p.anyAsync())
+      return;
+    os << "          }\n";
+    if (p.aAsync)
+      emitAsyncCopies(os, p, "A", /*kMajor=*/!p.aMNMajor, p.blockM,
+                      /*offset=*/0, "%m0", p.aRows, p.aCols);
+    if (p.bAsync)
+      emitAsyncCopies(os, p, "B", /*kMajor=*/p.bKMajor, p.blockN,
+                      aTileBytes, "%n0", p.bRows, p.bCols);
+    // This thread's arrival when its copies have landed.
+    os << R"(
+          %cpBar = nvgpu.mbarrier.get %full[%s] : !barT -> i32
+          %cpBarP = llvm.inttoptr %cpBar : i32 to !llvm.ptr<3>
+          nvvm.cp.async.mbarrier.arrive %cpBarP {noinc = true} : !llvm.ptr<3>
+)";
   };
   if (p.batchReduce) {
     // A summed batch: k-tile %kt is k-tile %kt mod kTiles1 of matrix
@@ -1468,10 +1655,7 @@ gpu.module @{0} {{
         %itNext = arith.addi %it0, %len : index
 )";
   emitWorkLoopEnd(os, p);
-  os << R"(
-      }
-    }
-)";
+  os << (p.anyAsync() ? "    }\n" : "      }\n    }\n");
 
   // Consumers: 64 rows of the tile each.
   os << llvm::formatv(R"(

@@ -249,6 +249,22 @@ struct KernelParams {
   /// kernel reads their copies through its tensor maps (the runtime
   /// encodes those over the copies).
   std::vector<PackParams> packs;
+  /// Operands the producer warpgroup copies itself with cp.async, instead
+  /// of TMA reading them (pack mode "async"): rows a multiple of 16 bytes
+  /// but not of 128 bytes apart, which TMA reads at a fraction of its speed
+  /// and packs cost a pass over. The copies write 16-byte pieces where the
+  /// TMA boxes' 128B swizzle puts them (same shared layout, same
+  /// descriptors), zero-filling past the edges; each producer thread then
+  /// arrives on the stage's full barrier when its copies land
+  /// (cp.async.mbarrier.arrive.noinc). The operand's parameter is a plain
+  /// pointer; `aRows` x `aCols` (`bRows` x `bCols`) is the matrix in the
+  /// layout the kernel reads it (A [m][k] K-major, [k][m] MN-major; B
+  /// [n][k] or [k][n]), rows `aCols` (`bCols`) elements apart, a batch's
+  /// matrices one after the other. Static sizes, one batch dimension at
+  /// most (outermost), no clusters, no second product, 16-bit elements.
+  bool aAsync = false, bAsync = false;
+  int64_t aRows = 0, aCols = 0, bRows = 0, bCols = 0;
+  bool anyAsync() const { return aAsync || bAsync; }
 
   int64_t consumers() const { return blockM / 64; }
   /// Bytes of one A or B element.
@@ -334,6 +350,12 @@ struct KernelParams {
   /// Bytes of one stage of the ring (what TMA writes into it, too).
   int64_t stageBytes() const {
     return (blockM + bTileRows(blockN, bKMajor)) * blockK * elementBytes();
+  }
+  /// Bytes of a stage that TMA loads (the full barrier's transaction
+  /// count): the tiles the producer does not copy with cp.async.
+  int64_t tmaStageBytes() const {
+    return ((aAsync ? 0 : blockM) + (bAsync ? 0 : bTileRows(blockN, bKMajor))) *
+           blockK * elementBytes();
   }
   /// Columns of C in one TMA-store chunk: 128 bytes of the output type.
   int64_t storeChunkCols() const { return outType == "f32" ? 32 : 64; }

@@ -50,8 +50,11 @@ def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
            "bytes apart, or reads them slowly, not a multiple of 128 bytes, "
            "and the operand is too large for L2), always "
            "(whenever the rows are not a multiple of 128 bytes apart), "
-           "never, or a / b (that operand as with always, the other only "
-           "where TMA cannot read its rows)">,
+           "never, a / b (that operand as with always, the other only "
+           "where TMA cannot read its rows), or async (no copy where the "
+           "rows are a multiple of 16 bytes apart: the producer warpgroup "
+           "loads such an operand with cp.async instead of TMA; the others "
+           "as with auto)">,
     Option<"prologueMode", "prologue", "std::string", /*default=*/"\"auto\"",
            "Where a fused prologue is applied: smem (each block rewrites the "
            "operand's tiles in shared memory, once per tile that reads them), "
