@@ -460,6 +460,8 @@ fi
 
 [ -d "$CARRY/asynccopy-bundles" ] && check_and_bench asynccopy "cp.async loads against packs and unaligned TMA" t
 
+[ -d "$CARRY/swap-bundles" ] && check_and_bench swap "swap (C^T = B^T A^T) for small M" t
+
 if [ -d "$CARRY/contraction3d-bundles" ]; then
   D="$CARRY/contraction3d-bundles"
   echo "=== contraction3d: checks (two launches each)"

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -39,6 +39,9 @@ ARGS=("$@")
 # multiples apart loaded with cp.async by the producer, --pack=async:
 # checks in every layout, edges, batch, epilogue, C += A*B, narrow tiles
 # and stream-K; timings against the packs / unaligned TMA of --pack=auto),
+# swap (sm90 --swap=1, C^T = B^T A^T for small M: checks of narrow tiles,
+# M = 1, edges, layouts, dtypes, epilogues and C += A*B; timings of the
+# small-M shapes against the default),
 # tf32 (f32 inputs on tensor cores: checks, timings against cuBLAS tf32),
 # epilogueops (every op of the fusion issue's list fused, checks),
 # prologue (ReLU on A or B in shared memory, in a pack kernel, and the
@@ -1569,5 +1572,38 @@ if want asynccopy; then
   build "$CARRY/san" async_edges 200 136 200 --out f16 "${A[@]}"
   build "$CARRY/san" async_tt 136 200 72 --a-layout km --b-layout nk "${A[@]}"
   build "$CARRY/san" async_batch 72 136 88 --batch 2 "${A[@]}"
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want swap; then
+  rm -rf "$CARRY/swap-bundles"; mkdir -p "$CARRY/swap-bundles"
+  echo "swap: C^T = B^T A^T for small M"
+  D="$CARRY/swap-bundles"
+  S=(--swap=1)
+  build "$D" chk_m1 1 12288 4096 --out f16 -- "${S[@]}" --block-tile=128,8,64
+  build "$D" chk_m8 8 12288 4096 --out f16 -- "${S[@]}" --block-tile=128,8,64
+  build "$D" chk_m16 16 4096 4096 -- "${S[@]}" --block-tile=64,16,64
+  build "$D" chk_m32 32 12288 4096 --out f16 -- "${S[@]}" --block-tile=128,32,64
+  build "$D" chk_m64 64 4096 4096 --out f16 -- "${S[@]}" --block-tile=128,64,64
+  build "$D" chk_m3_edges 3 1000 1000 -- "${S[@]}" --block-tile=128,8,64
+  build "$D" chk_m20_edges 20 1000 200 --out f16 -- "${S[@]}" --block-tile=64,24,64
+  build "$D" chk_m1_k72 1 300 72 -- "${S[@]}" --block-tile=64,8,64
+  build "$D" chk_nk 16 1000 512 --b-layout nk -- "${S[@]}" --block-tile=128,16,64
+  build "$D" chk_bf16 16 1000 512 --in bf16 --out bf16 -- "${S[@]}" --block-tile=128,16,64
+  build "$D" chk_relu_bias 16 1000 512 --out f16 --epilogue relu-bias -- "${S[@]}" --block-tile=128,16,64
+  build "$D" chk_bgr 5 1000 512 --epilogue bias-gelu-residual -- "${S[@]}" --block-tile=128,8,64
+  build "$D" chk_acc 16 1000 512 --accumulate -- "${S[@]}" --block-tile=128,16,64
+  build "$D" chk_m64_tma 64 1000 512 -- "${S[@]}" --block-tile=128,64,64
+  for shape in 1:12288:4096 8:12288:4096 32:12288:4096 16:4096:4096 64:4096:4096 16:8192:8192 64:8192:8192; do
+    IFS=: read -r m n k <<<"$shape"
+    base="m${m}x${n}x${k}"
+    w=$(( m < 8 ? 8 : m ))
+    build "$D" "t${base}_def" $m $n $k --out f16 --
+    build "$D" "t${base}_s128" $m $n $k --out f16 -- "${S[@]}" --block-tile=128,$w,64
+    build "$D" "t${base}_s64" $m $n $k --out f16 -- "${S[@]}" --block-tile=64,$w,64
+  done
+  rm -rf "$CARRY/san"; mkdir -p "$CARRY/san"
+  build "$CARRY/san" swap_m3 3 200 136 -- "${S[@]}" --block-tile=128,8,64
+  build "$CARRY/san" swap_bgr 5 136 72 --epilogue bias-gelu-residual -- "${S[@]}" --block-tile=64,8,64
   echo "  $(ls "$D" | wc -l) bundles"
 fi

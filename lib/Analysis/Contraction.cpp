@@ -249,3 +249,16 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   }
   return info;
 }
+
+ContractionInfo mlir::tcgen::swapRoles(const ContractionInfo &info) {
+  ContractionInfo s = info;
+  std::swap(s.a, s.b);
+  std::swap(s.aType, s.bType);
+  std::swap(s.m, s.n);
+  s.aTransposed = !info.bTransposed;
+  s.bTransposed = !info.aTransposed;
+  std::swap(s.aBatchMiddle, s.bBatchMiddle);
+  std::swap(s.aBatchPos, s.bBatchPos);
+  s.swapped = !info.swapped;
+  return s;
+}

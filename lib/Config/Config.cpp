@@ -94,7 +94,8 @@ ConfigAttr mlir::tcgen::getSM90Config(const ContractionInfo &info,
       {64, c.blockN, blockK}, {64, c.blockN, 32 / bytes}, c.stages,
       /*padding=*/0,
       /*vector=*/8, c.raster, /*persistent=*/true, c.streamK,
-      {c.clusterM, c.clusterN}, tmaCanStoreC(info) ? "tma" : "staged");
+      {c.clusterM, c.clusterN}, tmaCanStoreC(info) ? "tma" : "staged",
+      /*swap=*/false);
 }
 
 /// A size as the tuning key spells it: "?" where known at run time only.
@@ -172,9 +173,27 @@ std::vector<SimtCandidate> mlir::tcgen::rankSimtCandidates(int64_t m,
   return ranked;
 }
 
+int64_t mlir::tcgen::chooseSwapBlockM(int64_t n, int64_t sms) {
+  auto waves = [&](int64_t blockM) {
+    return sm90::ceilDiv(sm90::ceilDiv(n, blockM), sms) * blockM;
+  };
+  return waves(64) < waves(128) ? 64 : 128;
+}
+
+bool mlir::tcgen::shouldSwap(const ContractionInfo &info) {
+  if (info.isDynamic() || info.batched || info.batchReduce ||
+      info.cTransposed || info.m > 32 || info.n < 1024 ||
+      (!info.aType.isF16() && !info.aType.isBF16()) || info.aTransposed ||
+      info.k % 8 != 0)
+    return false;
+  if (!isa<BlockArgument>(info.a) || !isa<BlockArgument>(info.b))
+    return false;
+  return !findFirstProduct(info.op);
+}
+
 ConfigAttr mlir::tcgen::getDefaultConfig(
     const ContractionInfo &info, TargetAttr target, StringRef backend,
-    const model::DeviceConstants *constants, int64_t modelRank) {
+    const model::DeviceConstants *constants, int64_t modelRank, int swap) {
   if (backend == "sm90") {
     // The tile-size model's first choice (docs/DESIGN.md, "The tile-size
     // model"): 64-wide K steps (one 128-byte swizzle atom), the deepest
@@ -182,6 +201,25 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
     // and cluster shape with the least predicted time (or the candidate of
     // rank `modelRank`). C goes out through shared memory and TMA stores
     // where its rows allow, else staged stores.
+    // Small M: the swapped kernel (shouldSwap, or asked for), then the
+    // model's ranking for the next ranks.
+    if (swap == 1 || (swap < 0 && shouldSwap(info))) {
+      if (modelRank == 0) {
+        int64_t blockM = chooseSwapBlockM(info.n, getTypicalSMCount(target));
+        int64_t blockN =
+            std::clamp<int64_t>((plannedSize(info.m) + 7) / 8 * 8, 8, 256);
+        int64_t stages =
+            sm90::chooseStages(blockM, blockN, 64, /*tmaStore=*/false,
+                               /*bKMajor=*/true, sm90::kSwapMaxStages);
+        return ConfigAttr::get(info.op->getContext(), "sm90",
+                               {blockM, blockN, 64}, {64, blockN, 64},
+                               {64, blockN, 16}, stages, /*padding=*/0,
+                               /*vector=*/8, /*raster=*/8,
+                               /*persistent=*/true, /*streamK=*/false,
+                               /*cluster=*/{1, 1}, "global", /*swap=*/true);
+      }
+      --modelRank;
+    }
     std::vector<model::SM90Candidate> ranked = model::rankSM90(
         getModelProblem(info), constants ? *constants : model::DeviceConstants());
     // Sizes known at run time only: data-parallel tiles (stream-K's
@@ -225,7 +263,7 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
         info.op->getContext(), "sm80", block, warp, {16, 16, 16}, stages,
         /*padding=*/0, /*vector=*/8, /*raster=*/8,
         /*persistent=*/true, /*streamK=*/false,
-        /*cluster=*/{1, 1}, store);
+        /*cluster=*/{1, 1}, store, /*swap=*/false);
   }
   if (backend == "simt") {
     // CUDA cores (seed 002): the candidate with the least predicted time,
@@ -243,7 +281,7 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
         SmallVector<int64_t>{c.tm, c.tn, 1},
         /*stages=*/2, /*padding=*/4, /*vector=*/4, /*raster=*/1,
         /*persistent=*/false, /*streamK=*/false, /*cluster=*/{1, 1},
-        /*store=*/"global");
+        /*store=*/"global", /*swap=*/false);
   }
   // 128x128x32 blocks of 4 warps with 64x64 warp tiles: 16 accumulator
   // fragments per warp, two stages of 19 KiB of padded shared memory (38
@@ -253,7 +291,8 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
                          {64, 64, 32}, {16, 16, 16}, /*stages=*/2,
                          /*padding=*/8, /*vector=*/8, /*raster=*/8,
                          /*persistent=*/true, /*streamK=*/false,
-                         /*cluster=*/{1, 1}, /*store=*/"global");
+                         /*cluster=*/{1, 1}, /*store=*/"global",
+                         /*swap=*/false);
 }
 
 /// Checks that M, N and K are multiples of the block tile `bt`.
@@ -273,14 +312,38 @@ static LogicalResult verifyDivisible(const ContractionInfo &info,
 
 /// The sm90 back end's checks: the target, rows TMA can address, the
 /// cluster's split of the shared tile, and the shared-memory ring.
-static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
+static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
                                           ConfigAttr config,
                                           TargetAttr target) {
   if (target.getArch() != "sm_90a")
-    return info.op->emitOpError("the sm90 back end needs --target=sm_90a "
-                                "(wgmma and setmaxnreg), not ")
+    return problem.op->emitOpError("the sm90 back end needs --target=sm_90a "
+                                   "(wgmma and setmaxnreg), not ")
            << target.getArch();
   ArrayRef<int64_t> bt = config.getBlockTile();
+  // swap: the kernel's problem is C^T = B^T A^T, and the checks below are
+  // in its terms.
+  std::optional<ContractionInfo> swapped;
+  if (config.getSwap()) {
+    auto refuse = [&](StringRef what) {
+      return problem.op->emitOpError("swap (C^T = B^T A^T) needs ") << what;
+    };
+    if (problem.isDynamic())
+      return refuse("static sizes");
+    if (problem.batched || problem.batchReduce)
+      return refuse("an unbatched matmul");
+    if (problem.cTransposed)
+      return refuse("a row-major C (a column-major C is computed as C^T "
+                    "already)");
+    if (!problem.aType.isF16() && !problem.aType.isBF16())
+      return refuse("f16 or bf16 inputs, not ") << typeName(problem.aType);
+    swapped = swapRoles(problem);
+    if (bt[1] < 64 && !swapped->bTransposed)
+      return refuse("A stored [m][k] for a block tile N below 64 (its B, "
+                    "A^T, is then read K-major in tiles of N rows), not a "
+                    "block tile N of ")
+             << bt[1] << " with A stored [k][m]";
+  }
+  const ContractionInfo &info = swapped ? *swapped : problem;
   // Sizes known at run time only: one persistent data-parallel kernel that
   // reads A and B and writes C through tensor maps the runtime encodes at
   // launch (no packs, no masked stores; rows TMA cannot address are refused
@@ -331,7 +394,7 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &info,
            << typeName(info.aType) << " elements, not " << bt[2];
   int64_t smem = sm90::sharedMemoryBytes(
       bt[0], bt[1], kUnits, config.getStages(), config.getStore() != "global",
-      readsBKMajor(info));
+      readsBKMajor(info) || (swapped && bt[1] < 64));
   if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)
     return info.op->emitOpError()
            << config.getStages() << " stages need " << smem

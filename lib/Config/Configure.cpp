@@ -41,8 +41,14 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     SmallVector<int64_t> clusterShape(config.getCluster());
     if (!cluster.empty())
       clusterShape.assign(cluster.begin(), cluster.end());
+    // Swapped, the kernel's problem is C^T = B^T A^T, stored from
+    // registers: the tile and the ring are in its terms.
+    bool swapped = swap >= 0 ? swap != 0 : config.getSwap();
+    ContractionInfo kinfo = swapped ? swapRoles(info) : info;
     std::string storeKind =
-        store.empty() ? config.getStore().str() : std::string(store);
+        store.empty() ? (swapped ? std::string("global")
+                                 : config.getStore().str())
+                      : std::string(store);
     SmallVector<int64_t> mma(config.getMmaShape());
     int64_t numStages;
     StringRef backendName =
@@ -57,7 +63,8 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       // The ring follows the block tile when the options change it (or
       // the store); otherwise the config's own (a tuned one may be
       // shallower than the deepest that fits).
-      bool reshaped = !blockTile.empty() || !store.empty();
+      bool reshaped = !blockTile.empty() || !store.empty() ||
+                      swapped != config.getSwap();
       numStages = stages >= 0 ? int64_t(stages)
                   : reshaped  ? sm90::chooseStages(
                                     block[0], block[1],
@@ -66,7 +73,10 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                                          8) /
                                         2,
                                     storeKind != "global",
-                                    readsBKMajor(info))
+                                    // swap's narrow B: K-major copies.
+                                    readsBKMajor(kinfo) ||
+                                        (swapped && block[1] < 64),
+                                    swapped ? sm90::kSwapMaxStages : 8)
                               : config.getStages();
     } else if (backendName == "sm80") {
       // sm80: the deepest cp.async pipeline the budget holds, recomputed
@@ -101,7 +111,7 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
         emit, op->getContext(), backendName, ArrayRef<int64_t>(block),
         ArrayRef<int64_t>(warp), ArrayRef<int64_t>(mma), numStages, pad, vec,
         group, persist, split, ArrayRef<int64_t>(clusterShape),
-        StringRef(storeKind));
+        StringRef(storeKind), swapped);
     if (!result)
       return failure();
     return result;
@@ -173,7 +183,7 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
               succeeded(f))
             sized.k += f->k;
         ConfigAttr base = getDefaultConfig(sized, target, chosenBackend,
-                                           constants, modelRank);
+                                           constants, modelRank, swap);
         // A retry with the model's next choice (model-rank > 0) means the
         // first config did not build: the cache's is not tried again.
         if (cache && modelRank == 0) {

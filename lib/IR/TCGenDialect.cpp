@@ -97,6 +97,7 @@ struct ConfigFields {
   bool streamK = false;
   SmallVector<int64_t> cluster = {1, 1};
   std::string store = "global";
+  bool swap = false;
 };
 } // namespace
 
@@ -114,7 +115,8 @@ static ParseResult parseTriple(AsmParser &parser, SmallVector<int64_t> &out) {
 static ParseResult parseBool(AsmParser &parser, bool &out) {
   StringRef value;
   SMLoc at = parser.getCurrentLocation();
-  if (parser.parseKeyword(&value) || (value != "true" && value != "false"))
+  if (failed(parser.parseOptionalKeyword(&value)) ||
+      (value != "true" && value != "false"))
     return parser.emitError(at, "expected true or false");
   out = value == "true";
   return success();
@@ -155,10 +157,12 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       return parseTriple(parser, f.cluster);
     if (key == "store")
       return parser.parseString(&f.store);
+    if (key == "swap")
+      return parseBool(parser, f.swap);
     return parser.emitError(loc)
            << "unknown #tcgen.config field '" << key
            << "' (expected backend, block, warp, mma, stages, padding, vector, "
-              "raster, persistent, streamk, cluster, store)";
+              "raster, persistent, streamk, cluster, store, swap)";
   };
   if (parser.parseLess())
     return {};
@@ -171,7 +175,7 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       parser.getContext(), StringRef(f.backend), ArrayRef<int64_t>(f.block),
       ArrayRef<int64_t>(f.warp), ArrayRef<int64_t>(f.mma), f.stages, f.padding,
       f.vector, f.raster, f.persistent, f.streamK,
-      ArrayRef<int64_t>(f.cluster), StringRef(f.store));
+      ArrayRef<int64_t>(f.cluster), StringRef(f.store), f.swap);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -192,7 +196,10 @@ void ConfigAttr::print(AsmPrinter &printer) const {
           << ", streamk = " << (getStreamK() ? "true" : "false")
           << ", cluster = ";
   triple(getCluster());
-  printer << ", store = \"" << getStore() << "\">";
+  printer << ", store = \"" << getStore() << "\"";
+  if (getSwap())
+    printer << ", swap = true";
+  printer << ">";
 }
 
 LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -201,7 +208,8 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t stages, int64_t padding,
                                  int64_t vector, int64_t raster,
                                  bool persistent, bool streamK,
-                                 ArrayRef<int64_t> cluster, StringRef store) {
+                                 ArrayRef<int64_t> cluster, StringRef store,
+                                 bool swap) {
   if (raster < 1)
     return emitError() << "raster " << raster << " must be at least 1";
   if (streamK && (backend != "sm90" || !persistent))
@@ -228,6 +236,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "store = \"" << store
                        << "\" needs the sm90 back end (sm80 and wmma: "
                           "\"staged\" or \"global\")";
+  if (swap && (backend != "sm90" || store != "global" || streamK ||
+               cluster[0] * cluster[1] > 1))
+    return emitError() << "swap needs the sm90 back end with store = "
+                          "\"global\", no streamk and no cluster";
   if (block.size() != 3 || warp.size() != 3 || mma.size() != 3)
     return emitError() << "block, warp and mma tiles need 3 sizes [m, n, k]";
   static const char *dims[] = {"m", "n", "k"};
@@ -254,16 +266,19 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     bool tf32 = block[2] == 32 && mma[2] == 8;
     bool fp8 = block[2] == 128 && mma[2] == 32;
     bool sixteen = block[2] == 64 && mma[2] == 16;
+    // Swapped, the small dimension is the block's N: down to 8 (a K-major
+    // B tile of 8 rows; BuildKernel checks the layout).
+    bool widthOk = swap ? block[1] % 8 == 0 && block[1] >= 8
+                        : block[1] % 16 == 0 && block[1] >= 64;
     if (block[0] % 64 != 0 || block[0] / 64 > 2 || warp[0] != 64 ||
-        warp[1] != block[1] || block[1] % 16 != 0 || block[1] < 64 ||
-        block[1] > 256 ||
+        warp[1] != block[1] || !widthOk || block[1] > 256 ||
         !(sixteen || tf32 || fp8) || warp[2] != block[2] || mma[0] != 64 ||
         mma[1] != block[1])
       return emitError()
              << "sm90 configs need block = [64 | 128, N, 64] with N a "
-                "multiple of 16 from 64 to 256, warp = [64, N, 64], mma = "
-                "[64, N, 16] (tf32: K 32 and mma K 8; fp8: K 128 and mma K "
-                "32)";
+                "multiple of 16 from 64 to 256 (with swap, of 8 from 8), "
+                "warp = [64, N, 64], mma = [64, N, 16] (tf32: K 32 and mma K "
+                "8; fp8: K 128 and mma K 32)";
   }
   if (backend == "sm80") {
     // Fragments of 16x16x16: one ldmatrix.x4 per A or B fragment, two

@@ -56,6 +56,7 @@ void mlir::tcgen::buildTCGenConfigurePipeline(
   configure.raster = options.raster;
   configure.persistent = options.persistent;
   configure.streamK = options.streamK;
+  configure.swap = options.swap;
   configure.cluster.assign(options.cluster.begin(), options.cluster.end());
   configure.store = options.store;
   configure.tuningCache = options.tuningCache;

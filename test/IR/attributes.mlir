@@ -31,3 +31,10 @@ func.func @tma_store() attributes {tcgen.config = #tcgen.config<backend = "sm90"
 func.func @target() attributes {tcgen.target = #tcgen.target<"sm_80">} {
   return
 }
+
+// swap is printed only when true; a swapped sm90 tile may be 8 wide.
+// CHECK-LABEL: func @swap
+// CHECK-SAME: #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 13, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global", swap = true>
+func.func @swap() attributes {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 13, padding = 0, swap = true>} {
+  return
+}

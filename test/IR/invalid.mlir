@@ -77,3 +77,24 @@ func.func @simt_stages() attributes {tcgen.config = #tcgen.config<backend = "sim
 
 // expected-error @+1 {{simt padding 2 must be a non-negative multiple of 4 elements (16-byte shared rows)}}
 func.func @simt_padding() attributes {tcgen.config = #tcgen.config<backend = "simt", block = [128, 128, 16], warp = [32, 64, 16], mma = [8, 8, 1], stages = 2, padding = 2>} { return }
+
+// -----
+
+// expected-error @+1 {{swap needs the sm90 back end with store = "global", no streamk and no cluster}}
+func.func @swap_tma_store() attributes {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 16, 64], warp = [64, 16, 64], mma = [64, 16, 16], stages = 4, padding = 0, store = "tma", swap = true>} { return }
+
+// -----
+
+// expected-error @+1 {{swap needs the sm90 back end with store = "global", no streamk and no cluster}}
+func.func @swap_wmma() attributes {tcgen.config = #tcgen.config<swap = true>} { return }
+
+// -----
+
+// Without swap an sm90 tile is at least 64 wide.
+// expected-error @+1 {{sm90 configs need block = [64 | 128, N, 64] with N a multiple of 16 from 64 to 256 (with swap, of 8 from 8)}}
+func.func @narrow_unswapped() attributes {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 4, padding = 0>} { return }
+
+// -----
+
+// expected-error @+1 {{expected true or false}}
+func.func @swap_not_bool() attributes {tcgen.config = #tcgen.config<swap = 1>} { return }

@@ -63,6 +63,8 @@ static ::tcgen::json::Value configToJson(ConfigAttr config) {
   json.set("streamk", Value(config.getStreamK()));
   json.set("cluster", triple(config.getCluster()));
   json.set("store", Value(config.getStore().str()));
+  if (config.getSwap())
+    json.set("swap", Value(true));
   return json;
 }
 
@@ -291,6 +293,14 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
       // A stored [k][m] is the logical A[m][k] with strides [1, m] (and B
       // stored [n][k] the logical B[k][n] with strides [1, k]).
       if (isTransposed(transposed, op->name)) {
+        swapMatrixDims(op->shape);
+        swapMatrixDims(op->strides);
+      }
+      // A swapped kernel (C^T = B^T A^T) writes the caller's C[m][n] as
+      // its C^T[n][m] with strides [1, n]; a matrix operand of its
+      // epilogue has C's shape and is read the same way.
+      if (func->hasAttr("tcgen.swapped") && op->shape.size() == 2 &&
+          (op->name == "C" || StringRef(op->name).starts_with("E"))) {
         swapMatrixDims(op->shape);
         swapMatrixDims(op->strides);
       }

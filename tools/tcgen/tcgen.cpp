@@ -146,6 +146,11 @@ static cl::opt<int> streamK(
     cl::desc("Stream-K on sm90: 1 or 0 (default: when the tiles fill the "
              "last wave of SMs poorly)"),
     cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<int> swapAB(
+    "swap",
+    cl::desc("sm90: compute C^T = B^T A^T, the block tile in its terms "
+             "(its M is the problem's N): 1 or 0 (default: for small M)"),
+    cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::list<int64_t>
     clusterShape("cluster",
                  cl::desc("Blocks per cluster m,n on sm90 (2,1: B tiles "
@@ -261,6 +266,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.raster = rasterGroup;
   options.persistent = persistentBlocks;
   options.streamK = streamK;
+  options.swap = swapAB;
   options.cluster =
       SmallVector<int64_t>(clusterShape.begin(), clusterShape.end());
   options.store = storeKind;
@@ -322,7 +328,8 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx,
 static bool configFixedByOptions() {
   return !blockTile.empty() || !warpTile.empty() || !threadTile.empty() ||
          stages >= 0 ||
-         streamK >= 0 || !clusterShape.empty() || rasterGroup >= 0 ||
+         streamK >= 0 || swapAB >= 0 || !clusterShape.empty() ||
+         rasterGroup >= 0 ||
          !storeKind.empty() || persistentBlocks >= 0 || padding >= 0 ||
          vectorWidth >= 0;
 }

@@ -61,12 +61,25 @@ struct ContractionInfo {
   /// bTransposed say how B^T and A^T are stored.
   bool cTransposed = false;
 
+  /// The kernel computes the product transposed, C^T = B^T A^T, into a C
+  /// stored [m][n] (config `swap`): the fields above describe that product
+  /// (`a` is the op's B, m and n are swapped, as with cTransposed), and its
+  /// C is stored [n][m] in these terms (column-major), which the kernel
+  /// writes (swapRoles).
+  bool swapped = false;
+
   /// Whether M, N or K is known only at run time.
   bool isDynamic() const {
     return ShapedType::isDynamic(m) || ShapedType::isDynamic(n) ||
            ShapedType::isDynamic(k);
   }
 };
+
+/// The product of `info` (one with a row-major C, unbatched) computed
+/// transposed: C^T[n][m] = B^T[n][k] A^T[k][m], with `swapped` set. B^T is
+/// stored [k][n] (transposed, in its terms) where B is [k][n], and A^T
+/// [n'][k] (K-major) where A is [m][k].
+ContractionInfo swapRoles(const ContractionInfo &info);
 
 /// Whether a size is 1 (a dynamic size is not: it may be anything).
 inline bool isUnitSize(int64_t size) { return size == 1; }

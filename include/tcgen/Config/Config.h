@@ -39,15 +39,32 @@ struct SimtCandidate {
 std::vector<SimtCandidate> rankSimtCandidates(int64_t m, int64_t n, int64_t k,
                                               int64_t batch, int64_t sms);
 
+/// The block tile M (64 or 128) of a swapped sm90 kernel over a problem
+/// whose N is `n` (the kernel's M) on `sms` SMs: the one with fewer waves
+/// of tile rows, ceil(tiles / sms) x blockM; 128 on a tie (fewer, longer
+/// streams). Measured on H200 (docs/PERFORMANCE.md): N = 12288 128 (96
+/// tiles), N = 4096 and 8192 64.
+int64_t chooseSwapBlockM(int64_t n, int64_t sms);
+
+/// Whether the sm90 default computes C^T = B^T A^T for `info` (config
+/// `swap`): M at most 32, N at least 1024, static sizes, f16 or bf16, no
+/// batch, a row-major C, A stored [m][k] with 16-byte rows, A and B
+/// function arguments (no prologue) and no second product. The small M
+/// then becomes the wgmma's N (8 to 32) instead of a 64-row tile mostly of
+/// padding, with a deep ring of small stages.
+bool shouldSwap(const ContractionInfo &info);
+
 /// The default configuration for `info` on `target` with `backend` ("wmma"
 /// or "sm90"; empty: the target's default back end). For sm90 it is the
 /// tile-size model's first choice (model::rankSM90) under `constants`
 /// (default: the built-in H100 constants), or its candidate of rank
-/// `modelRank` (0: the first; clamped to the last).
+/// `modelRank` (0: the first; clamped to the last). `swap` (sm90): 1
+/// computes C^T = B^T A^T (config `swap`, its tile chosen for the small M),
+/// 0 never, -1 where shouldSwap says.
 ConfigAttr getDefaultConfig(const ContractionInfo &info, TargetAttr target,
                             StringRef backend = "",
                             const model::DeviceConstants *constants = nullptr,
-                            int64_t modelRank = 0);
+                            int64_t modelRank = 0, int swap = -1);
 
 /// The problem of `info` as the tile-size model sees it (the output is the
 /// fused epilogue's, if the contraction has one).

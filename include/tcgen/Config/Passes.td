@@ -52,6 +52,9 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
            "Stream-K on sm90: 1 yes, 0 no, -1 default (by wave efficiency)">,
     ListOption<"cluster", "cluster", "int64_t",
                "Blocks per cluster [m, n] on sm90 (default: the target's)">,
+    Option<"swap", "swap", "int", /*default=*/"-1",
+           "sm90: compute C^T = B^T A^T, the block tile in its terms (M "
+           "the problem's N): 1 yes, 0 no, -1 default">,
     Option<"store", "store", "std::string", /*default=*/"\"\"",
            "How C is written on sm90: global or tma (default: the target's)">,
     Option<"tuningCache", "tuning-cache", "std::string", /*default=*/"\"\"",

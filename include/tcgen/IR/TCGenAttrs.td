@@ -87,8 +87,14 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
       next tile's main loop; "staged" stages them the same way and the
       warpgroup's threads write each chunk out, a row per warp store
       (coalesced), for C whose rows TMA cannot address.
+    - `swap`: the kernel computes C^T = B^T A^T (sm90): its M is the
+      problem's N and its N the problem's M, so that a small M becomes the
+      wgmma's N (down to 8) instead of a 64-row tile mostly of padding; it
+      writes C transposed from registers (store = "global"). Printed only
+      when true.
     Omitted fields take the defaults shown above (raster = 8,
-    persistent = true, streamk = false, cluster = [1, 1], store = "global").
+    persistent = true, streamk = false, cluster = [1, 1], store = "global",
+    swap = false).
   }];
   let parameters = (ins
     StringRefParameter<"backend">:$backend,
@@ -102,7 +108,8 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
     "bool":$persistent,
     "bool":$streamK,
     ArrayRefParameter<"int64_t", "blocks per cluster [m, n]">:$cluster,
-    StringRefParameter<"how C is written: global or tma">:$store);
+    StringRefParameter<"how C is written: global or tma">:$store,
+    "bool":$swap);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

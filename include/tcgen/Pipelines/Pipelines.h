@@ -47,6 +47,10 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
   Option<int> streamK{*this, "stream-k",
                       llvm::cl::desc("Stream-K on sm90: 1, 0, -1 default"),
                       llvm::cl::init(-1)};
+  Option<int> swap{*this, "swap",
+                   llvm::cl::desc("sm90: compute C^T = B^T A^T: 1, 0, -1 "
+                                  "default"),
+                   llvm::cl::init(-1)};
   ListOption<int64_t> cluster{*this, "cluster",
                              llvm::cl::desc("Blocks per cluster [m, n]")};
   Option<std::string> store{

@@ -189,6 +189,18 @@ struct BuildKernelPass final
     FailureOr<ContractionInfo> info = analyzeContraction(op);
     if (failed(info))
       return failure();
+    // swap: the kernel computes C^T = B^T A^T (its A is the op's B, its M
+    // the op's N) and writes C transposed (KernelParams::cColumnMajor);
+    // the epilogue is found on the op's own terms (C's stored shape) and
+    // its row and column operands trade places.
+    const ContractionInfo unswapped = *info;
+    const bool swap = config.getSwap();
+    if (swap) {
+      if (tcgen::findFirstProduct(op))
+        return op.emitOpError("swap (C^T = B^T A^T) does not take add(gemm, "
+                              "gemm) yet");
+      *info = swapRoles(*info);
+    }
     // add(gemm, gemm): `first` computes A B into C from zero, `op` adds
     // A2 B2; the kernel's A and B are the first product's (`pa`), A2 and
     // B2 op's. Otherwise pa is op's own.
@@ -221,7 +233,13 @@ struct BuildKernelPass final
     // A pointwise consumer of the result is computed in the epilogue; the
     // kernel then writes the consumer's output instead.
     std::string whyNot;
-    std::optional<EpilogueInfo> epilogue = findEpilogue(*info, whyNot);
+    std::optional<EpilogueInfo> epilogue =
+        findEpilogue(swap ? unswapped : *info, whyNot);
+    if (epilogue && swap)
+      for (EpilogueOperand &e : epilogue->operands)
+        e.kind = e.kind == EpilogueOperandKind::Row   ? EpilogueOperandKind::Col
+                 : e.kind == EpilogueOperandKind::Col ? EpilogueOperandKind::Row
+                                                      : e.kind;
     if (epilogue && !fuseEpilogue) {
       epilogue.reset();
       whyNot = "fusion is off (fuse-epilogue=false)";
@@ -245,6 +263,9 @@ struct BuildKernelPass final
     // A pointwise producer of A (or else of B) is applied to the operand's
     // tiles (a prologue); the kernel then reads the producer's input.
     ChosenPrologues chosen = choosePrologues(op, pa, first.has_value());
+    if (swap && (chosen.a || chosen.b))
+      return op.emitOpError("swap (C^T = B^T A^T) does not fuse a prologue "
+                            "yet");
     std::optional<PrologueInfo> &prologue = chosen.a;
     std::optional<PrologueInfo> &prologueB = chosen.b;
     Value aArg = prologue ? prologue->source : pa.a;
@@ -431,6 +452,7 @@ struct BuildKernelPass final
     // Element types are f16, bf16 or f32 here (analyzeContraction,
     // findEpilogue).
     p.outType = typeName(info->cType);
+    p.cColumnMajor = swap;
     if (accumulate) {
       p.fusedEpilogue = true;
       p.matmulType = "f32";
@@ -476,6 +498,22 @@ struct BuildKernelPass final
     auto addPack = [&](StringRef operand, int64_t rows, int64_t cols,
                        bool transform) -> LogicalResult {
       int64_t rowBytes = cols * 2;
+      // swap with a block tile N below 64: B (the op's A, [m][k]) is read
+      // K-major in tiles of N rows, which the producer copies with cp.async
+      // (a tensor map of an M = 1 operand would be N-major, and TMA boxes
+      // of a few rows gain nothing).
+      if (operand == "B" && swap && p.blockN < 64) {
+        if (rowBytes % 16 != 0)
+          return op.emitOpError("swap with a block tile N below 64 copies A "
+                                "in 16-byte pieces: its rows must be a "
+                                "multiple of 16 bytes apart, not ")
+                 << rowBytes << " (K = " << p.k << ")";
+        p.bKMajor = true;
+        p.bAsync = true;
+        p.bRows = p.n;
+        p.bCols = p.k;
+        return success();
+      }
       // A batch is packed as one stack of batch x rows rows (the matrices
       // are contiguous, one after the other).
       int64_t allRows = p.batch * rows;
@@ -588,7 +626,9 @@ struct BuildKernelPass final
     } else if (failed(addPack("A", p.aMNMajor ? p.k : p.m,
                               p.aMNMajor ? p.m : p.k,
                               prologuePack && prologue)) ||
-        failed(addPack("B", p.bKMajor ? p.n : p.k, p.bKMajor ? p.k : p.n,
+        failed(addPack("B",
+                       p.bKMajor || (swap && p.blockN < 64) ? p.n : p.k,
+                       p.bKMajor || (swap && p.blockN < 64) ? p.k : p.n,
                        prologuePack && prologueB)))
       return failure();
     // The second product's operands are packed by the same rules.
@@ -762,6 +802,10 @@ struct BuildKernelPass final
               {b.getNamedAttr("A", b.getDenseI64ArrayAttr(info->aBatchPos)),
                b.getNamedAttr("B", b.getDenseI64ArrayAttr(info->bBatchPos)),
                b.getNamedAttr("C", b.getDenseI64ArrayAttr(info->cBatchPos))}));
+    // swap: the manifest describes C (and matrix operands of the epilogue)
+    // in the kernel's terms, [m][n] of C^T, with swapped strides.
+    if (swap)
+      func->setAttr("tcgen.swapped", b.getUnitAttr());
     // A summed batch: the manifest's op.batch_reduce.
     if (p.batchReduce)
       func->setAttr("tcgen.batch_reduce", b.getUnitAttr());

@@ -160,6 +160,8 @@ static std::string coordsOf(const std::vector<int> &dims, StringRef inner,
 
 /// The type of C as a plain memref parameter (stores from registers).
 static std::string cMemrefType(const KernelParams &p) {
+  if (p.cColumnMajor)
+    return llvm::formatv("memref<{0}x{1}x{2}>", p.n, p.m, p.outType).str();
   if (!p.batched)
     return llvm::formatv("memref<{0}x{1}x{2}>", p.m, p.n, p.outType).str();
   if (p.cBatchMiddle)
@@ -175,6 +177,8 @@ static std::string cMemrefType(const KernelParams &p) {
 /// batch's matrix %bIdx).
 static std::string cIndices(const KernelParams &p, StringRef row,
                             StringRef col) {
+  if (p.cColumnMajor)
+    return (col + ", " + row).str();
   if (!p.batched)
     return (row + ", " + col).str();
   if (p.cBatchMiddle)
@@ -184,13 +188,13 @@ static std::string cIndices(const KernelParams &p, StringRef row,
 
 int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
                                         int64_t blockK, bool tmaStore,
-                                        bool bKMajor) {
+                                        bool bKMajor, int64_t maxStages) {
   int64_t fixed =
       sharedMemoryBytes(blockM, blockN, blockK, 0, tmaStore, bKMajor);
   int64_t stage =
       sharedMemoryBytes(blockM, blockN, blockK, 1, tmaStore, bKMajor) - fixed;
   int64_t stages = (kMaxDynamicSmemBytes - fixed) / stage;
-  return std::min<int64_t>(stages, 8);
+  return std::min<int64_t>(stages, maxStages);
 }
 
 /// The high bits of a wgmma matrix descriptor for a 128B-swizzled f16/bf16
@@ -335,7 +339,17 @@ static void emitAsyncCopies(llvm::raw_ostream &os, const KernelParams &p,
   // an MN-major tile copies whole 64-wide boxes (bTileRows). The columns
   // are always checked: rows that are not 128-byte multiples apart hold a
   // number of elements that no 64-wide tile column divides.
-  const int64_t rowSteps = kMajor ? tile / 16 : p.blockK / 16;
+  // A K-major tile of fewer rows than 16 steps (8 to 56: a swapped
+  // kernel's narrow B) copies the last step's rows in the threads whose
+  // row t / 8 is inside the tile.
+  const int64_t rowSteps = kMajor ? ceilDiv(tile, 16) : p.blockK / 16;
+  const int64_t partialRows = kMajor ? tile % 16 : 0;
+  if (partialRows)
+    os << llvm::formatv(R"(
+          %cp{0}Part = arith.constant {1} : index
+          %cp{0}InPart = arith.cmpi ult, %cpR, %cp{0}Part : index
+)",
+                        name, partialRows);
   const int64_t boxes = kMajor ? 1 : ceilDiv(tile, rowElems);
   const bool rowCheck = rows % (kMajor ? tile : p.blockK) != 0;
   os << llvm::formatv(R"(
@@ -413,6 +427,9 @@ static void emitAsyncCopies(llvm::raw_ostream &os, const KernelParams &p,
                             id, 16 * a, name, bytes);
         bytes = "%cpRb" + id;
       }
+      const bool partial = partialRows && a == rowSteps - 1;
+      if (partial)
+        os << llvm::formatv("          scf.if %cp{0}InPart {{\n", name);
       os << llvm::formatv(R"(
           %cpN{0} = arith.index_cast {1} : index to i32
           %cpZ{0} = arith.constant 0 : i32
@@ -422,6 +439,8 @@ static void emitAsyncCopies(llvm::raw_ostream &os, const KernelParams &p,
           nvvm.cp.async.shared.global %cpDp{0}, %cpSp{0}, 16, cache = cg, %cpN{0} : !llvm.ptr<3>, !llvm.ptr<1>, i32
 )",
                           id, bytes, name);
+      if (partial)
+        os << "          }\n";
     }
   }
 }
@@ -835,6 +854,9 @@ static std::string epilogueOperandType(const KernelParams &p,
   if (p.batched)
     return llvm::formatv("memref<{0}x{1}x{2}x{3}>", p.batch, p.m, p.n, e.type)
         .str();
+  // Stored like C: [n][m] where C is column-major.
+  if (p.cColumnMajor)
+    return llvm::formatv("memref<{0}x{1}x{2}>", p.n, p.m, e.type).str();
   return llvm::formatv("memref<{0}x{1}x{2}>", p.m, p.n, e.type).str();
 }
 
@@ -912,21 +934,27 @@ static void emitColumnEdge(llvm::raw_ostream &os, const KernelParams &p,
         "      %col{0}c = arith.minui %col{0}, %cLastPair : index\n", j);
   // Stores are masked only where tiles reach past N (with sizes known at
   // run time only, TMA stores clip them).
-  if (!p.ragged(/*alongM=*/false))
+  const bool ragged = p.ragged(/*alongM=*/false);
+  if (ragged)
+    os << llvm::formatv(
+        "      %col{0}in = arith.cmpi ult, %col{0}, %cN : index\n", j);
+  if (!p.elementwiseC() || (!ragged && !loads))
     return;
-  os << llvm::formatv(
-      "      %col{0}in = arith.cmpi ult, %col{0}, %cN : index\n", j);
-  if (!p.oddN())
-    return;
-  os << llvm::formatv(R"(
-      %col{0}n = arith.addi %col{0}, %c1 : index
-      %col{0}in1 = arith.cmpi ult, %col{0}n, %cN : index
-)",
-                      j);
-  if (loads)
+  os << llvm::formatv("      %col{0}n = arith.addi %col{0}, %c1 : index\n", j);
+  if (ragged)
+    os << llvm::formatv(
+        "      %col{0}in1 = arith.cmpi ult, %col{0}n, %cN : index\n", j);
+  // The elements' load columns: clamped to the last column at the edge.
+  if (loads && ragged)
     os << llvm::formatv(R"(
       %col{0}c0 = arith.minui %col{0}, %cLastCol : index
       %col{0}c1 = arith.minui %col{0}n, %cLastCol : index
+)",
+                        j);
+  else if (loads)
+    os << llvm::formatv(R"(
+      %col{0}c0 = arith.addi %col{0}, %c0 : index
+      %col{0}c1 = arith.addi %col{0}n, %c0 : index
 )",
                         j);
 }
@@ -979,12 +1007,18 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
                 matrix + loadRow(p, 1) + ", "}};
     }
     for (auto &[vec, row] : loads) {
-      if (p.oddN()) {
-        // Pairs are not aligned: one element at a time.
-        for (int x = 0; x < 2; ++x)
-          os << llvm::formatv(
-              "      {0}x{1} = memref.load %E{2}[{3}%col{4}c{1}] : {5}\n", vec,
-              x, k, row, j, type);
+      if (p.elementwiseC()) {
+        // Pairs are not aligned (odd N), or not contiguous (C stored
+        // [n][m]): one element at a time.
+        for (int x = 0; x < 2; ++x) {
+          std::string col = llvm::formatv("%col{0}c{1}", j, x).str();
+          std::string at =
+              p.cColumnMajor && op.kind == "matrix"
+                  ? col + ", " + StringRef(row).drop_back(2).str()
+                  : row + col;
+          os << llvm::formatv("      {0}x{1} = memref.load %E{2}[{3}] : {4}\n",
+                              vec, x, k, at, type);
+        }
         continue;
       }
       os << llvm::formatv(
@@ -1253,28 +1287,36 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
     if (raggedM && raggedN)
       os << llvm::formatv("      %in{0}{1} = arith.andi {2}, {3} : i1\n", j,
                           half, rowIn, colIn);
-    if (p.oddN()) {
-      // Pairs are not aligned: each element is stored on its own, if it is
-      // inside C.
+    if (p.elementwiseC()) {
+      // Pairs are not aligned (odd N) or not contiguous (C stored [n][m]):
+      // each element is stored on its own, if it is inside C.
       for (int x = 0; x < 2; ++x) {
-        std::string in = llvm::formatv("%col{0}in{1}", j, x ? "1" : "").str();
-        if (raggedM) {
+        // The element's mask: its column (where tiles reach past N) and
+        // its row (past M); none inside whole tiles.
+        std::string in =
+            raggedN ? llvm::formatv("%col{0}in{1}", j, x ? "1" : "").str()
+                    : std::string();
+        if (raggedM && raggedN) {
           os << llvm::formatv("      %in{0}{1}{2} = arith.andi {3}, {4} : i1\n",
                               j, half, x, rowIn, in);
           in = llvm::formatv("%in{0}{1}{2}", j, half, x).str();
+        } else if (raggedM) {
+          in = rowIn;
         }
+        if (!in.empty())
+          os << llvm::formatv("      scf.if {0} {{\n", in);
         os << llvm::formatv(R"(
-      scf.if {0} {{
-        %sx{1}{2}{3} = vector.extract {4}[{3}] : {5} from vector<2x{5}>
-        %col{1}{2}{3} = arith.addi %col{1}, %c{3} : index
-        memref.store %sx{1}{2}{3}, %C[{6}] : {7}
-      }
+        %sx{0}{1}{2} = vector.extract {3}[{2}] : {4} from vector<2x{4}>
+        %col{0}{1}{2} = arith.addi %col{0}, %c{2} : index
+        memref.store %sx{0}{1}{2}, %C[{5}] : {6}
 )",
-                            in, j, half, x, value, p.outType,
+                            j, half, x, value, p.outType,
                             cIndices(p, row,
                                      llvm::formatv("%col{0}{1}{2}", j, half, x)
                                          .str()),
                             cMemrefType(p));
+        if (!in.empty())
+          os << "      }\n";
       }
       return;
     }
@@ -1325,7 +1367,7 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
 /// and with odd N (element stores in branches) LLVM otherwise moves reads
 /// of the accumulators where ptxas serializes the wgmma chain (C7514).
 static bool pinAccumulators(const KernelParams &p) {
-  return p.fusedEpilogue || p.oddN();
+  return p.fusedEpilogue || p.elementwiseC();
 }
 
 /// Defines the problem's counts: %cNumK (k-tiles per tile), %cTilesM and

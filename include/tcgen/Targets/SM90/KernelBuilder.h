@@ -211,6 +211,14 @@ struct KernelParams {
   /// cannot address (not 16-byte multiples apart, such as odd N), where
   /// stores from registers would write scattered pairs or single elements.
   bool stagedStore = false;
+  /// C (and a fused epilogue's matrix operands) is stored [n][m]: the
+  /// kernel computes the transposed product of a swapped config (C^T =
+  /// B^T A^T into the caller's row-major C). Stores from registers, one
+  /// element at a time (as for odd N), at the swapped indices.
+  bool cColumnMajor = false;
+  /// Whether C is stored, and matrix operands loaded, one element at a
+  /// time: odd N (unaligned pairs) or a column-major C.
+  bool elementwiseC() const { return oddN() || cColumnMajor; }
   /// Whether C goes through the shared chunk buffers (TMA or staged).
   bool chunkedStore() const { return tmaStore || stagedStore; }
   /// A fused pointwise epilogue: each f32 accumulator is rounded to
@@ -397,10 +405,16 @@ struct KernelParams {
 /// Shared memory one block may use on sm_90, in bytes (227 KiB).
 constexpr int64_t kMaxDynamicSmemBytes = 227 * 1024;
 
-/// Largest ring that fits the shared-memory budget (at most 8 stages) next
-/// to the TMA-store buffers when `tmaStore`.
+/// Largest ring that fits the shared-memory budget (at most `maxStages`)
+/// next to the TMA-store buffers when `tmaStore`.
 int64_t chooseStages(int64_t blockM, int64_t blockN, int64_t blockK,
-                     bool tmaStore = false, bool bKMajor = false);
+                     bool tmaStore = false, bool bKMajor = false,
+                     int64_t maxStages = 8);
+
+/// The ring depth cap of swapped kernels (config `swap`): their stages are
+/// small (an 8 to 64-row B tile), and a small M is bound by the bytes in
+/// flight.
+constexpr int64_t kSwapMaxStages = 16;
 
 /// Renders the gpu.module of the kernel as MLIR text (exposed for tests).
 std::string renderKernelModule(const KernelParams &params);

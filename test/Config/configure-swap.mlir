@@ -1,0 +1,68 @@
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure))' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{swap=0}))' | FileCheck %s --check-prefix=OFF
+
+// Small M: the default computes C^T = B^T A^T, the small M as the tile's
+// N (rounded up to 8), 128-row tiles where the N / 128 tiles make as few
+// waves as N / 64 (N = 12288: 96 tiles), the deepest ring of small stages
+// (13 of 17 KiB), C stored from registers.
+// CHECK-LABEL: func @m1
+// CHECK: #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 13, {{.*}}store = "global", swap = true>
+// swap = 0 keeps the unswapped model's choice.
+// OFF-LABEL: func @m1
+// OFF-NOT: swap = true
+// OFF: store = "tma">
+func.func @m1(%a: memref<1x4096xf16>, %b: memref<4096x12288xf16>, %c: memref<1x12288xf16>) {
+  linalg.matmul ins(%a, %b : memref<1x4096xf16>, memref<4096x12288xf16>) outs(%c : memref<1x12288xf16>)
+  return
+}
+
+// -----
+
+// N = 4096: 64-row tiles (64 tiles, one wave, against 32 of 128 rows).
+// CHECK-LABEL: func @m20
+// CHECK: block = [64, 24, 64]{{.*}}stages = 16,{{.*}}swap = true>
+func.func @m20(%a: memref<20x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<20x4096xf32>) {
+  linalg.matmul ins(%a, %b : memref<20x4096xbf16>, memref<4096x4096xbf16>) outs(%c : memref<20x4096xf32>)
+  return
+}
+
+// -----
+
+// Not swapped: M above 32, N below 1024, A stored [k][m], K not a multiple
+// of 8 (A's rows are copied in 16-byte pieces), a batch.
+// CHECK-LABEL: func @m33
+// CHECK-NOT: swap = true
+// CHECK-LABEL: func @n512
+// CHECK-NOT: swap = true
+// CHECK-LABEL: func @a_km
+// CHECK-NOT: swap = true
+// CHECK-LABEL: func @k_odd
+// CHECK-NOT: swap = true
+// CHECK-LABEL: func @batched
+// CHECK-NOT: swap = true
+// CHECK: return
+func.func @m33(%a: memref<33x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<33x4096xf16>) {
+  linalg.matmul ins(%a, %b : memref<33x4096xf16>, memref<4096x4096xf16>) outs(%c : memref<33x4096xf16>)
+  return
+}
+func.func @n512(%a: memref<8x4096xf16>, %b: memref<4096x512xf16>, %c: memref<8x512xf16>) {
+  linalg.matmul ins(%a, %b : memref<8x4096xf16>, memref<4096x512xf16>) outs(%c : memref<8x512xf16>)
+  return
+}
+func.func @a_km(%a: memref<4096x8xf16>, %b: memref<4096x4096xf16>, %c: memref<8x4096xf16>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+    ins(%a, %b : memref<4096x8xf16>, memref<4096x4096xf16>) outs(%c : memref<8x4096xf16>)
+  return
+}
+func.func @k_odd(%a: memref<8x4100xf16>, %b: memref<4100x4096xf16>, %c: memref<8x4096xf16>) {
+  linalg.matmul ins(%a, %b : memref<8x4100xf16>, memref<4100x4096xf16>) outs(%c : memref<8x4096xf16>)
+  return
+}
+func.func @batched(%a: memref<2x8x4096xf16>, %b: memref<2x4096x4096xf16>, %c: memref<2x8x4096xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<2x8x4096xf16>)
+  linalg.batch_matmul ins(%a, %b : memref<2x8x4096xf16>, memref<2x4096x4096xf16>) outs(%c : memref<2x8x4096xf16>)
+  return
+}

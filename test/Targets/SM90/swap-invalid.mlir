@@ -1,0 +1,29 @@
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 swap=1 block-tile=128,16,64}),tcgen-sm90-build-kernel)'
+
+// A's rows (202 f16, 404 bytes) cannot be copied in 16-byte pieces.
+func.func @k_unaligned(%A: memref<16x202xf16>, %B: memref<202x1024xf16>, %C: memref<16x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<16x1024xf32>)
+  // expected-error @+1 {{swap with a block tile N below 64 copies A in 16-byte pieces: its rows must be a multiple of 16 bytes apart, not 404 (K = 202)}}
+  linalg.matmul ins(%A, %B : memref<16x202xf16>, memref<202x1024xf16>) outs(%C : memref<16x1024xf32>)
+  return
+}
+
+// -----
+
+func.func @prologue(%A: memref<16x256xf16>, %B: memref<256x1024xf16>, %C: memref<16x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %cz = arith.constant 0.0 : f16
+  %R = memref.alloc() : memref<16x256xf16>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+    ins(%A : memref<16x256xf16>) outs(%R : memref<16x256xf16>) {
+  ^bb0(%a: f16, %r: f16):
+    %m = arith.maximumf %a, %cz : f16
+    linalg.yield %m : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%C : memref<16x1024xf32>)
+  // expected-error @+1 {{swap (C^T = B^T A^T) does not fuse a prologue yet}}
+  linalg.matmul ins(%R, %B : memref<16x256xf16>, memref<256x1024xf16>) outs(%C : memref<16x1024xf32>)
+  memref.dealloc %R : memref<16x256xf16>
+  return
+}

@@ -1,0 +1,36 @@
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 swap=1 block-tile=128,8,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+
+// swap: the kernel computes C^T = B^T A^T. Its A is the op's B (read
+// MN-major by TMA), its B the op's A (5 rows of 400 bytes, copied K-major
+// with cp.async into tiles of 8 rows), its M the op's N; the wgmma is
+// m64n8k16. C is written from registers at swapped indices ([col, row]
+// of the kernel's C^T), and the bias along the op's N is a column operand
+// of the kernel, loaded by row.
+// CHECK-LABEL: func.func @small_m(
+// CHECK-SAME:    %{{.*}}: memref<5x200xf16> {tcgen.operand = "B"}, %{{.*}}: memref<200x1000xf16> {tcgen.operand = "A"}, %{{.*}}: memref<1000xf16> {tcgen.operand = "E0"}, %{{.*}}: memref<5x1000xf16> {tcgen.operand = "C"})
+// CHECK-SAME:    tcgen.fused_epilogue = {inputs = [{kind = "col", operand = "E0"}]
+// CHECK-SAME:    tcgen.swapped
+// CHECK:       gpu.func @small_m_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[C:.*]]: memref<5x1000xf16>, %[[BIAS:.*]]: memref<1000xf16>)
+// CHECK-SAME:    tcgen.params = ["tensormap:A", "ptr:B", "ptr:C", "ptr:E0"]
+// CHECK:       nvgpu.tma.async.load
+// CHECK:       nvvm.cp.async.shared.global
+// CHECK:       nvvm.wgmma.mma_async {{.*}} <m = 64, n = 8, k = 16>, D[<f32>, <zero>], A[<f16>, <one>, <col>], B[<f16>, <one>, <col>]
+// CHECK:       memref.load %[[BIAS]][%{{.*}}] : memref<1000xf16>
+// CHECK:       memref.store %{{.*}}, %[[C]][%{{.*}}, %[[ROW:.*]]] : memref<5x1000xf16>
+// CHECK:       memref.store %{{.*}}, %[[C]][%{{.*}}, %[[ROW]]] : memref<5x1000xf16>
+func.func @small_m(%A: memref<5x200xf16>, %B: memref<200x1000xf16>, %bias: memref<1000xf16>, %D: memref<5x1000xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<5x1000xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<5x1000xf32>)
+  linalg.matmul ins(%A, %B : memref<5x200xf16>, memref<200x1000xf16>) outs(%C : memref<5x1000xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+    ins(%C, %bias : memref<5x1000xf32>, memref<1000xf16>) outs(%D : memref<5x1000xf16>) {
+  ^bb0(%c: f32, %b: f16, %d: f16):
+    %be = arith.extf %b : f16 to f32
+    %s = arith.addf %c, %be : f32
+    %r = arith.truncf %s : f32 to f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %C : memref<5x1000xf32>
+  return
+}
