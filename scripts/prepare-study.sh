@@ -1594,13 +1594,20 @@ if want swap; then
   build "$D" chk_bgr 5 1000 512 --epilogue bias-gelu-residual -- "${S[@]}" --block-tile=128,8,64
   build "$D" chk_acc 16 1000 512 --accumulate -- "${S[@]}" --block-tile=128,16,64
   build "$D" chk_m64_tma 64 1000 512 -- "${S[@]}" --block-tile=128,64,64
+  # The default (swapped where M <= 32) on the small-M shapes.
+  build "$D" chk_def_m1 1 12288 4096 --out f16 --
+  build "$D" chk_def_m16 16 8192 8192 --
+  build "$D" chk_def_m7_bias 7 2000 1000 --out f16 --epilogue relu-bias --
   for shape in 1:12288:4096 8:12288:4096 32:12288:4096 16:4096:4096 64:4096:4096 16:8192:8192 64:8192:8192; do
     IFS=: read -r m n k <<<"$shape"
     base="m${m}x${n}x${k}"
     w=$(( m < 8 ? 8 : m ))
     build "$D" "t${base}_def" $m $n $k --out f16 --
-    build "$D" "t${base}_s128" $m $n $k --out f16 -- "${S[@]}" --block-tile=128,$w,64
-    build "$D" "t${base}_s64" $m $n $k --out f16 -- "${S[@]}" --block-tile=64,$w,64
+    build "$D" "t${base}_noswap" $m $n $k --out f16 -- --swap=0
+    if [ "${SWAP_TILES:-0}" = 1 ]; then
+      build "$D" "t${base}_s128" $m $n $k --out f16 -- "${S[@]}" --block-tile=128,$w,64
+      build "$D" "t${base}_s64" $m $n $k --out f16 -- "${S[@]}" --block-tile=64,$w,64
+    fi
   done
   rm -rf "$CARRY/san"; mkdir -p "$CARRY/san"
   build "$CARRY/san" swap_m3 3 200 136 -- "${S[@]}" --block-tile=128,8,64

@@ -327,6 +327,11 @@ mlir::tcgen::rankContractions(ModuleOp module,
                  ")";
     else if (!r.rankedConfigs.empty() && r.rankedConfigs.front() == r.config)
       r.source = "the tile-size model";
+    else if (r.backend == "sm90" && shouldSwap(*info) &&
+             StringRef(r.config).contains("swap = true"))
+      r.source = "the small-M rule (M <= 32: C^T = B^T A^T, shouldSwap); "
+                 "the model ranks the unswapped kernels below, tcgen "
+                 "compile's next choices";
     else
       r.source = "the options and the back end's defaults";
     result.push_back(std::move(r));
