@@ -379,9 +379,9 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
            << "cluster [" << cl[0] << ", " << cl[1]
            << "] splits the shared MN-major operand tile into two halves of "
               "64-wide boxes: its tile size must be a multiple of 128";
-  // Stream-K's partial accumulators move in groups of eight quads (32
-  // columns of the fragment per thread group).
-  if (config.getStreamK() && bt[1] % 64 != 0)
+  // Stream-K's partial accumulators move in quads (8 columns of the
+  // fragment); an unswapped tile narrower than 64 fits no model candidate.
+  if (config.getStreamK() && bt[1] % 64 != 0 && !config.getSwap())
     return info.op->emitOpError()
            << "stream-K needs a block tile N that is a multiple of 64, not "
            << bt[1];

@@ -801,12 +801,13 @@ static void emitStreamKFixup(llvm::raw_ostream &os, const KernelParams &p) {
 constexpr int64_t kPartialGroup = 8;
 
 /// Stream-K: the sums of the partial slots (%bidNext ..< %cEnd) for the
-/// accumulator quads [first, first + kPartialGroup) (a zero-trip loop unless
+/// accumulator quads [first, first + count) (a zero-trip loop unless
 /// this block finishes a split tile); result #i is quad first + i. One
 /// pointer walks the slots, and the quads are constant offsets from it.
-static void emitPartialSums(llvm::raw_ostream &os, int64_t first) {
+static void emitPartialSums(llvm::raw_ostream &os, int64_t first,
+                            int64_t count) {
   std::string inits, types, args, yields;
-  for (int64_t i = 0; i < kPartialGroup; ++i) {
+  for (int64_t i = 0; i < count; ++i) {
     inits += llvm::formatv("%sv{0} = %zero4, ", i).str();
     types += "vector<4xf32>, ";
     yields += llvm::formatv("%svN{0}, ", i).str();
@@ -814,14 +815,14 @@ static void emitPartialSums(llvm::raw_ostream &os, int64_t first) {
   os << llvm::formatv(R"(
       %ps{0}:{1} = scf.for %cb = %bidNext to %cEnd step %c1 iter_args({2}%pp = %sumBase) -> ({3}!llvm.ptr<1>) {{
 )",
-                      first, kPartialGroup + 1, inits, types);
-  for (int64_t i = 0; i < kPartialGroup; ++i)
+                      first, count + 1, inits, types);
+  for (int64_t i = 0; i < count; ++i)
     os << llvm::formatv(R"(
         %rp{0} = llvm.getelementptr %pp[{1}] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i8
         %rv{0} = llvm.load %rp{0} {{alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 )",
                         i, (first + i) * 2048);
-  for (int64_t i = 0; i < kPartialGroup; ++i)
+  for (int64_t i = 0; i < count; ++i)
     os << llvm::formatv(
         "        %svN{0} = arith.addf %sv{0}, %rv{0} : vector<4xf32>\n", i);
   os << llvm::formatv(R"(
@@ -1931,7 +1932,8 @@ gpu.module @{0} {{
     if (p.streamK) {
       // Quad j of the accumulators is the fragment's column group j.
       if (j % kPartialGroup == 0)
-        emitPartialSums(os, j);
+        emitPartialSums(os, j,
+                        std::min<int64_t>(kPartialGroup, p.blockN / 8 - j));
       std::string sum = llvm::formatv("%ps{0}#{1}", j - j % kPartialGroup,
                                       j % kPartialGroup)
                             .str();

@@ -1,4 +1,5 @@
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 swap=1 block-tile=128,8,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 swap=1 block-tile=128,8,64 stream-k=1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=SK
 
 // swap: the kernel computes C^T = B^T A^T. Its A is the op's B (read
 // MN-major by TMA), its B the op's A (5 rows of 400 bytes, copied K-major
@@ -18,6 +19,16 @@
 // CHECK:       memref.load %[[BIAS]][%{{.*}}] : memref<1000xf16>
 // CHECK:       memref.store %{{.*}}, %[[C]][%{{.*}}, %[[ROW:.*]]] : memref<5x1000xf16>
 // CHECK:       memref.store %{{.*}}, %[[C]][%{{.*}}, %[[ROW]]] : memref<5x1000xf16>
+// Stream-K works on swapped tiles too: the partial accumulators move in
+// quads (one of them for an 8-wide tile), the producer that also copies
+// with cp.async keeps 56 registers.
+// SK:          gpu.func @small_m_kernel(
+// SK-SAME:       tcgen.params = ["tensormap:A", "ptr:B", "ptr:C", "ptr:E0", "workspace:4112"]
+// SK-SAME:       tcgen.setmaxnreg = array<i64: 56, 224, 2>
+// SK:          nvvm.cp.async.shared.global
+// SK:          llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// SK-NOT:      llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// SK:          memref.store
 func.func @small_m(%A: memref<5x200xf16>, %B: memref<200x1000xf16>, %bias: memref<1000xf16>, %D: memref<5x1000xf16>) {
   %zero = arith.constant 0.0 : f32
   %C = memref.alloc() : memref<5x1000xf32>

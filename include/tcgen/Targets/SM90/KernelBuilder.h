@@ -299,8 +299,14 @@ struct KernelParams {
   /// The producer warpgroup drops to this many registers (setmaxnreg): 48
   /// (40 spilled for one data-parallel shape). Stream-K consumers carry the
   /// schedule's state through the main loop and need 232 (224 spilled 8
-  /// bytes): with 384 threads that leaves the producer 40.
-  int64_t producerRegisters() const { return streamK ? 40 : 48; }
+  /// bytes): with 384 threads that leaves the producer 40. A stream-K
+  /// producer that also makes cp.async copies spilled with 40; it gets 56
+  /// (its consumers, with 224, hold narrow swapped tiles).
+  int64_t producerRegisters() const {
+    if (streamK && anyAsync())
+      return 56;
+    return streamK ? 40 : 48;
+  }
   /// The consumer warpgroups rise to this many: what the producer frees,
   /// shared among them. setmaxnreg.inc blocks until the registers exist, so
   /// asking for more than the block owns hangs the kernel.
