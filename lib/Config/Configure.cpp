@@ -43,7 +43,10 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       clusterShape.assign(cluster.begin(), cluster.end());
     // Swapped, the kernel's problem is C^T = B^T A^T, stored from
     // registers: the tile and the ring are in its terms.
-    bool swapped = swap >= 0 ? swap != 0 : config.getSwap();
+    // A block tile given without --swap is in the terms of the problem
+    // itself (the base config is then unswapped; runOnOperation).
+    bool swapped =
+        swap >= 0 ? swap != 0 : config.getSwap() && blockTile.empty();
     ContractionInfo kinfo = swapped ? swapRoles(info) : info;
     std::string storeKind =
         store.empty() ? (swapped ? std::string("global")
@@ -182,11 +185,17 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
           if (FailureOr<ContractionInfo> f = analyzeContraction(first);
               succeeded(f))
             sized.k += f->k;
+        // swap: as asked; otherwise the small-M rule, unless a block tile
+        // is given (in the problem's own terms).
+        int swapPreference = swap >= 0 ? int(swap) : blockTile.empty() ? -1 : 0;
         ConfigAttr base = getDefaultConfig(sized, target, chosenBackend,
-                                           constants, modelRank, swap);
+                                           constants, modelRank,
+                                           swapPreference);
         // A retry with the model's next choice (model-rank > 0) means the
-        // first config did not build: the cache's is not tried again.
-        if (cache && modelRank == 0) {
+        // first config did not build: the cache's is not tried again. The
+        // tuner does not time swapped kernels, so for a small M the
+        // small-M rule stands over the cache.
+        if (cache && modelRank == 0 && !base.getSwap()) {
           FailureOr<ConfigAttr> tuned = lookUpTuned(*cache, op, *info, target);
           if (failed(tuned))
             return WalkResult::interrupt();

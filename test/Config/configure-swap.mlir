@@ -2,6 +2,8 @@
 // RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure))' | FileCheck %s
 // RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
 // RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{swap=0}))' | FileCheck %s --check-prefix=OFF
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{block-tile=64,128,64}))' | FileCheck %s --check-prefix=TILE
 
 // Small M: the default computes C^T = B^T A^T, the small M as the tile's
 // N (rounded up to 8), 128-row tiles where the N / 128 tiles make as few
@@ -13,6 +15,9 @@
 // OFF-LABEL: func @m1
 // OFF-NOT: swap = true
 // OFF: store = "tma">
+// A block tile given without --swap is in the problem's own terms: no swap.
+// TILE-LABEL: func @m1
+// TILE: block = [64, 128, 64]{{.*}}store = "tma">
 func.func @m1(%a: memref<1x4096xf16>, %b: memref<4096x12288xf16>, %c: memref<1x12288xf16>) {
   linalg.matmul ins(%a, %b : memref<1x4096xf16>, memref<4096x12288xf16>) outs(%c : memref<1x12288xf16>)
   return

@@ -48,3 +48,16 @@ func.func @untuned(%a: memref<2048x2048xf16>, %b: memref<2048x2048xf16>, %c: mem
   return
 }
 
+
+// -----
+
+// Small M: the tuner times unswapped kernels only, so the small-M rule
+// (C^T = B^T A^T) stands over the cache's record.
+// A-LABEL: func @small_m
+// A: #tcgen.config<backend = "sm90", block = [64, 8, 64]{{.*}}swap = true>
+func.func @small_m(%a: memref<8x512xf16>, %b: memref<512x4096xf16>, %c: memref<8x4096xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x4096xf32>)
+  linalg.matmul ins(%a, %b : memref<8x512xf16>, memref<512x4096xf16>) outs(%c : memref<8x4096xf32>)
+  return
+}
