@@ -34,7 +34,8 @@ ARGS=("$@")
 # sweep 1024..16384, f16 -> f32, default configuration, three checked),
 # accumulate (C += A*B on sm90: checks and timings against cuBLAS, beta 1),
 # dual (add(gemm, gemm): checks, timings against 2 x cuBLAS + add),
-# (random with SIMT=1: every draw f32 -> f32 on the simt back end),
+# (random with SIMT=1: every draw f32 -> f32 on the simt back end; with
+# SWAP=1 every draw a small M on sm90 with --swap=1),
 # asynccopy (sm90 operands whose rows are 16-byte but not 128-byte
 # multiples apart loaded with cp.async by the producer, --pack=async:
 # checks in every layout, edges, batch, epilogue, C += A*B, narrow tiles
@@ -992,9 +993,33 @@ fi
 if want random; then
   rm -rf "$CARRY/random-bundles"; mkdir -p "$CARRY/random-bundles"
   echo "random shapes (seed ${SEED:-1}), checks only:"
-  python3 - "${SEED:-1}" "${PROLOGUES:-0}" "${FEATURES:-0}" "${SIMT:-0}" > "$CARRY/mlir/random.txt" <<'PY'
+  python3 - "${SEED:-1}" "${PROLOGUES:-0}" "${FEATURES:-0}" "${SIMT:-0}" "${SWAP:-0}" > "$CARRY/mlir/random.txt" <<'PY'
 import random, sys
 r = random.Random(int(sys.argv[1]))
+# SWAP=1: every draw a small M (1..40) on sm90 with --swap=1 (C^T = B^T A^T):
+# A stored [m][k] with K a multiple of 8, random B layout, dtypes, C += A*B
+# or an epilogue, the default tile or a random one, stream-K now and then.
+if sys.argv[5] == "1":
+    for i in range(24):
+        m = r.choice([1, 2, 3, 5, 7, 8, 13, 16, 24, 31, 32, 40])
+        n = r.choice([64, 100, 127, 777, 1000, 1536, 2039, 4093])
+        k = r.choice([8, 64, 72, 200, 1000, 1536, 4096])
+        inp = r.choice(["f16", "bf16"])
+        args = [str(m), str(n), str(k), "--in", inp, "--out", r.choice(["f32", inp]),
+                "--b-layout", r.choice(["kn", "nk"])]
+        extra = r.random()
+        if extra < 0.2:
+            args += ["--accumulate"]
+        elif extra < 0.5:
+            args += ["--epilogue", r.choice(["relu-bias", "add-relu", "bias-gelu-residual"])]
+        flags = ["--swap=1"]
+        if r.random() < 0.5:
+            flags += ["--block-tile=" + r.choice(["64,8,64", "128,8,64", "64,16,64", "128,24,64",
+                                                 "128,32,64", "64,40,64", "128,64,64"])]
+        if r.random() < 0.15:
+            flags += ["--stream-k=1"]
+        print(f"r{i:02d}_{m}x{n}x{k}_swap " + " ".join(args) + " -- " + " ".join(flags))
+    sys.exit(0)
 # SIMT=1: every draw f32 x f32 -> f32 (the simt back end), with its tilings.
 simt = sys.argv[4] == "1"
 # PROLOGUES=1 turns a fifth of the plain draws into C = relu(A) B (a fused
