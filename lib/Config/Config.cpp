@@ -210,7 +210,7 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
             std::clamp<int64_t>((plannedSize(info.m) + 7) / 8 * 8, 8, 256);
         int64_t stages =
             sm90::chooseStages(blockM, blockN, 64, /*tmaStore=*/false,
-                               /*bKMajor=*/true, sm90::kSwapMaxStages);
+                               /*bKMajor=*/true, sm90::swapStages(blockM));
         return ConfigAttr::get(info.op->getContext(), "sm90",
                                {blockM, blockN, 64}, {64, blockN, 64},
                                {64, blockN, 16}, stages, /*padding=*/0,

@@ -79,7 +79,7 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                                     // swap's narrow B: K-major copies.
                                     readsBKMajor(kinfo) ||
                                         (swapped && block[1] < 64),
-                                    swapped ? sm90::kSwapMaxStages : 8)
+                                    swapped ? sm90::swapStages(block[0]) : 8)
                               : config.getStages();
     } else if (backendName == "sm80") {
       // sm80: the deepest cp.async pipeline the budget holds, recomputed

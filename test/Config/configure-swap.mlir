@@ -7,10 +7,10 @@
 
 // Small M: the default computes C^T = B^T A^T, the small M as the tile's
 // N (rounded up to 8), 128-row tiles where the N / 128 tiles make as few
-// waves as N / 64 (N = 12288: 96 tiles), the deepest ring of small stages
-// (13 of 17 KiB), C stored from registers.
+// waves as N / 64 (N = 12288: 96 tiles), a ring of 6 stages (deeper ones
+// lose: swapStages), C stored from registers.
 // CHECK-LABEL: func @m1
-// CHECK: #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 13, {{.*}}store = "global", swap = true>
+// CHECK: #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 6, {{.*}}store = "global", swap = true>
 // swap = 0 keeps the unswapped model's choice.
 // OFF-LABEL: func @m1
 // OFF-NOT: swap = true
@@ -25,9 +25,10 @@ func.func @m1(%a: memref<1x4096xf16>, %b: memref<4096x12288xf16>, %c: memref<1x1
 
 // -----
 
-// N = 4096: 64-row tiles (64 tiles, one wave, against 32 of 128 rows).
+// N = 4096: 64-row tiles (64 tiles, one wave, against 32 of 128 rows),
+// 8 stages.
 // CHECK-LABEL: func @m20
-// CHECK: block = [64, 24, 64]{{.*}}stages = 16,{{.*}}swap = true>
+// CHECK: block = [64, 24, 64]{{.*}}stages = 8,{{.*}}swap = true>
 func.func @m20(%a: memref<20x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<20x4096xf32>) {
   linalg.matmul ins(%a, %b : memref<20x4096xbf16>, memref<4096x4096xbf16>) outs(%c : memref<20x4096xf32>)
   return

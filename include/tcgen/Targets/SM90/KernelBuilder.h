@@ -417,10 +417,11 @@ int64_t chooseStages(int64_t blockM, int64_t blockN, int64_t blockK,
                      bool tmaStore = false, bool bKMajor = false,
                      int64_t maxStages = 8);
 
-/// The ring depth cap of swapped kernels (config `swap`): their stages are
-/// small (an 8 to 64-row B tile), and a small M is bound by the bytes in
-/// flight.
-constexpr int64_t kSwapMaxStages = 16;
+/// The ring depth of swapped kernels (config `swap`, small M): their stages
+/// are small (an 8 to 64-row B tile), but deeper rings than these lose
+/// (H200, docs/PERFORMANCE.md): 128-row tiles peak at 5-6 stages (96 KiB
+/// of A in flight; 13 stages 8 % slower), 64-row ones at 8 (16: 3 %).
+constexpr int64_t swapStages(int64_t blockM) { return blockM >= 128 ? 6 : 8; }
 
 /// Renders the gpu.module of the kernel as MLIR text (exposed for tests).
 std::string renderKernelModule(const KernelParams &params);
