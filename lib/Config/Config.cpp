@@ -182,7 +182,8 @@ int64_t mlir::tcgen::chooseSwapBlockM(int64_t n, int64_t sms) {
 
 bool mlir::tcgen::shouldSwap(const ContractionInfo &info) {
   if (info.isDynamic() || info.batched || info.batchReduce ||
-      info.cTransposed || info.m > 32 || info.n < 1024 ||
+      info.cTransposed || info.m > 64 || (info.m > 32 && info.n < 8192) ||
+      info.n < 1024 ||
       (!info.aType.isF16() && !info.aType.isBF16()) || info.aTransposed ||
       info.k % 8 != 0)
     return false;

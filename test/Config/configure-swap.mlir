@@ -36,7 +36,17 @@ func.func @m20(%a: memref<20x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<
 
 // -----
 
-// Not swapped: M above 32, N below 1024, A stored [k][m], K not a multiple
+// 32 < M <= 64 is swapped where N is at least 8192 (M = 48: tiles 48 wide).
+// CHECK-LABEL: func @m48
+// CHECK: block = [64, 48, 64]{{.*}}stages = 8,{{.*}}swap = true>
+func.func @m48(%a: memref<48x4096xf16>, %b: memref<4096x8192xf16>, %c: memref<48x8192xf16>) {
+  linalg.matmul ins(%a, %b : memref<48x4096xf16>, memref<4096x8192xf16>) outs(%c : memref<48x8192xf16>)
+  return
+}
+
+// -----
+
+// Not swapped: M above 32 with N below 8192, N below 1024, A stored [k][m], K not a multiple
 // of 8 (A's rows are copied in 16-byte pieces), a batch.
 // CHECK-LABEL: func @m33
 // CHECK-NOT: swap = true

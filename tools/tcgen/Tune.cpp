@@ -329,7 +329,7 @@ mlir::tcgen::rankContractions(ModuleOp module,
       r.source = "the tile-size model";
     else if (r.backend == "sm90" && shouldSwap(*info) &&
              StringRef(r.config).contains("swap = true"))
-      r.source = "the small-M rule (M <= 32: C^T = B^T A^T, shouldSwap); "
+      r.source = "the small-M rule (C^T = B^T A^T, shouldSwap); "
                  "the model ranks the unswapped kernels below, tcgen "
                  "compile's next choices";
     else
