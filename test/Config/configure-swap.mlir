@@ -28,9 +28,20 @@ func.func @m1(%a: memref<1x4096xf16>, %b: memref<4096x12288xf16>, %c: memref<1x1
 // N = 4096: 64-row tiles (64 tiles, one wave, against 32 of 128 rows),
 // 8 stages.
 // CHECK-LABEL: func @m20
-// CHECK: block = [64, 24, 64]{{.*}}stages = 8,{{.*}}swap = true>
+// CHECK: block = [64, 24, 64]{{.*}}stages = 8,{{.*}}streamk = false,{{.*}}swap = true>
 func.func @m20(%a: memref<20x4096xbf16>, %b: memref<4096x4096xbf16>, %c: memref<20x4096xf32>) {
   linalg.matmul ins(%a, %b : memref<20x4096xbf16>, memref<4096x4096xbf16>) outs(%c : memref<20x4096xf32>)
+  return
+}
+
+// -----
+
+// Few tiles over a long K (16 tiles of 64 rows, 128 k-tiles): stream-K
+// spreads them over the SMs; 64 tiles (N = 4096, @m20 above) do not.
+// CHECK-LABEL: func @few_tiles
+// CHECK: block = [64, 8, 64]{{.*}}stages = 8,{{.*}}streamk = true,{{.*}}swap = true>
+func.func @few_tiles(%a: memref<4x8192xf16>, %b: memref<8192x1024xf16>, %c: memref<4x1024xf16>) {
+  linalg.matmul ins(%a, %b : memref<4x8192xf16>, memref<8192x1024xf16>) outs(%c : memref<4x1024xf16>)
   return
 }
 
