@@ -1033,6 +1033,15 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
   }
 }
 
+/// Whether C has a single column in the kernel's terms and is stored
+/// [n][m] (a swapped kernel at M = 1): each pair's second element lies past
+/// C, and ptxas serialized the wgmma chain (C7514) when the pair was
+/// rounded in one packed cvt (M = 1 with N not a multiple of the tile, or
+/// with a fused epilogue; docs/NOTES.md), but not with two truncf.
+static bool singleCColumn(const KernelParams &p) {
+  return p.cColumnMajor && p.n == 1;
+}
+
 /// Emits the fused epilogue of the element pair {0,1} of fragment column
 /// group j in the rows of `half` ("ab": %row0, "cd": %row1), whose f32
 /// values are `%<e><half[0]>`, `%<e><half[1]>`; defines `%v<j><half>h`, a
@@ -1063,7 +1072,15 @@ static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
   // packed cvt.rn.f16x2.f32: ptxas serializes the wgmma chain (C7514) when
   // scalar cvt.rn.f16.f32 read the accumulator registers, and LLVM splits
   // a vector truncf into those.
-  if (p.matmulType != "f32")
+  // The exception is a swapped kernel with M = 1 (singleCColumn): there
+  // the packed cvt serialized the chain, and plain truncf does not.
+  if (p.matmulType != "f32" && singleCColumn(p))
+    os << llvm::formatv(R"(
+      {0}r0 = arith.truncf {1}{2} : f32 to {4}
+      {0}r1 = arith.truncf {1}{3} : f32 to {4}
+)",
+                        v, e, half[0], half[1], p.matmulType);
+  else if (p.matmulType != "f32")
     os << llvm::formatv(R"(
       {0}p = llvm.inline_asm "cvt.rn.{4}x2.f32 $0, $1, $2;", "=r,f,f" {1}{3}, {1}{2} : (f32, f32) -> i32
       {0}r = llvm.bitcast {0}p : i32 to vector<2x{4}>
@@ -1962,7 +1979,7 @@ gpu.module @{0} {{
 )",
                           v, e, half[0], half[1]);
       std::string out = v + "0";
-      if (p.outType != "f32" && pinAccumulators(p)) {
+      if (p.outType != "f32" && pinAccumulators(p) && !singleCColumn(p)) {
         // Pinned accumulators: one packed cvt per pair, as in the fused
         // epilogue (scalar cvt.rn.f16.f32 serialize the wgmma chain).
         os << llvm::formatv(R"(

@@ -1,5 +1,5 @@
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 swap=1 block-tile=128,8,64}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 swap=1 block-tile=128,8,64 stream-k=1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=SK
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 swap=1 block-tile=128,8,64}),tcgen-sm90-build-kernel)' -split-input-file | FileCheck %s
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 swap=1 block-tile=128,8,64 stream-k=1}),tcgen-sm90-build-kernel)' -split-input-file | FileCheck %s --check-prefix=SK
 
 // swap: the kernel computes C^T = B^T A^T. Its A is the op's B (read
 // MN-major by TMA), its B the op's A (5 rows of 400 bytes, copied K-major
@@ -43,5 +43,22 @@ func.func @small_m(%A: memref<5x200xf16>, %B: memref<200x1000xf16>, %bias: memre
     linalg.yield %r : f16
   }
   memref.dealloc %C : memref<5x1000xf32>
+  return
+}
+
+// -----
+
+// M = 1: the kernel's C has a single column, and its pairs are rounded to
+// f16 with two truncf, not one packed cvt (which made ptxas serialize the
+// wgmma chain when N is not a multiple of the tile).
+// CHECK-LABEL: gpu.func @vector_kernel(
+// CHECK-NOT:     cvt.rn.f16x2.f32
+// CHECK:         arith.truncf %{{.*}} : vector<2xf32> to vector<2xf16>
+// CHECK-NOT:     cvt.rn.f16x2.f32
+// CHECK:         gpu.return
+func.func @vector(%A: memref<1x200xf16>, %B: memref<200x1000xf16>, %C: memref<1x1000xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%C : memref<1x1000xf16>)
+  linalg.matmul ins(%A, %B : memref<1x200xf16>, memref<200x1000xf16>) outs(%C : memref<1x1000xf16>)
   return
 }
