@@ -483,6 +483,11 @@ struct BuildKernelPass final
     const bool asyncForm = !first && p.clusterSize() == 1 &&
                            !p.batchReduce && !p.multiBatch() &&
                            (p.inType == "f16" || p.inType == "bf16");
+    // swap with a block tile N below 64: B (the op's A, [m][k]) is read
+    // K-major in tiles of N rows, which the producer copies with cp.async
+    // (a tensor map of an M = 1 operand would be N-major, and TMA boxes of
+    // a few rows gain nothing).
+    const bool narrowB = swap && p.blockN < 64;
     // A copy of `operand` stored [rows][cols] (a batch: `p.batch` such
     // matrices stacked), `cols` elements apart at the source.
     auto newPack = [&](StringRef operand, int64_t rows, int64_t cols) {
@@ -498,11 +503,7 @@ struct BuildKernelPass final
     auto addPack = [&](StringRef operand, int64_t rows, int64_t cols,
                        bool transform) -> LogicalResult {
       int64_t rowBytes = cols * 2;
-      // swap with a block tile N below 64: B (the op's A, [m][k]) is read
-      // K-major in tiles of N rows, which the producer copies with cp.async
-      // (a tensor map of an M = 1 operand would be N-major, and TMA boxes
-      // of a few rows gain nothing).
-      if (operand == "B" && swap && p.blockN < 64) {
+      if (operand == "B" && narrowB) {
         if (rowBytes % 16 != 0)
           return op.emitOpError("swap with a block tile N below 64 copies A "
                                 "in 16-byte pieces: its rows must be a "
@@ -626,9 +627,8 @@ struct BuildKernelPass final
     } else if (failed(addPack("A", p.aMNMajor ? p.k : p.m,
                               p.aMNMajor ? p.m : p.k,
                               prologuePack && prologue)) ||
-        failed(addPack("B",
-                       p.bKMajor || (swap && p.blockN < 64) ? p.n : p.k,
-                       p.bKMajor || (swap && p.blockN < 64) ? p.k : p.n,
+        failed(addPack("B", p.bKMajor || narrowB ? p.n : p.k,
+                       p.bKMajor || narrowB ? p.k : p.n,
                        prologuePack && prologueB)))
       return failure();
     // The second product's operands are packed by the same rules.
