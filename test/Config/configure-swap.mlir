@@ -47,6 +47,16 @@ func.func @few_tiles(%a: memref<4x8192xf16>, %b: memref<8192x1024xf16>, %c: memr
 
 // -----
 
+// 32 < M <= 64 with few tiles over a long K: swapped, with stream-K.
+// CHECK-LABEL: func @m40_few_tiles
+// CHECK: block = [64, 40, 64]{{.*}}streamk = true,{{.*}}swap = true>
+func.func @m40_few_tiles(%a: memref<40x4096xf16>, %b: memref<4096x2048xf16>, %c: memref<40x2048xf16>) {
+  linalg.matmul ins(%a, %b : memref<40x4096xf16>, memref<4096x2048xf16>) outs(%c : memref<40x2048xf16>)
+  return
+}
+
+// -----
+
 // 32 < M <= 64 is swapped where N is at least 8192 (M = 48: tiles 48 wide).
 // CHECK-LABEL: func @m48
 // CHECK: block = [64, 48, 64]{{.*}}stages = 8,{{.*}}swap = true>

@@ -48,13 +48,15 @@ int64_t chooseSwapBlockM(int64_t n, int64_t sms);
 
 /// Whether the sm90 default computes C^T = B^T A^T for `info` (config
 /// `swap`): M at most 32 with N at least 1024, or at most 64 with N at
-/// least 8192 (measured on H200: M = 40-64 win there, M = 64 with N =
-/// 4096 loses), static sizes, f16 or bf16, no
+/// least 8192 or with few tiles over a long K (at most `sms` / 4 tiles of
+/// 64 rows, 64 k-tiles or more: then with stream-K) (measured on H200: M
+/// = 40-64 win there, M = 48 with N = 4096 loses), static sizes, f16 or
+/// bf16, no
 /// batch, a row-major C, A stored [m][k] with 16-byte rows, A and B
 /// function arguments (no prologue) and no second product. The small M
 /// then becomes the wgmma's N (8 to 32) instead of a 64-row tile mostly of
 /// padding, with a deep ring of small stages.
-bool shouldSwap(const ContractionInfo &info);
+bool shouldSwap(const ContractionInfo &info, int64_t sms = 132);
 
 /// The default configuration for `info` on `target` with `backend` ("wmma"
 /// or "sm90"; empty: the target's default back end). For sm90 it is the
