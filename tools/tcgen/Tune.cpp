@@ -327,7 +327,8 @@ mlir::tcgen::rankContractions(ModuleOp module,
                  ")";
     else if (!r.rankedConfigs.empty() && r.rankedConfigs.front() == r.config)
       r.source = "the tile-size model";
-    else if (r.backend == "sm90" && shouldSwap(*info, getTypicalSMCount(target)) &&
+    else if (r.backend == "sm90" &&
+             shouldSwap(*info, getTypicalSMCount(target)) &&
              StringRef(r.config).contains("swap = true"))
       r.source = "the small-M rule (C^T = B^T A^T, shouldSwap); "
                  "the model ranks the unswapped kernels below, tcgen "
