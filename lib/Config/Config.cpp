@@ -180,12 +180,22 @@ int64_t mlir::tcgen::chooseSwapBlockM(int64_t n, int64_t sms) {
   return waves(64) < waves(128) ? 64 : 128;
 }
 
+/// Whether a swapped kernel of `blockM`-row tiles has few tiles over a long
+/// K: at most a quarter of the SMs, 64 k-tiles or more. Stream-K then
+/// spreads the k-tiles over every SM (measured on H200: 4 x 1024 x 8192
+/// 0.39 -> 0.66 of cuBLAS, 32 x 1536 x 4096 0.60 -> 0.71, 40 x 2048 x 4096
+/// 0.60 -> 0.71; with 64 tiles, 16 x 4096^2, or 16 k-tiles, 4 x 2048 x
+/// 1024, it loses).
+static bool swapFewTiles(const ContractionInfo &info, int64_t blockM,
+                         int64_t sms) {
+  return !info.isDynamic() && sm90::ceilDiv(info.n, blockM) * 4 <= sms &&
+         sm90::ceilDiv(info.k, 64) >= 64;
+}
+
 bool mlir::tcgen::shouldSwap(const ContractionInfo &info, int64_t sms) {
-  // Few 64-row tiles over a long K: the swapped kernel with stream-K
-  // (getDefaultConfig) wins at 32 < M <= 64 too (40 x 2048 x 4096: 0.60
-  // -> 0.70 of cuBLAS on H200).
-  bool fewTiles = !info.isDynamic() && sm90::ceilDiv(info.n, 64) * 4 <= sms &&
-                  sm90::ceilDiv(info.k, 64) >= 64;
+  // Few 64-row tiles over a long K: the swapped kernel with stream-K wins
+  // at 32 < M <= 64 too.
+  bool fewTiles = swapFewTiles(info, 64, sms);
   if (info.isDynamic() || info.batched || info.batchReduce ||
       info.cTransposed || info.m > 64 ||
       (info.m > 32 && info.n < 8192 && !fewTiles) || info.n < 1024 ||
@@ -209,24 +219,16 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
     // where its rows allow, else staged stores.
     // Small M: the swapped kernel (shouldSwap, or asked for), then the
     // model's ranking for the next ranks.
-    if (swap == 1 ||
-        (swap < 0 && shouldSwap(info, getTypicalSMCount(target)))) {
+    int64_t sms = getTypicalSMCount(target);
+    if (swap == 1 || (swap < 0 && shouldSwap(info, sms))) {
       if (modelRank == 0) {
-        int64_t blockM = chooseSwapBlockM(info.n, getTypicalSMCount(target));
+        int64_t blockM = chooseSwapBlockM(info.n, sms);
         int64_t blockN =
             std::clamp<int64_t>((plannedSize(info.m) + 7) / 8 * 8, 8, 256);
         int64_t stages =
             sm90::chooseStages(blockM, blockN, 64, /*tmaStore=*/false,
                                /*bKMajor=*/true, sm90::swapStages(blockM));
-        // Few tiles over a long K (a quarter of the SMs or fewer, 64
-        // k-tiles or more): stream-K spreads the k-tiles over every SM.
-        // Measured on H200: 4 x 1024 x 8192 0.39 -> 0.66 of cuBLAS, 32 x
-        // 1536 x 4096 0.60 -> 0.71; with 64 tiles (16 x 4096^2) or 16
-        // k-tiles (4 x 2048 x 1024) it loses.
-        int64_t sms = getTypicalSMCount(target);
-        bool streamK = !info.isDynamic() &&
-                       sm90::ceilDiv(info.n, blockM) * 4 <= sms &&
-                       sm90::ceilDiv(info.k, 64) >= 64;
+        bool streamK = swapFewTiles(info, blockM, sms);
         return ConfigAttr::get(info.op->getContext(), "sm90",
                                {blockM, blockN, 64}, {64, blockN, 64},
                                {64, blockN, 16}, stages, /*padding=*/0,

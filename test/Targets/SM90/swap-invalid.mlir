@@ -27,3 +27,15 @@ func.func @prologue(%A: memref<16x256xf16>, %B: memref<256x1024xf16>, %C: memref
   memref.dealloc %R : memref<16x256xf16>
   return
 }
+
+// -----
+
+// add(gemm, gemm) (fill, matmul, matmul on one C) is not swapped yet.
+func.func @dual(%A: memref<16x256xf16>, %B: memref<256x1024xf16>, %A2: memref<16x128xf16>, %B2: memref<128x1024xf16>, %C: memref<16x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<16x1024xf32>)
+  linalg.matmul ins(%A, %B : memref<16x256xf16>, memref<256x1024xf16>) outs(%C : memref<16x1024xf32>)
+  // expected-error @+1 {{swap (C^T = B^T A^T) does not take add(gemm, gemm) yet}}
+  linalg.matmul ins(%A2, %B2 : memref<16x128xf16>, memref<128x1024xf16>) outs(%C : memref<16x1024xf32>)
+  return
+}
