@@ -355,7 +355,7 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
     if (!problem.aType.isF16() && !problem.aType.isBF16())
       return refuse("f16 or bf16 inputs, not ") << typeName(problem.aType);
     swapped = swapRoles(problem);
-    if (bt[1] < 64 && !swapped->bTransposed)
+    if (sm90::swapCopiesB(true, bt[1]) && !swapped->bTransposed)
       return refuse("A stored [m][k] for a block tile N below 64 (its B, "
                     "A^T, is then read K-major in tiles of N rows), not a "
                     "block tile N of ")
@@ -412,7 +412,7 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
            << typeName(info.aType) << " elements, not " << bt[2];
   int64_t smem = sm90::sharedMemoryBytes(
       bt[0], bt[1], kUnits, config.getStages(), config.getStore() != "global",
-      readsBKMajor(info) || (swapped && bt[1] < 64));
+      readsBKMajor(info) || sm90::swapCopiesB(swapped.has_value(), bt[1]));
   if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)
     return info.op->emitOpError()
            << config.getStages() << " stages need " << smem

@@ -78,7 +78,7 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                                     storeKind != "global",
                                     // swap's narrow B: K-major copies.
                                     readsBKMajor(kinfo) ||
-                                        (swapped && block[1] < 64),
+                                        sm90::swapCopiesB(swapped, block[1]),
                                     swapped ? sm90::swapStages(block[0]) : 8)
                               : config.getStages();
     } else if (backendName == "sm80") {

@@ -487,7 +487,7 @@ struct BuildKernelPass final
     // K-major in tiles of N rows, which the producer copies with cp.async
     // (a tensor map of an M = 1 operand would be N-major, and TMA boxes of
     // a few rows gain nothing).
-    const bool narrowB = swap && p.blockN < 64;
+    const bool narrowB = sm90::swapCopiesB(swap, p.blockN);
     // A copy of `operand` stored [rows][cols] (a batch: `p.batch` such
     // matrices stacked), `cols` elements apart at the source.
     auto newPack = [&](StringRef operand, int64_t rows, int64_t cols) {

@@ -417,6 +417,13 @@ int64_t chooseStages(int64_t blockM, int64_t blockN, int64_t blockK,
                      bool tmaStore = false, bool bKMajor = false,
                      int64_t maxStages = 8);
 
+/// Whether a swapped kernel (config `swap`) of block width `blockN` reads
+/// its B, the op's A, K-major in tiles narrower than a 64-wide box, which
+/// the producer copies with cp.async (KernelParams::bAsync).
+constexpr bool swapCopiesB(bool swapped, int64_t blockN) {
+  return swapped && blockN < 64;
+}
+
 /// The ring depth of swapped kernels (config `swap`, small M): their stages
 /// are small (an 8 to 64-row B tile), but deeper rings than these lose
 /// (H200, docs/PERFORMANCE.md): 128-row tiles peak at 5-6 stages (96 KiB
