@@ -160,7 +160,9 @@ if [ -d "$CARRY/prologue-bundles" ]; then
   grep BASELINE-CHECK "$OUT/prologue.log" | grep -v PASS | head -5
   echo "--- entry tcgen-ms baseline-ms baseline/tcgen"
   tail -n +2 "$OUT/prologue.csv" | awk -F, '{print $3, $10, $20, $22}' | sort -V
-  bench_bundles prologue-b "$CARRY"/prologue-bundles/f*_relu_b*/ "$CARRY"/prologue-bundles/f*_plain/
+  # the prologues on B (PROLOGUE_B=1 builds them) and the plain kernels
+  bench_bundles prologue-b $(ls -d "$CARRY"/prologue-bundles/f*_relu_b*/ 2>/dev/null) \
+    "$CARRY"/prologue-bundles/f*_plain/
   echo "--- ReLU on B (and the plain kernel): entry tcgen-ms cuBLAS-ms (plain matmul)"
   tail -n +2 "$OUT/prologue-b.csv" | awk -F, '{print $3, $10, $12}' | sort -V
 fi

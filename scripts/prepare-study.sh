@@ -675,14 +675,30 @@ if want prologue; then
   rm -rf "$CARRY/prologue-bundles"; mkdir -p "$CARRY/prologue-bundles"
   echo "fused prologues (relu on A or B): where they run (smem, pack, auto)"
   D="$CARRY/prologue-bundles"
+  # PROLOGUE_B=1 adds the prologues on B (unchanged by the register form).
+  xs="a"
+  [ "${PROLOGUE_B:-0}" = 1 ] && xs="a b"
   for s in 1024 2048 4096 8192; do
-    for x in a b; do
+    for x in $xs; do
       build "$D" "f${s}_relu_${x}" "$s" "$s" "$s" --out f16 --prologue "relu-$x"
       build "$D" "f${s}_relu_${x}_smem" "$s" "$s" "$s" --out f16 --prologue "relu-$x" -- --prologue=smem
       build "$D" "f${s}_relu_${x}_pack" "$s" "$s" "$s" --out f16 --prologue "relu-$x" -- --prologue=pack
     done
     build "$D" "f${s}_plain" "$s" "$s" "$s" --out f16
   done
+  # the prologue on A in registers (the default where it applies): edges
+  # and an alignment pack, bf16 with B [n][k], a 1x2 cluster sharing A,
+  # stream-K, 64-row tiles, a batch, cp.async A, an f32 C
+  build "$D" pchk_regs_odd 1000 777 333 --out f32 --prologue relu-a -- --prologue=regs
+  build "$D" pchk_regs_bf16_nk 768 1024 512 --in bf16 --out bf16 --prologue relu-a --b-layout nk -- --prologue=regs
+  build "$D" pchk_regs_cluster 2048 2048 1024 --out f16 --prologue relu-a -- --prologue=regs --cluster=1,2
+  build "$D" pchk_regs_streamk 1536 1536 4096 --out f32 --prologue relu-a -- --prologue=regs --stream-k=1 --block-tile=128,256,64
+  build "$D" pchk_regs_64rows 512 512 2048 --out f32 --prologue relu-a -- --prologue=regs --block-tile=64,128,64
+  build "$D" pchk_regs_batch 512 384 256 --batch 3 --prologue relu-a -- --prologue=regs
+  build "$D" pchk_regs_async 1000 1024 1000 --out f16 --prologue relu-a -- --prologue=regs --pack=async
+  build "$D" pchk_regs_n192 2048 1536 2048 --out f32 --prologue relu-a -- --prologue=regs --block-tile=128,192,64
+  build "$D" pchk_regs_k40 640 768 40 --out f32 --prologue relu-a -- --prologue=regs --block-tile=128,256,64
+  build "$D" pchk_regs_k72 640 768 72 --out f16 --prologue relu-a -- --prologue=regs --block-tile=128,256,64
   build "$D" pchk_pack_odd_km 1001 640 999 --out f16 --prologue relu-a --a-layout km -- --prologue=pack
   build "$D" pchk_pack_odd_b 1000 777 333 --out f32 --prologue relu-b -- --prologue=pack
   build "$D" pchk_pack_b_nk 1024 512 768 --out f32 --prologue relu-b --b-layout nk -- --prologue=pack

@@ -173,9 +173,11 @@ static cl::opt<bool> allowTf32(
 static cl::opt<std::string> prologueMode(
     "prologue",
     cl::desc("sm90: where a fused prologue (a pointwise producer of A or B) "
-             "is applied: smem (on each tile in shared memory), pack (once, "
-             "by a pack kernel into a copy) or auto (smem while each tile is "
-             "read by at most 8 output tiles)"),
+             "is applied: regs (on A, in registers: ldmatrix and wgmma's "
+             "register-A form), smem (on each tile in shared memory), pack "
+             "(once, by a pack kernel into a copy) or auto (regs where it "
+             "applies, else smem while each tile is read by at most 8 output "
+             "tiles, else pack)"),
     cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd),
     cl::sub(tuneCmd));
 static cl::opt<std::string> packMode(

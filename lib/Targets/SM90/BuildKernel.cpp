@@ -407,8 +407,8 @@ struct BuildKernelPass final
     // shared-memory traffic slows the main loop (docs/NOTES.md): past 8
     // readers per tile the pack is cheaper (measured on H100).
     if (prologueMode != "auto" && prologueMode != "smem" &&
-        prologueMode != "pack")
-      return op.emitOpError("prologue must be auto, smem or pack, not '")
+        prologueMode != "pack" && prologueMode != "regs")
+      return op.emitOpError("prologue must be auto, regs, smem or pack, not '")
              << prologueMode << "'";
     bool prologuePack = false;
     if (prologue || prologueB) {
@@ -426,6 +426,9 @@ struct BuildKernelPass final
     if ((prologue || prologueB) && (p.batchReduce || p.multiBatch()))
       return op.emitOpError("a prologue on a contraction over two K "
                             "dimensions is not supported");
+    if (prologueMode == "regs" && prologueB)
+      return op.emitOpError("prologue = regs applies to A only (wgmma reads "
+                            "B from shared memory)");
     p.prologueA = prologue.has_value() && !prologuePack;
     p.prologueB = prologueB.has_value() && !prologuePack;
     // The B prologue splits B's tile over the consumer threads in whole
@@ -449,6 +452,24 @@ struct BuildKernelPass final
     // innermost; docs/BUNDLE.md.)
     p.aMNMajor = readsAMNMajor(pa);
     p.bKMajor = readsBKMajor(pa);
+    // A prologue on A in registers (wgmma's register-A form) reads A's
+    // tile once and writes nothing back: the default wherever it applies.
+    if (prologue && (prologueMode == "regs" || prologueMode == "auto")) {
+      StringRef whyNot;
+      if (p.aMNMajor)
+        whyNot = "A read K-major (stored [m][k])";
+      else if (p.inType != "f16" && p.inType != "bf16")
+        whyNot = "f16 or bf16 operands";
+      else if (p.blockK * p.elementBytes() != 128)
+        whyNot = "k-tiles of 128 bytes";
+      if (!whyNot.empty() && prologueMode == "regs")
+        return op.emitOpError("prologue = regs needs ") << whyNot;
+      if (whyNot.empty()) {
+        p.prologueA = true;
+        p.prologueInRegisters = true;
+        prologuePack = false;
+      }
+    }
     // Element types are f16, bf16 or f32 here (analyzeContraction,
     // findEpilogue).
     p.outType = typeName(info->cType);

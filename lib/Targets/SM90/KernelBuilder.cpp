@@ -496,6 +496,94 @@ static void emitPrologue(llvm::raw_ostream &os, StringRef sfx,
 )";
 }
 
+/// The fused prologue on A in registers (`prologueInRegisters`): the base
+/// address `%raSt<tag>` of the stage whose index is the SSA value `stage`.
+static void emitRegisterAStage(llvm::raw_ostream &os, StringRef tag,
+                               StringRef stage) {
+  os << llvm::formatv(R"(
+        %raS{0} = arith.index_cast {1} : index to i32
+        %raSo{0} = arith.muli %raS{0}, %pStageBytes : i32
+        %raSt{0} = arith.addi %pRing32, %raSo{0} : i32
+)",
+                      tag, stage);
+}
+
+/// Loads and transforms the A fragment of wgmma k-step `kk` from the stage
+/// at `%raSt<tag>` into `%<out>0` .. `%<out>3`: each warp loads its 16 rows
+/// of the warpgroup's A slab with one ldmatrix.x4 (16 columns: lanes 0-15
+/// address rows 0-15 at columns 0-7, lanes 16-31 the same rows at columns
+/// 8-15, through the 128B swizzle: chunk c of row r sits at chunk
+/// c ^ (r % 8)), which leaves thread t holding exactly wgmma's A fragment:
+/// rows t / 4 and t / 4 + 8, columns 2 (t % 4) + {0, 1} and + 8. Each
+/// 16-bit element then goes through @tcgen_prologue.
+static void emitRegisterAFragment(llvm::raw_ostream &os, StringRef tag,
+                                  int64_t kk, StringRef out,
+                                  const KernelParams &p) {
+  const StringRef t = p.inType;
+  os << llvm::formatv(R"(
+        %raAd{2} = arith.addi %raSt{0}, %raOff{1} : i32
+        %raP{2} = llvm.inttoptr %raAd{2} : i32 to !llvm.ptr<3>
+        %raM{2} = nvvm.ldmatrix %raP{2} {{num = 4 : i32, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+)",
+                      tag, kk, out);
+  for (int64_t j = 0; j < 4; ++j)
+    os << llvm::formatv(R"(
+        %raR{0}_{1} = llvm.extractvalue %raM{0}[{1}] : !llvm.struct<(i32, i32, i32, i32)>
+        %raV{0}_{1} = llvm.bitcast %raR{0}_{1} : i32 to vector<2x{2}>
+        %raXa{0}_{1} = vector.extract %raV{0}_{1}[0] : {2} from vector<2x{2}>
+        %raXb{0}_{1} = vector.extract %raV{0}_{1}[1] : {2} from vector<2x{2}>
+        %raYa{0}_{1} = func.call @{3}(%raXa{0}_{1}) : ({2}) -> {2}
+        %raYb{0}_{1} = func.call @{3}(%raXb{0}_{1}) : ({2}) -> {2}
+        %raWa{0}_{1} = vector.insert %raYa{0}_{1}, %raV{0}_{1} [0] : {2} into vector<2x{2}>
+        %raWb{0}_{1} = vector.insert %raYb{0}_{1}, %raWa{0}_{1} [1] : {2} into vector<2x{2}>
+        %{0}{1} = llvm.bitcast %raWb{0}_{1} : vector<2x{2}> to i32
+)",
+                        out, j, t, kPrologueFuncName);
+}
+
+/// One wgmma m64nNk16 with A from registers (the fragments `%raT<kk>_*`)
+/// and B from descriptor `descB`, accumulating `input` into `%<name>`. The
+/// NVVM wgmma op takes descriptors only, so this is the PTX itself: the
+/// accumulators are tied operands, scale-d a predicate set from an i32.
+static void emitRegisterAWgmma(llvm::raw_ostream &os, StringRef name,
+                               StringRef frag, StringRef descB,
+                               StringRef input, bool zeroScale,
+                               const KernelParams &p) {
+  const int64_t n = p.accRegs();
+  std::string asmText = "{ .reg .pred p; setp.ne.b32 p, $" +
+                        std::to_string(n + 5) + ", 0; " +
+                        llvm::formatv("wgmma.mma_async.sync.aligned.m64n{0}k16."
+                                      "f32.{1}.{1} {{",
+                                      p.blockN, p.inType)
+                            .str();
+  for (int64_t i = 0; i < n; ++i)
+    asmText += (i ? ", $" : "$") + std::to_string(i);
+  asmText += llvm::formatv("}, {{${0}, ${1}, ${2}, ${3}}, ${4}, p, 1, 1, {5}; }",
+                           n, n + 1, n + 2, n + 3, n + 4, p.bKMajor ? 0 : 1)
+                 .str();
+  std::string constraints;
+  for (int64_t i = 0; i < n; ++i)
+    constraints += "=f,";
+  constraints += "r,r,r,r,l,r";
+  for (int64_t i = 0; i < n; ++i)
+    constraints += "," + std::to_string(i);
+  std::string operands =
+      llvm::formatv("%{0}0, %{0}1, %{0}2, %{0}3, {1}, {2}", frag, descB,
+                    zeroScale ? "%raZero" : "%raOne")
+          .str();
+  std::string types = "i32, i32, i32, i32, i64, i32";
+  for (int64_t i = 0; i < n; ++i) {
+    os << llvm::formatv(
+        "        %{0}i{1} = llvm.extractvalue {2}[{1}] : !acc\n", name, i,
+        input);
+    operands += llvm::formatv(", %{0}i{1}", name, i).str();
+    types += ", f32";
+  }
+  os << llvm::formatv("        %{0} = llvm.inline_asm has_side_effects "
+                      "asm_dialect = att \"{1}\", \"{2}\" {3} : ({4}) -> !acc\n",
+                      name, asmText, constraints, operands, types);
+}
+
 /// Emits the consumer's work on one k-tile: wait for its stage, then
 /// blockK / 16 wgmma m64nNk16 steps on descriptors that walk the stage, then
 /// commit and wait until at most this group is in flight. SSA names carry
@@ -536,6 +624,10 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
         %bA{0}{5} = arith.addi %bAddr{5}, %bOffK{0}{5} : i64
         %bF{0}{5} = arith.shrui %bA{0}{5}, %c4i : i64
         %dB{0}{5} = arith.ori %descBHi, %bF{0}{5} : i64
+)",
+                        kk, kk * aStepBytes, kk * bStepBytes, prev, p.blockN,
+                        sfx);
+    os << llvm::formatv(R"(
         %d{0}{5} = nvvm.wgmma.mma_async %dA{0}{5}, %dB{0}{5}, {3}, #nvvm.shape<m = 64, n = {4}, k = {10}>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<{7}>, #nvvm.wgmma_scale_in<one>, <{8}>], B [<{7}>, #nvvm.wgmma_scale_in<one>, <{9}>] : !acc -> !acc
 )",
                         kk, kk * aStepBytes, kk * bStepBytes, prev, p.blockN,
@@ -551,6 +643,90 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
         nvvm.wgmma.commit.group.sync.aligned
         nvvm.wgmma.wait.group.sync.aligned 1
 )";
+  return prev;
+}
+
+static void emitRelease(llvm::raw_ostream &os, StringRef name, StringRef stage,
+                        const KernelParams &p);
+
+/// The consumer's work on one k-tile with A in registers
+/// (`prologueInRegisters`). wgmma reads its A registers asynchronously,
+/// and PTX forbids writing them before the group that reads them is
+/// retired: a k-tile whose one group read fragments the next k-tile had
+/// already rewritten gave wrong results from N = 192 on. So each k-step is
+/// its own group with fragments of its own (F0 .. F3), and step kk first
+/// loads the next step's fragment, then fences, multiplies, commits and
+/// waits until at most two groups are in flight: the fragment a step
+/// rewrites was last read three groups earlier (the pattern of CUTLASS's
+/// register-A mainloop). The last step loads the next k-tile's F0 from
+/// stage `next` after its own group is issued, so that waiting for that
+/// stage does not hold back this k-tile's last wgmma. `f0` names this k-tile's F0 (`%<f0>0..3`); the
+/// next k-tile's is `%raN<sfx>_0..3`. In the loop (not `isFirst`) the
+/// previous k-tile's stage is released after step 1, when its last group is
+/// retired. Returns the resulting accumulator.
+static std::string emitKTileRegs(llvm::raw_ostream &os, StringRef sfx,
+                                 StringRef it, StringRef next, bool isFirst,
+                                 StringRef input, StringRef f0,
+                                 const KernelParams &p) {
+  const int64_t bStepBytes = kStepBytes(p.bKMajor);
+  const int64_t steps = p.blockK / p.wgmmaK();
+  os << llvm::formatv(R"(
+        %s{0} = arith.remui {1}, %cStages : index
+        %sI{0} = arith.index_cast %s{0} : index to i64
+        %so{0} = arith.muli %sI{0}, %cStageBytesI : i64
+        %stage{0} = arith.addi %ring, %so{0} : i64
+        %bAddr{0} = arith.addi %stage{0}, %cATile : i64
+)",
+                      sfx, it);
+  emitRegisterAStage(os, sfx, llvm::formatv("%s{0}", sfx).str());
+  std::string prev = input.str();
+  for (int64_t kk = 0; kk < steps; ++kk) {
+    if (kk + 1 < steps)
+      emitRegisterAFragment(os, sfx, kk + 1,
+                            llvm::formatv("raF{0}{1}_", kk + 1, sfx).str(), p);
+    os << llvm::formatv(R"(
+        nvvm.wgmma.fence.aligned
+        %bOffK{0}{1} = arith.constant {2} : i64
+        %bA{0}{1} = arith.addi %bAddr{1}, %bOffK{0}{1} : i64
+        %bF{0}{1} = arith.shrui %bA{0}{1}, %c4i : i64
+        %dB{0}{1} = arith.ori %descBHi, %bF{0}{1} : i64
+)",
+                        kk, sfx, kk * bStepBytes);
+    std::string name = llvm::formatv("d{0}{1}", kk, sfx).str();
+    std::string frag =
+        kk == 0 ? f0.str() : llvm::formatv("raF{0}{1}_", kk, sfx).str();
+    emitRegisterAWgmma(os, name, frag, llvm::formatv("%dB{0}{1}", kk, sfx).str(),
+                       prev, isFirst && kk == 0, p);
+    prev = "%" + name;
+    os << R"(
+        nvvm.wgmma.commit.group.sync.aligned
+        nvvm.wgmma.wait.group.sync.aligned 2
+)";
+    if (kk + 1 == steps) {
+      // The next k-tile's F0, once this k-tile's last group is issued (its
+      // stage may not have landed yet). The last k-tile loads its own
+      // again: a harmless read of a stage it holds.
+      os << llvm::formatv(R"(
+        %sN{0} = arith.remui {1}, %cStages : index
+        %roundN{0} = arith.divui {1}, %cStages : index
+        %parN{0} = arith.index_cast %roundN{0} : index to i1
+        nvgpu.mbarrier.try_wait.parity %full[%sN{0}], %parN{0}, %ticks : !barT
+)",
+                          sfx, next);
+      emitRegisterAStage(os, llvm::formatv("N{0}", sfx).str(),
+                         llvm::formatv("%sN{0}", sfx).str());
+      emitRegisterAFragment(os, llvm::formatv("N{0}", sfx).str(), 0,
+                            llvm::formatv("raN{0}_", sfx).str(), p);
+    }
+    if (!isFirst && kk == 1) {
+      os << R"(
+        // The previous k-tile's groups are retired: release its stage.
+        %prevIt = arith.subi %it, %c1 : index
+        %ps = arith.remui %prevIt, %cStages : index
+)";
+      emitRelease(os, "tok", "%ps", p);
+    }
+  }
   return prev;
 }
 
@@ -1771,6 +1947,40 @@ gpu.module @{0} {{
                               "      %pBar = arith.addi %wg32, %cBarP : i32"
                             : "%pBar = arith.constant 7 : i32",
                         p.prologueA ? 128 : 128 * p.consumers());
+  if (p.prologueInRegisters) {
+    // The prologue on A in registers: lane l of warp v of warpgroup w
+    // addresses row 16 v + l % 16 of the w-th 8 KiB slab of A, 16-byte
+    // chunk 2 kk + l / 16 for the kk-th k-step, swizzled (emitRegisterA).
+    os << R"(
+      %raC32 = arith.constant 32 : i32
+      %raC16 = arith.constant 16 : i32
+      %raC8 = arith.constant 8 : i32
+      %raC4 = arith.constant 4 : i32
+      %raC128 = arith.constant 128 : i32
+      %raCSlab = arith.constant 8192 : i32
+      %raLane = arith.remui %pWtid, %raC32 : i32
+      %raWarp = arith.divui %pWtid, %raC32 : i32
+      %raRowL = arith.remui %raLane, %raC16 : i32
+      %raRowW = arith.muli %raWarp, %raC16 : i32
+      %raRow = arith.addi %raRowW, %raRowL : i32
+      %raHalf = arith.divui %raLane, %raC16 : i32
+      %raRow8 = arith.remui %raLane, %raC8 : i32
+      %raY = arith.xori %raHalf, %raRow8 : i32
+      %raRowB = arith.muli %raRow, %raC128 : i32
+      %raSlab = arith.muli %wg32, %raCSlab : i32
+      %raBase = arith.addi %raSlab, %raRowB : i32
+      %raZero = arith.constant 0 : i32
+      %raOne = arith.constant 1 : i32
+)";
+    for (int64_t kk = 0; kk < p.blockK / p.wgmmaK(); ++kk)
+      os << llvm::formatv(R"(
+      %raK{0} = arith.constant {1} : i32
+      %raKx{0} = arith.xori %raY, %raK{0} : i32
+      %raKs{0} = arith.shli %raKx{0}, %raC4 : i32
+      %raOff{0} = arith.addi %raBase, %raKs{0} : i32
+)",
+                          kk, 2 * kk);
+  }
   for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
     if (e.kind == "scalar")
       os << llvm::formatv("      %sclE{0} = memref.load %E{0}[] : {1}\n", k,
@@ -1804,22 +2014,62 @@ gpu.module @{0} {{
   os << R"(
       %accU = llvm.mlir.undef : !acc
 )";
-  std::string first = emitKTile(os, "f", "%it0", /*isFirst=*/true, "%accU", p);
-  os << llvm::formatv(R"(
+  std::string last;
+  if (p.prologueInRegisters) {
+    // A in registers: the item's first F0 is loaded here, every k-tile
+    // loads the next one's (emitKTileRegs); the loop carries it.
+    os << R"(
+      %s0p = arith.remui %it0, %cStages : index
+      %round0p = arith.divui %it0, %cStages : index
+      %par0p = arith.index_cast %round0p : index to i1
+      nvgpu.mbarrier.try_wait.parity %full[%s0p], %par0p, %ticks : !barT
+)";
+    emitRegisterAStage(os, "P", "%s0p");
+    emitRegisterAFragment(os, "P", 0, "raP_", p);
+    os << R"(
+      %itEnd = arith.addi %it0, %len : index
+      %itLast = arith.subi %itEnd, %c1 : index
+      %it1 = arith.addi %it0, %c1 : index
+      %itNf = arith.minui %it1, %itLast : index
+)";
+    std::string first = emitKTileRegs(os, "f", "%it0", "%itNf",
+                                      /*isFirst=*/true, "%accU", "raP_", p);
+    os << llvm::formatv(R"(
+      %acc, %raE0, %raE1, %raE2, %raE3 = scf.for %kt = %c1 to %len step %c1 iter_args(%accIn = {0}, %raC0 = %raNf_0, %raC1 = %raNf_1, %raC2 = %raNf_2, %raC3 = %raNf_3) -> (!acc, i32, i32, i32, i32) {{
+        %it = arith.addi %it0, %kt : index
+        %itP1 = arith.addi %it, %c1 : index
+        %itN = arith.minui %itP1, %itLast : index
+)",
+                        first);
+    last = emitKTileRegs(os, "", "%it", "%itN", /*isFirst=*/false, "%accIn",
+                         "raC", p);
+    os << llvm::formatv(R"(
+        scf.yield {0}, %raN_0, %raN_1, %raN_2, %raN_3 : !acc, i32, i32, i32, i32
+      }
+)",
+                        last);
+  } else {
+    std::string first =
+        emitKTile(os, "f", "%it0", /*isFirst=*/true, "%accU", p);
+    os << llvm::formatv(R"(
       %acc = scf.for %kt = %c1 to %len step %c1 iter_args(%accIn = {0}) -> (!acc) {{
         %it = arith.addi %it0, %kt : index
 )",
-                      first);
-  std::string last = emitKTile(os, "", "%it", /*isFirst=*/false, "%accIn", p);
-  os << R"(
+                        first);
+    last = emitKTile(os, "", "%it", /*isFirst=*/false, "%accIn", p);
+    os << R"(
         // The previous k-tile's wgmma group is done: release its stage.
         %prevIt = arith.subi %it, %c1 : index
         %ps = arith.remui %prevIt, %cStages : index
 )";
-  emitRelease(os, "tok", "%ps", p);
-  os << llvm::formatv(R"(
+    emitRelease(os, "tok", "%ps", p);
+    os << llvm::formatv(R"(
         scf.yield {0} : !acc
       }
+)",
+                        last);
+  }
+  os << llvm::formatv(R"(
       nvvm.wgmma.wait.group.sync.aligned 0
       // The item's last stage is read: release it (the producer may already
       // be filling the ring for the next item while this epilogue runs).

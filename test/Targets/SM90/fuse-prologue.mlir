@@ -1,4 +1,5 @@
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{prologue=smem})' | FileCheck %s
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=REGS
 // RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{prologue=pack})' | FileCheck %s --check-prefix=PACK
 // RUN: not tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{prologue=nowhere})' 2>&1 | FileCheck %s --check-prefix=MODE
 
@@ -11,7 +12,48 @@
 // PACK:       gpu.func @relu_a_kernel_pack_A(
 // PACK:         arith.maximumf
 // PACK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
-// MODE: error: 'linalg.matmul' op prologue must be auto, smem or pack, not 'nowhere'
+// MODE: error: 'linalg.matmul' op prologue must be auto, regs, smem or pack, not 'nowhere'
+
+// By default (prologue=auto, as prologue=regs) a prologue on A runs in
+// registers: lane l of warp v of warpgroup w addresses row 16 v + l % 16 of
+// the w-th 8 KiB slab, 16-byte chunk (2 kk + l / 16) ^ (l % 8) for k-step
+// kk; each k-step loads the next one's fragment with ldmatrix, transforms
+// it, and multiplies with wgmma's register-A form as a group of its own,
+// waiting until at most two groups are in flight. The loop carries the
+// next k-tile's first fragment; nothing is written back to shared memory.
+// REGS-LABEL: gpu.func @relu_a_kernel(
+// REGS:         %[[HALF:.*]] = arith.divui %{{.*}}, %c16_i32{{.*}} : i32
+// REGS:         %[[ROW8:.*]] = arith.remui %{{.*}}, %c8_i32 : i32
+// REGS:         %[[Y:.*]] = arith.xori %[[HALF]], %[[ROW8]] : i32
+// REGS:         arith.muli %{{.*}}, %c8192_i32{{.*}} : i32
+// REGS:         arith.xori %[[Y]], %c0_i32{{.*}} : i32
+// REGS:         arith.xori %[[Y]], %c2_i32 : i32
+// REGS:         arith.xori %[[Y]], %c4_i32{{.*}} : i32
+// REGS:         arith.xori %[[Y]], %c6_i32 : i32
+// REGS:         nvgpu.mbarrier.try_wait.parity
+// REGS:         %[[M:.*]] = nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+// REGS:         %[[R:.*]] = llvm.extractvalue %[[M]][0]
+// REGS:         %[[V:.*]] = llvm.bitcast %[[R]] : i32 to vector<2xf16>
+// REGS:         %[[X:.*]] = vector.extract %[[V]][0] : f16 from vector<2xf16>
+// REGS:         arith.maximumf %[[X]], %{{.*}} : f16
+// REGS:         nvvm.ldmatrix
+// REGS:         nvvm.wgmma.fence.aligned
+// REGS:         llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, $69, 0; wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{.*}}, $63}, {$64, $65, $66, $67}, $68, p, 1, 1, 1; }", "=f,{{.*}},=f,r,r,r,r,l,r,0,1,{{.*}},63"
+// REGS-NEXT:    nvvm.wgmma.commit.group.sync.aligned
+// REGS-NEXT:    nvvm.wgmma.wait.group.sync.aligned 2
+// REGS:         %{{.*}}:5 = scf.for {{.*}} -> (!llvm.struct<({{.*}})>, i32, i32, i32, i32)
+// REGS-NOT:     nvvm.barrier id
+// REGS-NOT:     llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<3>
+// REGS:         nvvm.wgmma.wait.group.sync.aligned 2
+// REGS:         scf.yield
+// REGS-NEXT:    }
+// REGS-NEXT:    nvvm.wgmma.wait.group.sync.aligned 0
+// REGS-NOT:     func.call @tcgen_prologue
+// The prologue on B is not in registers (wgmma reads B from shared memory).
+// REGS-LABEL: gpu.func @relu_b_kernel(
+// REGS-NOT:     nvvm.ldmatrix
+// REGS:         llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<3>
+// REGS:         nvvm.wgmma.mma_async
 
 // C = relu(A) * B: the producer of A (a local buffer) becomes the kernel's
 // prologue. The kernel reads the producer's input through A's tensor map;

@@ -247,6 +247,16 @@ struct KernelParams {
   /// 16-byte pieces 128 w + t, + 128 x consumers, ...) and all consumer
   /// threads wait for each other (named barrier 7) before their wgmma.
   bool prologueB = false;
+  /// With `prologueA`: the prologue runs on A in registers instead of in
+  /// shared memory. Each consumer warp loads its 16 rows of a stage's A
+  /// slab with ldmatrix (the 128B swizzle undone in the addresses), applies
+  /// @tcgen_prologue to each element there, and feeds the registers to
+  /// wgmma's register-A form (wgmma.mma_async with A fragments, B from its
+  /// descriptor). A is read from shared memory once, as wgmma would read it,
+  /// and nothing is written back: no extra shared-memory traffic, no
+  /// barrier between the warpgroup's threads. 16-bit A read K-major, one
+  /// 128-byte row of K per stage.
+  bool prologueInRegisters = false;
   bool hasPrologue() const { return prologueA || prologueB; }
   /// Whether @tcgen_prologue is called: in the main kernel or a pack.
   bool callsPrologue() const {
