@@ -50,7 +50,8 @@ ARGS=("$@")
 # random (checks only: random sizes with primes and 1s, random layouts,
 # dtypes, C += A*B, epilogues, column-major C, batches, stream-K, clusters,
 # other tiles; SEED picks the draw; PROLOGUES=1 adds ReLU prologues on A
-# and relu(C) + A*B; FEATURES=1 prologues on A or B, relu(C) + A*B,
+# and relu(C) + A*B; REGS=1 every draw a ReLU prologue on A (in registers
+# where it applies); FEATURES=1 prologues on A or B, relu(C) + A*B,
 # add(gemm, gemm) and tf32),
 # sm80 (the sm80 back end on sm_90a with --backend=sm80: checks of tiles,
 # stages, padding and C += A*B; the default config over the square sizes
@@ -1009,9 +1010,35 @@ fi
 if want random; then
   rm -rf "$CARRY/random-bundles"; mkdir -p "$CARRY/random-bundles"
   echo "random shapes (seed ${SEED:-1}), checks only:"
-  python3 - "${SEED:-1}" "${PROLOGUES:-0}" "${FEATURES:-0}" "${SIMT:-0}" "${SWAP:-0}" > "$CARRY/mlir/random.txt" <<'PY'
+  python3 - "${SEED:-1}" "${PROLOGUES:-0}" "${FEATURES:-0}" "${SIMT:-0}" "${SWAP:-0}" "${REGS:-0}" > "$CARRY/mlir/random.txt" <<'PY'
 import random, sys
 r = random.Random(int(sys.argv[1]))
+# REGS=1: every draw C = relu(A) B on sm90 (the prologue on A, in registers
+# where it applies: A stored [m][k]; a fifth A [k][m], which falls back),
+# random sizes with edges, dtypes, B layout, tiles, stream-K, clusters,
+# batches, an epilogue now and then.
+if sys.argv[6] == "1":
+    for i in range(24):
+        m, n, k = (r.choice([1, 7, 61, 127, 251, 509, 777, 1000, 1536, 2039, 64, 3000])
+                   for _ in range(3))
+        inp = r.choice(["f16", "bf16"])
+        args = [str(m), str(n), str(k), "--in", inp, "--out", r.choice(["f32", inp]),
+                "--prologue", "relu-a", "--b-layout", r.choice(["kn", "nk"]),
+                "--a-layout", "km" if r.random() < 0.2 else "mk"]
+        if r.random() < 0.2:
+            args += ["--batch", str(r.choice([2, 3]))]
+        pick = r.random()
+        flags = []
+        if pick < 0.15:
+            flags = ["--stream-k=1", "--block-tile=128,256,64"]
+        elif pick < 0.25:
+            flags = ["--cluster=1,2", "--block-tile=128,256,64"]
+        elif pick < 0.5:
+            flags = ["--block-tile=" + r.choice(["64,64,64", "128,64,64", "64,256,64",
+                                                "128,144,64", "128,192,64", "64,112,64",
+                                                "128,256,64"])]
+        print(f"r{i:02d}_{m}x{n}x{k}_regs " + " ".join(args) + " -- " + " ".join(flags))
+    sys.exit(0)
 # SWAP=1: every draw a small M (1..40) on sm90 with --swap=1 (C^T = B^T A^T):
 # A stored [m][k] with K a multiple of 8, random B layout, dtypes, C += A*B
 # or an epilogue, the default tile or a random one, stream-K now and then.

@@ -464,7 +464,11 @@ struct BuildKernelPass final
         whyNot = "k-tiles of 128 bytes";
       if (!whyNot.empty() && prologueMode == "regs")
         return op.emitOpError("prologue = regs needs ") << whyNot;
-      if (whyNot.empty()) {
+      // Stream-K consumers carry the schedule through the main loop; with
+      // wide tiles the fragments' 32 registers made ptxas spill (8 bytes at
+      // 128x256): auto leaves those to shared memory.
+      bool tight = p.streamK && p.blockN > 128;
+      if (whyNot.empty() && (prologueMode == "regs" || !tight)) {
         p.prologueA = true;
         p.prologueInRegisters = true;
         prologuePack = false;
