@@ -698,6 +698,22 @@ if want prologue; then
   build "$D" pchk_regs_batch 512 384 256 --batch 3 --prologue relu-a -- --prologue=regs
   build "$D" pchk_regs_async 1000 1024 1000 --out f16 --prologue relu-a -- --prologue=regs --pack=async
   build "$D" pchk_regs_n192 2048 1536 2048 --out f32 --prologue relu-a -- --prologue=regs --block-tile=128,192,64
+  # A stored [k][m] (ldmatrix .trans): edges and packs, bf16 with B [n][k],
+  # a 1x2 cluster, 64-row and 128 x 192 tiles, a batch; timed against the
+  # other two forms with PROLOGUE_KM=1
+  build "$D" pchk_regs_km_odd 1001 640 999 --out f16 --prologue relu-a --a-layout km -- --prologue=regs
+  build "$D" pchk_regs_km_bf16_nk 768 1024 512 --in bf16 --out bf16 --prologue relu-a --a-layout km --b-layout nk -- --prologue=regs
+  build "$D" pchk_regs_km_cluster 2048 2048 1024 --out f16 --prologue relu-a --a-layout km -- --prologue=regs --cluster=1,2
+  build "$D" pchk_regs_km_64rows 512 512 2048 --out f32 --prologue relu-a --a-layout km -- --prologue=regs --block-tile=64,128,64
+  build "$D" pchk_regs_km_n192 2048 1536 2048 --out f32 --prologue relu-a --a-layout km -- --prologue=regs --block-tile=128,192,64
+  build "$D" pchk_regs_km_batch 300 200 136 --batch 2 --out f16 --prologue relu-a --a-layout km -- --prologue=regs
+  if [ "${PROLOGUE_KM:-0}" = 1 ]; then
+    for s in 1024 2048 4096 8192; do
+      build "$D" "f${s}_relu_a_km" "$s" "$s" "$s" --out f16 --prologue relu-a --a-layout km
+      build "$D" "f${s}_relu_a_km_smem" "$s" "$s" "$s" --out f16 --prologue relu-a --a-layout km -- --prologue=smem
+      build "$D" "f${s}_relu_a_km_pack" "$s" "$s" "$s" --out f16 --prologue relu-a --a-layout km -- --prologue=pack
+    done
+  fi
   build "$D" pchk_regs_k40 640 768 40 --out f32 --prologue relu-a -- --prologue=regs --block-tile=128,256,64
   build "$D" pchk_regs_k72 640 768 72 --out f16 --prologue relu-a -- --prologue=regs --block-tile=128,256,64
   build "$D" pchk_pack_odd_km 1001 640 999 --out f16 --prologue relu-a --a-layout km -- --prologue=pack

@@ -456,9 +456,7 @@ struct BuildKernelPass final
     // tile once and writes nothing back: the default wherever it applies.
     if (prologue && (prologueMode == "regs" || prologueMode == "auto")) {
       StringRef whyNot;
-      if (p.aMNMajor)
-        whyNot = "A read K-major (stored [m][k])";
-      else if (p.inType != "f16" && p.inType != "bf16")
+      if (p.inType != "f16" && p.inType != "bf16")
         whyNot = "f16 or bf16 operands";
       else if (p.blockK * p.elementBytes() != 128)
         whyNot = "k-tiles of 128 bytes";

@@ -510,12 +510,13 @@ static void emitRegisterAStage(llvm::raw_ostream &os, StringRef tag,
 
 /// Loads and transforms the A fragment of wgmma k-step `kk` from the stage
 /// at `%raSt<tag>` into `%<out>0` .. `%<out>3`: each warp loads its 16 rows
-/// of the warpgroup's A slab with one ldmatrix.x4 (16 columns: lanes 0-15
+/// of the warpgroup's A slab with one ldmatrix.x4 (A [m][k]: lanes 0-15
 /// address rows 0-15 at columns 0-7, lanes 16-31 the same rows at columns
 /// 8-15, through the 128B swizzle: chunk c of row r sits at chunk
-/// c ^ (r % 8)), which leaves thread t holding exactly wgmma's A fragment:
-/// rows t / 4 and t / 4 + 8, columns 2 (t % 4) + {0, 1} and + 8. Each
-/// 16-bit element then goes through @tcgen_prologue.
+/// c ^ (r % 8); A [k][m]: the same four 8x8 matrices from rows along K,
+/// transposed by ldmatrix .trans), which leaves thread t holding exactly
+/// wgmma's A fragment: rows t / 4 and t / 4 + 8, columns 2 (t % 4) +
+/// {0, 1} and + 8. Each 16-bit element then goes through @tcgen_prologue.
 static void emitRegisterAFragment(llvm::raw_ostream &os, StringRef tag,
                                   int64_t kk, StringRef out,
                                   const KernelParams &p) {
@@ -523,9 +524,9 @@ static void emitRegisterAFragment(llvm::raw_ostream &os, StringRef tag,
   os << llvm::formatv(R"(
         %raAd{2} = arith.addi %raSt{0}, %raOff{1} : i32
         %raP{2} = llvm.inttoptr %raAd{2} : i32 to !llvm.ptr<3>
-        %raM{2} = nvvm.ldmatrix %raP{2} {{num = 4 : i32, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
+        %raM{2} = nvvm.ldmatrix %raP{2} {{num = 4 : i32, layout = #nvvm.mma_layout<{3}>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>} : (!llvm.ptr<3>) -> !llvm.struct<(i32, i32, i32, i32)>
 )",
-                      tag, kk, out);
+                      tag, kk, out, p.aMNMajor ? "col" : "row");
   for (int64_t j = 0; j < 4; ++j)
     os << llvm::formatv(R"(
         %raR{0}_{1} = llvm.extractvalue %raM{0}[{1}] : !llvm.struct<(i32, i32, i32, i32)>
@@ -1948,9 +1949,6 @@ gpu.module @{0} {{
                             : "%pBar = arith.constant 7 : i32",
                         p.prologueA ? 128 : 128 * p.consumers());
   if (p.prologueInRegisters) {
-    // The prologue on A in registers: lane l of warp v of warpgroup w
-    // addresses row 16 v + l % 16 of the w-th 8 KiB slab of A, 16-byte
-    // chunk 2 kk + l / 16 for the kk-th k-step, swizzled (emitRegisterA).
     os << R"(
       %raC32 = arith.constant 32 : i32
       %raC16 = arith.constant 16 : i32
@@ -1960,26 +1958,61 @@ gpu.module @{0} {{
       %raCSlab = arith.constant 8192 : i32
       %raLane = arith.remui %pWtid, %raC32 : i32
       %raWarp = arith.divui %pWtid, %raC32 : i32
-      %raRowL = arith.remui %raLane, %raC16 : i32
-      %raRowW = arith.muli %raWarp, %raC16 : i32
-      %raRow = arith.addi %raRowW, %raRowL : i32
       %raHalf = arith.divui %raLane, %raC16 : i32
       %raRow8 = arith.remui %raLane, %raC8 : i32
-      %raY = arith.xori %raHalf, %raRow8 : i32
-      %raRowB = arith.muli %raRow, %raC128 : i32
       %raSlab = arith.muli %wg32, %raCSlab : i32
-      %raBase = arith.addi %raSlab, %raRowB : i32
       %raZero = arith.constant 0 : i32
       %raOne = arith.constant 1 : i32
 )";
-    for (int64_t kk = 0; kk < p.blockK / p.wgmmaK(); ++kk)
-      os << llvm::formatv(R"(
+    if (!p.aMNMajor) {
+      // A [m][k]: lane l of warp v of warpgroup w addresses row
+      // 16 v + l % 16 of the w-th 8 KiB slab, 16-byte chunk
+      // 2 kk + l / 16 for the kk-th k-step, swizzled: chunk ^ (row % 8).
+      os << R"(
+      %raRowL = arith.remui %raLane, %raC16 : i32
+      %raRowW = arith.muli %raWarp, %raC16 : i32
+      %raRow = arith.addi %raRowW, %raRowL : i32
+      %raY = arith.xori %raHalf, %raRow8 : i32
+      %raRowB = arith.muli %raRow, %raC128 : i32
+      %raBase = arith.addi %raSlab, %raRowB : i32
+)";
+      for (int64_t kk = 0; kk < p.blockK / p.wgmmaK(); ++kk)
+        os << llvm::formatv(R"(
       %raK{0} = arith.constant {1} : i32
       %raKx{0} = arith.xori %raY, %raK{0} : i32
       %raKs{0} = arith.shli %raKx{0}, %raC4 : i32
       %raOff{0} = arith.addi %raBase, %raKs{0} : i32
 )",
-                          kk, 2 * kk);
+                            kk, 2 * kk);
+    } else {
+      // A [k][m]: the w-th slab is a [64 k][64 m] box, rows along K. The
+      // four 8x8 matrices of a k-step (m 16 v + {0, 8}, k 16 kk + {0, 8})
+      // are read transposed (ldmatrix .trans): lane l addresses k row
+      // 16 kk + 8 (l / 16) + l % 8, 16-byte chunk 2 v + (l / 8) % 2 of it,
+      // swizzled: chunk ^ (k % 8) = chunk ^ (l % 8). k-steps are 2 KiB
+      // apart.
+      os << R"(
+      %raTwo = arith.constant 2 : i32
+      %raC2048 = arith.constant 2048 : i32
+      %raKr0 = arith.muli %raHalf, %raC8 : i32
+      %raKr = arith.addi %raKr0, %raRow8 : i32
+      %raKrB = arith.muli %raKr, %raC128 : i32
+      %raQ = arith.divui %raLane, %raC8 : i32
+      %raQ2 = arith.remui %raQ, %raTwo : i32
+      %raW2 = arith.muli %raWarp, %raTwo : i32
+      %raCh = arith.addi %raW2, %raQ2 : i32
+      %raChX = arith.xori %raCh, %raRow8 : i32
+      %raChB = arith.shli %raChX, %raC4 : i32
+      %raBase0 = arith.addi %raSlab, %raKrB : i32
+      %raBase = arith.addi %raBase0, %raChB : i32
+)";
+      for (int64_t kk = 0; kk < p.blockK / p.wgmmaK(); ++kk)
+        os << llvm::formatv(R"(
+      %raK{0} = arith.constant {1} : i32
+      %raOff{0} = arith.addi %raBase, %raK{0} : i32
+)",
+                            kk, kk * 16 * kSwizzleRowBytes);
+    }
   }
   for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
     if (e.kind == "scalar")

@@ -24,8 +24,8 @@
 // REGS-LABEL: gpu.func @relu_a_kernel(
 // REGS:         %[[HALF:.*]] = arith.divui %{{.*}}, %c16_i32{{.*}} : i32
 // REGS:         %[[ROW8:.*]] = arith.remui %{{.*}}, %c8_i32 : i32
-// REGS:         %[[Y:.*]] = arith.xori %[[HALF]], %[[ROW8]] : i32
 // REGS:         arith.muli %{{.*}}, %c8192_i32{{.*}} : i32
+// REGS:         %[[Y:.*]] = arith.xori %[[HALF]], %[[ROW8]] : i32
 // REGS:         arith.xori %[[Y]], %c0_i32{{.*}} : i32
 // REGS:         arith.xori %[[Y]], %c2_i32 : i32
 // REGS:         arith.xori %[[Y]], %c4_i32{{.*}} : i32
@@ -144,3 +144,46 @@ func.func @relu_b(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK:         nvvm.fence.proxy
 // CHECK-NEXT:    nvvm.barrier id = %[[BAR]] number_of_threads = %[[N]]
 // CHECK-NEXT:    nvvm.wgmma.fence.aligned
+
+// -----
+
+// A stored [k][m] (read MN-major): the register form reads the same four
+// 8x8 matrices per k-step from rows along K and transposes them (ldmatrix
+// .trans, layout col): lane l addresses k row 8 (l / 16) + l % 8 of the
+// slab, chunk (2 v + (l / 8) % 2) ^ (l % 8); k-steps are 2 KiB apart.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#a = affine_map<(m, n, k) -> (k, m)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @relu_a_km(%A: memref<128x256xf16>, %B: memref<128x256xf16>,
+                     %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zh = arith.constant 0.0 : f16
+  %R = memref.alloc() : memref<128x256xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%A : memref<128x256xf16>) outs(%R : memref<128x256xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %zh : f16
+    linalg.yield %y : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul indexing_maps = [#a, #b, #c]
+                ins(%R, %B : memref<128x256xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  memref.dealloc %R : memref<128x256xf16>
+  return
+}
+// REGS-LABEL: gpu.func @relu_a_km_kernel(
+// REGS:         %[[L8:.*]] = arith.remui %{{.*}}, %c8_i32 : i32
+// REGS:         arith.xori %{{.*}}, %[[L8]] : i32
+// REGS:         %[[SH:.*]] = arith.shli %{{.*}}, %c4_i32 : i32
+// REGS:         %[[BASE:.*]] = arith.addi %{{.*}}, %[[SH]] : i32
+// REGS-NEXT:    arith.constant 0 : i32
+// REGS-NEXT:    arith.addi %[[BASE]], %c0_i32{{.*}} : i32
+// REGS:         arith.addi %[[BASE]], %c2048_i32{{.*}} : i32
+// REGS:         arith.addi %[[BASE]], %c4096_i32{{.*}} : i32
+// REGS:         arith.addi %[[BASE]], %c6144_i32{{.*}} : i32
+// REGS:         nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<col>, num = 4 : i32
+// REGS:         wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// REGS-NOT:     llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<3>
+// REGS:         gpu.return

@@ -4,34 +4,6 @@
 // cannot do, naming the reason; prologue=auto falls back to shared memory
 // or a pack for these.
 
-// A stored [k][m] is read MN-major: ldmatrix of A's K-major fragments does
-// not apply.
-#id = affine_map<(d0, d1) -> (d0, d1)>
-#a = affine_map<(m, n, k) -> (k, m)>
-#b = affine_map<(m, n, k) -> (k, n)>
-#c = affine_map<(m, n, k) -> (m, n)>
-func.func @regs_a_transposed(%A: memref<128x256xf16>, %B: memref<128x256xf16>,
-                             %C: memref<256x256xf32>) {
-  %zero = arith.constant 0.0 : f32
-  %zh = arith.constant 0.0 : f16
-  %R = memref.alloc() : memref<128x256xf16>
-  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
-      ins(%A : memref<128x256xf16>) outs(%R : memref<128x256xf16>) {
-  ^bb0(%x: f16, %o: f16):
-    %y = arith.maximumf %x, %zh : f16
-    linalg.yield %y : f16
-  }
-  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  // expected-error @below {{prologue = regs needs A read K-major (stored [m][k])}}
-  linalg.matmul indexing_maps = [#a, #b, #c]
-                ins(%R, %B : memref<128x256xf16>, memref<128x256xf16>)
-                outs(%C : memref<256x256xf32>)
-  memref.dealloc %R : memref<128x256xf16>
-  return
-}
-
-// -----
-
 // A prologue on B: wgmma reads B from shared memory only.
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @regs_on_b(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
@@ -52,3 +24,4 @@ func.func @regs_on_b(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   memref.dealloc %R : memref<128x256xf16>
   return
 }
+

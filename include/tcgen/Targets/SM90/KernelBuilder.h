@@ -254,8 +254,8 @@ struct KernelParams {
   /// wgmma's register-A form (wgmma.mma_async with A fragments, B from its
   /// descriptor). A is read from shared memory once, as wgmma would read it,
   /// and nothing is written back: no extra shared-memory traffic, no
-  /// barrier between the warpgroup's threads. 16-bit A read K-major, one
-  /// 128-byte row of K per stage.
+  /// barrier between the warpgroup's threads. 16-bit A (read K-major, or
+  /// MN-major with ldmatrix .trans), one 128-byte k-tile per stage.
   bool prologueInRegisters = false;
   bool hasPrologue() const { return prologueA || prologueB; }
   /// Whether @tcgen_prologue is called: in the main kernel or a pack.

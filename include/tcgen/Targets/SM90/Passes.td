@@ -58,8 +58,8 @@ def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
     Option<"prologueMode", "prologue", "std::string", /*default=*/"\"auto\"",
            "Where a fused prologue is applied: regs (on A only: the "
            "consumers load A's tile into registers with ldmatrix, transform "
-           "it there and multiply with wgmma's register-A form; 16-bit A "
-           "stored [m][k]), smem (each block rewrites the operand's tiles in "
+           "it there and multiply with wgmma's register-A form; 16-bit A), "
+           "smem (each block rewrites the operand's tiles in "
            "shared memory, once per tile that reads them), pack (a pack "
            "kernel transforms the operand once, into a copy the kernel "
            "reads) or auto (regs where it applies, else smem while the "
