@@ -65,6 +65,17 @@ if [ "${BACKEND:-wmma}" = sm90 ]; then
       echo "  $CARRY/bundles/$name"
     done
   done
+  # Fused prologues: ReLU on A in registers (A [m][k] with edges and a
+  # pack, A [k][m]) and on B in shared memory.
+  for spec in "1000 777 333 --prologue relu-a" \
+              "1001 640 1000 --prologue relu-a --a-layout km --out f16" \
+              "768 1024 512 --prologue relu-b --b-layout nk"; do
+    set -- $spec
+    name="mm_prologue_${1}x${2}x${3}_${5#relu-}"
+    "$SRC/scripts/gen_matmul.py" "$@" --name "$name" > "$CARRY/mlir/$name.mlir"
+    "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/bundles/$name" $EXTRA >/dev/null
+    echo "  $CARRY/bundles/$name"
+  done
   # f32 x f32 on CUDA cores (the simt back end, whatever BACKEND says): an
   # aligned size, edges with transposed operands, and C += A*B.
   for spec in "1024 1024 1024" "515 259 301 --a-layout km --b-layout nk" "384 256 200 --accumulate"; do
