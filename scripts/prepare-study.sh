@@ -1010,7 +1010,7 @@ if want dual; then
   build "$D" chk_dual_packs 1000 777 333 --second-k 130 --out f32
   build "$D" chk_dual_bf16 1024 1024 1024 --second-k 512 --in bf16 --out bf16
   build "$D" chk_dual_cluster 2048 2048 1024 --second-k 1024 --out f16 -- --cluster=2,1
-  build "$D" chk_dual_streamk 1536 1536 2048 --second-k 2048 -- --stream-k=1
+  build "$D" chk_dual_streamk 1536 1536 2048 --second-k 2048 -- --stream-k=1 --block-tile=128,256,64
   build "$D" chk_dual_64rows 512 512 512 --second-k 64 -- --block-tile=64,128,64
   build "$D" chk_dual_k2small 1024 1024 1024 --second-k 8
   mkdir -p "$D/chk_dual_relu"
