@@ -400,10 +400,11 @@ struct BuildKernelPass final
     p.clusterM = config.getCluster()[0];
     p.clusterN = config.getCluster()[1];
     p.tmaStore = config.getStore() == "tma";
-    // Where the prologue runs: on every tile in shared memory, or once in
-    // a pack kernel that writes the transformed copy the kernel reads. In
-    // shared memory each element is transformed once per output tile that
-    // reads it (N / blockN times for A, M / blockM for B), and the extra
+    // Where the prologue runs: on A in registers (below, once the layouts
+    // are known), on every tile in shared memory, or once in a pack kernel
+    // that writes the transformed copy the kernel reads. In shared memory
+    // each element is transformed once per output tile that reads it
+    // (N / blockN times for A, M / blockM for B), and the extra
     // shared-memory traffic slows the main loop (docs/NOTES.md): past 8
     // readers per tile the pack is cheaper (measured on H100).
     if (prologueMode != "auto" && prologueMode != "smem" &&
