@@ -463,10 +463,11 @@ struct BuildKernelPass final
         whyNot = "f16 or bf16 operands";
       if (!whyNot.empty() && prologueMode == "regs")
         return op.emitOpError("prologue = regs needs ") << whyNot;
-      // Stream-K consumers carry the schedule through the main loop; with
-      // wide tiles the fragments' 32 registers made ptxas spill (8 bytes at
-      // 128x256): auto leaves those to shared memory.
-      bool tight = p.streamK && p.blockN > 128;
+      // Stream-K consumers carry the schedule through the main loop, and
+      // the fragments' 32 registers made ptxas spill (8 bytes at 128x256,
+      // 16 at 128x128 with A [k][m]): auto leaves stream-K to shared
+      // memory.
+      bool tight = p.streamK;
       if (whyNot.empty() && (prologueMode == "regs" || !tight)) {
         p.prologueA = true;
         p.prologueInRegisters = true;

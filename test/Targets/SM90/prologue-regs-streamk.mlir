@@ -1,19 +1,21 @@
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 stream-k=1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=NARROW
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=WIDE
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1}),tcgen-sm90-build-kernel{prologue=regs})' | FileCheck %s --check-prefix=NARROW
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 stream-k=1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=SMEM
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=SMEM
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1}),tcgen-sm90-build-kernel{prologue=regs})' | FileCheck %s --check-prefix=REGS
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=REGS
 
-// With stream-K the consumers carry the schedule through the main loop;
-// with tiles wider than 128 columns the register form's fragments made
-// ptxas spill, so prologue=auto rewrites A in shared memory there, while
-// an explicit prologue=regs is kept (the build guard judges the result).
-// NARROW-LABEL: gpu.func @relu_a_streamk_kernel(
-// NARROW:         nvvm.ldmatrix
-// NARROW-NOT:     llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<3>
-// NARROW:         llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, ${{[0-9]+}}, 0; wgmma.mma_async.sync.aligned.m64n{{128|256}}k16.f32.f16.f16
-// WIDE-LABEL:   gpu.func @relu_a_streamk_kernel(
-// WIDE-NOT:       nvvm.ldmatrix
-// WIDE:           llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<3>
-// WIDE:           nvvm.wgmma.mma_async
+// With stream-K the consumers carry the schedule through the main loop,
+// and the register form's fragments made ptxas spill (128x256; 128x128
+// with A [k][m]), so prologue=auto rewrites A in shared memory there,
+// while an explicit prologue=regs is kept (the build guard judges the
+// result). Without stream-K auto takes the register form.
+// REGS-LABEL: gpu.func @relu_a_streamk_kernel(
+// REGS:         nvvm.ldmatrix
+// REGS-NOT:     llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<3>
+// REGS:         llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, ${{[0-9]+}}, 0; wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// SMEM-LABEL:   gpu.func @relu_a_streamk_kernel(
+// SMEM-NOT:       nvvm.ldmatrix
+// SMEM:           llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<3>
+// SMEM:           nvvm.wgmma.mma_async
 #id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @relu_a_streamk(%A: memref<256x4096xf16>, %B: memref<4096x256xf16>,
                           %C: memref<256x256xf32>) {
