@@ -373,7 +373,24 @@ if want fusion; then
     build "$CARRY/fusion-bundles" "f${s}_relu_c" "$s" "$s" "$s" --out f16 --init relu-c
     # C = relu(A) * B (a prologue; against a ReLU kernel + cuBLAS)
     build "$CARRY/fusion-bundles" "f${s}_relu_a" "$s" "$s" "$s" --out f16 --prologue relu-a
+    # EPILOGUE_TMA=1: the matrix operand read through the store chunks
+    if [ "${EPILOGUE_TMA:-0}" = 1 ]; then
+      for e in add-relu bias-gelu-residual; do
+        build "$CARRY/fusion-bundles" "f${s}_${e//-/_}_tma" "$s" "$s" "$s" --out f16 --epilogue "$e" -- --epilogue-loads=tma
+      done
+    fi
   done
+  if [ "${EPILOGUE_TMA:-0}" = 1 ]; then
+    # checks: edge tiles, f32 and bf16 C, 64-row and 128 x 192 tiles,
+    # several items per block (persistent), a second matrix operand
+    E=(--epilogue-loads=tma)
+    build "$CARRY/fusion-bundles" "echk_tma_edges" 1000 1000 512 --out f16 --epilogue add-relu -- "${E[@]}"
+    build "$CARRY/fusion-bundles" "echk_tma_f32" 777 1024 333 --out f32 --epilogue add-relu -- "${E[@]}"
+    build "$CARRY/fusion-bundles" "echk_tma_bf16" 1024 768 512 --in bf16 --out bf16 --epilogue bias-gelu-residual -- "${E[@]}"
+    build "$CARRY/fusion-bundles" "echk_tma_64rows" 512 1024 256 --out f16 --epilogue add-relu -- "${E[@]}" --block-tile=64,128,64
+    build "$CARRY/fusion-bundles" "echk_tma_n192" 2048 1536 512 --out f16 --epilogue add-relu -- "${E[@]}" --block-tile=128,192,64
+    build "$CARRY/fusion-bundles" "echk_tma_items" 4096 4096 256 --out f16 --epilogue bias-gelu-residual -- "${E[@]}" --block-tile=128,128,64
+  fi
   # prologue checks: A transposed, bf16, odd sizes (edges and packs), a
   # cluster sharing A, stream-K, 64-row tiles
   build "$CARRY/fusion-bundles" "pchk_km" 1024 512 768 --out f32 --prologue relu-a --a-layout km

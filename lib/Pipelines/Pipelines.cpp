@@ -74,6 +74,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   build.fuseEpilogue = options.fuse;
   build.pack = options.pack;
   build.prologueMode = options.prologue;
+  build.epilogueLoads = options.epilogueLoads;
   pm.addPass(createTCGenSM90BuildKernelPass(build));
   // CUDA-core f32 kernels are generated whole as well.
   TCGenSIMTBuildKernelPassOptions simt;

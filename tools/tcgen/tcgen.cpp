@@ -180,6 +180,14 @@ static cl::opt<std::string> prologueMode(
              "tiles, else pack)"),
     cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd),
     cl::sub(tuneCmd));
+static cl::opt<std::string> epilogueLoadsMode(
+    "epilogue-loads",
+    cl::desc("sm90: how a fused epilogue reads a matrix operand: fragments "
+             "(global loads in the accumulators' layout) or tma (the "
+             "operand's chunk through the TMA-store buffer; not yet "
+             "measured on a GPU)"),
+    cl::init("fragments"), cl::sub(compileCmd), cl::sub(explainCmd),
+    cl::sub(tuneCmd));
 static cl::opt<std::string> packMode(
     "pack",
     cl::desc("sm90: copy A or B into buffers with rows a multiple of 128 "
@@ -274,6 +282,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.store = storeKind;
   options.pack = packMode;
   options.prologue = prologueMode;
+  options.epilogueLoads = epilogueLoadsMode;
   options.allowTf32 = allowTf32;
   options.tuningCache = tuningCache;
   options.device = deviceName;
@@ -583,6 +592,8 @@ static int tune(MLIRContext &ctx, const char *argv0) {
     request.forwardedFlags.push_back("--allow-tf32");
   if (prologueMode != "auto")
     request.forwardedFlags.push_back("--prologue=" + prologueMode);
+  if (epilogueLoadsMode != "fragments")
+    request.forwardedFlags.push_back("--epilogue-loads=" + epilogueLoadsMode);
   if (!storeKind.empty())
     request.forwardedFlags.push_back("--store=" + storeKind);
   if (!backendName.empty())

@@ -87,6 +87,11 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
       llvm::cl::desc("Where a fused prologue is applied on sm90: auto, smem "
                      "or pack"),
       llvm::cl::init("auto")};
+  Option<std::string> epilogueLoads{
+      *this, "epilogue-loads",
+      llvm::cl::desc("How sm90's fused epilogue reads a matrix operand: "
+                     "fragments or tma"),
+      llvm::cl::init("fragments")};
   Option<bool> bufferize{*this, "bufferize",
                          llvm::cl::desc("Bufferize tensor inputs first"),
                          llvm::cl::init(true)};

@@ -702,6 +702,29 @@ struct BuildKernelPass final
         }
         return result;
       };
+    // A matrix epilogue operand read with TMA through the store chunks.
+    if (epilogueLoads != "fragments" && epilogueLoads != "tma")
+      return op.emitOpError("epilogue-loads must be fragments or tma, not '")
+             << epilogueLoads << "'";
+    if (epilogueLoads == "tma") {
+      for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
+        if (!accumulate && e.kind == "matrix" && e.type == p.outType) {
+          p.tmaEpilogueOperand = int64_t(k);
+          break;
+        }
+      StringRef whyNot;
+      if (p.tmaEpilogueOperand < 0)
+        whyNot = "a fused epilogue with a matrix operand of C's dtype";
+      else if (!p.tmaStore || p.elementwiseC() || p.cColumnMajor)
+        whyNot = "TMA stores of a row-major C";
+      else if (p.blockN % p.storeChunkCols() != 0)
+        whyNot = "a block tile N that is a multiple of the store chunk";
+      else if (p.batched || p.streamK || p.clusterSize() > 1 ||
+               p.dynamicShape)
+        whyNot = "no batch, stream-K, cluster or run-time sizes";
+      if (!whyNot.empty())
+        return op.emitOpError("epilogue-loads = tma needs ") << whyNot;
+    }
     sm90::PrologueBodyBuilder prologueBody;
     const std::optional<PrologueInfo> &fusedPrologue =
         prologue ? prologue : prologueB;
@@ -731,7 +754,10 @@ struct BuildKernelPass final
     }
     params.push_back(p.tmaStore ? "tensormap:C" : "ptr:C");
     for (size_t k = 0; k < p.epilogueOperands.size(); ++k)
-      params.push_back(accumulate ? "ptr:C" : "ptr:E" + std::to_string(k));
+      params.push_back(accumulate ? "ptr:C"
+                       : int64_t(k) == p.tmaEpilogueOperand
+                           ? "tensormap:E" + std::to_string(k)
+                           : "ptr:E" + std::to_string(k));
     if (p.streamK)
       params.push_back("workspace:" +
                        std::to_string(p.workspaceBytesPerBlock()));
@@ -781,6 +807,9 @@ struct BuildKernelPass final
               ? boxOf(p.cMapDims, p.storeChunkCols(), 64)
               : box(p.storeChunkCols(), 64, p.cBatchMiddle, p.batched);
       boxes.push_back(b.getNamedAttr("C", cBox));
+      if (p.tmaEpilogueOperand >= 0)
+        boxes.push_back(b.getNamedAttr(
+            "E" + std::to_string(p.tmaEpilogueOperand), cBox));
     }
     kernel->setAttr("tcgen.tensormap_boxes", b.getDictionaryAttr(boxes));
     // The packs, in the stored layout's terms (strides of the stored

@@ -1042,7 +1042,9 @@ static std::string epilogueOperandType(const KernelParams &p,
 static std::string epilogueParams(const KernelParams &p) {
   std::string s;
   for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
-    s += p.dynamicShape && e.kind != "scalar"
+    s += int64_t(k) == p.tmaEpilogueOperand
+             ? llvm::formatv(", %pE{0}: !llvm.ptr", k).str()
+         : p.dynamicShape && e.kind != "scalar"
              ? llvm::formatv(", %E{0}raw: memref<1x{1}>", k, e.type).str()
              : llvm::formatv(", %E{0}: {1}", k, epilogueOperandType(p, e))
                    .str();
@@ -1169,6 +1171,9 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
   emitColumnEdge(os, p, j);
   for (auto [k, op] : llvm::enumerate(p.epilogueOperands)) {
     if (op.kind != "row" && op.kind != "matrix")
+      continue;
+    // Read from the chunk buffer instead (emitEpilogueOperandPair).
+    if (int64_t(k) == p.tmaEpilogueOperand)
       continue;
     std::string type = epilogueOperandType(p, op);
     SmallVector<std::pair<std::string, std::string>> loads;
@@ -1343,6 +1348,22 @@ static void emitStoreSetup(llvm::raw_ostream &os, const KernelParams &p) {
       %eT = arith.addi %eRowOff, %eIn : i32
       %stT = arith.addi %stB, %eT : i32
 )";
+  if (p.tmaEpilogueOperand >= 0)
+    os << llvm::formatv(R"(
+      // The TMA-loaded epilogue operand: this item's number among the
+      // block's, the chunk buffers' base (an index into %dsm), the bytes of
+      // a chunk.
+      %eeC2 = arith.constant 2 : index
+      %eeC64 = arith.constant 64 : index
+      %eeDone = arith.subi %t, %cid : index
+      %eeItem = arith.divui %eeDone, %ncl : index
+      %eeRingOff = arith.constant {0} : index
+      %eeRing = arith.addi %pad, %eeRingOff : index
+      %eeWgBytes = arith.constant {1} : index
+      %eeTx = arith.constant {2} : index
+)",
+                        p.stages * p.stageBytes(), 2 * kStoreChunkBytes,
+                        kStoreChunkBytes);
 }
 
 /// Before chunk c's shared stores: its buffer (c % 2) is free once the TMA
@@ -1465,6 +1486,99 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
                                       p.cBatchMiddle, "%bIdxI"));
 }
 
+/// The shared address, in chunk `c`'s buffer, of this thread's pair of
+/// fragment column group j (column group `jj` of the chunk) in the rows of
+/// `half`: `%sp<id>` (a !llvm.ptr<3>), id = j half sfx (returned). See
+/// emitStoreSetup for the swizzle.
+static std::string emitChunkPairAddress(llvm::raw_ostream &os,
+                                        const KernelParams &p, int64_t j,
+                                        StringRef half, int64_t c, int64_t jj,
+                                        StringRef sfx) {
+  const int64_t unitBytes = p.outType == "f32" ? 32 : 16;
+  // Buffer c % 2, and row r + 8 for "cd": constant offsets.
+  const int64_t fixed =
+      c % 2 * kStoreChunkBytes + (half == "ab" ? 0 : 8 * 128);
+  const std::string id = llvm::formatv("{0}{1}{2}", j, half, sfx).str();
+  os << llvm::formatv(R"(
+      %sk{0} = arith.constant {1} : i32
+      %sx{0} = arith.xori %stX, %sk{0} : i32
+      %sf{0} = arith.constant {2} : i32
+      %sy{0} = arith.addi %sx{0}, %sf{0} : i32
+      %sa{0} = arith.addi %stT, %sy{0} : i32
+      %sp{0} = llvm.inttoptr %sa{0} : i32 to !llvm.ptr<3>
+)",
+                      id, jj * unitBytes, fixed);
+  return id;
+}
+
+/// With a matrix epilogue operand read through the chunk buffers
+/// (`tmaEpilogueOperand`): at the start of chunk c, once the buffer is free
+/// (emitStoreChunkBegin), the warpgroup's leader loads the operand's chunk
+/// (C's store box: columns n0 + c x chunk width, the warpgroup's 64 rows)
+/// into it with TMA, and every thread waits on the buffer's mbarrier
+/// (warpgroup w, buffer c % 2: barrier 2 w + c % 2). Its phase is the
+/// buffer's use count: the block's items so far (%eeItem) times the
+/// buffer's uses per item, plus c / 2.
+static void emitEpilogueOperandLoad(llvm::raw_ostream &os,
+                                    const KernelParams &p, int64_t c) {
+  const int64_t chunks = p.blockN / p.storeChunkCols();
+  const int64_t usesPerItem = (chunks + 1 - c % 2) / 2;
+  os << llvm::formatv(R"(
+      %eeBuf{0} = arith.constant {1} : index
+      %eeWg2{0} = arith.muli %wg, %eeC2 : index
+      %eeB{0} = arith.addi %eeWg2{0}, %eeBuf{0} : index
+      %eeUses{0} = arith.constant {2} : index
+      %eeU0{0} = arith.muli %eeItem, %eeUses{0} : index
+      %eeHalf{0} = arith.constant {3} : index
+      %eeU{0} = arith.addi %eeU0{0}, %eeHalf{0} : index
+      %eeUr{0} = arith.remui %eeU{0}, %eeC2 : index
+      %eePar{0} = arith.index_cast %eeUr{0} : index to i1
+      scf.if %epiLeader {{
+        %eeCol{0} = arith.constant {4} : index
+        %eex{0} = arith.addi %n0, %eeCol{0} : index
+        %eeWgRow{0} = arith.muli %wg, %eeC64 : index
+        %eey{0} = arith.addi %m0, %eeWgRow{0} : index
+        %eeOff{0} = arith.constant {5} : index
+        %eeWgOff{0} = arith.muli %wg, %eeWgBytes : index
+        %eeAt0{0} = arith.addi %eeRing, %eeWgOff{0} : index
+        %eeAt{0} = arith.addi %eeAt0{0}, %eeOff{0} : index
+        %eeView{0} = memref.view %dsm[%eeAt{0}][] : !smem to memref<64x{6}x{7}, 3>
+        nvgpu.mbarrier.arrive.expect_tx %eBar[%eeB{0}], %eeTx : !barE
+        nvgpu.tma.async.load %tmapE[%eex{0}, %eey{0}], %eBar[%eeB{0}] to %eeView{0} : !tmE, !barE -> memref<64x{6}x{7}, 3>
+      }
+      nvgpu.mbarrier.try_wait.parity %eBar[%eeB{0}], %eePar{0}, %ticks : !barE
+)",
+                      c, c % 2, usesPerItem, c / 2, c * p.storeChunkCols(),
+                      c % 2 * kStoreChunkBytes, p.storeChunkCols(),
+                      p.outType);
+}
+
+/// Reads this thread's pair of the TMA-loaded epilogue operand k for
+/// fragment column group j (group jj of chunk c) in the rows of `half`
+/// from the chunk buffer, as the %matE<k>_<j><half>x0 / x1 that
+/// emitFusedPair takes.
+static void emitEpilogueOperandPair(llvm::raw_ostream &os,
+                                    const KernelParams &p, int64_t k,
+                                    int64_t j, StringRef half, int64_t c,
+                                    int64_t jj) {
+  std::string id = emitChunkPairAddress(os, p, j, half, c, jj, "e");
+  std::string vec = llvm::formatv("%matE{0}_{1}{2}", k, j, half).str();
+  if (p.outType == "f32")
+    os << llvm::formatv("      {0} = llvm.load %sp{1} {{alignment = 8 : i64} "
+                        ": !llvm.ptr<3> -> vector<2xf32>\n",
+                        vec, id);
+  else
+    os << llvm::formatv(R"(
+      %eeL{0} = llvm.load %sp{0} {{alignment = 4 : i64} : !llvm.ptr<3> -> i32
+      {1} = llvm.bitcast %eeL{0} : i32 to vector<2x{2}>
+)",
+                        id, vec, p.outType);
+  for (int x = 0; x < 2; ++x)
+    os << llvm::formatv("      {0}x{1} = vector.extract {0}[{1}] : {2} "
+                        "from vector<2x{2}>\n",
+                        vec, x, p.outType);
+}
+
 /// Stores the pair `value` (a vector<2 x outType>) of fragment column group
 /// j in the rows of `half` ("ab": `row`, "cd": eight below): straight to C,
 /// or into the swizzled buffer of chunk `c`, where it is column group `jj`
@@ -1530,20 +1644,7 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
       os << "      }\n";
     return;
   }
-  const int64_t unitBytes = p.outType == "f32" ? 32 : 16;
-  // Buffer c % 2, and row r + 8 for "cd": constant offsets.
-  const int64_t fixed =
-      c % 2 * kStoreChunkBytes + (half == "ab" ? 0 : 8 * 128);
-  const std::string id = llvm::formatv("{0}{1}{2}", j, half, sfx).str();
-  os << llvm::formatv(R"(
-      %sk{0} = arith.constant {1} : i32
-      %sx{0} = arith.xori %stX, %sk{0} : i32
-      %sf{0} = arith.constant {2} : i32
-      %sy{0} = arith.addi %sx{0}, %sf{0} : i32
-      %sa{0} = arith.addi %stT, %sy{0} : i32
-      %sp{0} = llvm.inttoptr %sa{0} : i32 to !llvm.ptr<3>
-)",
-                      id, jj * unitBytes, fixed);
+  const std::string id = emitChunkPairAddress(os, p, j, half, c, jj, sfx);
   if (p.outType == "f32") {
     os << llvm::formatv("      llvm.store {0}, %sp{1} {{alignment = 8 : "
                         "i64} : vector<2xf32>, !llvm.ptr<3>\n",
@@ -1654,6 +1755,14 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
                           : boxType(p, p.bKMajor ? p.blockN / p.clusterM : 64,
                                     p.memType(), p.bBatchMiddle));
   os << "!acc = " << acc << "\n";
+  if (p.tmaEpilogueOperand >= 0)
+    os << llvm::formatv(
+        "!tmE = !nvgpu.tensormap.descriptor<tensor = memref<64x{0}x{1}, 3>, "
+        "swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, "
+        "interleave = none>\n"
+        "!barE = !nvgpu.mbarrier.group<memorySpace = "
+        "#gpu.address_space<workgroup>, num_barriers = {2}>\n",
+        p.storeChunkCols(), p.outType, 2 * consumers);
   os << llvm::formatv(R"(
 module {{
 gpu.module @{0} {{
@@ -1745,6 +1854,19 @@ gpu.module @{0} {{
     %tmapA = builtin.unrealized_conversion_cast %pA : !llvm.ptr to !tmA)",
                       p.bAsync ? "" : R"(
     %tmapB = builtin.unrealized_conversion_cast %pB : !llvm.ptr to !tmB)");
+  if (p.tmaEpilogueOperand >= 0)
+    os << llvm::formatv(R"(
+    %tmapE = builtin.unrealized_conversion_cast %pE{0} : !llvm.ptr to !tmE
+    %eBar = nvgpu.mbarrier.create -> !barE
+    scf.if %isT0 {{
+      %cEBars = arith.constant {1} : index
+      scf.for %eb = %c0 to %cEBars step %c1 {{
+        nvgpu.mbarrier.init %eBar[%eb], %c1 : !barE
+      }
+      nvvm.fence.mbarrier.init
+    }
+)",
+                        p.tmaEpilogueOperand, 2 * consumers);
   if (!clustered) {
     os << "    gpu.barrier\n";
     os << R"(
@@ -2195,8 +2317,11 @@ gpu.module @{0} {{
     return !p.chunkedStore() || j / groupsPerChunk < wholeChunks;
   };
   for (int64_t j = 0; j < p.blockN / 8; ++j) {
-    if (p.chunkedStore() && j % groupsPerChunk == 0 && inWholeChunk(j))
+    if (p.chunkedStore() && j % groupsPerChunk == 0 && inWholeChunk(j)) {
       emitStoreChunkBegin(os, p, j / groupsPerChunk);
+      if (p.tmaEpilogueOperand >= 0)
+        emitEpilogueOperandLoad(os, p, j / groupsPerChunk);
+    }
     if (p.fusedEpilogue && j % kEpilogueLoadGroup == 0)
       for (int64_t g = j; g < std::min(j + kEpilogueLoadGroup, p.blockN / 8);
            ++g)
@@ -2250,6 +2375,9 @@ gpu.module @{0} {{
           {1, "cd", "%row1"}}) {
       std::string v = llvm::formatv("%v{0}{1}", j, half).str();
       if (p.fusedEpilogue) {
+        if (p.tmaEpilogueOperand >= 0)
+          emitEpilogueOperandPair(os, p, p.tmaEpilogueOperand, j, half,
+                                  j / groupsPerChunk, j % groupsPerChunk);
         emitFusedPair(os, p, j, half, e);
         stored[j][h] = v + "h";
         if (inWholeChunk(j))

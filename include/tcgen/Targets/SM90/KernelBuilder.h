@@ -257,6 +257,15 @@ struct KernelParams {
   /// barrier between the warpgroup's threads. 16-bit A (read K-major, or
   /// MN-major with ldmatrix .trans), one 128-byte k-tile per stage.
   bool prologueInRegisters = false;
+  /// The matrix epilogue operand read with TMA (epilogue-loads = tma), or
+  /// -1. At the start of each store chunk the warpgroup's leader loads the
+  /// operand's chunk (the C chunk's box, same dtype, same 128B swizzle)
+  /// into the chunk buffer and every thread waits on the buffer's mbarrier;
+  /// each thread then reads its pairs where it will store its results
+  /// (emitPairStore's addresses), so the fragment-layout global loads of
+  /// that operand are gone. Needs TMA stores of whole chunks, no batch,
+  /// stream-K or cluster, static sizes, a row-major C.
+  int64_t tmaEpilogueOperand = -1;
   bool hasPrologue() const { return prologueA || prologueB; }
   /// Whether @tcgen_prologue is called: in the main kernel or a pack.
   bool callsPrologue() const {

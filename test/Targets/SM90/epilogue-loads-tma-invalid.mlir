@@ -1,0 +1,31 @@
+// RUN: not tcgen-opt %S/Inputs/bias-relu.mlir --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{epilogue-loads=tma})' 2>&1 | FileCheck %s --check-prefix=NOMAT
+// RUN: not tcgen-opt %S/Inputs/bias-relu.mlir --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{epilogue-loads=smem})' 2>&1 | FileCheck %s --check-prefix=MODE
+// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel{epilogue-loads=tma})'
+// RUN: not tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 stream-k=1}),tcgen-sm90-build-kernel{epilogue-loads=tma})' 2>&1 | FileCheck %s --check-prefix=SK
+
+// epilogue-loads = tma refuses what it does not cover, naming it.
+// NOMAT: error: 'linalg.matmul' op epilogue-loads = tma needs a fused epilogue with a matrix operand of C's dtype
+// MODE: error: 'linalg.matmul' op epilogue-loads must be fragments or tma, not 'smem'
+// SK: error: 'linalg.matmul' op epilogue-loads = tma needs no batch, stream-K, cluster or run-time sizes
+
+// Stores from registers (store = global): no chunk buffers to load into.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                    %D: memref<256x256xf16>, %out: memref<256x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<256x256xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
+  // expected-error @below {{epilogue-loads = tma needs TMA stores of a row-major C}}
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf16>)
+  linalg.generic {indexing_maps = [#id, #id, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%C, %D : memref<256x256xf16>, memref<256x256xf16>)
+      outs(%out : memref<256x256xf16>) {
+  ^bb0(%x: f16, %d: f16, %o: f16):
+    %s = arith.addf %x, %d : f16
+    %r = arith.maximumf %s, %zero : f16
+    linalg.yield %r : f16
+  }
+  return
+}

@@ -1,0 +1,57 @@
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{epilogue-loads=tma})' | FileCheck %s
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=FRAG
+
+// relu(A B + D) with epilogue-loads = tma: D becomes a tensor map (the C
+// store chunk's box) and is read through the TMA-store chunk buffers. At
+// each chunk, once the buffer is free, the warpgroup's leader loads D's
+// chunk there (one mbarrier per warpgroup and buffer, 8 KiB expected),
+// every thread waits on it with the buffer's use count as the phase, and
+// reads its pairs where it then stores its results: no global loads of D.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                    %D: memref<256x256xf16>, %out: memref<256x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<256x256xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
+  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf16>)
+  linalg.generic {indexing_maps = [#id, #id, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%C, %D : memref<256x256xf16>, memref<256x256xf16>)
+      outs(%out : memref<256x256xf16>) {
+  ^bb0(%x: f16, %d: f16, %o: f16):
+    %s = arith.addf %x, %d : f16
+    %r = arith.maximumf %s, %zero : f16
+    linalg.yield %r : f16
+  }
+  return
+}
+// CHECK-LABEL: gpu.func @add_relu_kernel(
+// CHECK-SAME:    %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[PE:.*]]: !llvm.ptr) kernel
+// CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "tensormap:E0"]
+// CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128>, B = array<i64: 64, 64>, C = array<i64: 64, 64>, E0 = array<i64: 64, 64>}
+// CHECK:         %[[TE:.*]] = builtin.unrealized_conversion_cast %[[PE]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b
+// CHECK:         %[[EBAR:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// CHECK:         nvgpu.mbarrier.init %[[EBAR]][%{{.*}}], %{{.*}} : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
+// The first chunk: the buffer is free, then D's chunk comes in.
+// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NEXT:    nvvm.barrier id
+// CHECK:         scf.if
+// CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[EBAR]][%{{.*}}], %c8192{{.*}}
+// CHECK-NEXT:      nvgpu.tma.async.load %[[TE]][%{{.*}}, %{{.*}}], %[[EBAR]][%{{.*}}] to %{{.*}} : <tensor = memref<64x64xf16, 3>{{.*}} -> memref<64x64xf16, 3>
+// CHECK:         nvgpu.mbarrier.try_wait.parity %[[EBAR]][%{{.*}}], %{{.*}}, %{{.*}}
+// The pair comes from the chunk buffer, then the epilogue, then the store
+// to the same address.
+// CHECK:         %[[P:.*]] = llvm.inttoptr %{{.*}} : i32 to !llvm.ptr<3>
+// CHECK-NEXT:    %[[L:.*]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+// CHECK-NEXT:    %[[V:.*]] = llvm.bitcast %[[L]] : i32 to vector<2xf16>
+// CHECK:         arith.maximumf
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+// The second chunk uses the other buffer, 8 KiB on.
+// CHECK:         nvvm.cp.async.bulk.wait_group 1 {read}
+// CHECK:         nvgpu.tma.async.load %[[TE]]
+// CHECK-NOT:     vector.load
+// CHECK:         gpu.return
+// FRAG-LABEL: gpu.func @add_relu_kernel(
+// FRAG-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "ptr:E0"]
+// FRAG:         vector.load %{{.*}} : memref<256x256xf16>, vector<2xf16>
