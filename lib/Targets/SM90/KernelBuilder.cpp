@@ -1377,11 +1377,14 @@ static void emitStoreChunkBegin(llvm::raw_ostream &os, const KernelParams &p,
                                 int64_t c) {
   // Staged stores: the barrier alone frees the buffer (every thread has
   // read it out in program order before it arrives).
+  // With an epilogue operand loaded through the buffers, chunk c loads
+  // chunk c + 1 into the buffer chunk c - 1 was stored from: wait for
+  // every store (emitEpilogueOperandLoad).
   if (p.tmaStore)
     os << llvm::formatv(R"(
       nvvm.cp.async.bulk.wait_group {0} {{read}
 )",
-                        c == 0 ? 0 : 1);
+                        c == 0 || p.tmaEpilogueOperand >= 0 ? 0 : 1);
   os << R"(
       nvvm.barrier id = %epiBar number_of_threads = %c128e
 )";
@@ -1512,17 +1515,50 @@ static std::string emitChunkPairAddress(llvm::raw_ostream &os,
 }
 
 /// With a matrix epilogue operand read through the chunk buffers
-/// (`tmaEpilogueOperand`): at the start of chunk c, once the buffer is free
-/// (emitStoreChunkBegin), the warpgroup's leader loads the operand's chunk
-/// (C's store box: columns n0 + c x chunk width, the warpgroup's 64 rows)
-/// into it with TMA, and every thread waits on the buffer's mbarrier
-/// (warpgroup w, buffer c % 2: barrier 2 w + c % 2). Its phase is the
-/// buffer's use count: the block's items so far (%eeItem) times the
-/// buffer's uses per item, plus c / 2.
+/// (`tmaEpilogueOperand`): the warpgroup's leader loads the operand's chunk
+/// cc (C's store box: columns n0 + cc x chunk width, the warpgroup's 64
+/// rows) into buffer cc % 2 with TMA, on that buffer's mbarrier (warpgroup
+/// w, buffer b: barrier 2 w + b).
+static void emitEpilogueOperandIssue(llvm::raw_ostream &os,
+                                     const KernelParams &p, int64_t cc) {
+  os << llvm::formatv(R"(
+      %eeIB{0} = arith.constant {1} : index
+      %eeIWg2{0} = arith.muli %wg, %eeC2 : index
+      %eeIBar{0} = arith.addi %eeIWg2{0}, %eeIB{0} : index
+      scf.if %epiLeader {{
+        %eeCol{0} = arith.constant {2} : index
+        %eex{0} = arith.addi %n0, %eeCol{0} : index
+        %eeWgRow{0} = arith.muli %wg, %eeC64 : index
+        %eey{0} = arith.addi %m0, %eeWgRow{0} : index
+        %eeOff{0} = arith.constant {3} : index
+        %eeWgOff{0} = arith.muli %wg, %eeWgBytes : index
+        %eeAt0{0} = arith.addi %eeRing, %eeWgOff{0} : index
+        %eeAt{0} = arith.addi %eeAt0{0}, %eeOff{0} : index
+        %eeView{0} = memref.view %dsm[%eeAt{0}][] : !smem to memref<64x{4}x{5}, 3>
+        nvgpu.mbarrier.arrive.expect_tx %eBar[%eeIBar{0}], %eeTx : !barE
+        nvgpu.tma.async.load %tmapE[%eex{0}, %eey{0}], %eBar[%eeIBar{0}] to %eeView{0} : !tmE, !barE -> memref<64x{4}x{5}, 3>
+      }
+)",
+                      cc, cc % 2, cc * p.storeChunkCols(),
+                      cc % 2 * kStoreChunkBytes, p.storeChunkCols(),
+                      p.outType);
+}
+
+/// At the start of chunk c, once the buffers are free (emitStoreChunkBegin
+/// waits for every TMA store to have read its buffer when an operand is
+/// loaded this way): chunk 0 issues the loads of chunks 0 and 1, chunk c
+/// that of chunk c + 1 (into the buffer chunk c - 1 was stored from), so
+/// each load overlaps the chunk before it; then every thread waits for
+/// chunk c's. The wait's phase is the buffer's use count: the block's items
+/// so far (%eeItem) times the buffer's uses per item, plus c / 2.
 static void emitEpilogueOperandLoad(llvm::raw_ostream &os,
                                     const KernelParams &p, int64_t c) {
   const int64_t chunks = p.blockN / p.storeChunkCols();
   const int64_t usesPerItem = (chunks + 1 - c % 2) / 2;
+  if (c == 0)
+    emitEpilogueOperandIssue(os, p, 0);
+  if (c + 1 < chunks)
+    emitEpilogueOperandIssue(os, p, c + 1);
   os << llvm::formatv(R"(
       %eeBuf{0} = arith.constant {1} : index
       %eeWg2{0} = arith.muli %wg, %eeC2 : index
@@ -1533,24 +1569,9 @@ static void emitEpilogueOperandLoad(llvm::raw_ostream &os,
       %eeU{0} = arith.addi %eeU0{0}, %eeHalf{0} : index
       %eeUr{0} = arith.remui %eeU{0}, %eeC2 : index
       %eePar{0} = arith.index_cast %eeUr{0} : index to i1
-      scf.if %epiLeader {{
-        %eeCol{0} = arith.constant {4} : index
-        %eex{0} = arith.addi %n0, %eeCol{0} : index
-        %eeWgRow{0} = arith.muli %wg, %eeC64 : index
-        %eey{0} = arith.addi %m0, %eeWgRow{0} : index
-        %eeOff{0} = arith.constant {5} : index
-        %eeWgOff{0} = arith.muli %wg, %eeWgBytes : index
-        %eeAt0{0} = arith.addi %eeRing, %eeWgOff{0} : index
-        %eeAt{0} = arith.addi %eeAt0{0}, %eeOff{0} : index
-        %eeView{0} = memref.view %dsm[%eeAt{0}][] : !smem to memref<64x{6}x{7}, 3>
-        nvgpu.mbarrier.arrive.expect_tx %eBar[%eeB{0}], %eeTx : !barE
-        nvgpu.tma.async.load %tmapE[%eex{0}, %eey{0}], %eBar[%eeB{0}] to %eeView{0} : !tmE, !barE -> memref<64x{6}x{7}, 3>
-      }
       nvgpu.mbarrier.try_wait.parity %eBar[%eeB{0}], %eePar{0}, %ticks : !barE
 )",
-                      c, c % 2, usesPerItem, c / 2, c * p.storeChunkCols(),
-                      c % 2 * kStoreChunkBytes, p.storeChunkCols(),
-                      p.outType);
+                      c, c % 2, usesPerItem, c / 2);
 }
 
 /// Reads this thread's pair of the TMA-loaded epilogue operand k for

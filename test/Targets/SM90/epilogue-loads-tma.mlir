@@ -33,12 +33,15 @@ func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK:         %[[TE:.*]] = builtin.unrealized_conversion_cast %[[PE]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b
 // CHECK:         %[[EBAR:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 // CHECK:         nvgpu.mbarrier.init %[[EBAR]][%{{.*}}], %{{.*}} : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
-// The first chunk: the buffer is free, then D's chunk comes in.
+// The first chunk: the buffers are free; D's chunks 0 and 1 are loaded
+// (chunk 1 overlaps chunk 0's work), then chunk 0's is waited for.
 // CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK-NEXT:    nvvm.barrier id
 // CHECK:         scf.if
 // CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[EBAR]][%{{.*}}], %c8192{{.*}}
 // CHECK-NEXT:      nvgpu.tma.async.load %[[TE]][%{{.*}}, %{{.*}}], %[[EBAR]][%{{.*}}] to %{{.*}} : <tensor = memref<64x64xf16, 3>{{.*}} -> memref<64x64xf16, 3>
+// CHECK:         scf.if
+// CHECK:           nvgpu.tma.async.load %[[TE]]
 // CHECK:         nvgpu.mbarrier.try_wait.parity %[[EBAR]][%{{.*}}], %{{.*}}, %{{.*}}
 // The pair comes from the chunk buffer, then the epilogue, then the store
 // to the same address.
@@ -47,9 +50,11 @@ func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK-NEXT:    %[[V:.*]] = llvm.bitcast %[[L]] : i32 to vector<2xf16>
 // CHECK:         arith.maximumf
 // CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
-// The second chunk uses the other buffer, 8 KiB on.
-// CHECK:         nvvm.cp.async.bulk.wait_group 1 {read}
-// CHECK:         nvgpu.tma.async.load %[[TE]]
+// The second (last) chunk waits for every store to have read its buffer
+// and loads nothing more; its data came with chunk 0.
+// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NOT:     nvgpu.tma.async.load
+// CHECK:         nvgpu.mbarrier.try_wait.parity %[[EBAR]]
 // CHECK-NOT:     vector.load
 // CHECK:         gpu.return
 // FRAG-LABEL: gpu.func @add_relu_kernel(
