@@ -390,6 +390,10 @@ if want fusion; then
     build "$CARRY/fusion-bundles" "echk_tma_64rows" 512 1024 256 --out f16 --epilogue add-relu -- "${E[@]}" --block-tile=64,128,64
     build "$CARRY/fusion-bundles" "echk_tma_n192" 2048 1536 512 --out f16 --epilogue add-relu -- "${E[@]}" --block-tile=128,192,64
     build "$CARRY/fusion-bundles" "echk_tma_items" 4096 4096 256 --out f16 --epilogue bias-gelu-residual -- "${E[@]}" --block-tile=128,128,64
+    # small ones for scripts/device-sanitize.sh
+    mkdir -p "$CARRY/san"
+    build "$CARRY/san" san_etma 256 512 128 --out f16 --epilogue add-relu -- "${E[@]}"
+    build "$CARRY/san" san_etma_bgr 300 256 200 --in bf16 --out bf16 --epilogue bias-gelu-residual -- "${E[@]}"
   fi
   # prologue checks: A transposed, bf16, odd sizes (edges and packs), a
   # cluster sharing A, stream-K, 64-row tiles
