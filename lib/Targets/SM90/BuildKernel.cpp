@@ -467,8 +467,7 @@ struct BuildKernelPass final
       // the fragments' 32 registers made ptxas spill (8 bytes at 128x256,
       // 16 at 128x128 with A [k][m]): auto leaves stream-K to shared
       // memory.
-      bool tight = p.streamK;
-      if (whyNot.empty() && (prologueMode == "regs" || !tight)) {
+      if (whyNot.empty() && (prologueMode == "regs" || !p.streamK)) {
         p.prologueA = true;
         p.prologueInRegisters = true;
         prologuePack = false;

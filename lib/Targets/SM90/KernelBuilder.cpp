@@ -542,7 +542,7 @@ static void emitRegisterAFragment(llvm::raw_ostream &os, StringRef tag,
                         out, j, t, kPrologueFuncName);
 }
 
-/// One wgmma m64nNk16 with A from registers (the fragments `%raT<kk>_*`)
+/// One wgmma m64nNk16 with A from registers (the fragment `%<frag>0..3`)
 /// and B from descriptor `descB`, accumulating `input` into `%<name>`. The
 /// NVVM wgmma op takes descriptors only, so this is the PTX itself: the
 /// accumulators are tied operands, scale-d a predicate set from an i32.
@@ -585,6 +585,18 @@ static void emitRegisterAWgmma(llvm::raw_ostream &os, StringRef name,
                       name, asmText, constraints, operands, types);
 }
 
+/// Emits the consumer's wait for the stage of the k-tile whose ring counter
+/// is `it` to be full: `%s<tag>` is the stage, `%par<tag>` the phase.
+static void emitFullWait(llvm::raw_ostream &os, StringRef tag, StringRef it) {
+  os << llvm::formatv(R"(
+        %s{0} = arith.remui {1}, %cStages : index
+        %round{0} = arith.divui {1}, %cStages : index
+        %par{0} = arith.index_cast %round{0} : index to i1
+        nvgpu.mbarrier.try_wait.parity %full[%s{0}], %par{0}, %ticks : !barT
+)",
+                      tag, it);
+}
+
 /// Emits the consumer's work on one k-tile: wait for its stage, then
 /// blockK / 16 wgmma m64nNk16 steps on descriptors that walk the stage, then
 /// commit and wait until at most this group is in flight. SSA names carry
@@ -596,11 +608,8 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
                              const KernelParams &p) {
   const int64_t aStepBytes = kStepBytes(!p.aMNMajor);
   const int64_t bStepBytes = kStepBytes(p.bKMajor);
+  emitFullWait(os, sfx, it);
   os << llvm::formatv(R"(
-        %s{0} = arith.remui {1}, %cStages : index
-        %round{0} = arith.divui {1}, %cStages : index
-        %par{0} = arith.index_cast %round{0} : index to i1
-        nvgpu.mbarrier.try_wait.parity %full[%s{0}], %par{0}, %ticks : !barT
         %sI{0} = arith.index_cast %s{0} : index to i64
         %so{0} = arith.muli %sI{0}, %cStageBytesI : i64
         %stage{0} = arith.addi %ring, %so{0} : i64
@@ -707,13 +716,7 @@ static std::string emitKTileRegs(llvm::raw_ostream &os, StringRef sfx,
       // The next k-tile's F0, once this k-tile's last group is issued (its
       // stage may not have landed yet). The last k-tile loads its own
       // again: a harmless read of a stage it holds.
-      os << llvm::formatv(R"(
-        %sN{0} = arith.remui {1}, %cStages : index
-        %roundN{0} = arith.divui {1}, %cStages : index
-        %parN{0} = arith.index_cast %roundN{0} : index to i1
-        nvgpu.mbarrier.try_wait.parity %full[%sN{0}], %parN{0}, %ticks : !barT
-)",
-                          sfx, next);
+      emitFullWait(os, ("N" + sfx).str(), next);
       emitRegisterAStage(os, llvm::formatv("N{0}", sfx).str(),
                          llvm::formatv("%sN{0}", sfx).str());
       emitRegisterAFragment(os, llvm::formatv("N{0}", sfx).str(), 0,
@@ -1361,6 +1364,11 @@ static void emitStoreSetup(llvm::raw_ostream &os, const KernelParams &p) {
       %eeRing = arith.addi %pad, %eeRingOff : index
       %eeWgBytes = arith.constant {1} : index
       %eeTx = arith.constant {2} : index
+      %eeBar0 = arith.muli %wg, %eeC2 : index
+      %eeWgRow = arith.muli %wg, %eeC64 : index
+      %eey = arith.addi %m0, %eeWgRow : index
+      %eeWgOff = arith.muli %wg, %eeWgBytes : index
+      %eeBufs = arith.addi %eeRing, %eeWgOff : index
 )",
                         p.stages * p.stageBytes(), 2 * kStoreChunkBytes,
                         kStoreChunkBytes);
@@ -1523,20 +1531,15 @@ static void emitEpilogueOperandIssue(llvm::raw_ostream &os,
                                      const KernelParams &p, int64_t cc) {
   os << llvm::formatv(R"(
       %eeIB{0} = arith.constant {1} : index
-      %eeIWg2{0} = arith.muli %wg, %eeC2 : index
-      %eeIBar{0} = arith.addi %eeIWg2{0}, %eeIB{0} : index
+      %eeIBar{0} = arith.addi %eeBar0, %eeIB{0} : index
       scf.if %epiLeader {{
         %eeCol{0} = arith.constant {2} : index
         %eex{0} = arith.addi %n0, %eeCol{0} : index
-        %eeWgRow{0} = arith.muli %wg, %eeC64 : index
-        %eey{0} = arith.addi %m0, %eeWgRow{0} : index
         %eeOff{0} = arith.constant {3} : index
-        %eeWgOff{0} = arith.muli %wg, %eeWgBytes : index
-        %eeAt0{0} = arith.addi %eeRing, %eeWgOff{0} : index
-        %eeAt{0} = arith.addi %eeAt0{0}, %eeOff{0} : index
+        %eeAt{0} = arith.addi %eeBufs, %eeOff{0} : index
         %eeView{0} = memref.view %dsm[%eeAt{0}][] : !smem to memref<64x{4}x{5}, 3>
         nvgpu.mbarrier.arrive.expect_tx %eBar[%eeIBar{0}], %eeTx : !barE
-        nvgpu.tma.async.load %tmapE[%eex{0}, %eey{0}], %eBar[%eeIBar{0}] to %eeView{0} : !tmE, !barE -> memref<64x{4}x{5}, 3>
+        nvgpu.tma.async.load %tmapE[%eex{0}, %eey], %eBar[%eeIBar{0}] to %eeView{0} : !tmE, !barE -> memref<64x{4}x{5}, 3>
       }
 )",
                       cc, cc % 2, cc * p.storeChunkCols(),
@@ -1561,8 +1564,7 @@ static void emitEpilogueOperandLoad(llvm::raw_ostream &os,
     emitEpilogueOperandIssue(os, p, c + 1);
   os << llvm::formatv(R"(
       %eeBuf{0} = arith.constant {1} : index
-      %eeWg2{0} = arith.muli %wg, %eeC2 : index
-      %eeB{0} = arith.addi %eeWg2{0}, %eeBuf{0} : index
+      %eeB{0} = arith.addi %eeBar0, %eeBuf{0} : index
       %eeUses{0} = arith.constant {2} : index
       %eeU0{0} = arith.muli %eeItem, %eeUses{0} : index
       %eeHalf{0} = arith.constant {3} : index
@@ -2063,7 +2065,7 @@ gpu.module @{0} {{
 )",
                       descAHi, descBHi, p.stageBytes(), aTileBytes,
                       p.consumerRegisters(), kDescAddressMask);
-  if (p.hasPrologue())
+  if (p.hasPrologue() && !p.prologueInRegisters)
     os << llvm::formatv(R"(
       // The fused prologue's addresses: on A, thread t of warpgroup w
       // rewrites the 16-byte pieces t, t + 128, ... of the w-th 8 KiB slab
@@ -2092,6 +2094,13 @@ gpu.module @{0} {{
                             : "%pBar = arith.constant 7 : i32",
                         p.prologueA ? 128 : 128 * p.consumers());
   if (p.prologueInRegisters) {
+    // The register form's per-thread addresses (emitRegisterAFragment).
+    os << llvm::formatv(R"(
+      %pRing32 = arith.trunci %ringAddr : i64 to i32
+      %pStageBytes = arith.constant {0} : i32
+      %pWtid = arith.index_cast %wtid : index to i32
+)",
+                        p.stageBytes());
     os << R"(
       %raC32 = arith.constant 32 : i32
       %raC16 = arith.constant 16 : i32
@@ -2136,7 +2145,6 @@ gpu.module @{0} {{
       // apart.
       os << R"(
       %raTwo = arith.constant 2 : i32
-      %raC2048 = arith.constant 2048 : i32
       %raKr0 = arith.muli %raHalf, %raC8 : i32
       %raKr = arith.addi %raKr0, %raRow8 : i32
       %raKrB = arith.muli %raKr, %raC128 : i32
@@ -2194,12 +2202,7 @@ gpu.module @{0} {{
   if (p.prologueInRegisters) {
     // A in registers: the item's first F0 is loaded here, every k-tile
     // loads the next one's (emitKTileRegs); the loop carries it.
-    os << R"(
-      %s0p = arith.remui %it0, %cStages : index
-      %round0p = arith.divui %it0, %cStages : index
-      %par0p = arith.index_cast %round0p : index to i1
-      nvgpu.mbarrier.try_wait.parity %full[%s0p], %par0p, %ticks : !barT
-)";
+    emitFullWait(os, "0p", "%it0");
     emitRegisterAStage(os, "P", "%s0p");
     emitRegisterAFragment(os, "P", 0, "raP_", p);
     os << R"(
