@@ -52,7 +52,8 @@ ARGS=("$@")
 # other tiles; SEED picks the draw; PROLOGUES=1 adds ReLU prologues on A
 # and relu(C) + A*B; REGS=1 every draw a ReLU prologue on A (in registers
 # where it applies); FEATURES=1 prologues on A or B, relu(C) + A*B,
-# add(gemm, gemm) and tf32),
+# add(gemm, gemm) and tf32; EPILOGUES=1 every draw a fused epilogue with
+# a matrix operand),
 # sm80 (the sm80 back end on sm_90a with --backend=sm80: checks of tiles,
 # stages, padding and C += A*B; the default config over the square sizes
 # against cuBLAS and the wmma back end; a stage sweep 2-5 and the padded
@@ -1047,9 +1048,37 @@ fi
 if want random; then
   rm -rf "$CARRY/random-bundles"; mkdir -p "$CARRY/random-bundles"
   echo "random shapes (seed ${SEED:-1}), checks only:"
-  python3 - "${SEED:-1}" "${PROLOGUES:-0}" "${FEATURES:-0}" "${SIMT:-0}" "${SWAP:-0}" "${REGS:-0}" > "$CARRY/mlir/random.txt" <<'PY'
+  python3 - "${SEED:-1}" "${PROLOGUES:-0}" "${FEATURES:-0}" "${SIMT:-0}" "${SWAP:-0}" "${REGS:-0}" "${EPILOGUES:-0}" > "$CARRY/mlir/random.txt" <<'PY'
 import random, sys
 r = random.Random(int(sys.argv[1]))
+# EPILOGUES=1: every draw a fused epilogue with a matrix operand on sm90
+# (add-relu or bias-gelu-residual; read with TMA where epilogue-loads =
+# auto applies: mostly sizes whose C rows are 16-byte multiples), random
+# dtypes, layouts, tiles, stream-K, clusters and batches (which fall back
+# to the fragment loads).
+if sys.argv[7] == "1":
+    sizes = [8, 16, 64, 72, 136, 256, 504, 1000, 1024, 1536, 2040, 3000, 4096,
+             1, 61, 127, 509]
+    for i in range(24):
+        m, n, k = (r.choice(sizes) for _ in range(3))
+        inp = r.choice(["f16", "bf16"])
+        args = [str(m), str(n), str(k), "--in", inp, "--out", r.choice(["f32", inp]),
+                "--epilogue", r.choice(["add-relu", "bias-gelu-residual"]),
+                "--a-layout", r.choice(["mk", "km"]), "--b-layout", r.choice(["kn", "nk"])]
+        if r.random() < 0.1:
+            args += ["--batch", str(r.choice([2, 3]))]
+        pick = r.random()
+        flags = []
+        if pick < 0.1:
+            flags = ["--stream-k=1"]
+        elif pick < 0.2:
+            flags = ["--cluster=2,1", "--block-tile=128,256,64"]
+        elif pick < 0.6:
+            flags = ["--block-tile=" + r.choice(["64,64,64", "128,64,64", "64,256,64",
+                                                "128,128,64", "128,192,64", "64,128,64",
+                                                "128,256,64", "128,144,64"])]
+        print(f"r{i:02d}_{m}x{n}x{k}_epi " + " ".join(args) + " -- " + " ".join(flags))
+    sys.exit(0)
 # REGS=1: every draw C = relu(A) B on sm90 (the prologue on A, in registers
 # where it applies: A stored [m][k]; a fifth A [k][m], which falls back),
 # random sizes with edges, dtypes, B layout, tiles, stream-K, clusters,

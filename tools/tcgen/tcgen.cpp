@@ -182,11 +182,11 @@ static cl::opt<std::string> prologueMode(
     cl::sub(tuneCmd));
 static cl::opt<std::string> epilogueLoadsMode(
     "epilogue-loads",
-    cl::desc("sm90: how a fused epilogue reads a matrix operand: fragments "
-             "(global loads in the accumulators' layout) or tma (the "
-             "operand's chunk through the TMA-store buffer; not yet "
-             "measured on a GPU)"),
-    cl::init("fragments"), cl::sub(compileCmd), cl::sub(explainCmd),
+    cl::desc("sm90: how a fused epilogue reads a matrix operand: auto "
+             "(tma where it applies, else fragments), fragments (global "
+             "loads in the accumulators' layout) or tma (the operand's "
+             "chunk through the TMA-store buffer)"),
+    cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd),
     cl::sub(tuneCmd));
 static cl::opt<std::string> packMode(
     "pack",
@@ -592,7 +592,7 @@ static int tune(MLIRContext &ctx, const char *argv0) {
     request.forwardedFlags.push_back("--allow-tf32");
   if (prologueMode != "auto")
     request.forwardedFlags.push_back("--prologue=" + prologueMode);
-  if (epilogueLoadsMode != "fragments")
+  if (epilogueLoadsMode != "auto")
     request.forwardedFlags.push_back("--epilogue-loads=" + epilogueLoadsMode);
   if (!storeKind.empty())
     request.forwardedFlags.push_back("--store=" + storeKind);

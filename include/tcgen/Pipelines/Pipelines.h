@@ -90,8 +90,9 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
   Option<std::string> epilogueLoads{
       *this, "epilogue-loads",
       llvm::cl::desc("How sm90's fused epilogue reads a matrix operand: "
+                     "auto (tma where it applies, else fragments), "
                      "fragments or tma"),
-      llvm::cl::init("fragments")};
+      llvm::cl::init("auto")};
   Option<bool> bufferize{*this, "bufferize",
                          llvm::cl::desc("Bufferize tensor inputs first"),
                          llvm::cl::init(true)};

@@ -702,10 +702,12 @@ struct BuildKernelPass final
         return result;
       };
     // A matrix epilogue operand read with TMA through the store chunks.
-    if (epilogueLoads != "fragments" && epilogueLoads != "tma")
-      return op.emitOpError("epilogue-loads must be fragments or tma, not '")
+    if (epilogueLoads != "fragments" && epilogueLoads != "tma" &&
+        epilogueLoads != "auto")
+      return op.emitOpError(
+                 "epilogue-loads must be auto, fragments or tma, not '")
              << epilogueLoads << "'";
-    if (epilogueLoads == "tma") {
+    if (epilogueLoads != "fragments") {
       for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
         if (!accumulate && e.kind == "matrix" && e.type == p.outType) {
           p.tmaEpilogueOperand = int64_t(k);
@@ -721,7 +723,11 @@ struct BuildKernelPass final
       else if (p.batched || p.streamK || p.clusterSize() > 1 ||
                p.dynamicShape)
         whyNot = "no batch, stream-K, cluster or run-time sizes";
-      if (!whyNot.empty())
+      // auto: TMA where it applies (measured as fast or faster), else the
+      // fragment loads.
+      if (!whyNot.empty() && epilogueLoads == "auto")
+        p.tmaEpilogueOperand = -1;
+      else if (!whyNot.empty())
         return op.emitOpError("epilogue-loads = tma needs ") << whyNot;
     }
     sm90::PrologueBodyBuilder prologueBody;

@@ -1,5 +1,6 @@
 // RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=global}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=GLOBAL
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=TMA
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel{epilogue-loads=fragments})' | FileCheck %s --check-prefix=TMA
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=AUTO
 // RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 cluster=2,1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=CLUSTER
 // RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=DEFAULT
 
@@ -64,6 +65,12 @@ func.func @edge_fused(%A: memref<200x72xf16>, %B: memref<72x328xf16>, %R: memref
 // TMA:            %[[LASTPAIR:.*]] = arith.constant 326 : index
 // TMA:            %[[C0:.*]] = arith.minui %{{.*}}, %[[LASTPAIR]] : index
 // TMA:            vector.load %{{.*}}[%[[R0]], %[[C0]]] : memref<200x328xf32>, vector<2xf32>
+// By default (epilogue-loads = auto) R is read with TMA instead, which
+// zero-fills past the edge: a tensor map and no clamped loads.
+// AUTO-LABEL:   gpu.func @edge_fused_kernel(
+// AUTO-SAME:      "tensormap:C", "tensormap:E0"
+// AUTO-NOT:       vector.load %{{.*}} : memref<200x328xf32>, vector<2xf32>
+// AUTO:           gpu.return
 
 // -----
 

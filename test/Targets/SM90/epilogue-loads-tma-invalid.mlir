@@ -6,7 +6,7 @@
 
 // epilogue-loads = tma refuses what it does not cover, naming it.
 // NOMAT: error: 'linalg.matmul' op epilogue-loads = tma needs a fused epilogue with a matrix operand of C's dtype
-// MODE: error: 'linalg.matmul' op epilogue-loads must be fragments or tma, not 'smem'
+// MODE: error: 'linalg.matmul' op epilogue-loads must be auto, fragments or tma, not 'smem'
 // CHUNK: error: 'linalg.matmul' op epilogue-loads = tma needs a block tile N that is a multiple of the store chunk
 // SK: error: 'linalg.matmul' op epilogue-loads = tma needs no batch, stream-K, cluster or run-time sizes
 

@@ -1,5 +1,7 @@
 // RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{epilogue-loads=tma})' | FileCheck %s
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=FRAG
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{epilogue-loads=fragments})' | FileCheck %s --check-prefix=FRAG
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=AUTO
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 stream-k=1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=AUTOSK
 
 // relu(A B + D) with epilogue-loads = tma: D becomes a tensor map (the C
 // store chunk's box) and is read through the TMA-store chunk buffers. At
@@ -57,6 +59,13 @@ func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK:         nvgpu.mbarrier.try_wait.parity %[[EBAR]]
 // CHECK-NOT:     vector.load
 // CHECK:         gpu.return
+// By default (epilogue-loads = auto) D is read with TMA where that applies;
+// with stream-K it is not, and auto falls back to the fragment loads.
+// AUTO-LABEL: gpu.func @add_relu_kernel(
+// AUTO-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "tensormap:E0"]
+// AUTOSK-LABEL: gpu.func @add_relu_kernel(
+// AUTOSK-SAME:    "tensormap:C", "ptr:E0"
+// AUTOSK:         vector.load %{{.*}} : memref<256x256xf16>, vector<2xf16>
 // FRAG-LABEL: gpu.func @add_relu_kernel(
 // FRAG-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "ptr:E0"]
 // FRAG:         vector.load %{{.*}} : memref<256x256xf16>, vector<2xf16>

@@ -56,13 +56,14 @@ def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
            "loads such an operand with cp.async instead of TMA; the others "
            "as with auto)">,
     Option<"epilogueLoads", "epilogue-loads", "std::string",
-           /*default=*/"\"fragments\"",
+           /*default=*/"\"auto\"",
            "How a fused epilogue reads a matrix operand: fragments (each "
-           "thread loads its accumulators' pairs from global memory) or tma "
-           "(not yet measured on a GPU: the operand's chunk is loaded with "
-           "TMA into the TMA-store chunk buffer, where each thread finds its "
-           "pairs at its store addresses; one operand of C's dtype, TMA "
-           "stores, whole chunks, no batch, stream-K or cluster)">,
+           "thread loads its accumulators' pairs from global memory), tma "
+           "(the operand's chunk is loaded with TMA into the TMA-store chunk "
+           "buffer, where each thread finds its pairs at its store "
+           "addresses; one operand of C's dtype, TMA stores, whole chunks, "
+           "no batch, stream-K or cluster), or auto (tma where it applies, "
+           "else fragments)">,
     Option<"prologueMode", "prologue", "std::string", /*default=*/"\"auto\"",
            "Where a fused prologue is applied: regs (on A only: the "
            "consumers load A's tile into registers with ldmatrix, transform "
