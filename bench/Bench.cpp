@@ -383,18 +383,24 @@ struct Sides {
   }
 };
 
-/// Queues one iteration: each side between its own pair of events.
-std::string queueIteration(Sides &s, int set, cudaStream_t stream,
-                           cudaEvent_t *events) {
+/// Queues one iteration: each side between its own pair of events, each on
+/// the next buffer set of the rotation (`launch` counts the sides queued so
+/// far). No side finds its inputs in L2 because the side before it just
+/// read them: with one set per iteration, cuBLAS ran on the A and B the
+/// kernel had just pulled into L2, a bias against the kernel at the sizes
+/// whose operands fit in L2.
+std::string queueIteration(Sides &s, int &launch, int numSets,
+                           cudaStream_t stream, cudaEvent_t *events) {
   std::string e;
+  auto next = [&] { return launch++ % numSets; };
   cudaEventRecord(events[0], stream);
-  e = s.runTcgen(set, stream);
+  e = s.runTcgen(next(), stream);
   cudaEventRecord(events[1], stream);
   if (!e.empty())
     return "tcgen: " + e;
   if (s.baseline) {
     cudaEventRecord(events[6], stream);
-    e = s.runBaseline(set, stream, events[7]);
+    e = s.runBaseline(next(), stream, events[7]);
     cudaEventRecord(events[8], stream);
     if (!e.empty())
       return std::string("baseline ") + baselineName(s.baseline->plan.kind) +
@@ -402,14 +408,14 @@ std::string queueIteration(Sides &s, int set, cudaStream_t stream,
   }
   if (s.haveCublas) {
     cudaEventRecord(events[2], stream);
-    e = s.runCublas(set, stream);
+    e = s.runCublas(next(), stream);
     cudaEventRecord(events[3], stream);
     if (!e.empty())
       return e;
   }
   if (s.haveLt) {
     cudaEventRecord(events[4], stream);
-    e = s.runLt(set, stream);
+    e = s.runLt(next(), stream);
     cudaEventRecord(events[5], stream);
     if (!e.empty())
       return e;
@@ -426,8 +432,9 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
     if (cudaEventCreate(&ev) != cudaSuccess)
       return "cudaEventCreate failed";
   std::string e;
+  int launch = 0;
   for (int w = 0; w < options.warmup && e.empty(); ++w)
-    e = queueIteration(s, w % numSets, stream, events.data());
+    e = queueIteration(s, launch, numSets, stream, events.data());
   if (e.empty())
     e = formatCuda("warm-up (cudaStreamSynchronize)",
                    cudaStreamSynchronize(stream));
@@ -438,7 +445,8 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
                    cudaLaunchHostFunc(stream, Gate::wait, &gate));
     int end = std::min(options.iters, begin + kBatch);
     for (int it = begin; it < end && e.empty(); ++it)
-      e = queueIteration(s, it % numSets, stream, &events[kEventsPerIter * it]);
+      e = queueIteration(s, launch, numSets, stream,
+                         &events[kEventsPerIter * it]);
     gate.open();
     // The gate lives on this stack frame: wait for the batch to drain.
     std::string sync =

@@ -101,8 +101,11 @@ std::string tcgen::bench::timeCandidates(
                                      &stream, cudaStreamNonBlocking));
       !e.empty())
     return e;
-  auto launch = [&](size_t i, int set) {
-    return kernels[i]->launch(sets[set].args, stream);
+  // Every launch on the next buffer set: no candidate finds its inputs in
+  // L2 because the one before it just read them.
+  int launches = 0;
+  auto launch = [&](size_t i) {
+    return kernels[i]->launch(sets[launches++ % numSets].args, stream);
   };
   // Warm-up, one candidate at a time, so that a failing one is found and
   // dropped before the timed rounds; then one round timed on the host to
@@ -110,7 +113,7 @@ std::string tcgen::bench::timeCandidates(
   std::string error;
   for (size_t i : live) {
     for (int w = 0; w < options.warmup && timings[i].error.empty(); ++w)
-      timings[i].error = launch(i, w % numSets);
+      timings[i].error = launch(i);
     // A launch the runtime refuses drops the candidate; a kernel that
     // faults leaves the context unusable: give up on the rest.
     std::string sync =
@@ -131,7 +134,7 @@ std::string tcgen::bench::timeCandidates(
   if (error.empty()) {
     auto start = std::chrono::steady_clock::now();
     for (size_t i : run)
-      launch(i, 0);
+      launch(i);
     cudaStreamSynchronize(stream);
     double roundS =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -157,7 +160,7 @@ std::string tcgen::bench::timeCandidates(
         size_t slot = (r + size_t(it)) % run.size();
         cudaEvent_t *ev = &events[2 * (size_t(it) * run.size() + slot)];
         cudaEventRecord(ev[0], stream);
-        std::string e = launch(run[slot], it % numSets);
+        std::string e = launch(run[slot]);
         cudaEventRecord(ev[1], stream);
         if (!e.empty())
           error = "candidate " + timings[run[slot]].id + ": " + e;
