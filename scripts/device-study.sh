@@ -133,8 +133,8 @@ if [ -d "$CARRY/fusion-bundles" ]; then
   for pair in relu_bias:cublaslt-relu-bias gelu_bias:cublaslt-gelu-bias \
               add_relu:cublas+add-relu add_scalar:cublas+add-scalar \
               bias_gelu_residual:cublas+bias-gelu-residual relu_a:relu-a+cublas \
-              relu_c:relu-c+cublas add_relu_tma:cublas+add-relu \
-              bias_gelu_residual_tma:cublas+bias-gelu-residual; do
+              relu_c:relu-c+cublas add_relu_frag:cublas+add-relu \
+              bias_gelu_residual_frag:cublas+bias-gelu-residual; do
     pat=${pair%%:*}; base=${pair#*:}
     ls -d "$CARRY"/fusion-bundles/f*_"$pat"/ > /dev/null 2>&1 || continue
     "$GPU" bench "$CARRY"/fusion-bundles/f*_"$pat"/ --baseline="$base" \

@@ -374,10 +374,11 @@ if want fusion; then
     build "$CARRY/fusion-bundles" "f${s}_relu_c" "$s" "$s" "$s" --out f16 --init relu-c
     # C = relu(A) * B (a prologue; against a ReLU kernel + cuBLAS)
     build "$CARRY/fusion-bundles" "f${s}_relu_a" "$s" "$s" "$s" --out f16 --prologue relu-a
-    # EPILOGUE_TMA=1: the matrix operand read through the store chunks
+    # EPILOGUE_TMA=1: the matrix operand read through the store chunks (the
+    # default, epilogue-loads = auto) against the fragment loads (_frag)
     if [ "${EPILOGUE_TMA:-0}" = 1 ]; then
       for e in add-relu bias-gelu-residual; do
-        build "$CARRY/fusion-bundles" "f${s}_${e//-/_}_tma" "$s" "$s" "$s" --out f16 --epilogue "$e" -- --epilogue-loads=tma
+        build "$CARRY/fusion-bundles" "f${s}_${e//-/_}_frag" "$s" "$s" "$s" --out f16 --epilogue "$e" -- --epilogue-loads=fragments
       done
     fi
   done
@@ -395,6 +396,7 @@ if want fusion; then
     mkdir -p "$CARRY/san"
     build "$CARRY/san" san_etma 256 512 128 --out f16 --epilogue add-relu -- "${E[@]}"
     build "$CARRY/san" san_etma_bgr 300 256 200 --in bf16 --out bf16 --epilogue bias-gelu-residual -- "${E[@]}"
+    build "$CARRY/san" san_etma_items 1024 1024 64 --out f16 --epilogue add-relu -- "${E[@]}" --block-tile=64,64,64
   fi
   # prologue checks: A transposed, bf16, odd sizes (edges and packs), a
   # cluster sharing A, stream-K, 64-row tiles

@@ -1528,11 +1528,12 @@ static std::string emitChunkPairAddress(llvm::raw_ostream &os,
 /// rows) into buffer cc % 2 with TMA, on that buffer's mbarrier (warpgroup
 /// w, buffer b: barrier 2 w + b).
 static void emitEpilogueOperandIssue(llvm::raw_ostream &os,
-                                     const KernelParams &p, int64_t cc) {
+                                     const KernelParams &p, int64_t cc,
+                                     StringRef leader = "%epiLeader") {
   os << llvm::formatv(R"(
       %eeIB{0} = arith.constant {1} : index
       %eeIBar{0} = arith.addi %eeBar0, %eeIB{0} : index
-      scf.if %epiLeader {{
+      scf.if {6} {{
         %eeCol{0} = arith.constant {2} : index
         %eex{0} = arith.addi %n0, %eeCol{0} : index
         %eeOff{0} = arith.constant {3} : index
@@ -1544,7 +1545,53 @@ static void emitEpilogueOperandIssue(llvm::raw_ostream &os,
 )",
                       cc, cc % 2, cc * p.storeChunkCols(),
                       cc % 2 * kStoreChunkBytes, p.storeChunkCols(),
-                      p.outType);
+                      p.outType, leader);
+}
+
+/// Before the main loop of the block's first item: the warpgroup's leader
+/// issues the TMA loads of the epilogue operand's chunks 0 and 1 (no store
+/// has used the chunk buffers yet), so that their latency hides behind the
+/// main loop; on later items emitEpilogueOperandLoad issues them at chunk
+/// 0, once the previous item's stores have read the buffers. The buffers'
+/// use counts, and so the waits' phases, are the same either way.
+static void emitEpilogueOperandPrefetch(llvm::raw_ostream &os,
+                                        const KernelParams &p) {
+  os << llvm::formatv(R"(
+      %epDone = arith.subi %t, %cid : index
+      %epFirst = arith.cmpi ult, %epDone, %ncl : index
+      %epLead0 = arith.cmpi eq, %wtid, %c0 : index
+      %epLead = arith.andi %epLead0, %epFirst : i1
+      scf.if %epLead {{
+        %epC2 = arith.constant 2 : index
+        %epC64 = arith.constant 64 : index
+        %epRingOff = arith.constant {0} : index
+        %epRing = arith.addi %pad, %epRingOff : index
+        %epWgBytes = arith.constant {1} : index
+        %epTx = arith.constant {2} : index
+        %epBar0 = arith.muli %wg, %epC2 : index
+        %epWgRow = arith.muli %wg, %epC64 : index
+        %epy = arith.addi %m0, %epWgRow : index
+        %epWgOff = arith.muli %wg, %epWgBytes : index
+        %epBufs = arith.addi %epRing, %epWgOff : index
+)",
+                      p.stages * p.stageBytes(), 2 * kStoreChunkBytes,
+                      kStoreChunkBytes);
+  const int64_t chunks = p.blockN / p.storeChunkCols();
+  for (int64_t cc = 0; cc < std::min<int64_t>(2, chunks); ++cc)
+    os << llvm::formatv(R"(
+        %epIB{0} = arith.constant {1} : index
+        %epIBar{0} = arith.addi %epBar0, %epIB{0} : index
+        %epCol{0} = arith.constant {2} : index
+        %epx{0} = arith.addi %n0, %epCol{0} : index
+        %epOff{0} = arith.constant {3} : index
+        %epAt{0} = arith.addi %epBufs, %epOff{0} : index
+        %epView{0} = memref.view %dsm[%epAt{0}][] : !smem to memref<64x{4}x{5}, 3>
+        nvgpu.mbarrier.arrive.expect_tx %eBar[%epIBar{0}], %epTx : !barE
+        nvgpu.tma.async.load %tmapE[%epx{0}, %epy], %eBar[%epIBar{0}] to %epView{0} : !tmE, !barE -> memref<64x{4}x{5}, 3>
+)",
+                        cc, cc, cc * p.storeChunkCols(),
+                        cc * kStoreChunkBytes, p.storeChunkCols(), p.outType);
+  os << "      }\n";
 }
 
 /// At the start of chunk c, once the buffers are free (emitStoreChunkBegin
@@ -1558,10 +1605,18 @@ static void emitEpilogueOperandLoad(llvm::raw_ostream &os,
                                     const KernelParams &p, int64_t c) {
   const int64_t chunks = p.blockN / p.storeChunkCols();
   const int64_t usesPerItem = (chunks + 1 - c % 2) / 2;
+  // Chunks 0 and 1: issued before the main loop on the block's first item
+  // (emitEpilogueOperandPrefetch), here on later ones.
   if (c == 0)
-    emitEpilogueOperandIssue(os, p, 0);
+    os << R"(
+      %eeLater = arith.cmpi uge, %eeDone, %ncl : index
+      %eeLead01 = arith.andi %epiLeader, %eeLater : i1
+)";
+  if (c == 0)
+    emitEpilogueOperandIssue(os, p, 0, "%eeLead01");
   if (c + 1 < chunks)
-    emitEpilogueOperandIssue(os, p, c + 1);
+    emitEpilogueOperandIssue(os, p, c + 1,
+                             c == 0 ? "%eeLead01" : "%epiLeader");
   os << llvm::formatv(R"(
       %eeBuf{0} = arith.constant {1} : index
       %eeB{0} = arith.addi %eeBar0, %eeBuf{0} : index
@@ -2195,6 +2250,8 @@ gpu.module @{0} {{
   // scale-d = 0 on an undefined accumulator, so no instruction other than
   // wgmma writes the accumulator registers and ptxas injects no
   // warpgroup.arrive / wait (C7519 / C7517) around the chain.
+  if (p.tmaEpilogueOperand >= 0)
+    emitEpilogueOperandPrefetch(os, p);
   os << R"(
       %accU = llvm.mlir.undef : !acc
 )";

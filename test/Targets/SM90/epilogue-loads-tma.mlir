@@ -35,14 +35,30 @@ func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK:         %[[TE:.*]] = builtin.unrealized_conversion_cast %[[PE]] : !llvm.ptr to !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = swizzle_128b
 // CHECK:         %[[EBAR:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
 // CHECK:         nvgpu.mbarrier.init %[[EBAR]][%{{.*}}], %{{.*}} : <memorySpace = #gpu.address_space<workgroup>, num_barriers = 4>
-// The first chunk: the buffers are free; D's chunks 0 and 1 are loaded
-// (chunk 1 overlaps chunk 0's work), then chunk 0's is waited for.
-// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
-// CHECK-NEXT:    nvvm.barrier id
-// CHECK:         scf.if
+// The block's first item: before its main loop, the warpgroup's leader
+// loads D's chunks 0 and 1 (no store has used the buffers yet), so that the
+// loads overlap the main loop.
+// CHECK:         nvvm.setmaxregister increase
+// CHECK:         %[[DONE:.*]] = arith.subi %arg{{[0-9]+}}, %{{.*}} : index
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi ult, %[[DONE]], %{{.*}} : index
+// CHECK-NEXT:    %[[LEAD0:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:    %[[PLEAD:.*]] = arith.andi %[[LEAD0]], %[[FIRST]] : i1
+// CHECK-NEXT:    scf.if %[[PLEAD]] {
 // CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[EBAR]][%{{.*}}], %c8192{{.*}}
 // CHECK-NEXT:      nvgpu.tma.async.load %[[TE]][%{{.*}}, %{{.*}}], %[[EBAR]][%{{.*}}] to %{{.*}} : <tensor = memref<64x64xf16, 3>{{.*}} -> memref<64x64xf16, 3>
-// CHECK:         scf.if
+// CHECK:           nvgpu.tma.async.load %[[TE]]
+// CHECK:         nvvm.wgmma.mma_async
+// The first chunk: once every store has read the buffers, later items load
+// chunks 0 and 1 here (chunk 1 overlaps chunk 0's work); then chunk 0's is
+// waited for.
+// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK-NEXT:    nvvm.barrier id
+// CHECK:         %[[LATER:.*]] = arith.cmpi uge, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:    %[[LEAD01:.*]] = arith.andi %{{.*}}, %[[LATER]] : i1
+// CHECK:         scf.if %[[LEAD01]] {
+// CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[EBAR]][%{{.*}}], %c8192{{.*}}
+// CHECK-NEXT:      nvgpu.tma.async.load %[[TE]][%{{.*}}, %{{.*}}], %[[EBAR]][%{{.*}}] to %{{.*}} : <tensor = memref<64x64xf16, 3>{{.*}} -> memref<64x64xf16, 3>
+// CHECK:         scf.if %[[LEAD01]] {
 // CHECK:           nvgpu.tma.async.load %[[TE]]
 // CHECK:         nvgpu.mbarrier.try_wait.parity %[[EBAR]][%{{.*}}], %{{.*}}, %{{.*}}
 // The pair comes from the chunk buffer, then the epilogue, then the store
