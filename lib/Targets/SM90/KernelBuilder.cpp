@@ -1292,6 +1292,28 @@ static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
       results[0], results[1], p.outType);
 }
 
+/// The TMA-loaded epilogue operand's per-tile values, named %<px>...: the
+/// warpgroup's chunk buffers' base (an index into %dsm), its first
+/// mbarrier, its first row, the bytes of a chunk.
+static void emitEpilogueOperandBase(llvm::raw_ostream &os,
+                                    const KernelParams &p, StringRef px) {
+  os << llvm::formatv(R"(
+      %{0}C2 = arith.constant 2 : index
+      %{0}C64 = arith.constant 64 : index
+      %{0}RingOff = arith.constant {1} : index
+      %{0}Ring = arith.addi %pad, %{0}RingOff : index
+      %{0}WgBytes = arith.constant {2} : index
+      %{0}Tx = arith.constant {3} : index
+      %{0}Bar0 = arith.muli %wg, %{0}C2 : index
+      %{0}WgRow = arith.muli %wg, %{0}C64 : index
+      %{0}y = arith.addi %m0, %{0}WgRow : index
+      %{0}WgOff = arith.muli %wg, %{0}WgBytes : index
+      %{0}Bufs = arith.addi %{0}Ring, %{0}WgOff : index
+)",
+                      px, p.stages * p.stageBytes(), 2 * kStoreChunkBytes,
+                      kStoreChunkBytes);
+}
+
 /// TMA-store epilogue of a tile: the warpgroup's two chunk buffers follow
 /// the ring (the first at %stB, a 32-bit shared address), and %stT is the
 /// thread's fixed part of its store addresses in it. A chunk is
@@ -1351,27 +1373,15 @@ static void emitStoreSetup(llvm::raw_ostream &os, const KernelParams &p) {
       %eT = arith.addi %eRowOff, %eIn : i32
       %stT = arith.addi %stB, %eT : i32
 )";
-  if (p.tmaEpilogueOperand >= 0)
-    os << llvm::formatv(R"(
+  if (p.tmaEpilogueOperand >= 0) {
+    os << R"(
       // The TMA-loaded epilogue operand: this item's number among the
-      // block's, the chunk buffers' base (an index into %dsm), the bytes of
-      // a chunk.
-      %eeC2 = arith.constant 2 : index
-      %eeC64 = arith.constant 64 : index
+      // block's.
       %eeDone = arith.subi %t, %cid : index
       %eeItem = arith.divui %eeDone, %ncl : index
-      %eeRingOff = arith.constant {0} : index
-      %eeRing = arith.addi %pad, %eeRingOff : index
-      %eeWgBytes = arith.constant {1} : index
-      %eeTx = arith.constant {2} : index
-      %eeBar0 = arith.muli %wg, %eeC2 : index
-      %eeWgRow = arith.muli %wg, %eeC64 : index
-      %eey = arith.addi %m0, %eeWgRow : index
-      %eeWgOff = arith.muli %wg, %eeWgBytes : index
-      %eeBufs = arith.addi %eeRing, %eeWgOff : index
-)",
-                        p.stages * p.stageBytes(), 2 * kStoreChunkBytes,
-                        kStoreChunkBytes);
+)";
+    emitEpilogueOperandBase(os, p, "ee");
+  }
 }
 
 /// Before chunk c's shared stores: its buffer (c % 2) is free once the TMA
@@ -1526,26 +1536,27 @@ static std::string emitChunkPairAddress(llvm::raw_ostream &os,
 /// (`tmaEpilogueOperand`): the warpgroup's leader loads the operand's chunk
 /// cc (C's store box: columns n0 + cc x chunk width, the warpgroup's 64
 /// rows) into buffer cc % 2 with TMA, on that buffer's mbarrier (warpgroup
-/// w, buffer b: barrier 2 w + b).
+/// w, buffer b: barrier 2 w + b); `px` names the values of
+/// emitEpilogueOperandBase it uses, `leader` the predicate.
 static void emitEpilogueOperandIssue(llvm::raw_ostream &os,
                                      const KernelParams &p, int64_t cc,
-                                     StringRef leader = "%epiLeader") {
+                                     StringRef leader, StringRef px = "ee") {
   os << llvm::formatv(R"(
-      %eeIB{0} = arith.constant {1} : index
-      %eeIBar{0} = arith.addi %eeBar0, %eeIB{0} : index
-      scf.if {6} {{
-        %eeCol{0} = arith.constant {2} : index
-        %eex{0} = arith.addi %n0, %eeCol{0} : index
-        %eeOff{0} = arith.constant {3} : index
-        %eeAt{0} = arith.addi %eeBufs, %eeOff{0} : index
-        %eeView{0} = memref.view %dsm[%eeAt{0}][] : !smem to memref<64x{4}x{5}, 3>
-        nvgpu.mbarrier.arrive.expect_tx %eBar[%eeIBar{0}], %eeTx : !barE
-        nvgpu.tma.async.load %tmapE[%eex{0}, %eey], %eBar[%eeIBar{0}] to %eeView{0} : !tmE, !barE -> memref<64x{4}x{5}, 3>
+      %{6}IB{0} = arith.constant {1} : index
+      %{6}IBar{0} = arith.addi %{6}Bar0, %{6}IB{0} : index
+      scf.if {7} {{
+        %{6}Col{0} = arith.constant {2} : index
+        %{6}x{0} = arith.addi %n0, %{6}Col{0} : index
+        %{6}Off{0} = arith.constant {3} : index
+        %{6}At{0} = arith.addi %{6}Bufs, %{6}Off{0} : index
+        %{6}View{0} = memref.view %dsm[%{6}At{0}][] : !smem to memref<64x{4}x{5}, 3>
+        nvgpu.mbarrier.arrive.expect_tx %eBar[%{6}IBar{0}], %{6}Tx : !barE
+        nvgpu.tma.async.load %tmapE[%{6}x{0}, %{6}y], %eBar[%{6}IBar{0}] to %{6}View{0} : !tmE, !barE -> memref<64x{4}x{5}, 3>
       }
 )",
                       cc, cc % 2, cc * p.storeChunkCols(),
                       cc % 2 * kStoreChunkBytes, p.storeChunkCols(),
-                      p.outType, leader);
+                      p.outType, px, leader);
 }
 
 /// Before the main loop of the block's first item: the warpgroup's leader
@@ -1556,42 +1567,16 @@ static void emitEpilogueOperandIssue(llvm::raw_ostream &os,
 /// use counts, and so the waits' phases, are the same either way.
 static void emitEpilogueOperandPrefetch(llvm::raw_ostream &os,
                                         const KernelParams &p) {
-  os << llvm::formatv(R"(
+  os << R"(
       %epDone = arith.subi %t, %cid : index
       %epFirst = arith.cmpi ult, %epDone, %ncl : index
       %epLead0 = arith.cmpi eq, %wtid, %c0 : index
       %epLead = arith.andi %epLead0, %epFirst : i1
-      scf.if %epLead {{
-        %epC2 = arith.constant 2 : index
-        %epC64 = arith.constant 64 : index
-        %epRingOff = arith.constant {0} : index
-        %epRing = arith.addi %pad, %epRingOff : index
-        %epWgBytes = arith.constant {1} : index
-        %epTx = arith.constant {2} : index
-        %epBar0 = arith.muli %wg, %epC2 : index
-        %epWgRow = arith.muli %wg, %epC64 : index
-        %epy = arith.addi %m0, %epWgRow : index
-        %epWgOff = arith.muli %wg, %epWgBytes : index
-        %epBufs = arith.addi %epRing, %epWgOff : index
-)",
-                      p.stages * p.stageBytes(), 2 * kStoreChunkBytes,
-                      kStoreChunkBytes);
+)";
+  emitEpilogueOperandBase(os, p, "ep");
   const int64_t chunks = p.blockN / p.storeChunkCols();
   for (int64_t cc = 0; cc < std::min<int64_t>(2, chunks); ++cc)
-    os << llvm::formatv(R"(
-        %epIB{0} = arith.constant {1} : index
-        %epIBar{0} = arith.addi %epBar0, %epIB{0} : index
-        %epCol{0} = arith.constant {2} : index
-        %epx{0} = arith.addi %n0, %epCol{0} : index
-        %epOff{0} = arith.constant {3} : index
-        %epAt{0} = arith.addi %epBufs, %epOff{0} : index
-        %epView{0} = memref.view %dsm[%epAt{0}][] : !smem to memref<64x{4}x{5}, 3>
-        nvgpu.mbarrier.arrive.expect_tx %eBar[%epIBar{0}], %epTx : !barE
-        nvgpu.tma.async.load %tmapE[%epx{0}, %epy], %eBar[%epIBar{0}] to %epView{0} : !tmE, !barE -> memref<64x{4}x{5}, 3>
-)",
-                        cc, cc, cc * p.storeChunkCols(),
-                        cc * kStoreChunkBytes, p.storeChunkCols(), p.outType);
-  os << "      }\n";
+    emitEpilogueOperandIssue(os, p, cc, "%epLead", "ep");
 }
 
 /// At the start of chunk c, once the buffers are free (emitStoreChunkBegin

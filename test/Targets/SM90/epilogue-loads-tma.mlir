@@ -43,9 +43,10 @@ func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi ult, %[[DONE]], %{{.*}} : index
 // CHECK-NEXT:    %[[LEAD0:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
 // CHECK-NEXT:    %[[PLEAD:.*]] = arith.andi %[[LEAD0]], %[[FIRST]] : i1
-// CHECK-NEXT:    scf.if %[[PLEAD]] {
+// CHECK:         scf.if %[[PLEAD]] {
 // CHECK:           nvgpu.mbarrier.arrive.expect_tx %[[EBAR]][%{{.*}}], %c8192{{.*}}
 // CHECK-NEXT:      nvgpu.tma.async.load %[[TE]][%{{.*}}, %{{.*}}], %[[EBAR]][%{{.*}}] to %{{.*}} : <tensor = memref<64x64xf16, 3>{{.*}} -> memref<64x64xf16, 3>
+// CHECK:         scf.if %[[PLEAD]] {
 // CHECK:           nvgpu.tma.async.load %[[TE]]
 // CHECK:         nvvm.wgmma.mma_async
 // The first chunk: once every store has read the buffers, later items load
