@@ -1053,6 +1053,15 @@ if want random; then
   python3 - "${SEED:-1}" "${PROLOGUES:-0}" "${FEATURES:-0}" "${SIMT:-0}" "${SWAP:-0}" "${REGS:-0}" "${EPILOGUES:-0}" > "$CARRY/mlir/random.txt" <<'PY'
 import random, sys
 r = random.Random(int(sys.argv[1]))
+def sm90_flags(pick, bounds, tiles):
+    """Stream-K, a 2x1 cluster or another block tile, by where pick falls."""
+    if pick < bounds[0]:
+        return ["--stream-k=1"]
+    if pick < bounds[1]:
+        return ["--cluster=2,1", "--block-tile=128,256,64"]
+    if pick < bounds[2]:
+        return ["--block-tile=" + r.choice(tiles)]
+    return []
 # EPILOGUES=1: every draw a fused epilogue with a matrix operand on sm90
 # (add-relu or bias-gelu-residual; read with TMA where epilogue-loads =
 # auto applies: mostly sizes whose C rows are 16-byte multiples), random
@@ -1069,16 +1078,9 @@ if sys.argv[7] == "1":
                 "--a-layout", r.choice(["mk", "km"]), "--b-layout", r.choice(["kn", "nk"])]
         if r.random() < 0.1:
             args += ["--batch", str(r.choice([2, 3]))]
-        pick = r.random()
-        flags = []
-        if pick < 0.1:
-            flags = ["--stream-k=1"]
-        elif pick < 0.2:
-            flags = ["--cluster=2,1", "--block-tile=128,256,64"]
-        elif pick < 0.6:
-            flags = ["--block-tile=" + r.choice(["64,64,64", "128,64,64", "64,256,64",
-                                                "128,128,64", "128,192,64", "64,128,64",
-                                                "128,256,64", "128,144,64"])]
+        flags = sm90_flags(r.random(), (0.1, 0.2, 0.6),
+                           ["64,64,64", "128,64,64", "64,256,64", "128,128,64",
+                            "128,192,64", "64,128,64", "128,256,64", "128,144,64"])
         print(f"r{i:02d}_{m}x{n}x{k}_epi " + " ".join(args) + " -- " + " ".join(flags))
     sys.exit(0)
 # REGS=1: every draw C = relu(A) B on sm90 (the prologue on A, in registers
@@ -1184,14 +1186,10 @@ for i in range(24):
                 ["--block-tile=64,128,16", "--warp-tile=32,64,16", "--thread-tile=8,8"],
                 ["--block-tile=128,64,8", "--warp-tile=32,32,8", "--thread-tile=8,4"],
                 ["--block-tile=64,64,8", "--warp-tile=32,32,8", "--thread-tile=4,8"]])
-    elif pick < 0.15:
-        flags = ["--stream-k=1"]
-    elif pick < 0.25:
-        flags = ["--cluster=2,1", "--block-tile=128,256,64"]
-    elif pick < 0.35:
-        flags = ["--block-tile=" + r.choice(["64,64,64", "128,64,64", "64,256,64",
-                                            "128,144,64", "128,160,64", "64,112,64",
-                                            "128,208,64"])]
+    else:
+        flags = sm90_flags(pick, (0.15, 0.25, 0.35),
+                           ["64,64,64", "128,64,64", "64,256,64", "128,144,64",
+                            "128,160,64", "64,112,64", "128,208,64"])
     print(f"r{i:02d}_{m}x{n}x{k} " + " ".join(args) + " -- " + " ".join(flags))
 PY
   while read -r name args; do
