@@ -89,6 +89,13 @@ ConfigAttr mlir::tcgen::getSM90Config(const ContractionInfo &info,
   // hold half as many 4-byte ones, and one wgmma takes k = 8.
   int64_t bytes = info.aType.getIntOrFloatBitWidth() / 8;
   int64_t blockK = c.blockK * 2 / bytes;
+  if (c.swap)
+    return ConfigAttr::get(info.op->getContext(), "sm90",
+                           {c.blockM, c.blockN, blockK},
+                           {64, c.blockN, blockK}, {64, c.blockN, 32 / bytes},
+                           c.stages, /*padding=*/0, /*vector=*/8, c.raster,
+                           /*persistent=*/true, c.streamK, /*cluster=*/{1, 1},
+                           "global", /*swap=*/true);
   return ConfigAttr::get(
       info.op->getContext(), "sm90", {c.blockM, c.blockN, blockK},
       {64, c.blockN, blockK}, {64, c.blockN, 32 / bytes}, c.stages,
@@ -192,19 +199,73 @@ static bool swapFewTiles(const ContractionInfo &info, int64_t blockM,
          sm90::ceilDiv(info.k, 64) >= 64;
 }
 
-bool mlir::tcgen::shouldSwap(const ContractionInfo &info, int64_t sms) {
-  // Few 64-row tiles over a long K: the swapped kernel with stream-K wins
-  // at 32 < M <= 64 too.
-  bool fewTiles = swapFewTiles(info, 64, sms);
+bool mlir::tcgen::canSwap(const ContractionInfo &info) {
   if (info.isDynamic() || info.batched || info.batchReduce ||
-      info.cTransposed || info.m > 64 ||
-      (info.m > 32 && info.n < 8192 && !fewTiles) || info.n < 1024 ||
-      (!info.aType.isF16() && !info.aType.isBF16()) || info.aTransposed ||
-      info.k % 8 != 0)
+      info.cTransposed || (!info.aType.isF16() && !info.aType.isBF16()) ||
+      info.aTransposed || info.k % 8 != 0)
     return false;
   if (!isa<BlockArgument>(info.a) || !isa<BlockArgument>(info.b))
     return false;
   return !findFirstProduct(info.op);
+}
+
+bool mlir::tcgen::shouldSwap(const ContractionInfo &info, int64_t sms) {
+  // Few 64-row tiles over a long K: the swapped kernel with stream-K wins
+  // at 32 < M <= 64 too.
+  bool fewTiles = swapFewTiles(info, 64, sms);
+  if (info.m > 64 || (info.m > 32 && info.n < 8192 && !fewTiles) ||
+      info.n < 1024)
+    return false;
+  return canSwap(info);
+}
+
+/// The swapped kernel's block width: the small M rounded up to 8.
+static int64_t swapBlockN(const ContractionInfo &info) {
+  return std::clamp<int64_t>((plannedSize(info.m) + 7) / 8 * 8, 8, 256);
+}
+
+/// The swapped default: chooseSwapBlockM's tile, swapStages, stream-K
+/// with few tiles over a long K.
+static model::SM90Candidate defaultSwapCandidate(const ContractionInfo &info,
+                                                 int64_t sms) {
+  model::SM90Candidate c;
+  c.swap = true;
+  c.blockM = chooseSwapBlockM(info.n, sms);
+  c.blockN = swapBlockN(info);
+  c.blockK = 64;
+  c.stages = sm90::chooseStages(c.blockM, c.blockN, 64, /*tmaStore=*/false,
+                                /*bKMajor=*/true, sm90::swapStages(c.blockM));
+  c.streamK = swapFewTiles(info, c.blockM, sms);
+  return c;
+}
+
+std::vector<model::SM90Candidate>
+mlir::tcgen::swapCandidates(const ContractionInfo &info, int64_t sms) {
+  std::vector<model::SM90Candidate> out;
+  if (info.m > 64 || !canSwap(info))
+    return out;
+  out.push_back(defaultSwapCandidate(info, sms));
+  for (int64_t blockM : {64, 128})
+    for (int64_t stages : {4, 6, 8, 10, 12})
+      for (bool streamK : {false, true}) {
+        model::SM90Candidate c;
+        c.swap = true;
+        c.blockM = blockM;
+        c.blockN = swapBlockN(info);
+        c.stages = std::min<int64_t>(
+            stages, sm90::chooseStages(blockM, c.blockN, 64, false, true,
+                                       stages));
+        c.streamK = streamK;
+        if (c.stages < stages)
+          continue; // does not fit: the shallower rings cover it
+        auto same = [&](const model::SM90Candidate &o) {
+          return o.blockM == c.blockM && o.stages == c.stages &&
+                 o.streamK == c.streamK;
+        };
+        if (llvm::none_of(out, same))
+          out.push_back(c);
+      }
+  return out;
 }
 
 ConfigAttr mlir::tcgen::getDefaultConfig(
@@ -221,21 +282,8 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
     // model's ranking for the next ranks.
     int64_t sms = getTypicalSMCount(target);
     if (swap == 1 || (swap < 0 && shouldSwap(info, sms))) {
-      if (modelRank == 0) {
-        int64_t blockM = chooseSwapBlockM(info.n, sms);
-        int64_t blockN =
-            std::clamp<int64_t>((plannedSize(info.m) + 7) / 8 * 8, 8, 256);
-        int64_t stages =
-            sm90::chooseStages(blockM, blockN, 64, /*tmaStore=*/false,
-                               /*bKMajor=*/true, sm90::swapStages(blockM));
-        bool streamK = swapFewTiles(info, blockM, sms);
-        return ConfigAttr::get(info.op->getContext(), "sm90",
-                               {blockM, blockN, 64}, {64, blockN, 64},
-                               {64, blockN, 16}, stages, /*padding=*/0,
-                               /*vector=*/8, /*raster=*/8,
-                               /*persistent=*/true, streamK,
-                               /*cluster=*/{1, 1}, "global", /*swap=*/true);
-      }
+      if (modelRank == 0)
+        return getSM90Config(info, defaultSwapCandidate(info, sms));
       --modelRank;
     }
     std::vector<model::SM90Candidate> ranked = model::rankSM90(

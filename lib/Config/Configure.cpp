@@ -192,14 +192,18 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                                            constants, modelRank,
                                            swapPreference);
         // A retry with the model's next choice (model-rank > 0) means the
-        // first config did not build: the cache's is not tried again. The
-        // tuner does not time swapped kernels, so for a small M the
-        // small-M rule stands over the cache.
-        if (cache && modelRank == 0 && !base.getSwap()) {
+        // first config did not build: the cache's is not tried again. Where
+        // the small-M rule swaps, only a swapped record stands over it (a
+        // record of a tuner that timed no swapped kernel does not); an
+        // asked-for --swap keeps records of the other kind out.
+        if (cache && modelRank == 0) {
           FailureOr<ConfigAttr> tuned = lookUpTuned(*cache, op, *info, target);
           if (failed(tuned))
             return WalkResult::interrupt();
-          if (*tuned && (*tuned).getBackend() == chosenBackend)
+          bool swapFits =
+              *tuned && (swap >= 0 ? (*tuned).getSwap() == (swap != 0)
+                                   : !base.getSwap() || (*tuned).getSwap());
+          if (*tuned && (*tuned).getBackend() == chosenBackend && swapFits)
             base = *tuned;
         }
         FailureOr<ConfigAttr> chosen =

@@ -96,6 +96,8 @@ std::string SM90Candidate::label() const {
     s += " streamk";
   if (clusterM * clusterN > 1)
     s += llvm::formatv(" cluster {0}x{1}", clusterM, clusterN).str();
+  if (swap)
+    s += " swap";
   return s;
 }
 

@@ -163,6 +163,8 @@ CandidateRecord fromRecord(const ::tcgen::TuneCandidateRecord &t) {
   r.predictedUs = t.predictedUs;
   r.status = t.status;
   r.config = t.config;
+  // The file keeps the swap in the config only.
+  r.c.swap = StringRef(t.config).contains("swap = true");
   return r;
 }
 
@@ -229,7 +231,7 @@ bool sameConfig(const model::SM90Candidate &a, const model::SM90Candidate &b) {
   return a.blockM == b.blockM && a.blockN == b.blockN &&
          a.stages == b.stages && a.streamK == b.streamK &&
          a.clusterM == b.clusterM && a.clusterN == b.clusterN &&
-         a.raster == b.raster;
+         a.raster == b.raster && a.swap == b.swap;
 }
 
 /// The fastest measured time of `shape` over that of the model's first
@@ -309,6 +311,13 @@ mlir::tcgen::rankContractions(ModuleOp module,
       r.ranked = model::rankSM90(r.problem, r.constants);
       for (const model::SM90Candidate &cand : r.ranked)
         r.rankedConfigs.push_back(printed(getSM90Config(*info, cand)));
+      // A small M: the swapped kernels too (the model does not predict
+      // them).
+      int64_t sms = getTypicalSMCount(target);
+      r.swapped = swapCandidates(*info, sms);
+      for (const model::SM90Candidate &cand : r.swapped)
+        r.swappedConfigs.push_back(printed(getSM90Config(*info, cand)));
+      r.swapFirst = !r.swapped.empty() && shouldSwap(*info, sms);
     }
     if (r.backend == "simt") {
       r.simtRanked =
@@ -332,7 +341,8 @@ mlir::tcgen::rankContractions(ModuleOp module,
              StringRef(r.config).contains("swap = true"))
       r.source = "the small-M rule (C^T = B^T A^T, shouldSwap); "
                  "the model ranks the unswapped kernels below, tcgen "
-                 "compile's next choices";
+                 "compile's next choices; tcgen tune times the swapped "
+                 "ones too";
     else
       r.source = "the options and the back end's defaults";
     result.push_back(std::move(r));
@@ -374,6 +384,15 @@ void mlir::tcgen::printRanking(llvm::raw_ostream &os,
                         c.tflops(r.problem));
   }
   os << "//   winner: " << model::explainWinner(r.ranked, r.problem) << "\n";
+  if (!r.swapped.empty()) {
+    os << "//   swapped kernels (C^T = B^T A^T; not predicted, timed by tcgen "
+          "tune"
+       << (r.swapFirst ? "; the first is the small-M rule's default" : "")
+       << "):";
+    for (const model::SM90Candidate &c : r.swapped)
+      os << " " << c.label() << ";";
+    os << "\n";
+  }
 }
 
 int mlir::tcgen::runTune(ModuleOp module, const TCGenPipelineOptions &options,
@@ -406,21 +425,38 @@ int mlir::tcgen::runTune(ModuleOp module, const TCGenPipelineOptions &options,
     return 1;
   }
 
-  size_t count = request.top == 0
-                     ? r.ranked.size()
-                     : std::min(request.top, r.ranked.size());
+  // The model's ranking, with the swapped kernels of a small M before it
+  // where the small-M rule picks one by default, else after it.
+  std::vector<std::pair<model::SM90Candidate, std::string>> candidates;
+  auto append = [&](const std::vector<model::SM90Candidate> &list,
+                    const std::vector<std::string> &configs) {
+    for (size_t i = 0; i < list.size(); ++i)
+      candidates.push_back({list[i], configs[i]});
+  };
+  if (r.swapFirst)
+    append(r.swapped, r.swappedConfigs);
+  append(r.ranked, r.rankedConfigs);
+  if (!r.swapFirst)
+    append(r.swapped, r.swappedConfigs);
+  size_t count =
+      request.top == 0 ? candidates.size()
+                       : std::min(request.top, candidates.size());
   std::vector<CandidateRecord> records(count);
   for (size_t i = 0; i < count; ++i) {
     records[i].id = llvm::formatv("c{0:d2}", i).str();
     records[i].rank = int(i + 1);
-    records[i].c = r.ranked[i];
-    records[i].predictedUs = r.ranked[i].totalUs;
-    records[i].config = r.rankedConfigs[i];
+    records[i].c = candidates[i].first;
+    records[i].predictedUs =
+        candidates[i].first.swap ? std::nan("") : candidates[i].first.totalUs;
+    records[i].config = candidates[i].second;
   }
   llvm::outs() << "tcgen tune: " << r.key << "\n"
-               << "tcgen tune: compiling the model's top " << count << " of "
-               << r.ranked.size() << " candidates into " << request.outputDir
-               << "\n";
+               << "tcgen tune: compiling the top " << count << " of "
+               << candidates.size() << " candidates";
+  if (!r.swapped.empty())
+    llvm::outs() << " (" << r.swapped.size() << " swapped, "
+                 << (r.swapFirst ? "first" : "last") << ")";
+  llvm::outs() << " into " << request.outputDir << "\n";
   llvm::outs().flush();
 
   // Compile each candidate with this binary, in parallel.
@@ -450,6 +486,9 @@ int mlir::tcgen::runTune(ModuleOp module, const TCGenPipelineOptions &options,
           llvm::formatv("--stream-k={0}", int(c.streamK)).str(),
           llvm::formatv("--cluster={0},{1}", c.clusterM, c.clusterN).str(),
           llvm::formatv("--raster={0}", c.raster).str()};
+      // A swapped candidate's tile is in the swapped problem's terms.
+      if (c.swap)
+        args.push_back("--swap=1");
       for (const std::string &f : request.forwardedFlags)
         args.push_back(f);
       SmallVector<StringRef> argRefs(args.begin(), args.end());
@@ -648,8 +687,10 @@ int mlir::tcgen::importTune(const std::vector<std::string> &dirs,
       ++shapes;
       within5 += ratio >= 1.0 / 1.05;
       within10 += ratio >= 1.0 / 1.10;
-      llvm::outs() << llvm::formatv("  the model's first choice ({0}) runs at "
-                                    "{1:F3} of the fastest ({2})\n",
+      llvm::outs() << llvm::formatv("  the {0} first choice ({1}) runs at "
+                                    "{2:F3} of the fastest ({3})\n",
+                                    first.c.swap ? "small-M rule's"
+                                                 : "model's",
                                     first.c.label(), ratio, best->c.label());
     }
     // The model may have changed since the candidates were ranked (or the
@@ -670,10 +711,19 @@ int mlir::tcgen::importTune(const std::vector<std::string> &dirs,
     if (cache)
       cache->add({device, key, best->config, measured[best->id],
                   date.empty() ? today() : date});
-    MeasuredShape shape{key, problem, {}, bestUs};
+    // The model's calibration sees the kernels it predicts: not the
+    // swapped ones (nor is the fastest of those its target).
+    double bestUnswappedUs = 0;
     for (const CandidateRecord &rec : records)
-      if (measured.count(rec.id))
+      if (measured.count(rec.id) && !rec.c.swap &&
+          (bestUnswappedUs == 0 || measured[rec.id] * 1e3 < bestUnswappedUs))
+        bestUnswappedUs = measured[rec.id] * 1e3;
+    MeasuredShape shape{key, problem, {}, bestUnswappedUs};
+    for (const CandidateRecord &rec : records)
+      if (measured.count(rec.id) && !rec.c.swap)
         shape.points.push_back({rec.c, problem, measured[rec.id] * 1e3});
+    if (shape.points.empty())
+      continue;
     byDevice[device].push_back(std::move(shape));
   }
   if (shapes > 1)

@@ -41,6 +41,12 @@ struct RankedContraction {
   /// (empty unless simt).
   std::vector<SimtCandidate> simtRanked;
   std::vector<std::string> rankedConfigs;   ///< #tcgen.config of each
+  /// sm90, a small M: the swapped kernels tune times too (swapCandidates;
+  /// the model does not predict them), and whether the small-M rule picks
+  /// the first of them by default (shouldSwap).
+  std::vector<model::SM90Candidate> swapped;
+  std::vector<std::string> swappedConfigs;
+  bool swapFirst = false;
 };
 
 /// Runs the configure front of the pipeline (fusion, bufferization,

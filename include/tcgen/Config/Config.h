@@ -58,6 +58,20 @@ int64_t chooseSwapBlockM(int64_t n, int64_t sms);
 /// padding, with a deep ring of small stages.
 bool shouldSwap(const ContractionInfo &info, int64_t sms = 132);
 
+/// Whether a swapped kernel can compute `info` at all: shouldSwap's
+/// conditions other than the sizes (static, f16 or bf16, no batch, a
+/// row-major C, A stored [m][k] with 16-byte rows, A and B function
+/// arguments, no second product).
+bool canSwap(const ContractionInfo &info);
+
+/// The swapped kernels `tcgen tune` times for a small M (M <= 64 where
+/// canSwap): the default's (chooseSwapBlockM's tile, swapStages, stream-K
+/// with few tiles over a long K) first, then 64- and 128-row tiles with
+/// rings of 4 to 12 stages (as far as they fit), with and without
+/// stream-K. Empty where no swapped kernel applies.
+std::vector<model::SM90Candidate> swapCandidates(const ContractionInfo &info,
+                                                 int64_t sms);
+
 /// The default configuration for `info` on `target` with `backend` ("wmma"
 /// or "sm90"; empty: the target's default back end). For sm90 it is the
 /// tile-size model's first choice (model::rankSM90) under `constants`
@@ -74,7 +88,8 @@ ConfigAttr getDefaultConfig(const ContractionInfo &info, TargetAttr target,
 /// fused epilogue's, if the contraction has one).
 model::Problem getModelProblem(const ContractionInfo &info);
 
-/// The sm90 configuration of a model candidate.
+/// The sm90 configuration of a model candidate (a swapped one's tile in the
+/// swapped problem's terms, C stored from registers).
 ConfigAttr getSM90Config(const ContractionInfo &info,
                          const model::SM90Candidate &candidate);
 

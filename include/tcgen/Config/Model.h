@@ -80,6 +80,9 @@ struct SM90Candidate {
   bool streamK = false;
   int64_t clusterM = 1, clusterN = 1;
   int64_t raster = 8;
+  /// C^T = B^T A^T (config `swap`): the tile is in the swapped problem's
+  /// terms, and the model does not predict it (the tuner times it).
+  bool swap = false;
 
   // The model's terms.
   int64_t tiles = 0;          ///< block tiles, edge tiles and batch included
@@ -96,7 +99,7 @@ struct SM90Candidate {
 
   /// Predicted TFLOP/s for `p`.
   double tflops(const Problem &p) const { return p.flops() / totalUs * 1e-6; }
-  /// "128x256 s4", with " streamk" and " cluster 2x1" where set.
+  /// "128x256 s4", with " streamk", " cluster 2x1" and " swap" where set.
   std::string label() const;
 };
 
