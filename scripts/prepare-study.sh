@@ -1732,6 +1732,12 @@ if want swap; then
   build "$D" chk_def_m1 1 12288 4096 --out f16 --
   build "$D" chk_def_m16 16 8192 8192 --
   build "$D" chk_def_m7_bias 7 2000 1000 --out f16 --epilogue relu-bias --
+  # M = 1 with GELU epilogues (swapped by default since the epilogue skips
+  # the pair's second element, past C), f16 and f32 out, and an edge
+  build "$D" chk_def_m1_bgr 1 12288 4096 --out f16 --epilogue bias-gelu-residual --
+  build "$D" chk_def_m1_gelu_f32 1 4096 1024 --epilogue gelu-bias --
+  build "$D" chk_m1_bgr_edges 1 1000 200 --out f16 --epilogue bias-gelu-residual -- "${S[@]}" --block-tile=64,8,64
+  build "$D" t_m1x12288x4096_bgr 1 12288 4096 --out f16 --epilogue bias-gelu-residual --
   for shape in 1:12288:4096 8:12288:4096 32:12288:4096 16:4096:4096 64:4096:4096 16:8192:8192 64:8192:8192; do
     IFS=: read -r m n k <<<"$shape"
     base="m${m}x${n}x${k}"
@@ -1746,5 +1752,6 @@ if want swap; then
   rm -rf "$CARRY/san"; mkdir -p "$CARRY/san"
   build "$CARRY/san" swap_m3 3 200 136 -- "${S[@]}" --block-tile=128,8,64
   build "$CARRY/san" swap_bgr 5 136 72 --epilogue bias-gelu-residual -- "${S[@]}" --block-tile=64,8,64
+  build "$CARRY/san" swap_m1_bgr 1 136 72 --out f16 --epilogue bias-gelu-residual -- "${S[@]}" --block-tile=64,8,64
   echo "  $(ls "$D" | wc -l) bundles"
 fi

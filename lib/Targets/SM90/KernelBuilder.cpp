@@ -1274,7 +1274,11 @@ static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
 )",
                         v, e, half[0], half[1], p.matmulType);
   std::string results[2];
-  for (int x = 0; x < 2; ++x) {
+  // With a single column of C (singleCColumn) the pair's second element
+  // lies past C and is never stored: the epilogue computes the first only
+  // (with GELU's tanh on both, ptxas serialized the wgmma chain, C7514).
+  const int computed = singleCColumn(p) ? 1 : 2;
+  for (int x = 0; x < computed; ++x) {
     std::string acc = p.matmulType != "f32"
                           ? llvm::formatv("{0}r{1}", v, x).str()
                           : llvm::formatv("{0}{1}", e, half[x]).str();
@@ -1287,6 +1291,8 @@ static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
     os << llvm::formatv("      {0} = func.call @{1}({2}) : ({3}) -> {4}\n",
                         results[x], kEpilogueFuncName, args, types, p.outType);
   }
+  if (computed == 1)
+    results[1] = results[0];
   os << llvm::formatv(
       "      {0}h = vector.from_elements {1}, {2} : vector<2x{3}>\n", v,
       results[0], results[1], p.outType);

@@ -62,3 +62,33 @@ func.func @vector(%A: memref<1x200xf16>, %B: memref<200x1000xf16>, %C: memref<1x
   linalg.matmul ins(%A, %B : memref<1x200xf16>, memref<200x1000xf16>) outs(%C : memref<1x1000xf16>)
   return
 }
+
+// -----
+
+// M = 1 with a fused epilogue: the second element of each pair lies past C
+// and is never stored, so the epilogue is computed for the first only
+// (computing both, GELU's tanh made ptxas serialize the wgmma chain).
+// CHECK-LABEL: gpu.func @vector_relu_kernel(
+// CHECK:         %[[Y:.*]] = arith.maximumf
+// CHECK-NEXT:    vector.from_elements %[[Y]], %[[Y]] : vector<2xf16>
+// CHECK-NOT:     arith.maximumf
+// CHECK:         %[[Y2:.*]] = arith.maximumf
+// CHECK-NEXT:    vector.from_elements %[[Y2]], %[[Y2]] : vector<2xf16>
+// CHECK:         gpu.return
+#idv = affine_map<(d0, d1) -> (d0, d1)>
+#rowv = affine_map<(d0, d1) -> (d1)>
+func.func @vector_relu(%A: memref<1x200xf16>, %B: memref<200x1024xf16>, %bias: memref<1024xf16>, %out: memref<1x1024xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<1x1024xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<1x1024xf16>)
+  linalg.matmul ins(%A, %B : memref<1x200xf16>, memref<200x1024xf16>) outs(%C : memref<1x1024xf16>)
+  linalg.generic {indexing_maps = [#idv, #rowv, #idv], iterator_types = ["parallel", "parallel"]}
+      ins(%C, %bias : memref<1x1024xf16>, memref<1024xf16>) outs(%out : memref<1x1024xf16>) {
+  ^bb0(%x: f16, %b: f16, %o: f16):
+    %s = arith.addf %x, %b : f16
+    %r = arith.maximumf %s, %zero : f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %C : memref<1x1024xf16>
+  return
+}
