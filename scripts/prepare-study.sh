@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -548,20 +548,37 @@ if want smallm; then
   echo "  $(ls "$CARRY/smallm-bundles" | wc -l) bundles"
 fi
 
+# tune_shape NAME GEN_ARGS...: one contraction, all its candidates (small
+# M: the swapped kernels too), into carry/tune-dirs/NAME.
+tune_shape() {
+  local name=$1
+  shift
+  "$SRC/scripts/gen_matmul.py" "$@" --name "$name" > "$CARRY/mlir/$name.mlir"
+  if ! "$TCGEN" tune "$CARRY/mlir/$name.mlir" --target="$TARGET" --top=0 --no-measure \
+      -o "$CARRY/tune-dirs/$name" > "$CARRY/mlir/$name.log" 2>&1; then
+    echo "  $name failed: $(grep -m1 error "$CARRY/mlir/$name.log" | cut -c1-120)"
+  fi
+  rm -f "$CARRY/tune-dirs/$name"/*.log "$CARRY/tune-dirs/$name"/*/*.ptx
+}
+tune_small_m() {
+  for shape in 1:12288:4096 8:12288:4096 32:12288:4096 16:4096:4096 64:4096:4096 16:8192:8192 64:8192:8192; do
+    IFS=: read -r m n k <<<"$shape"
+    tune_shape "m${m}x${n}x${k}" $m $n $k --out f16
+  done
+}
+
+# tunesmallm: the small-M shapes of tune only (swapped and unswapped
+# candidates), for scripts/device-tune.sh.
+if want tunesmallm; then
+  rm -rf "$CARRY/tune-dirs"; mkdir -p "$CARRY/tune-dirs"
+  echo "tune: the small-M shapes, every candidate:"
+  tune_small_m
+  echo "  $(ls "$CARRY/tune-dirs" | wc -l) shapes, $(ls -d "$CARRY"/tune-dirs/*/c* | wc -l) candidates"
+fi
+
 if want tune; then
   rm -rf "$CARRY/tune-dirs"; mkdir -p "$CARRY/tune-dirs"
   echo "tune: every candidate of the model's search space per shape:"
-  # tune_shape NAME GEN_ARGS...: one contraction, all its candidates.
-  tune_shape() {
-    local name=$1
-    shift
-    "$SRC/scripts/gen_matmul.py" "$@" --name "$name" > "$CARRY/mlir/$name.mlir"
-    if ! "$TCGEN" tune "$CARRY/mlir/$name.mlir" --target="$TARGET" --top=0 --no-measure \
-        -o "$CARRY/tune-dirs/$name" > "$CARRY/mlir/$name.log" 2>&1; then
-      echo "  $name failed: $(grep -m1 error "$CARRY/mlir/$name.log" | cut -c1-120)"
-    fi
-    rm -f "$CARRY/tune-dirs/$name"/*.log "$CARRY/tune-dirs/$name"/*/*.ptx
-  }
   for s in 512 1024 1536 2048 2560 3072 3584 4096 5120 6144 7168 8192 9216 \
            10240 11264 12288 13312 14336 15360 16384; do
     tune_shape "sq$s" $s $s $s
@@ -577,10 +594,7 @@ if want tune; then
   tune_shape b128x384x64x384 384 64 384 --batch 128 --out f16
   tune_shape b16x1024 1024 1024 1024 --batch 16
   tune_shape b8x2048 2048 2048 2048 --batch 8
-  for shape in 1:12288:4096 8:12288:4096 32:12288:4096 16:4096:4096 64:4096:4096 16:8192:8192 64:8192:8192; do
-    IFS=: read -r m n k <<<"$shape"
-    tune_shape "m${m}x${n}x${k}" $m $n $k --out f16
-  done
+  tune_small_m
   echo "  $(ls "$CARRY/tune-dirs" | wc -l) shapes, $(ls -d "$CARRY"/tune-dirs/*/c* | wc -l) candidates"
 fi
 
