@@ -322,9 +322,28 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx,
     return {};
   }
   sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
-  if (!module)
+  // Errors without a location come from ops the parser builds itself: a
+  // linalg named op's body (linalg.matmul f16 x f16 -> bf16 has no cast
+  // from f16 to bf16). Note them, then let them through.
+  bool unlocated = false;
+  OwningOpRef<ModuleOp> module;
+  {
+    ScopedDiagnosticHandler noteUnlocated(&ctx, [&](Diagnostic &d) {
+      unlocated |= d.getSeverity() == DiagnosticSeverity::Error &&
+                   isa<UnknownLoc>(d.getLocation());
+      return failure();
+    });
+    module = parseSourceFile<ModuleOp>(sourceMgr, &ctx);
+  }
+  if (!module) {
+    llvm::errs() << "tcgen: " << path << " does not parse as MLIR";
+    if (unlocated)
+      llvm::errs() << ": an op the parser built itself is invalid (a linalg "
+                      "named op whose body cannot convert between its "
+                      "element types, such as f16 x f16 -> bf16?)";
+    llvm::errs() << "\n";
     return {};
+  }
   auto target = mlir::tcgen::TargetAttr::getChecked(
       [&] { return emitError(UnknownLoc::get(&ctx), "invalid --target: "); },
       &ctx, StringRef(targetArch));
