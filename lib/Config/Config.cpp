@@ -268,6 +268,9 @@ mlir::tcgen::swapCandidates(const ContractionInfo &info, int64_t sms) {
   return out;
 }
 
+static int64_t stageBytes(const ContractionInfo &info, ArrayRef<int64_t> bt,
+                          int64_t padding);
+
 ConfigAttr mlir::tcgen::getDefaultConfig(
     const ContractionInfo &info, TargetAttr target, StringRef backend,
     const model::DeviceConstants *constants, int64_t modelRank, int swap) {
@@ -312,6 +315,16 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
                               getTypicalSMCount(target));
     SmallVector<int64_t> block(tile.block, tile.block + 3);
     SmallVector<int64_t> warp(tile.warp, tile.warp + 3);
+    // Targets with less shared memory (sm_86, sm_89: 99 KiB a block):
+    // fewer K splits until two stages fit next to the split-K scratch and
+    // the epilogue's slabs.
+    auto twoStagesFit = [&] {
+      return 2 * stageBytes(info, block, /*padding=*/0) +
+                 getSM80ExtraSharedBytes(info, block, warp, "staged") <=
+             target.getMaxSharedMemoryPerBlock();
+    };
+    while (block[2] > warp[2] && !twoStagesFit())
+      block[2] /= 2;
     // C leaves through shared memory in 16-byte stores (measured faster
     // everywhere, most with small K: docs/PERFORMANCE.md), unless the
     // slabs would leave the budget fewer than three stages (sm_86, sm_89),

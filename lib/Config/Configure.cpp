@@ -25,6 +25,25 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
   FailureOr<ConfigAttr> applyOverrides(ConfigAttr config, Operation *op,
                                        const ContractionInfo &info,
                                        TargetAttr target) {
+    // Sizes the stage and tile arithmetic divide by: checked before use.
+    auto positive = [&](StringRef name, ArrayRef<int64_t> sizes,
+                        size_t count) -> LogicalResult {
+      if (sizes.empty())
+        return success();
+      if (sizes.size() == count &&
+          llvm::all_of(sizes, [](int64_t v) { return v > 0; }))
+        return success();
+      InFlightDiagnostic diag = op->emitOpError("--");
+      diag << name << " takes " << count << " positive sizes, not ";
+      llvm::interleave(
+          sizes, [&](int64_t v) { diag << v; }, [&] { diag << ","; });
+      return diag;
+    };
+    if (failed(positive("block-tile", blockTile, 3)) ||
+        failed(positive("warp-tile", warpTile, 3)) ||
+        failed(positive("thread-tile", threadTile, 2)) ||
+        failed(positive("cluster", cluster, 2)))
+      return failure();
     SmallVector<int64_t> block(config.getBlockTile());
     SmallVector<int64_t> warp(config.getWarpTile());
     if (!blockTile.empty())

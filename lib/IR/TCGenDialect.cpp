@@ -52,6 +52,13 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "target '" << arch
                        << "' has no tensor cores usable by tcgen (need sm_70 "
                           "or later)";
+  // The architectures the generated PTX (ISA 8.3) and LLVM's NVPTX back end
+  // know; the arch-specific "a" form exists for sm_90 only.
+  static constexpr int kKnown[] = {70, 72, 75, 80, 86, 87, 89, 90};
+  if (!llvm::is_contained(kKnown, cc) || (arch.ends_with("a") && cc != 90))
+    return emitError() << "unsupported target '" << arch
+                       << "' (tcgen generates code for sm_70, sm_72, sm_75, "
+                          "sm_80, sm_86, sm_87, sm_89, sm_90 and sm_90a)";
   return success();
 }
 

@@ -58,9 +58,20 @@ module attributes {tcgen.target = #tcgen.target<"sm_80">} {
 // registers instead.
 // CHECK-LABEL: func @default_sm86
 // CHECK: #tcgen.config<backend = "sm80", block = [128, 128, 32], warp = [64, 64, 32], mma = [16, 16, 16], stages = 3, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">
+// Few tiles on sm_86: four shares of K (64x64x128, 16 warps) would need
+// 144 KiB for two stages next to the split-K scratch and the slabs, more
+// than a block may have: two shares (64x64x64) fit.
+// CHECK-LABEL: func @few_tiles_sm86
+// CHECK: #tcgen.config<backend = "sm80", block = [64, 64, 64], warp = [32, 32, 32]
 module attributes {tcgen.target = #tcgen.target<"sm_86">} {
   func.func @default_sm86(%a: memref<2048x128xf16>, %b: memref<128x2048xf16>, %c: memref<2048x2048xf32>) {
     linalg.matmul ins(%a, %b : memref<2048x128xf16>, memref<128x2048xf16>) outs(%c : memref<2048x2048xf32>)
+    return
+  }
+  func.func @few_tiles_sm86(%a: memref<512x512xf16>, %b: memref<512x512xf16>, %c: memref<512x512xf32>) {
+    %zero = arith.constant 0.0 : f32
+    linalg.fill ins(%zero : f32) outs(%c : memref<512x512xf32>)
+    linalg.matmul ins(%a, %b : memref<512x512xf16>, memref<512x512xf16>) outs(%c : memref<512x512xf32>)
     return
   }
 }

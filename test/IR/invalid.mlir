@@ -55,6 +55,11 @@ func.func @old_target() attributes {tcgen.target = #tcgen.target<"sm_61">} { ret
 
 // -----
 
+// expected-error @+1 {{unsupported target 'sm_100a' (tcgen generates code for sm_70, sm_72, sm_75, sm_80, sm_86, sm_87, sm_89, sm_90 and sm_90a)}}
+func.func @new_target() attributes {tcgen.target = #tcgen.target<"sm_100a">} { return }
+
+// -----
+
 // expected-error @+1 {{raster 0 must be at least 1}}
 func.func @bad_raster() attributes {tcgen.config = #tcgen.config<raster = 0>} { return }
 
