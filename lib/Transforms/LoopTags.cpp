@@ -86,11 +86,22 @@ StringRef mlir::tcgen::getOperandRole(Value memref) {
 LogicalResult mlir::tcgen::tagOperandArgument(func::FuncOp func, Operation *op,
                                               Value value, StringRef role) {
   auto arg = dyn_cast<BlockArgument>(value);
-  if (!arg || arg.getOwner() != &func.getBody().front())
-    return op->emitOpError("operand ")
-           << role
-           << " must be a function argument (tcgen kernels take their operands "
-              "as arguments)";
+  if (!arg || arg.getOwner() != &func.getBody().front()) {
+    InFlightDiagnostic diag =
+        op->emitOpError("operand ")
+        << role
+        << " must be a function argument (tcgen kernels take their operands "
+           "as arguments)";
+    // A local buffer read by another op: the result of a contraction whose
+    // consumer was not fused (a remark says why) or an input computed in
+    // the function.
+    if (value.getDefiningOp<memref::AllocOp>() ||
+        value.getDefiningOp<memref::AllocaOp>())
+      diag << "; it is a buffer allocated in the function: where a consumer "
+              "of the result could not be fused (see the remark), write the "
+              "result to an argument and run the consumer separately";
+    return diag;
+  }
   if (!isa<MemRefType>(arg.getType()))
     return op->emitOpError("operand ")
            << role << " is a tensor: bufferize before lowering";
