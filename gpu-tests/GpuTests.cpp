@@ -485,7 +485,8 @@ TEST(RuntimeHost, UnsupportedParamKind) {
   EXPECT_EQ(tcgen_rt_load(dir.c_str(), &k), TCGEN_ERROR_UNSUPPORTED);
   EXPECT_NE(std::string(tcgen_rt_last_error())
                 .find("params[0]: kind 'i32' is not supported by this "
-                      "runtime (supported: ptr, tensormap, workspace, size)"),
+                      "runtime (supported: ptr, tensormap, workspace, size, "
+                      "stride)"),
             std::string::npos)
       << tcgen_rt_last_error();
   fs::remove_all(dir);

@@ -946,12 +946,18 @@ fi
 if want dynepilogue; then
   rm -rf "$CARRY/dynepilogue-bundles"; mkdir -p "$CARRY/dynepilogue-bundles/gpu"
   echo "sizes known at run time with a fused epilogue (row, column, scalar"
-  echo "operands): tcgen-gpu-tests bundles, and timings against the static"
+  echo "and matrix operands) and C += A*B: tcgen-gpu-tests bundles, and timings against the static"
   echo "kernel of the same epilogue"
   D="$CARRY/dynepilogue-bundles"
   "$TCGEN" compile "$SRC/examples/matmul_dynamic_bias_relu.mlir" -o "$D/gpu/dyn_bias_relu" > /dev/null
   "$TCGEN" compile "$SRC/examples/matmul_dynamic_bias_relu.mlir" -o "$D/dyn_bias_relu" > /dev/null
   build "$D/gpu" dyn_fp8_scale 0 0 0 --dynamic mnk --in e4m3 --b-layout nk --out f32 --epilogue scale
+  # matrix operands and C += A*B: each row stride a parameter (stride:E0:0)
+  build "$D/gpu" dyn_add_relu 0 0 0 --dynamic mnk --out f16 --epilogue add-relu
+  build "$D/gpu" dyn_bgr 0 0 0 --dynamic mnk --out f16 --epilogue bias-gelu-residual
+  build "$D/gpu" dyn_m_add_relu_f32 0 512 256 --dynamic m --out f32 --epilogue add-relu
+  build "$D/gpu" dyn_acc 0 0 0 --dynamic mnk --accumulate
+  build "$D/gpu" dyn_acc_nt_bf16 0 0 0 --dynamic mnk --accumulate --in bf16 --b-layout nk
   for s in 2048 4096 8192; do
     build "$D" "static_${s}" "$s" "$s" "$s" --out f16 --epilogue relu-bias
   done

@@ -844,6 +844,23 @@ bool parseParams(FieldReader &r, const Value &root, Manifest &m) {
       m.params.push_back(std::move(p));
       continue;
     }
+    if (p.kind == "stride") {
+      // A stride of an operand at launch: the operand and its dimension.
+      if (!r.string(v, path, "operand", p.operand, true))
+        return false;
+      const Operand *operand = m.findOperand(p.operand);
+      if (!operand)
+        return r.fail("field '" + path + ".operand': no operand named '" +
+                      p.operand + "'");
+      if (!r.integer(v, path, "dim", p.dim, true, 0))
+        return false;
+      if (p.dim >= int64_t(operand->shape.size()))
+        return r.fail("field '" + path + ".dim': operand '" + p.operand +
+                      "' has " + std::to_string(operand->shape.size()) +
+                      " dimensions, not " + std::to_string(p.dim + 1));
+      m.params.push_back(std::move(p));
+      continue;
+    }
     bool tensorMap = p.kind == "tensormap";
     bool needsOperand = p.kind == "ptr" || tensorMap;
     if (!r.string(v, path, "operand", p.operand, needsOperand))
@@ -1288,12 +1305,22 @@ bool checkDynamic(FieldReader &r, const Manifest &m) {
   if (m.op.k2 > 0)
     return refuse("a second product (op.k2)");
   // Scalar, row and column inputs have the run-time n or m; a matrix
-  // input's row stride would have to be passed too.
+  // input's row stride is passed too (a stride param of its dimension 0).
+  auto hasRowStride = [&](const std::string &operand) {
+    for (const Param &p : m.params)
+      if (p.kind == "stride" && p.operand == operand && p.dim == 0)
+        return true;
+    return false;
+  };
   if (m.op.epilogue)
     for (const EpilogueInput &in : m.op.epilogue->inputs)
-      if (in.kind == EpilogueInputKind::Matrix)
-        return refuse("a matrix input of the fused epilogue (operand '" +
+      if (in.kind == EpilogueInputKind::Matrix && !hasRowStride(in.operand))
+        return refuse("a matrix input of the fused epilogue without a "
+                      "stride param of its rows (operand '" +
                       in.operand + "')");
+  if (m.op.accumulate && !hasRowStride("C"))
+    return refuse("C += A*B (op.accumulate) without a stride param of C's "
+                  "rows");
   if (m.op.prologue)
     return refuse("a fused prologue (op.prologue)");
   if (!m.packs.empty())
@@ -1522,6 +1549,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
     }
     if (p.kind == "workspace")
       v.set("bytes_per_block", p.bytesPerBlock);
+    if (p.kind == "stride")
+      v.set("dim", p.dim);
     params.push(std::move(v));
   }
   root.set("params", std::move(params));

@@ -33,9 +33,10 @@ constexpr size_t kMaxTensorMapRank = 5; // cuTensorMapEncodeTiled's limit.
 
 /// How one kernel parameter is built at launch.
 struct ParamPlan {
-  enum Kind { Ptr, TensorMap, Workspace, Size } kind = Ptr;
+  enum Kind { Ptr, TensorMap, Workspace, Size, Stride } kind = Ptr;
   size_t operand = 0; // index into manifest.operands; unused for Workspace
   char size = 0;      // Size: 'm', 'n' or 'k'
+  size_t dim = 0;     // Stride: the operand's dimension
 };
 
 /// A CUtensorMap in storage aligned as cuTensorMapEncodeTiled requires (64
@@ -411,11 +412,13 @@ tcgen_status planParams(tcgen_kernel &k) {
       plan.kind = ParamPlan::Workspace;
     else if (p.kind == "size")
       plan.kind = ParamPlan::Size;
+    else if (p.kind == "stride")
+      plan.kind = ParamPlan::Stride;
     else
       return fail(TCGEN_ERROR_UNSUPPORTED,
                   where + ": kind '" + p.kind +
                       "' is not supported by this runtime (supported: ptr, "
-                      "tensormap, workspace, size)");
+                      "tensormap, workspace, size, stride)");
     if (plan.kind == ParamPlan::Size) {
       // The parser checks this; be safe for built manifests.
       if (p.value != "m" && p.value != "n" && p.value != "k")
@@ -442,6 +445,14 @@ tcgen_status planParams(tcgen_kernel &k) {
       return fail(TCGEN_ERROR_MANIFEST,
                   where + ": no operand named '" + p.operand + "'");
     plan.operand = static_cast<size_t>(operand - k.manifest.operands.data());
+    if (plan.kind == ParamPlan::Stride) {
+      // The parser checks this; be safe for built manifests.
+      if (p.dim < 0 || size_t(p.dim) >= operand->strides.size())
+        return fail(TCGEN_ERROR_MANIFEST,
+                    where + ": a stride param names a dimension of operand '" +
+                        p.operand + "', got " + std::to_string(p.dim));
+      plan.dim = size_t(p.dim);
+    }
     k.paramPlans.push_back(plan);
   }
   return TCGEN_OK;
@@ -788,6 +799,12 @@ tcgen_status buildPlan(tcgen_kernel *k, const std::vector<TensorArg> &tensors,
       plan->sizes[i] = pp.size == 'm'   ? bound.op.m
                        : pp.size == 'n' ? bound.op.n
                                         : bound.op.k;
+      plan->params[i] = &plan->sizes[i];
+      continue;
+    }
+    if (pp.kind == ParamPlan::Stride) {
+      // The launch's stride (bindSizes took it from the tensor).
+      plan->sizes[i] = bound.operands[pp.operand].strides[pp.dim];
       plan->params[i] = &plan->sizes[i];
       continue;
     }

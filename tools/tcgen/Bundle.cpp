@@ -354,6 +354,13 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
         param.operand.clear();
         param.value = operand.str();
       }
+      if (kind == "stride") {
+        // "stride:E0:0": the launch's stride of an operand's dimension.
+        auto [name, dim] = operand.split(':');
+        param.operand = name.str();
+        if (dim.getAsInteger(10, param.dim) || param.dim < 0)
+          return func.emitError("malformed stride parameter ") << p;
+      }
       if (kind == "tensormap") {
         auto box = boxes.getAs<DenseI64ArrayAttr>(operand);
         if (!box)

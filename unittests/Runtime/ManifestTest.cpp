@@ -1710,10 +1710,68 @@ TEST(ManifestTest, DynamicSizesRefuseEpiloguesAndPacks) {
   text = replaceFirst(text, R"("grid": [8, 16, 1])", R"("grid": [-1, 1, 1])");
   std::string error = parseError(text);
   EXPECT_NE(error.find("op: sizes fixed at launch (-1) are not supported "
-                       "with a matrix input of the fused epilogue (operand "
-                       "'E1')"),
+                       "with a matrix input of the fused epilogue without a "
+                       "stride param of its rows (operand 'E1')"),
             std::string::npos)
       << error;
+}
+
+TEST(ManifestTest, DynamicSizesTakeAMatrixEpilogueInputWithItsRowStride) {
+  // The dynamic sample with a residual E0 [m][n]: its row stride is a
+  // param (kind "stride", dim 0), passed at launch.
+  std::string text = replaceFirst(dynamicManifestText(), R"("k": -1 })",
+                                  R"("k": -1,
+          "epilogue": { "matmul_dtype": "f32",
+            "inputs": [ { "operand": "E0", "kind": "matrix" } ],
+            "ops": [ { "op": "addf", "args": [0, 1], "dtype": "f32" } ],
+            "result": 2 } })");
+  text = replaceFirst(text, R"(    { "name": "C", "role": "out")",
+                      R"(    { "name": "E0", "role": "in", "dtype": "f32", "shape": [-1, 512],
+      "strides": [-1, 1], "align_bytes": 16 },
+    { "name": "C", "role": "out")");
+  text = replaceFirst(text, R"({ "kind": "size", "value": "m" },)",
+                      R"({ "kind": "ptr", "operand": "E0" },
+              { "kind": "size", "value": "m" },)");
+  // Without the stride param: refused, naming the input.
+  std::string error = parseError(text);
+  EXPECT_NE(error.find("a matrix input of the fused epilogue without a "
+                       "stride param of its rows (operand 'E0')"),
+            std::string::npos)
+      << error;
+  text = replaceFirst(text, R"({ "kind": "size", "value": "k" } ],)",
+                      R"({ "kind": "size", "value": "k" },
+              { "kind": "stride", "operand": "E0", "dim": 0 } ],)");
+  Manifest m = parseOk(text);
+  const Param &stride = m.params.back();
+  EXPECT_EQ(stride.kind, "stride");
+  EXPECT_EQ(stride.operand, "E0");
+  EXPECT_EQ(stride.dim, 0);
+  // Printed and parsed back alike.
+  Manifest again = parseOk(writeManifest(m));
+  EXPECT_EQ(again.params.back().kind, "stride");
+  EXPECT_EQ(again.params.back().operand, "E0");
+  EXPECT_EQ(again.params.back().dim, 0);
+}
+
+TEST(ManifestTest, StrideParamErrors) {
+  std::string text = epilogueManifestText();
+  std::string anchor = R"({ "kind": "ptr", "operand": "E1" })";
+  auto with = [&](const std::string &param) {
+    return parseError(replaceFirst(text, anchor, anchor + ",\n" + param));
+  };
+  EXPECT_NE(with(R"({ "kind": "stride", "dim": 0 })").find("operand"),
+            std::string::npos);
+  EXPECT_NE(with(R"({ "kind": "stride", "operand": "Z", "dim": 0 })")
+                .find("no operand named 'Z'"),
+            std::string::npos);
+  EXPECT_NE(with(R"({ "kind": "stride", "operand": "E1" })").find("dim"),
+            std::string::npos);
+  EXPECT_NE(with(R"({ "kind": "stride", "operand": "E1", "dim": 2 })")
+                .find("operand 'E1' has 2 dimensions, not 3"),
+            std::string::npos);
+  EXPECT_NE(with(R"({ "kind": "stride", "operand": "E1", "dim": -1 })")
+                .find("dim"),
+            std::string::npos);
 }
 
 TEST(ManifestTest, DynamicSizesTakeRowColumnAndScalarEpilogueInputs) {

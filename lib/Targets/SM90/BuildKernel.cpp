@@ -249,12 +249,14 @@ struct BuildKernelPass final
                            "intermediate of a fused epilogue, but C is "
                            "neither (")
              << whyNot << ")";
-    if (info->isDynamic() && epilogue)
+    // A matrix operand's rows are a run-time stride apart (a parameter);
+    // one per batch entry or stored [n][m] is not planned yet.
+    if (info->isDynamic() && epilogue &&
+        (info->batched || info->cTransposed))
       for (const EpilogueOperand &e : epilogue->operands)
         if (e.kind == EpilogueOperandKind::Matrix)
-          return refuseDynamic("fused epilogue operands that are scalars, "
-                               "rows [n] or columns [m] only (a matrix "
-                               "operand's row stride is not passed yet)");
+          return refuseDynamic("matrix operands of a fused epilogue only "
+                               "without a batch and with a row-major C");
     if (!whyNot.empty())
       op.emitRemark("the consumer of the result is not fused into the "
                     "kernel: ")
@@ -302,8 +304,9 @@ struct BuildKernelPass final
       };
       if (first)
         return refuse("add(gemm, gemm)");
-      if (accumulate)
-        return refuse("C += A*B (zero-fill C first)");
+      if (accumulate && (info->batched || info->cTransposed))
+        return refuse("C += A*B on a batch or a column-major C (zero-fill C "
+                      "first)");
       if (pa.aType.isF32() && (pa.aTransposed || !pa.bTransposed))
         return refuse("tf32 with A stored [k][m] or B stored [k][n] (tf32 "
                       "wgmma reads both K-major, and the transposing copies "
@@ -766,8 +769,15 @@ struct BuildKernelPass final
     if (p.streamK)
       params.push_back("workspace:" +
                        std::to_string(p.workspaceBytesPerBlock()));
-    if (dynamicShape)
+    if (dynamicShape) {
       params.append({"size:m", "size:n", "size:k"});
+      // The row stride of each matrix epilogue operand (C's own under
+      // C += A*B): "stride:<operand>:<dim>".
+      for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
+        if (e.kind == "matrix")
+          params.push_back(accumulate ? "stride:C:0"
+                                      : "stride:E" + std::to_string(k) + ":0");
+    }
     kernel->setAttr("tcgen.params",
                     b.getStrArrayAttr(SmallVector<StringRef>(params.begin(),
                                                              params.end())));

@@ -1019,9 +1019,11 @@ static std::string epilogueOperandType(const KernelParams &p,
   if (e.kind == "scalar")
     return "memref<" + e.type + ">";
   // Sizes known at run time only: a view of the run-time size
-  // (epilogueViews) over the parameter.
+  // (epilogueViews) over the parameter; a matrix's rows are its run-time
+  // row stride apart.
   if (p.dynamicShape)
-    return "memref<?x" + e.type + ">";
+    return e.kind == "matrix" ? "memref<?x?x" + e.type + ", strided<[?, 1]>>"
+                              : "memref<?x" + e.type + ">";
   if (e.kind == "row")
     return llvm::formatv("memref<{0}x{1}>", p.n, e.type).str();
   if (e.kind == "col")
@@ -1054,20 +1056,40 @@ static std::string epilogueParams(const KernelParams &p) {
   return s;
 }
 
-/// Sizes known at run time only: the row and column operands arrive as
-/// bare pointers (%E<k>raw, a memref<1 x T> parameter) and are viewed at
-/// the run-time N or M.
+/// Sizes known at run time only: the row, column and matrix operands
+/// arrive as bare pointers (%E<k>raw, a memref<1 x T> parameter) and are
+/// viewed at the run-time N or M, a matrix at M x N with its run-time row
+/// stride (%E<k>stride, a parameter after the sizes).
 static std::string epilogueViews(const KernelParams &p) {
   std::string s;
   if (!p.dynamicShape)
     return s;
-  for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
-    if (e.kind != "scalar")
+  for (auto [k, e] : llvm::enumerate(p.epilogueOperands)) {
+    if (e.kind == "matrix")
+      s += llvm::formatv("\n    %E{0} = memref.reinterpret_cast %E{0}raw to "
+                         "offset: [0], sizes: [%sizeM, %sizeN], strides: "
+                         "[%E{0}stride, 1] : memref<1x{1}> to {2}",
+                         k, e.type, epilogueOperandType(p, e))
+               .str();
+    else if (e.kind != "scalar")
       s += llvm::formatv("\n    %E{0} = memref.reinterpret_cast %E{0}raw to "
                          "offset: [0], sizes: [{1}], strides: [1] : "
                          "memref<1x{2}> to memref<?x{2}>",
                          k, e.kind == "row" ? "%sizeN" : "%sizeM", e.type)
                .str();
+  }
+  return s;
+}
+
+/// Sizes known at run time only: the size parameters, then the row stride
+/// of each matrix epilogue operand.
+static std::string dynamicParams(const KernelParams &p) {
+  if (!p.dynamicShape)
+    return "";
+  std::string s = ", %sizeM: index, %sizeN: index, %sizeK: index";
+  for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
+    if (e.kind == "matrix")
+      s += llvm::formatv(", %E{0}stride: index", k).str();
   return s;
 }
 
@@ -1911,10 +1933,7 @@ gpu.module @{0} {{
     %tmapA2 = builtin.unrealized_conversion_cast %pA2 : !llvm.ptr to !tmA
     %tmapB2 = builtin.unrealized_conversion_cast %pB2 : !llvm.ptr to !tmB)"
                                : "",
-                      problemSizes(p) + epilogueViews(p),
-                      p.dynamicShape
-                          ? ", %sizeM: index, %sizeN: index, %sizeK: index"
-                          : "",
+                      problemSizes(p) + epilogueViews(p), dynamicParams(p),
                       // The leader's arrive (with the TMA bytes), and with
                       // cp.async copies one per producer thread.
                       p.anyAsync() ? 129 : 1, p.tmaStageBytes(),

@@ -108,7 +108,14 @@ func.func @dyn_bias_relu(%A: memref<?x256xf16>, %B: memref<256x?xf16>, %bias: me
 
 // -----
 
-// A matrix operand (a residual) needs its row stride: refused.
+// A matrix operand (a residual) arrives as a pointer with its row stride,
+// a parameter after the sizes (tcgen.params "stride:E0:0"), and is viewed
+// at M x N with that stride.
+// CHECK-LABEL: gpu.func @dyn_residual_kernel(
+// CHECK-SAME:    %[[RRAW:[^:]*]]: memref<1xf16>, %[[RM:[^:]*]]: index, %[[RN:[^:]*]]: index, %{{[^:]*}}: index, %[[RS:[^:]*]]: index) kernel
+// CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "ptr:E0", "size:m", "size:n", "size:k", "stride:E0:0"]
+// CHECK:         %[[R:.*]] = memref.reinterpret_cast %[[RRAW]] to offset: [0], sizes: [%[[RM]], %[[RN]]], strides: [%[[RS]], 1] : memref<1xf16> to memref<?x?xf16, strided<[?, 1]>>
+// CHECK:         vector.load %[[R]][%{{.*}}, %{{.*}}] : memref<?x?xf16, strided<[?, 1]>>, vector<2xf16>
 #id = affine_map<(i, j) -> (i, j)>
 func.func @dyn_residual(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %R: memref<?x256xf16>, %out: memref<?x256xf16>) {
   %c0 = arith.constant 0 : index
@@ -116,7 +123,6 @@ func.func @dyn_residual(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %R: memr
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc(%m) : memref<?x256xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<?x256xf16>)
-  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end takes fused epilogue operands that are scalars, rows [n] or columns [m] only (a matrix operand's row stride is not passed yet)}}
   linalg.matmul ins(%A, %B : memref<?x256xf16>, memref<256x256xf16>)
                 outs(%C : memref<?x256xf16>)
   linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
@@ -149,8 +155,14 @@ func.func @dyn_unfused(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %out: mem
 
 // -----
 
+// C += A*B: C's old values come through a second pointer to C, viewed with
+// C's run-time row stride ("stride:C:0").
+// CHECK-LABEL: gpu.func @dyn_accumulate_kernel(
+// CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "ptr:C", "size:m", "size:n", "size:k", "stride:C:0"]
+// CHECK:         memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%{{.*}}, %{{.*}}], strides: [%{{.*}}, 1] : memref<1xf32> to memref<?x?xf32, strided<[?, 1]>>
+// CHECK:         vector.load %{{.*}} : memref<?x?xf32, strided<[?, 1]>>, vector<2xf32>
+// CHECK:         arith.addf
 func.func @dyn_accumulate(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %C: memref<?x256xf32>) {
-  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end does not support C += A*B (zero-fill C first) yet}}
   linalg.matmul ins(%A, %B : memref<?x256xf16>, memref<256x256xf16>)
                 outs(%C : memref<?x256xf32>)
   return

@@ -212,6 +212,11 @@ struct Param {
   /// Scratch bytes per launched block, > 0 and a multiple of 16 (so that
   /// every block's slice stays 16-byte aligned).
   int64_t bytesPerBlock = 0;
+
+  // Kind "stride" only: the stride (in elements) of the operand's dimension
+  // `dim` at launch, passed as a 64-bit integer (a kernel of sizes fixed at
+  // launch reads a matrix operand's rows that far apart).
+  int64_t dim = -1;
 };
 
 /// The swizzle span in bytes of a `swizzle` value ("128B" -> 128, "none" ->
