@@ -252,12 +252,12 @@ mlir::tcgen::swapCandidates(const ContractionInfo &info, int64_t sms) {
         c.swap = true;
         c.blockM = blockM;
         c.blockN = swapBlockN(info);
-        c.stages = std::min<int64_t>(
-            stages, sm90::chooseStages(blockM, c.blockN, 64, false, true,
-                                       stages));
+        // A ring that does not fit is left out (the shallower ones stay).
+        if (sm90::chooseStages(blockM, c.blockN, 64, /*tmaStore=*/false,
+                               /*bKMajor=*/true, stages) < stages)
+          continue;
+        c.stages = stages;
         c.streamK = streamK;
-        if (c.stages < stages)
-          continue; // does not fit: the shallower rings cover it
         auto same = [&](const model::SM90Candidate &o) {
           return o.blockM == c.blockM && o.stages == c.stages &&
                  o.streamK == c.streamK;

@@ -236,3 +236,36 @@ func.func @dyn_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32
     ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)
   return
 }
+
+// -----
+
+// A matrix operand per batch entry (a batch stride too) is not planned yet:
+// refused, naming what is taken.
+#idb = affine_map<(b, i, j) -> (b, i, j)>
+func.func @dyn_batch_residual(%A: memref<2x?x256xf16>, %B: memref<2x256x256xf16>, %R: memref<2x?x256xf16>, %out: memref<2x?x256xf16>) {
+  %c1 = arith.constant 1 : index
+  %m = memref.dim %A, %c1 : memref<2x?x256xf16>
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc(%m) : memref<2x?x256xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<2x?x256xf16>)
+  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end takes matrix operands of a fused epilogue only without a batch and with a row-major C}}
+  linalg.batch_matmul ins(%A, %B : memref<2x?x256xf16>, memref<2x256x256xf16>)
+                      outs(%C : memref<2x?x256xf16>)
+  linalg.generic {indexing_maps = [#idb, #idb, #idb], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%C, %R : memref<2x?x256xf16>, memref<2x?x256xf16>) outs(%out : memref<2x?x256xf16>) {
+  ^bb0(%x: f16, %r: f16, %o: f16):
+    %s = arith.addf %x, %r : f16
+    linalg.yield %s : f16
+  }
+  memref.dealloc %C : memref<2x?x256xf16>
+  return
+}
+
+// -----
+
+// C += A*B with a column-major C and sizes known at run time: refused.
+func.func @dyn_cm_accumulate(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
+  // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end does not support C += A*B on a batch or a column-major C (zero-fill C first) yet}}
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>] ins(%A, %B : memref<?x?xf16>, memref<?x?xf16>) outs(%C : memref<?x?xf32>)
+  return
+}
