@@ -407,6 +407,149 @@ Value mlir::tcgen::emitEpilogueBody(OpBuilder &builder,
   return mapping.lookup(body->getTerminator()->getOperand(0));
 }
 
+/// A float constant `v` of the 16-bit type `half`, if `half` holds it
+/// exactly.
+static std::optional<APFloat> exactIn(FloatType half, APFloat v) {
+  bool losesInfo = false;
+  if (v.convert(half.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &losesInfo) != APFloat::opOK ||
+      losesInfo)
+    return std::nullopt;
+  return v;
+}
+
+bool mlir::tcgen::isExactInHalf(const EpilogueInfo &info) {
+  auto half = dyn_cast<FloatType>(info.matmulType);
+  if (!half || !(half.isF16() || half.isBF16()) || info.outType != half)
+    return false;
+  Block *body = linalg::LinalgOp(info.op).getBlock();
+  for (auto [arg, source] : llvm::zip(body->getArguments(), info.argSource))
+    if (source >= -1 && arg.getType() != half)
+      return false;
+  // Each value's kind: a 16-bit value extended to f32 (exact), a constant
+  // the 16-bit type holds, the one rounded result, or exact functions of
+  // the rounded result (max, min, neg).
+  enum Kind { Narrow, Const, Rounded };
+  llvm::DenseMap<Value, Kind> kind;
+  for (auto [arg, source] : llvm::zip(body->getArguments(), info.argSource))
+    if (source >= -1)
+      kind[arg] = Narrow;
+  bool rounded = false;
+  Value result;
+  for (Operation &op : body->without_terminator()) {
+    auto kindOf = [&](Value v) -> std::optional<Kind> {
+      auto it = kind.find(v);
+      if (it != kind.end())
+        return it->second;
+      // A constant defined outside the body (canonicalization hoists them).
+      if (auto c = v.getDefiningOp<arith::ConstantOp>())
+        if (auto f = dyn_cast<FloatAttr>(c.getValue());
+            f && f.getType().isF32() && exactIn(half, f.getValue()))
+          return Const;
+      return std::nullopt;
+    };
+    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      auto f = dyn_cast<FloatAttr>(c.getValue());
+      if (f && f.getType().isF32() && exactIn(half, f.getValue()))
+        kind[c] = Const;
+      continue; // other constants are fine as long as nothing reads them
+    }
+    if (auto ext = dyn_cast<arith::ExtFOp>(op)) {
+      if (kindOf(ext.getIn()) != Narrow || !ext.getType().isF32())
+        return false;
+      kind[ext] = Narrow;
+      continue;
+    }
+    if (isa<arith::AddFOp, arith::SubFOp, arith::MulFOp>(op)) {
+      if (rounded || !op.getResult(0).getType().isF32())
+        return false;
+      for (Value v : op.getOperands())
+        if (kindOf(v) != Narrow && kindOf(v) != Const)
+          return false;
+      rounded = true;
+      kind[op.getResult(0)] = Rounded;
+      continue;
+    }
+    if (isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+            arith::MinNumFOp, arith::NegFOp>(op)) {
+      if (!op.getResult(0).getType().isF32())
+        return false;
+      bool any = false;
+      for (Value v : op.getOperands()) {
+        std::optional<Kind> k = kindOf(v);
+        if (!k)
+          return false;
+        any |= *k != Const;
+      }
+      if (!any)
+        return false;
+      kind[op.getResult(0)] = Rounded; // exact: no second rounding
+      continue;
+    }
+    if (auto trunc = dyn_cast<arith::TruncFOp>(op)) {
+      if (result || trunc.getType() != half || !kindOf(trunc.getIn()) ||
+          kindOf(trunc.getIn()) == Const)
+        return false;
+      result = trunc;
+      continue;
+    }
+    return false;
+  }
+  return result && body->getTerminator()->getOperand(0) == result;
+}
+
+Value mlir::tcgen::emitEpilogueBodyInHalf(OpBuilder &builder,
+                                          const EpilogueInfo &info, Value acc,
+                                          ValueRange operands) {
+  Block *body = linalg::LinalgOp(info.op).getBlock();
+  auto vecType = cast<VectorType>(acc.getType());
+  auto half = cast<FloatType>(vecType.getElementType());
+  IRMapping mapping;
+  for (auto [arg, source] : llvm::zip(body->getArguments(), info.argSource)) {
+    if (source == -1)
+      mapping.map(arg, acc);
+    else if (source >= 0)
+      mapping.map(arg, operands[source]);
+  }
+  Location loc = info.op->getLoc();
+  // An f32 constant (in the body or hoisted out of it) as a splat of the
+  // 16-bit type; isExactInHalf checked that it holds the value.
+  auto splat = [&](arith::ConstantOp c) {
+    auto f = dyn_cast<FloatAttr>(c.getValue());
+    std::optional<APFloat> v =
+        f && f.getType().isF32() ? exactIn(half, f.getValue()) : std::nullopt;
+    if (v)
+      mapping.map(c.getResult(),
+                  arith::ConstantOp::create(
+                      builder, loc,
+                      DenseElementsAttr::get(vecType,
+                                             FloatAttr::get(half, *v))));
+  };
+  for (Operation &op : body->without_terminator())
+    for (Value v : op.getOperands())
+      if (auto c = v.getDefiningOp<arith::ConstantOp>();
+          c && c->getBlock() != body && !mapping.contains(v))
+        splat(c);
+  for (Operation &op : body->without_terminator()) {
+    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
+      splat(c);
+      continue; // unread constants are not needed
+    }
+    if (auto ext = dyn_cast<arith::ExtFOp>(op)) {
+      mapping.map(ext.getResult(), mapping.lookup(ext.getIn()));
+      continue;
+    }
+    if (auto trunc = dyn_cast<arith::TruncFOp>(op)) {
+      mapping.map(trunc.getResult(), mapping.lookup(trunc.getIn()));
+      continue;
+    }
+    // add, sub, mul, max, min, neg: the same op on the vectors.
+    Operation *clone = builder.clone(op, mapping);
+    clone->getResult(0).setType(vecType);
+  }
+  return mapping.lookup(body->getTerminator()->getOperand(0));
+}
+
 DictionaryAttr mlir::tcgen::describeEpilogue(const EpilogueInfo &info) {
   Builder b(info.op->getContext());
   Block *body = linalg::LinalgOp(info.op).getBlock();

@@ -107,6 +107,25 @@ std::optional<PointwiseInfo> findStandalonePointwise(linalg::LinalgOp op,
 Value emitEpilogueBody(OpBuilder &builder, const EpilogueInfo &info,
                        Value acc, ValueRange operands);
 
+/// Whether the body, applied to 16-bit values (the contraction result and
+/// the operands all of `info.matmulType`, f16 or bf16, the output of that
+/// type too), gives the same bits when computed in that type as written in
+/// f32: its f32 ops are at most one add, sub or mul (one rounding: f32 has
+/// at least 2 p + 2 bits of an f16's or bf16's p, so rounding to f32 and
+/// then to the 16-bit type equals rounding once) followed by max / min /
+/// neg (exact, monotonic and odd, so they commute with the final
+/// rounding), on extended 16-bit values and constants the 16-bit type
+/// holds exactly, and one truncf at the end. relu(C + D), relu(C + bias)
+/// and C + 0.5 qualify; GELU does not.
+bool isExactInHalf(const EpilogueInfo &info);
+
+/// Emits the body of an epilogue that isExactInHalf on vectors of the
+/// 16-bit type (a pair of elements at once, so that the ops become packed
+/// f16x2 / bf16x2 instructions): `acc` and `operands[k]` are vector<N x T>
+/// values of `info.matmulType`. Returns the vector<N x T> result.
+Value emitEpilogueBodyInHalf(OpBuilder &builder, const EpilogueInfo &info,
+                             Value acc, ValueRange operands);
+
 /// The body as a list of steps for the kernel manifest (docs/BUNDLE.md,
 /// op.epilogue): {matmul_dtype, inputs = [{operand, kind}], ops = [{op,
 /// args, dtype, value?, predicate?}], result}. Operand names are E0, E1, ...

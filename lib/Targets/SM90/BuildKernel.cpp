@@ -493,6 +493,9 @@ struct BuildKernelPass final
         p.epilogueOperands.push_back(
             {stringifyEpilogueOperandKind(e.kind).str(),
              typeName(e.elementType)});
+      // Pairs in f16x2 / bf16x2 where that gives the same bits and the
+      // operands' pairs are loaded as vectors (not element by element).
+      p.epilogueInHalf = isExactInHalf(*epilogue) && !p.elementwiseC();
     }
 
     // Operands whose rows TMA cannot read (or reads slowly) are copied into
@@ -686,7 +689,11 @@ struct BuildKernelPass final
           sum = arith::TruncFOp::create(builder, loc, info->cType, sum);
         return sum;
       };
-    if (epilogue)
+    if (epilogue && p.epilogueInHalf)
+      body = [&](OpBuilder &builder, Value acc, ValueRange operands) {
+        return emitEpilogueBodyInHalf(builder, *epilogue, acc, operands);
+      };
+    else if (epilogue)
       body = [&](OpBuilder &builder, Value acc, ValueRange operands) {
         Block *block = builder.getInsertionBlock();
         Block::iterator at = builder.getInsertionPoint();

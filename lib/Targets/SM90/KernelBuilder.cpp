@@ -1102,12 +1102,17 @@ static std::string epilogueDecl(const KernelParams &p) {
              .str();
   if (!p.fusedEpilogue)
     return s;
+  // Computed on pairs (epilogueInHalf): every argument and the result are
+  // vector<2 x T>.
+  auto type = [&](const std::string &t) {
+    return p.epilogueInHalf ? "vector<2x" + t + ">" : t;
+  };
   s += llvm::formatv("\n  func.func private @{0}({1}", kEpilogueFuncName,
-                     p.matmulType)
+                     type(p.matmulType))
            .str();
   for (const KernelParams::EpilogueOperand &e : p.epilogueOperands)
-    s += ", " + e.type;
-  return s + ") -> " + p.outType;
+    s += ", " + type(e.type);
+  return s + ") -> " + type(p.outType);
 }
 
 /// The index of fragment row `r` (0: %row0, 1: %row1) for extra-operand
@@ -1295,6 +1300,32 @@ static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
       {0}r1 = vector.extract {0}r[1] : {4} from vector<2x{4}>
 )",
                         v, e, half[0], half[1], p.matmulType);
+  if (p.epilogueInHalf) {
+    // The pair at once: the rounded accumulators as a vector, each operand's
+    // pair (row and matrix operands are loaded as pairs; a column or scalar
+    // element is the same for both).
+    std::string args = llvm::formatv("{0}r", v).str();
+    std::string types = "vector<2x" + p.matmulType + ">";
+    for (auto [k, op] : llvm::enumerate(p.epilogueOperands)) {
+      std::string vecType = "vector<2x" + op.type + ">";
+      std::string arg;
+      if (op.kind == "row")
+        arg = llvm::formatv("%rowE{0}_{1}", k, j).str();
+      else if (op.kind == "matrix")
+        arg = llvm::formatv("%matE{0}_{1}{2}", k, j, half).str();
+      else {
+        arg = llvm::formatv("{0}b{1}", v, k).str();
+        os << llvm::formatv("      {0} = vector.broadcast {1} : {2} to {3}\n",
+                            arg, ext[k][0], op.type, vecType);
+      }
+      args += ", " + arg;
+      types += ", " + vecType;
+    }
+    os << llvm::formatv("      {0}h = func.call @{1}({2}) : ({3}) -> "
+                        "vector<2x{4}>\n",
+                        v, kEpilogueFuncName, args, types, p.outType);
+    return;
+  }
   std::string results[2];
   // With a single column of C (singleCColumn) the pair's second element
   // lies past C and is never stored: the epilogue computes the first only

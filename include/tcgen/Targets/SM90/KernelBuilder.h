@@ -227,6 +227,11 @@ struct KernelParams {
   /// of `outType`, is stored. The caller replaces the calls with the body
   /// of the consumer (buildKernelModule's `epilogueBody`).
   bool fusedEpilogue = false;
+  /// The epilogue is computed on pairs in the 16-bit matmul type (it gives
+  /// the same bits as written in f32: isExactInHalf): @tcgen_epilogue then
+  /// takes and returns vector<2 x T> values, whose ops become packed
+  /// f16x2 / bf16x2 instructions.
+  bool epilogueInHalf = false;
   std::string matmulType = "f32";
   /// The extra operands, kernel parameters %E0, %E1, ... after %C.
   struct EpilogueOperand {
