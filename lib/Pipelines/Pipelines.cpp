@@ -75,6 +75,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   build.pack = options.pack;
   build.prologueMode = options.prologue;
   build.epilogueLoads = options.epilogueLoads;
+  build.epilogueInHalf = options.epilogueInHalf;
   pm.addPass(createTCGenSM90BuildKernelPass(build));
   // CUDA-core f32 kernels are generated whole as well.
   TCGenSIMTBuildKernelPassOptions simt;

@@ -180,6 +180,13 @@ static cl::opt<std::string> prologueMode(
              "tiles, else pack)"),
     cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd),
     cl::sub(tuneCmd));
+static cl::opt<bool> epilogueInHalf(
+    "epilogue-in-half",
+    cl::desc("sm90: compute a fused epilogue on f16x2 / bf16x2 pairs where "
+             "that gives the same bits as its f32 body (one add, sub or mul, "
+             "then max / min / neg; not yet measured on a GPU)"),
+    cl::init(false), cl::sub(compileCmd), cl::sub(explainCmd),
+    cl::sub(tuneCmd));
 static cl::opt<std::string> epilogueLoadsMode(
     "epilogue-loads",
     cl::desc("sm90: how a fused epilogue reads a matrix operand: auto "
@@ -283,6 +290,7 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.pack = packMode;
   options.prologue = prologueMode;
   options.epilogueLoads = epilogueLoadsMode;
+  options.epilogueInHalf = epilogueInHalf;
   options.allowTf32 = allowTf32;
   options.tuningCache = tuningCache;
   options.device = deviceName;
@@ -613,6 +621,8 @@ static int tune(MLIRContext &ctx, const char *argv0) {
     request.forwardedFlags.push_back("--prologue=" + prologueMode);
   if (epilogueLoadsMode != "auto")
     request.forwardedFlags.push_back("--epilogue-loads=" + epilogueLoadsMode);
+  if (epilogueInHalf)
+    request.forwardedFlags.push_back("--epilogue-in-half");
   if (!storeKind.empty())
     request.forwardedFlags.push_back("--store=" + storeKind);
   if (!backendName.empty())

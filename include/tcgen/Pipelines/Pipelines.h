@@ -93,6 +93,11 @@ struct TCGenPipelineOptions : public PassPipelineOptions<TCGenPipelineOptions> {
                      "auto (tma where it applies, else fragments), "
                      "fragments or tma"),
       llvm::cl::init("auto")};
+  Option<bool> epilogueInHalf{
+      *this, "epilogue-in-half",
+      llvm::cl::desc("sm90: compute a fused epilogue on f16x2 / bf16x2 "
+                     "pairs where that gives the same bits as its f32 body"),
+      llvm::cl::init(false)};
   Option<bool> bufferize{*this, "bufferize",
                          llvm::cl::desc("Bufferize tensor inputs first"),
                          llvm::cl::init(true)};

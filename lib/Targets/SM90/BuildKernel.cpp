@@ -495,7 +495,8 @@ struct BuildKernelPass final
              typeName(e.elementType)});
       // Pairs in f16x2 / bf16x2 where that gives the same bits and the
       // operands' pairs are loaded as vectors (not element by element).
-      p.epilogueInHalf = isExactInHalf(*epilogue) && !p.elementwiseC();
+      p.epilogueInHalf =
+          epilogueInHalf && isExactInHalf(*epilogue) && !p.elementwiseC();
     }
 
     // Operands whose rows TMA cannot read (or reads slowly) are copied into

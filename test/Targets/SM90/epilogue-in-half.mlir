@@ -1,6 +1,13 @@
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{epilogue-in-half=true})' | FileCheck %s
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=OFF
 
-// An epilogue written in f32 on f16 values with one rounding op (an add)
+// By default (epilogue-in-half off until it is measured on a GPU) the
+// epilogue stays in f32.
+// OFF-LABEL: gpu.func @add_relu_kernel(
+// OFF-NOT:     vector<2xf16>) -> vector<2xf16>
+// OFF:         arith.addf %{{.*}}, %{{.*}} : f32
+
+// With epilogue-in-half: an epilogue written in f32 on f16 values with one rounding op (an add)
 // and exact ops after it (max with 0), rounded once to f16: computed on
 // the pair in f16 (packed f16x2 instructions), which gives the same bits.
 // No f32 arithmetic is left in the epilogue.

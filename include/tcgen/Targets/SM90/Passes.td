@@ -64,6 +64,11 @@ def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
            "addresses; one operand of C's dtype, TMA stores, whole chunks, "
            "no batch, stream-K or cluster), or auto (tma where it applies, "
            "else fragments)">,
+    Option<"epilogueInHalf", "epilogue-in-half", "bool", /*default=*/"false",
+           "Compute a fused epilogue on f16x2 / bf16x2 pairs where that "
+           "gives the same bits as its f32 body (one add, sub or mul, then "
+           "max / min / neg, constants the 16-bit type holds; not yet "
+           "measured on a GPU, so off by default)">,
     Option<"prologueMode", "prologue", "std::string", /*default=*/"\"auto\"",
            "Where a fused prologue is applied: regs (on A only: the "
            "consumers load A's tile into registers with ldmatrix, transform "
