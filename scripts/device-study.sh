@@ -134,7 +134,9 @@ if [ -d "$CARRY/fusion-bundles" ]; then
               add_relu:cublas+add-relu add_scalar:cublas+add-scalar \
               bias_gelu_residual:cublas+bias-gelu-residual relu_a:relu-a+cublas \
               relu_c:relu-c+cublas add_relu_frag:cublas+add-relu \
-              bias_gelu_residual_frag:cublas+bias-gelu-residual; do
+              bias_gelu_residual_frag:cublas+bias-gelu-residual \
+              add_relu_half:cublas+add-relu relu_bias_half:cublaslt-relu-bias \
+              add_scalar_half:cublas+add-scalar; do
     pat=${pair%%:*}; base=${pair#*:}
     ls -d "$CARRY"/fusion-bundles/f*_"$pat"/ > /dev/null 2>&1 || continue
     "$GPU" bench "$CARRY"/fusion-bundles/f*_"$pat"/ --baseline="$base" \

@@ -18,7 +18,8 @@ ARGS=("$@")
 # one at a time), streamk (data-parallel against stream-K where whole tiles
 # fill the last wave poorly), cluster (2x1 and 1x2 clusters with multicast),
 # fusion (fused epilogues against cuBLAS + pointwise kernels and cuBLASLt's
-# fused epilogues), edges (sizes that are not multiples of the tile), wmma
+# fused epilogues; EPILOGUE_TMA=1 adds the fragment loads (_frag) and TMA
+# epilogue checks, EPILOGUE_HALF=1 the f16x2 epilogues (_half)), edges (sizes that are not multiples of the tile), wmma
 # (WMMA copy order and double buffering: tilings, the ablation with two
 # steps beyond the paper, the default config over square sizes), layouts (NT, TN, TT against NN on sm90), batched (linalg.batch_matmul:
 # the generality issue's shapes with several block tiles, and checks),
@@ -374,6 +375,12 @@ if want fusion; then
     build "$CARRY/fusion-bundles" "f${s}_relu_c" "$s" "$s" "$s" --out f16 --init relu-c
     # C = relu(A) * B (a prologue; against a ReLU kernel + cuBLAS)
     build "$CARRY/fusion-bundles" "f${s}_relu_a" "$s" "$s" "$s" --out f16 --prologue relu-a
+    # EPILOGUE_HALF=1: the epilogues computed on f16x2 pairs (opt-in)
+    if [ "${EPILOGUE_HALF:-0}" = 1 ]; then
+      for e in add-relu relu-bias add-scalar; do
+        build "$CARRY/fusion-bundles" "f${s}_${e//-/_}_half" "$s" "$s" "$s" --out f16 --epilogue "$e" -- --epilogue-in-half
+      done
+    fi
     # EPILOGUE_TMA=1: the matrix operand read through the store chunks (the
     # default, epilogue-loads = auto) against the fragment loads (_frag)
     if [ "${EPILOGUE_TMA:-0}" = 1 ]; then
