@@ -387,17 +387,24 @@ mlir::tcgen::findPrologue(const ContractionInfo &info, Value operand,
   return result;
 }
 
-Value mlir::tcgen::emitEpilogueBody(OpBuilder &builder,
-                                    const EpilogueInfo &info, Value acc,
-                                    ValueRange operands) {
-  Block *body = linalg::LinalgOp(info.op).getBlock();
-  IRMapping mapping;
+/// Maps the body's block arguments to what stands for them: `acc` for the
+/// contraction result, `operands[k]` for extra operand k.
+static void mapBodyArguments(Block *body, const EpilogueInfo &info, Value acc,
+                             ValueRange operands, IRMapping &mapping) {
   for (auto [arg, source] : llvm::zip(body->getArguments(), info.argSource)) {
     if (source == -1)
       mapping.map(arg, acc);
     else if (source >= 0)
       mapping.map(arg, operands[source]);
   }
+}
+
+Value mlir::tcgen::emitEpilogueBody(OpBuilder &builder,
+                                    const EpilogueInfo &info, Value acc,
+                                    ValueRange operands) {
+  Block *body = linalg::LinalgOp(info.op).getBlock();
+  IRMapping mapping;
+  mapBodyArguments(body, info, acc, operands, mapping);
   for (Operation &inner : body->without_terminator()) {
     for (Value v : inner.getOperands())
       if (!mapping.contains(v) && v.getParentBlock() != body)
@@ -407,15 +414,21 @@ Value mlir::tcgen::emitEpilogueBody(OpBuilder &builder,
   return mapping.lookup(body->getTerminator()->getOperand(0));
 }
 
-/// A float constant `v` of the 16-bit type `half`, if `half` holds it
+/// The value of `v` in the 16-bit type `half`, if `v` is an f32
+/// arith.constant (in the body or hoisted out of it) that `half` holds
 /// exactly.
-static std::optional<APFloat> exactIn(FloatType half, APFloat v) {
+static std::optional<APFloat> exactConstant(Value v, FloatType half) {
+  auto c = v.getDefiningOp<arith::ConstantOp>();
+  auto f = c ? dyn_cast<FloatAttr>(c.getValue()) : FloatAttr();
+  if (!f || !f.getType().isF32())
+    return std::nullopt;
+  APFloat value = f.getValue();
   bool losesInfo = false;
-  if (v.convert(half.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                &losesInfo) != APFloat::opOK ||
+  if (value.convert(half.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                    &losesInfo) != APFloat::opOK ||
       losesInfo)
     return std::nullopt;
-  return v;
+  return value;
 }
 
 bool mlir::tcgen::isExactInHalf(const EpilogueInfo &info) {
@@ -441,19 +454,12 @@ bool mlir::tcgen::isExactInHalf(const EpilogueInfo &info) {
       auto it = kind.find(v);
       if (it != kind.end())
         return it->second;
-      // A constant defined outside the body (canonicalization hoists them).
-      if (auto c = v.getDefiningOp<arith::ConstantOp>())
-        if (auto f = dyn_cast<FloatAttr>(c.getValue());
-            f && f.getType().isF32() && exactIn(half, f.getValue()))
-          return Const;
+      if (exactConstant(v, half))
+        return Const;
       return std::nullopt;
     };
-    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
-      auto f = dyn_cast<FloatAttr>(c.getValue());
-      if (f && f.getType().isF32() && exactIn(half, f.getValue()))
-        kind[c] = Const;
-      continue; // other constants are fine as long as nothing reads them
-    }
+    if (isa<arith::ConstantOp>(op))
+      continue; // read as Const where the 16-bit type holds it (kindOf)
     if (auto ext = dyn_cast<arith::ExtFOp>(op)) {
       if (kindOf(ext.getIn()) != Narrow || !ext.getType().isF32())
         return false;
@@ -505,36 +511,21 @@ Value mlir::tcgen::emitEpilogueBodyInHalf(OpBuilder &builder,
   auto vecType = cast<VectorType>(acc.getType());
   auto half = cast<FloatType>(vecType.getElementType());
   IRMapping mapping;
-  for (auto [arg, source] : llvm::zip(body->getArguments(), info.argSource)) {
-    if (source == -1)
-      mapping.map(arg, acc);
-    else if (source >= 0)
-      mapping.map(arg, operands[source]);
-  }
+  mapBodyArguments(body, info, acc, operands, mapping);
   Location loc = info.op->getLoc();
-  // An f32 constant (in the body or hoisted out of it) as a splat of the
-  // 16-bit type; isExactInHalf checked that it holds the value.
-  auto splat = [&](arith::ConstantOp c) {
-    auto f = dyn_cast<FloatAttr>(c.getValue());
-    std::optional<APFloat> v =
-        f && f.getType().isF32() ? exactIn(half, f.getValue()) : std::nullopt;
-    if (v)
-      mapping.map(c.getResult(),
-                  arith::ConstantOp::create(
-                      builder, loc,
-                      DenseElementsAttr::get(vecType,
-                                             FloatAttr::get(half, *v))));
-  };
+  // Constants read (in the body or hoisted out of it) become splats of the
+  // 16-bit type; isExactInHalf checked that it holds them.
   for (Operation &op : body->without_terminator())
     for (Value v : op.getOperands())
-      if (auto c = v.getDefiningOp<arith::ConstantOp>();
-          c && c->getBlock() != body && !mapping.contains(v))
-        splat(c);
+      if (!mapping.contains(v))
+        if (std::optional<APFloat> c = exactConstant(v, half))
+          mapping.map(v, arith::ConstantOp::create(
+                             builder, loc,
+                             DenseElementsAttr::get(
+                                 vecType, FloatAttr::get(half, *c))));
   for (Operation &op : body->without_terminator()) {
-    if (auto c = dyn_cast<arith::ConstantOp>(op)) {
-      splat(c);
-      continue; // unread constants are not needed
-    }
+    if (isa<arith::ConstantOp>(op))
+      continue;
     if (auto ext = dyn_cast<arith::ExtFOp>(op)) {
       mapping.map(ext.getResult(), mapping.lookup(ext.getIn()));
       continue;

@@ -117,11 +117,9 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       numStages = stages >= 0 ? int64_t(stages) : 2;
       if (config.getBackend() != "simt")
         mma = {4, 4, 1};
-      if (threadTile.size() == 2)
+      // (`positive` above checked that a thread tile has two sizes.)
+      if (!threadTile.empty())
         mma = {threadTile[0], threadTile[1], 1};
-      else if (!threadTile.empty())
-        return op->emitOpError("--thread-tile takes two sizes m,n, not ")
-               << threadTile.size();
       warp[2] = block[2];
     } else {
       // wmma: double-buffer where two stages of the tiles fit.
@@ -219,11 +217,12 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
           FailureOr<ConfigAttr> tuned = lookUpTuned(*cache, op, *info, target);
           if (failed(tuned))
             return WalkResult::interrupt();
-          bool swapFits =
-              *tuned && (swap >= 0 ? (*tuned).getSwap() == (swap != 0)
-                                   : !base.getSwap() || (*tuned).getSwap());
-          if (*tuned && (*tuned).getBackend() == chosenBackend && swapFits)
-            base = *tuned;
+          ConfigAttr record = *tuned;
+          bool swapFits = record && (swap >= 0
+                                         ? record.getSwap() == (swap != 0)
+                                         : !base.getSwap() || record.getSwap());
+          if (swapFits && record.getBackend() == chosenBackend)
+            base = record;
         }
         FailureOr<ConfigAttr> chosen =
             applyOverrides(base, op, *info, target);

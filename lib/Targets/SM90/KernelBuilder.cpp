@@ -597,6 +597,38 @@ static void emitFullWait(llvm::raw_ostream &os, StringRef tag, StringRef it) {
                       tag, it);
 }
 
+/// The addresses in the stage `%s<sfx>` of the k-tile: `%stage<sfx>` (its
+/// base), `%aAddr<sfx>` (the warpgroup's A slab; unless `withA` is false)
+/// and `%bAddr<sfx>` (its B tile), 64-bit shared addresses.
+static void emitStageAddresses(llvm::raw_ostream &os, StringRef sfx,
+                               bool withA) {
+  os << llvm::formatv(R"(
+        %sI{0} = arith.index_cast %s{0} : index to i64
+        %so{0} = arith.muli %sI{0}, %cStageBytesI : i64
+        %stage{0} = arith.addi %ring, %so{0} : i64
+)",
+                      sfx);
+  if (withA)
+    os << llvm::formatv(
+        "        %aAddr{0} = arith.addi %stage{0}, %aSlab : i64\n", sfx);
+  os << llvm::formatv(
+      "        %bAddr{0} = arith.addi %stage{0}, %cATile : i64\n", sfx);
+}
+
+/// The wgmma descriptor `%d<X><kk><sfx>` of operand `x` ("a" or "b", X its
+/// capital) for k-step kk, `offset` bytes into the operand's tile at
+/// `%<x>Addr<sfx>`.
+static void emitStepDescriptor(llvm::raw_ostream &os, StringRef x, int64_t kk,
+                               StringRef sfx, int64_t offset) {
+  os << llvm::formatv(R"(
+        %{0}OffK{1}{2} = arith.constant {3} : i64
+        %{0}A{1}{2} = arith.addi %{0}Addr{2}, %{0}OffK{1}{2} : i64
+        %{0}F{1}{2} = arith.shrui %{0}A{1}{2}, %c4i : i64
+        %d{4}{1}{2} = arith.ori %desc{4}Hi, %{0}F{1}{2} : i64
+)",
+                      x, kk, sfx, offset, x.upper());
+}
+
 /// Emits the consumer's work on one k-tile: wait for its stage, then
 /// blockK / 16 wgmma m64nNk16 steps on descriptors that walk the stage, then
 /// commit and wait until at most this group is in flight. SSA names carry
@@ -609,14 +641,7 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
   const int64_t aStepBytes = kStepBytes(!p.aMNMajor);
   const int64_t bStepBytes = kStepBytes(p.bKMajor);
   emitFullWait(os, sfx, it);
-  os << llvm::formatv(R"(
-        %sI{0} = arith.index_cast %s{0} : index to i64
-        %so{0} = arith.muli %sI{0}, %cStageBytesI : i64
-        %stage{0} = arith.addi %ring, %so{0} : i64
-        %aAddr{0} = arith.addi %stage{0}, %aSlab : i64
-        %bAddr{0} = arith.addi %stage{0}, %cATile : i64
-)",
-                      sfx, it);
+  emitStageAddresses(os, sfx, /*withA=*/true);
   if (p.hasPrologue())
     emitPrologue(os, sfx, p);
   os << R"(
@@ -625,18 +650,8 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
   std::string prev = input.str();
   for (int64_t kk = 0; kk < p.blockK / p.wgmmaK(); ++kk) {
     const char *scale = isFirst && kk == 0 ? "zero" : "one";
-    os << llvm::formatv(R"(
-        %aOffK{0}{5} = arith.constant {1} : i64
-        %aA{0}{5} = arith.addi %aAddr{5}, %aOffK{0}{5} : i64
-        %aF{0}{5} = arith.shrui %aA{0}{5}, %c4i : i64
-        %dA{0}{5} = arith.ori %descAHi, %aF{0}{5} : i64
-        %bOffK{0}{5} = arith.constant {2} : i64
-        %bA{0}{5} = arith.addi %bAddr{5}, %bOffK{0}{5} : i64
-        %bF{0}{5} = arith.shrui %bA{0}{5}, %c4i : i64
-        %dB{0}{5} = arith.ori %descBHi, %bF{0}{5} : i64
-)",
-                        kk, kk * aStepBytes, kk * bStepBytes, prev, p.blockN,
-                        sfx);
+    emitStepDescriptor(os, "a", kk, sfx, kk * aStepBytes);
+    emitStepDescriptor(os, "b", kk, sfx, kk * bStepBytes);
     os << llvm::formatv(R"(
         %d{0}{5} = nvvm.wgmma.mma_async %dA{0}{5}, %dB{0}{5}, {3}, #nvvm.shape<m = 64, n = {4}, k = {10}>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<{7}>, #nvvm.wgmma_scale_in<one>, <{8}>], B [<{7}>, #nvvm.wgmma_scale_in<one>, <{9}>] : !acc -> !acc
 )",
@@ -682,26 +697,19 @@ static std::string emitKTileRegs(llvm::raw_ostream &os, StringRef sfx,
   const int64_t steps = p.blockK / p.wgmmaK();
   os << llvm::formatv(R"(
         %s{0} = arith.remui {1}, %cStages : index
-        %sI{0} = arith.index_cast %s{0} : index to i64
-        %so{0} = arith.muli %sI{0}, %cStageBytesI : i64
-        %stage{0} = arith.addi %ring, %so{0} : i64
-        %bAddr{0} = arith.addi %stage{0}, %cATile : i64
 )",
                       sfx, it);
+  emitStageAddresses(os, sfx, /*withA=*/false);
   emitRegisterAStage(os, sfx, llvm::formatv("%s{0}", sfx).str());
   std::string prev = input.str();
   for (int64_t kk = 0; kk < steps; ++kk) {
     if (kk + 1 < steps)
       emitRegisterAFragment(os, sfx, kk + 1,
                             llvm::formatv("raF{0}{1}_", kk + 1, sfx).str(), p);
-    os << llvm::formatv(R"(
+    os << R"(
         nvvm.wgmma.fence.aligned
-        %bOffK{0}{1} = arith.constant {2} : i64
-        %bA{0}{1} = arith.addi %bAddr{1}, %bOffK{0}{1} : i64
-        %bF{0}{1} = arith.shrui %bA{0}{1}, %c4i : i64
-        %dB{0}{1} = arith.ori %descBHi, %bF{0}{1} : i64
-)",
-                        kk, sfx, kk * bStepBytes);
+)";
+    emitStepDescriptor(os, "b", kk, sfx, kk * bStepBytes);
     std::string name = llvm::formatv("d{0}{1}", kk, sfx).str();
     std::string frag =
         kk == 0 ? f0.str() : llvm::formatv("raF{0}{1}_", kk, sfx).str();
@@ -1292,14 +1300,20 @@ static void emitFusedPair(llvm::raw_ostream &os, const KernelParams &p,
       {0}r1 = arith.truncf {1}{3} : f32 to {4}
 )",
                         v, e, half[0], half[1], p.matmulType);
-  else if (p.matmulType != "f32")
+  else if (p.matmulType != "f32") {
     os << llvm::formatv(R"(
       {0}p = llvm.inline_asm "cvt.rn.{4}x2.f32 $0, $1, $2;", "=r,f,f" {1}{3}, {1}{2} : (f32, f32) -> i32
       {0}r = llvm.bitcast {0}p : i32 to vector<2x{4}>
-      {0}r0 = vector.extract {0}r[0] : {4} from vector<2x{4}>
-      {0}r1 = vector.extract {0}r[1] : {4} from vector<2x{4}>
 )",
                         v, e, half[0], half[1], p.matmulType);
+    // The elements, for the epilogue computed element by element.
+    if (!p.epilogueInHalf)
+      os << llvm::formatv(R"(
+      {0}r0 = vector.extract {0}r[0] : {1} from vector<2x{1}>
+      {0}r1 = vector.extract {0}r[1] : {1} from vector<2x{1}>
+)",
+                          v, p.matmulType);
+  }
   if (p.epilogueInHalf) {
     // The pair at once: the rounded accumulators as a vector, each operand's
     // pair (row and matrix operands are loaded as pairs; a column or scalar
@@ -1651,13 +1665,13 @@ static void emitEpilogueOperandLoad(llvm::raw_ostream &os,
   const int64_t usesPerItem = (chunks + 1 - c % 2) / 2;
   // Chunks 0 and 1: issued before the main loop on the block's first item
   // (emitEpilogueOperandPrefetch), here on later ones.
-  if (c == 0)
+  if (c == 0) {
     os << R"(
       %eeLater = arith.cmpi uge, %eeDone, %ncl : index
       %eeLead01 = arith.andi %epiLeader, %eeLater : i1
 )";
-  if (c == 0)
     emitEpilogueOperandIssue(os, p, 0, "%eeLead01");
+  }
   if (c + 1 < chunks)
     emitEpilogueOperandIssue(os, p, c + 1,
                              c == 0 ? "%eeLead01" : "%epiLeader");
