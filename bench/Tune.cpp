@@ -20,18 +20,6 @@ using namespace tcgen::bench;
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kRoundsPerGate = 4; // rounds queued behind one gate
-
-bool sameOperands(const Manifest &a, const Manifest &b) {
-  if (a.operands.size() != b.operands.size())
-    return false;
-  for (size_t i = 0; i < a.operands.size(); ++i) {
-    const Operand &x = a.operands[i], &y = b.operands[i];
-    if (x.name != y.name || x.dtype != y.dtype || x.shape != y.shape ||
-        x.strides != y.strides || x.role != y.role)
-      return false;
-  }
-  return true;
-}
 } // namespace
 
 std::string
@@ -52,6 +40,9 @@ std::string tcgen::bench::timeCandidates(
   // Load every compiled candidate; the first that loads fixes the problem.
   std::vector<std::unique_ptr<rt::Kernel>> kernels;
   std::vector<size_t> live; // indices into timings of loaded candidates
+  // Per candidate, for each of its operands the problem's operand with the
+  // same elements (a swapped kernel lists B^T first, A^T second).
+  std::vector<std::vector<size_t>> operandOf;
   const Manifest *problem = nullptr;
   for (const TuneCandidate &c : candidates) {
     TuneTiming t;
@@ -62,7 +53,7 @@ std::string tcgen::bench::timeCandidates(
       t.error = "not compiled: " + c.status;
     } else if (std::string e = kernel->load(dir + "/" + c.id); !e.empty()) {
       t.error = e;
-    } else if (problem && !sameOperands(*problem, kernel->manifest())) {
+    } else if (problem && !matchOperandViews(*problem, kernel->manifest())) {
       t.error = "its operands differ from the first candidate's: not the "
                 "same problem";
     } else {
@@ -71,6 +62,10 @@ std::string tcgen::bench::timeCandidates(
       t.entry = kernel->manifest().entry;
       live.push_back(timings.size());
     }
+    std::optional<std::vector<size_t>> match;
+    if (t.error.empty() && problem)
+      match = matchOperandViews(*problem, kernel->manifest());
+    operandOf.push_back(match.value_or(std::vector<size_t>()));
     kernels.push_back(std::move(kernel));
     timings.push_back(t);
   }
@@ -101,11 +96,27 @@ std::string tcgen::bench::timeCandidates(
                                      &stream, cudaStreamNonBlocking));
       !e.empty())
     return e;
+  // Each candidate's arguments on each buffer set: the problem's buffers
+  // as that candidate's manifest describes them.
+  std::vector<std::vector<std::vector<TensorArg>>> args(kernels.size());
+  for (size_t i : live)
+    for (const DeviceOperands &set : sets) {
+      std::vector<TensorArg> a;
+      const Manifest &m = kernels[i]->manifest();
+      for (size_t j = 0; j < m.operands.size(); ++j) {
+        TensorArg arg = set.args[operandOf[i][j]];
+        arg.name = m.operands[j].name;
+        arg.shape = m.operands[j].shape;
+        arg.strides = m.operands[j].strides;
+        a.push_back(std::move(arg));
+      }
+      args[i].push_back(std::move(a));
+    }
   // Every launch on the next buffer set: no candidate finds its inputs in
   // L2 because the one before it just read them.
   int launches = 0;
   auto launch = [&](size_t i) {
-    return kernels[i]->launch(sets[launches++ % numSets].args, stream);
+    return kernels[i]->launch(args[i][launches++ % numSets], stream);
   };
   // Warm-up, one candidate at a time, so that a failing one is found and
   // dropped before the timed rounds; then one round timed on the host to

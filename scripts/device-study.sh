@@ -468,6 +468,12 @@ fi
 
 [ -d "$CARRY/swap-bundles" ] && check_and_bench swap "swap (C^T = B^T A^T) for small M" t
 
+[ -d "$CARRY/oddtiles-bundles" ] && check_and_bench oddtiles "tilings at 1000^3, 1024^3 and 1536^3" t
+
+[ -d "$CARRY/tall-bundles" ] && check_and_bench tall "block tiles of 192 rows" t
+
+[ -d "$CARRY/talldefaults-bundles" ] && check_and_bench talldefaults "the model's 192-row choices against the earlier ones" t
+
 if [ -d "$CARRY/contraction3d-bundles" ]; then
   D="$CARRY/contraction3d-bundles"
   echo "=== contraction3d: checks (two launches each)"

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -683,6 +683,93 @@ if want odd; then
   done
   build "$D" chk_2049_f16 2049 2049 2049 --out f16 --
   build "$D" chk_1000_f32 1000 1000 1000 --
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want oddtiles; then
+  # 1000^3 (rows 2000 bytes apart) against 1024^3 with the same tilings, and
+  # 1536^3: which tiles, clusters and splits close the gap to cuBLAS
+  rm -rf "$CARRY/oddtiles-bundles"; mkdir -p "$CARRY/oddtiles-bundles"
+  echo "oddtiles: tilings at 1000^3, 1024^3 and 1536^3 (f16 -> f32):"
+  D="$CARRY/oddtiles-bundles"
+  for s in 1000 1024 1536; do
+    build "$D" "t${s}_def" $s $s $s --
+    build "$D" "t${s}_128x128" $s $s $s -- --block-tile=128,128,64
+    build "$D" "t${s}_128x128_c21" $s $s $s -- --block-tile=128,128,64 --cluster=2,1
+    build "$D" "t${s}_128x128_sk" $s $s $s -- --block-tile=128,128,64 --stream-k=1
+    build "$D" "t${s}_64x128_c21" $s $s $s -- --block-tile=64,128,64 --cluster=2,1
+    build "$D" "t${s}_128x256_sk" $s $s $s -- --block-tile=128,256,64 --stream-k=1
+    build "$D" "t${s}_128x192_c21" $s $s $s -- --block-tile=128,192,64 --cluster=2,1
+    build "$D" "t${s}_128x160" $s $s $s -- --block-tile=128,160,64
+  done
+  build "$D" "t1000_pack" 1000 1000 1000 -- --pack=always
+  build "$D" chk_1000_128x128_c21 1000 1000 1000 -- --block-tile=128,128,64 --cluster=2,1
+  build "$D" chk_1000_128x128_sk 1000 1000 1000 -- --block-tile=128,128,64 --stream-k=1
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want tall; then
+  # Block tiles of 192 rows (three consumer warpgroups): checks of every
+  # feature with them, and timings against the default on the square sizes
+  # and BERT shapes where their tile counts fill the SMs better
+  rm -rf "$CARRY/tall-bundles"; mkdir -p "$CARRY/tall-bundles"
+  echo "tall: block tiles of 192 rows (three consumer warpgroups):"
+  D="$CARRY/tall-bundles"
+  T=(--block-tile=192,128,64)
+  build "$D" chk_plain 1536 1536 1536 -- "${T[@]}"
+  build "$D" chk_96 1536 1536 1536 -- --block-tile=192,96,64
+  build "$D" chk_192 1000 1000 1000 --out f16 -- --block-tile=192,192,64
+  build "$D" chk_edges 1001 777 333 -- "${T[@]}"
+  build "$D" chk_edges_f16 333 1001 777 --out f16 -- --block-tile=192,96,64
+  build "$D" chk_akm 1000 768 512 --a-layout km -- "${T[@]}"
+  build "$D" chk_bnk 1000 768 512 --b-layout nk --in bf16 --out bf16 -- "${T[@]}"
+  build "$D" chk_tt 777 640 520 --a-layout km --b-layout nk -- --block-tile=192,160,64
+  build "$D" chk_acc 1000 1000 1000 --accumulate -- "${T[@]}"
+  build "$D" chk_bgr 1000 1000 1000 --out f16 --epilogue bias-gelu-residual -- "${T[@]}"
+  build "$D" chk_add_relu 1536 1536 1536 --out f16 --epilogue add-relu -- "${T[@]}"
+  build "$D" chk_add_relu_half 1536 1536 1536 --out f16 --epilogue add-relu -- "${T[@]}" --epilogue-in-half
+  build "$D" chk_relu_a 1000 1000 1000 --out f16 --prologue relu-a -- "${T[@]}"
+  build "$D" chk_batch 384 384 64 --batch 8 --out f16 -- "${T[@]}"
+  build "$D" chk_cluster 2048 2048 2048 -- "${T[@]}" --cluster=2,1
+  build "$D" chk_cluster12 2048 2048 1024 -- "${T[@]}" --cluster=1,2
+  build "$D" chk_streamk 1536 1536 4096 -- "${T[@]}" --stream-k=1
+  build "$D" chk_staged 1000 999 512 -- "${T[@]}" --store=staged
+  build "$D" chk_global 1000 1000 512 --out f16 -- "${T[@]}" --store=global
+  build "$D" chk_tf32 1000 768 512 --in f32 --b-layout nk -- --block-tile=192,128,32 --allow-tf32
+  build "$D" chk_fp8 1024 1024 1024 --in e4m3 --out bf16 --b-layout nk -- --block-tile=192,128,128
+  build "$D" chk_pack 1000 1000 5000 -- "${T[@]}" --pack=always
+  for shape in 1536:1536:1536 2048:2048:2048 2560:2560:2560 3072:3072:3072 4096:4096:4096 8192:8192:8192 3072:1024:1024 3072:4096:1024 3072:1024:4096 1000:1000:1000; do
+    IFS=: read -r m n k <<<"$shape"
+    b="${m}x${n}x${k}"
+    build "$D" "t${b}_def" $m $n $k --
+    for n2 in 96 128 160 192; do
+      build "$D" "t${b}_192x${n2}" $m $n $k -- --block-tile=192,$n2,64
+    done
+  done
+  rm -rf "$CARRY/san"; mkdir -p "$CARRY/san"
+  build "$CARRY/san" tall_edges 400 300 200 -- --block-tile=192,96,64
+  build "$CARRY/san" tall_bgr 400 256 200 --out f16 --epilogue bias-gelu-residual -- "${T[@]}"
+  build "$CARRY/san" tall_cluster 800 512 256 -- "${T[@]}" --cluster=2,1
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want talldefaults; then
+  # The shapes where the model picks a 192-row tile, default against the
+  # tile it picked before (f32 and f16 C), checked
+  rm -rf "$CARRY/talldefaults-bundles"; mkdir -p "$CARRY/talldefaults-bundles"
+  echo "talldefaults: the model's 192-row choices against the earlier ones:"
+  D="$CARRY/talldefaults-bundles"
+  for out in f32 f16; do
+    build "$D" "t2049_${out}_def" 2049 2049 2049 --out $out --
+    build "$D" "t2049_${out}_128x192" 2049 2049 2049 --out $out -- --block-tile=128,192,64
+    build "$D" "t3072x1024x1024_${out}_def" 3072 1024 1024 --out $out --
+    build "$D" "t3072x1024x1024_${out}_64x128" 3072 1024 1024 --out $out -- --block-tile=64,128,64
+    build "$D" "t3072x1024x4096_${out}_def" 3072 1024 4096 --out $out --
+    build "$D" "t3072x1024x4096_${out}_128x256" 3072 1024 4096 --out $out -- --block-tile=128,256,64
+    build "$D" "t3072x1024x4096_${out}_64x128" 3072 1024 4096 --out $out -- --block-tile=64,128,64
+  done
+  build "$D" chk_2049_def 2049 2049 2049 --out f16 --
+  build "$D" chk_3072x1024x4096_def 3072 1024 4096 --out bf16 --in bf16 --
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 
@@ -1764,7 +1851,6 @@ if want swap; then
   build "$D" chk_def_m1_bgr 1 12288 4096 --out f16 --epilogue bias-gelu-residual --
   build "$D" chk_def_m1_gelu_f32 1 4096 1024 --epilogue gelu-bias --
   build "$D" chk_m1_bgr_edges 1 1000 200 --out f16 --epilogue bias-gelu-residual -- "${S[@]}" --block-tile=64,8,64
-  build "$D" t_m1x12288x4096_bgr 1 12288 4096 --out f16 --epilogue bias-gelu-residual --
   for shape in 1:12288:4096 8:12288:4096 32:12288:4096 16:4096:4096 64:4096:4096 16:8192:8192 64:8192:8192; do
     IFS=: read -r m n k <<<"$shape"
     base="m${m}x${n}x${k}"

@@ -277,13 +277,19 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     // B tile of 8 rows; BuildKernel checks the layout).
     bool widthOk = swap ? block[1] % 8 == 0 && block[1] >= 8
                         : block[1] % 16 == 0 && block[1] >= 64;
-    if (block[0] % 64 != 0 || block[0] / 64 > 2 || warp[0] != 64 ||
+    // Three consumers (192 rows) share 512 threads' registers: 128 per
+    // thread at launch, 152 for a consumer after setmaxnreg, which holds
+    // accumulators of up to 192 columns.
+    bool rowsOk = block[0] % 64 == 0 && block[0] >= 64 &&
+                  (block[0] <= 128 || (block[0] == 192 && block[1] <= 192));
+    if (!rowsOk || warp[0] != 64 ||
         warp[1] != block[1] || !widthOk || block[1] > 256 ||
         !(sixteen || tf32 || fp8) || warp[2] != block[2] || mma[0] != 64 ||
         mma[1] != block[1])
       return emitError()
-             << "sm90 configs need block = [64 | 128, N, 64] with N a "
-                "multiple of 16 from 64 to 256 (with swap, of 8 from 8), "
+             << "sm90 configs need block = [64 | 128 | 192, N, 64] with N a "
+                "multiple of 16 from 64 to 256 (192 rows: to 192; with swap, "
+                "of 8 from 8), "
                 "warp = [64, N, 64], mma = [64, N, 16] (tf32: K 32 and mma K "
                 "8; fp8: K 128 and mma K 32)";
   }

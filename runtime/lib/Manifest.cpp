@@ -213,6 +213,43 @@ bool tcgen::operator==(const Prologue &a, const Prologue &b) {
   return a.operand == b.operand && a.body == b.body;
 }
 
+/// The (extent, stride) pairs of an operand, sorted: the elements it
+/// addresses, whatever order its manifest lists the dimensions in.
+static std::vector<std::pair<int64_t, int64_t>> viewPairs(const Operand &o) {
+  std::vector<std::pair<int64_t, int64_t>> pairs;
+  for (size_t d = 0; d < o.shape.size() && d < o.strides.size(); ++d)
+    pairs.push_back({o.shape[d], o.strides[d]});
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
+std::optional<std::vector<size_t>>
+tcgen::matchOperandViews(const Manifest &a, const Manifest &b) {
+  if (a.operands.size() != b.operands.size())
+    return std::nullopt;
+  std::vector<size_t> match(b.operands.size());
+  std::vector<bool> taken(a.operands.size(), false);
+  for (size_t j = 0; j < b.operands.size(); ++j) {
+    const Operand &y = b.operands[j];
+    std::optional<size_t> found;
+    for (size_t i = 0; i < a.operands.size(); ++i) {
+      const Operand &x = a.operands[i];
+      if (taken[i] || x.dtype != y.dtype || x.shape.size() != y.shape.size() ||
+          viewPairs(x) != viewPairs(y))
+        continue;
+      if (!found || x.name == y.name)
+        found = i;
+      if (x.name == y.name)
+        break;
+    }
+    if (!found)
+      return std::nullopt;
+    taken[*found] = true;
+    match[j] = *found;
+  }
+  return match;
+}
+
 bool tcgen::operator==(const Operand &a, const Operand &b) {
   return a.name == b.name && a.role == b.role && a.dtype == b.dtype &&
          a.shape == b.shape && a.strides == b.strides &&

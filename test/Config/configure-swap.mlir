@@ -57,7 +57,7 @@ func.func @m40_few_tiles(%a: memref<40x4096xf16>, %b: memref<4096x2048xf16>, %c:
 
 // -----
 
-// 32 < M <= 64 is swapped where N is at least 8192 (M = 48: tiles 48 wide).
+// 32 < M <= 64 is swapped where N is at least 4096 (M = 48: tiles 48 wide).
 // CHECK-LABEL: func @m48
 // CHECK: block = [64, 48, 64]{{.*}}stages = 8,{{.*}}swap = true>
 func.func @m48(%a: memref<48x4096xf16>, %b: memref<4096x8192xf16>, %c: memref<48x8192xf16>) {
@@ -67,7 +67,16 @@ func.func @m48(%a: memref<48x4096xf16>, %b: memref<4096x8192xf16>, %c: memref<48
 
 // -----
 
-// Not swapped: M above 32 with N below 8192, N below 1024, A stored [k][m], K not a multiple
+// CHECK-LABEL: func @m64_n4096
+// CHECK: block = [64, 64, 64]{{.*}}swap = true>
+func.func @m64_n4096(%a: memref<64x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<64x4096xf16>) {
+  linalg.matmul ins(%a, %b : memref<64x4096xf16>, memref<4096x4096xf16>) outs(%c : memref<64x4096xf16>)
+  return
+}
+
+// -----
+
+// Not swapped: M above 32 with N below 4096, N below 1024, A stored [k][m], K not a multiple
 // of 8 (A's rows are copied in 16-byte pieces), a batch.
 // CHECK-LABEL: func @m33
 // CHECK-NOT: swap = true
@@ -80,8 +89,8 @@ func.func @m48(%a: memref<48x4096xf16>, %b: memref<4096x8192xf16>, %c: memref<48
 // CHECK-LABEL: func @batched
 // CHECK-NOT: swap = true
 // CHECK: return
-func.func @m33(%a: memref<33x4096xf16>, %b: memref<4096x4096xf16>, %c: memref<33x4096xf16>) {
-  linalg.matmul ins(%a, %b : memref<33x4096xf16>, memref<4096x4096xf16>) outs(%c : memref<33x4096xf16>)
+func.func @m33(%a: memref<33x1024xf16>, %b: memref<1024x2048xf16>, %c: memref<33x2048xf16>) {
+  linalg.matmul ins(%a, %b : memref<33x1024xf16>, memref<1024x2048xf16>) outs(%c : memref<33x2048xf16>)
   return
 }
 func.func @n512(%a: memref<8x4096xf16>, %b: memref<4096x512xf16>, %c: memref<8x512xf16>) {

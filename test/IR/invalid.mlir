@@ -96,7 +96,7 @@ func.func @swap_wmma() attributes {tcgen.config = #tcgen.config<swap = true>} { 
 // -----
 
 // Without swap an sm90 tile is at least 64 wide.
-// expected-error @+1 {{sm90 configs need block = [64 | 128, N, 64] with N a multiple of 16 from 64 to 256 (with swap, of 8 from 8)}}
+// expected-error @+1 {{sm90 configs need block = [64 | 128 | 192, N, 64] with N a multiple of 16 from 64 to 256 (192 rows: to 192; with swap, of 8 from 8)}}
 func.func @narrow_unswapped() attributes {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 4, padding = 0>} { return }
 
 // -----

@@ -67,11 +67,16 @@ TEST(Model, FirstChoiceBlockTile) {
   // 0.87 of cuBLAS).
   EXPECT_EQ(tile(square(1536)), P(128, 160));
   // ... but only where they fit one wave: 221 tiles of 128x160 at 2049^3
-  // measured 3-6 % slower than 187 of 128x192.
-  EXPECT_EQ(tile(square(2049)), P(128, 192));
+  // measured 3-6 % slower than 187 of 128x192, and 121 of 192x192 (three
+  // consumer warpgroups, one wave) 16-18 % faster than 128x192.
+  EXPECT_EQ(tile(square(2049)), P(192, 192));
   // Few tiles: one consumer warpgroup on 64x128 keeps more SMs busy.
   EXPECT_EQ(tile(square(1024)), P(64, 128));
-  EXPECT_EQ(tile(shape(3072, 1024, 1024)), P(64, 128));
+  // ... unless 192-row tiles fill one wave: 128 of 192x128 at M = 3072, N =
+  // 1024 measured 6-13 % faster than 384 of 64x128 at K = 1024 and 15-17 %
+  // faster than 96 of 128x256 at K = 4096.
+  EXPECT_EQ(tile(shape(3072, 1024, 1024)), P(192, 128));
+  EXPECT_EQ(tile(shape(3072, 1024, 4096)), P(192, 128));
   EXPECT_EQ(tile(square(1000)), P(64, 128));
   EXPECT_EQ(tile(square(8191)), P(128, 256));
   // A batch counts every matrix's tiles: 16 x 32 tiles of 128x256 are 3.9
@@ -232,6 +237,16 @@ TEST(Model, CalibrationNeedsEnoughPoints) {
   std::vector<Measurement> points(8, Measurement{c, square(8192), std::nan("")});
   EXPECT_FALSE(calibrate(points, DeviceConstants(), error));
   EXPECT_EQ(error, "calibration needs at least 8 measured candidates, got 0");
+  // Many candidates of two problems leave the constants free.
+  std::vector<Measurement> two;
+  for (const Problem &p : {square(4096), square(8192)})
+    for (const SM90Candidate &r : rankSM90(p, DeviceConstants()))
+      two.push_back({r, p, r.totalUs * 1.1});
+  ASSERT_GE(two.size(), 8u);
+  EXPECT_FALSE(calibrate(two, DeviceConstants(), error));
+  EXPECT_EQ(error,
+            "calibration needs measured candidates of at least 3 problems, "
+            "got 2");
 }
 
 TEST(Model, CalibrationKeepsConstantsPositive) {

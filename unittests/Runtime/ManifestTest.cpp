@@ -119,6 +119,39 @@ TEST(ManifestTest, RoundTripOfABuiltManifest) {
   EXPECT_EQ(again.cubin, "");
 }
 
+// A swapped kernel (C^T = B^T A^T) describes A [m][k] as its B^T [k][m]
+// and lists it second: the same elements, matched by their views.
+TEST(ManifestTest, MatchesOperandViewsOfASwappedKernel) {
+  Manifest plain, swapped;
+  plain.operands = {{"A", OperandRole::Lhs, DType::F16, {8, 4096}, {4096, 1}, 16},
+                    {"B", OperandRole::Rhs, DType::F16, {4096, 12288}, {12288, 1}, 16},
+                    {"C", OperandRole::Out, DType::F16, {8, 12288}, {12288, 1}, 16}};
+  swapped.operands = {{"B", OperandRole::Rhs, DType::F16, {12288, 4096}, {1, 12288}, 16},
+                      {"A", OperandRole::Lhs, DType::F16, {4096, 8}, {1, 4096}, 16},
+                      {"C", OperandRole::Out, DType::F16, {12288, 8}, {1, 12288}, 16}};
+  std::optional<std::vector<size_t>> match = matchOperandViews(plain, swapped);
+  ASSERT_TRUE(match);
+  EXPECT_EQ(*match, (std::vector<size_t>{1, 0, 2}));
+  EXPECT_EQ(matchOperandViews(plain, plain), (std::vector<size_t>{0, 1, 2}));
+  // Same sizes: the operand of the same name wins.
+  Manifest square = plain;
+  square.operands[0].shape = {64, 64};
+  square.operands[0].strides = {64, 1};
+  square.operands[1].shape = {64, 64};
+  square.operands[1].strides = {64, 1};
+  EXPECT_EQ(matchOperandViews(square, square), (std::vector<size_t>{0, 1, 2}));
+  // Other strides (a padded row), another dtype or a missing operand: none.
+  Manifest padded = plain;
+  padded.operands[1].strides = {12352, 1};
+  EXPECT_FALSE(matchOperandViews(plain, padded));
+  Manifest bf16 = plain;
+  bf16.operands[2].dtype = DType::BF16;
+  EXPECT_FALSE(matchOperandViews(plain, bf16));
+  Manifest fewer = plain;
+  fewer.operands.pop_back();
+  EXPECT_FALSE(matchOperandViews(plain, fewer));
+}
+
 TEST(ManifestTest, OptionalFieldsDefault) {
   std::string text = sampleManifestText();
   text = replaceFirst(text, R"("backend": "wmma", )", "");

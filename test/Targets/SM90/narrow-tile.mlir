@@ -21,7 +21,7 @@
 // CHECK-NOT:     nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK:         gpu.return
 
-// N136: error: 'linalg.matmul' op invalid configuration: sm90 configs need block = [64 | 128, N, 64] with N a multiple of 16 from 64 to 256
+// N136: error: 'linalg.matmul' op invalid configuration: sm90 configs need block = [64 | 128 | 192, N, 64] with N a multiple of 16 from 64 to 256
 // SK: error: 'linalg.matmul' op stream-K needs a block tile N that is a multiple of 64, not 144
 func.func @narrow(%A: memref<1536x256xf16>, %B: memref<256x1536xf16>, %C: memref<1536x1536xf32>) {
   %zero = arith.constant 0.0 : f32

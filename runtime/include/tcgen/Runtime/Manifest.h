@@ -303,6 +303,15 @@ struct Manifest {
 /// input names no operand.
 std::string epilogueValueDType(const Manifest &manifest, int64_t value);
 
+/// Matches the operands of `b` to those of `a` that address the same
+/// elements: the same dtype and the same (extent, stride) pairs in any
+/// order (a swapped kernel's manifest describes A as its B^T, a view of
+/// the same memory), preferring the operand of the same name. Returns, for
+/// every operand of `b`, the index of its operand in `a`; nullopt if some
+/// operand has none or the counts differ.
+std::optional<std::vector<size_t>> matchOperandViews(const Manifest &a,
+                                                     const Manifest &b);
+
 bool operator==(const Operand &a, const Operand &b);
 bool operator==(const Param &a, const Param &b);
 bool operator==(const Manifest &a, const Manifest &b);
