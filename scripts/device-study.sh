@@ -490,4 +490,6 @@ if [ -d "$CARRY/contraction3d-bundles" ]; then
 fi
 
 # Everything in one archive (the device tool returns at most 8 files).
-(cd "$OUT" && tar czf device-study.tgz --exclude='*.tgz' ./*.csv ./*.log 2>/dev/null && rm -f ./*.csv ./*.err)
+# (a checks-only study writes logs and no CSV: archive what there is)
+(cd "$OUT" && shopt -s nullglob && files=(./*.csv ./*.log) &&
+  tar czf device-study.tgz --exclude='*.tgz' "${files[@]}" && rm -f ./*.csv ./*.err)
