@@ -53,18 +53,18 @@ std::string tcgen::bench::timeCandidates(
       t.error = "not compiled: " + c.status;
     } else if (std::string e = kernel->load(dir + "/" + c.id); !e.empty()) {
       t.error = e;
-    } else if (problem && !matchOperandViews(*problem, kernel->manifest())) {
+    } else if (!problem) {
+      problem = &kernel->manifest();
+    }
+    std::optional<std::vector<size_t>> match;
+    if (t.error.empty() &&
+        !(match = matchOperandViews(*problem, kernel->manifest()))) {
       t.error = "its operands differ from the first candidate's: not the "
                 "same problem";
-    } else {
-      if (!problem)
-        problem = &kernel->manifest();
+    } else if (t.error.empty()) {
       t.entry = kernel->manifest().entry;
       live.push_back(timings.size());
     }
-    std::optional<std::vector<size_t>> match;
-    if (t.error.empty() && problem)
-      match = matchOperandViews(*problem, kernel->manifest());
     operandOf.push_back(match.value_or(std::vector<size_t>()));
     kernels.push_back(std::move(kernel));
     timings.push_back(t);

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <unistd.h>
 
 using namespace tcgen::bench;
@@ -115,6 +116,43 @@ TEST_F(GpuTune, TimesEveryCandidateOnTheSameBuffers) {
   EXPECT_EQ(t[0].entry, t[1].entry);
   EXPECT_TRUE(std::isnan(t[2].ms));
   EXPECT_EQ(t[2].error, "not compiled: failed: spills");
+  fs::remove_all(dir);
+}
+
+// A candidate whose manifest lists the same operands in another order (as
+// a swapped kernel lists B^T before A^T) is bound to the same buffers.
+TEST_F(GpuTune, OperandsInAnotherOrderAreMatched) {
+  fs::path dir = freshDir("order");
+  addBundle(dir, "c00", rowMajor);
+  addBundle(dir, "c01", rowMajor);
+  fs::path json = dir / "c01" / (rowMajor.filename().string() + ".json");
+  std::ifstream in(json);
+  std::string text((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  in.close();
+  size_t a = text.find("{ \"name\": \"A\"");
+  size_t b = text.find("{ \"name\": \"B\"");
+  ASSERT_NE(a, std::string::npos);
+  ASSERT_NE(b, std::string::npos);
+  ASSERT_LT(a, b);
+  size_t aEnd = text.find('}', a) + 1, bEnd = text.find('}', b) + 1;
+  std::string opA = text.substr(a, aEnd - a), opB = text.substr(b, bEnd - b);
+  text.replace(b, bEnd - b, opA);
+  text.replace(a, aEnd - a, opB);
+  writeFile(json, text);
+  writeFile(dir / "tune.tsv",
+            candidateLine("c00", "ok") + candidateLine("c01", "ok"));
+  std::vector<TuneCandidate> c;
+  ASSERT_EQ(readTuneCandidates(dir.string(), c), "");
+  TuneOptions options;
+  options.budgetS = 0.2;
+  std::vector<TuneTiming> t;
+  ASSERT_EQ(timeCandidates(dir.string(), c, options, device, t), "");
+  ASSERT_EQ(t.size(), 2u);
+  for (const TuneTiming &x : t) {
+    EXPECT_EQ(x.error, "");
+    EXPECT_TRUE(std::isfinite(x.ms) && x.ms > 0) << x.ms;
+  }
   fs::remove_all(dir);
 }
 

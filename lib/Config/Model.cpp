@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcgen/Config/Model.h"
-
+#include "tcgen/IR/TCGenDialect.h"
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -139,9 +139,8 @@ static double tileThroughput(int64_t m, int64_t n) {
 }
 
 bool mlir::tcgen::model::isLegal(const SM90Candidate &c, const Problem &p) {
-  if (c.blockM % 64 != 0 || c.blockN % 16 != 0 || c.blockN < 64 ||
-      c.blockN > 256 || c.blockM > 192 || (c.blockM == 192 && c.blockN > 192) ||
-      c.blockK != 64)
+  if (!sm90RowsFit(c.blockM, c.blockN) || c.blockN % 16 != 0 ||
+      c.blockN < 64 || c.blockN > 256 || c.blockK != 64)
     return false;
   if (c.streamK && c.blockN % 64 != 0)
     return false;

@@ -277,12 +277,7 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     // B tile of 8 rows; BuildKernel checks the layout).
     bool widthOk = swap ? block[1] % 8 == 0 && block[1] >= 8
                         : block[1] % 16 == 0 && block[1] >= 64;
-    // Three consumers (192 rows) share 512 threads' registers: 128 per
-    // thread at launch, 152 for a consumer after setmaxnreg, which holds
-    // accumulators of up to 192 columns.
-    bool rowsOk = block[0] % 64 == 0 && block[0] >= 64 &&
-                  (block[0] <= 128 || (block[0] == 192 && block[1] <= 192));
-    if (!rowsOk || warp[0] != 64 ||
+    if (!sm90RowsFit(block[0], block[1]) || warp[0] != 64 ||
         warp[1] != block[1] || !widthOk || block[1] > 256 ||
         !(sixteen || tf32 || fp8) || warp[2] != block[2] || mma[0] != 64 ||
         mma[1] != block[1])

@@ -234,8 +234,7 @@ tcgen::matchOperandViews(const Manifest &a, const Manifest &b) {
     std::optional<size_t> found;
     for (size_t i = 0; i < a.operands.size(); ++i) {
       const Operand &x = a.operands[i];
-      if (taken[i] || x.dtype != y.dtype || x.shape.size() != y.shape.size() ||
-          viewPairs(x) != viewPairs(y))
+      if (taken[i] || x.dtype != y.dtype || viewPairs(x) != viewPairs(y))
         continue;
       if (!found || x.name == y.name)
         found = i;
