@@ -609,15 +609,15 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
   else if ((why = checkComputeType(s.compute, spec.aType, spec.cType))
                .empty()) {
     MatrixLayout a = spec.a, b = spec.b, c = spec.c;
-    // Two batch dimensions are not one cuBLAS batch stride: cuBLAS times
-    // the same batch on the same bytes read as batch-contiguous row-major
-    // matrices (its output is not used), the layout a caller would permute
-    // the operands into.
-    if (a.innerBatch || b.innerBatch || c.innerBatch) {
+    // Several batch dimensions are not one cuBLAS batch stride: cuBLAS
+    // times the same batch on the same bytes read as batch-contiguous
+    // row-major matrices (its output is not used), the layout a caller
+    // would permute the operands into.
+    if (a.multiBatch() || b.multiBatch() || c.multiBatch()) {
       a = {spec.m, spec.k, spec.k, 1, spec.m * spec.k};
       b = {spec.k, spec.n, spec.n, 1, spec.k * spec.n};
       c = {spec.m, spec.n, spec.n, 1, spec.m * spec.n};
-      addNote(row, "cuBLAS reads the two batch dimensions' operands as "
+      addNote(row, "cuBLAS reads the batch dimensions' operands as "
                    "batch-contiguous");
     }
     why = planCublas(a, b, c, s.plan, spec.batch);

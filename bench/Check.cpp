@@ -341,9 +341,10 @@ std::string compareEpilogueImpl(const Manifest &manifest,
   const HostMatrix *flat = &out;
   if (out.batch > 1) {
     auto isStack = [](const HostMatrix &x) {
-      return x.batchStride == x.rows * x.stride0 &&
-             (x.innerBatch == 0 ||
-              x.outerBatchStride == x.innerBatch * x.batchStride);
+      for (int64_t b = 0; b < x.batch; ++b)
+        if (x.matrixOffset(b) != b * x.rows * x.stride0)
+          return false;
+      return true;
     };
     for (size_t e = 0; e < context.inputs.size(); ++e)
       if (context.kinds[e] == EpilogueInputKind::Matrix &&
@@ -357,8 +358,8 @@ std::string compareEpilogueImpl(const Manifest &manifest,
     stacked.rows = out.batch * out.rows;
     stacked.batch = 1;
     stacked.batchStride = 0;
-    stacked.innerBatch = 0;
-    stacked.outerBatchStride = 0;
+    stacked.batchDims.clear();
+    stacked.batchDimStrides.clear();
     context.rowsPerMatrix = out.rows;
     flat = &stacked;
   }
@@ -467,7 +468,7 @@ std::string cublasMatmul(const GemmSpec &spec,
   const void *aRef = dev.buffers[spec.aIndex].get();
   const void *bRef = dev.buffers[spec.bIndex].get();
   bool fp8 = spec.aType == DType::E4M3 || spec.aType == DType::E5M2;
-  bool twoBatchDims = spec.a.innerBatch || spec.b.innerBatch;
+  bool severalBatchDims = spec.a.multiBatch() || spec.b.multiBatch();
   // A row-major copy of every matrix, one after the other.
   auto denseCopy = [](const HostMatrix &m, DType dtype) {
     HostMatrix copy;
@@ -480,7 +481,7 @@ std::string cublasMatmul(const GemmSpec &spec,
     return copy;
   };
   HostMatrix hostA16, hostB16;
-  if (fp8 || twoBatchDims) {
+  if (fp8 || severalBatchDims) {
     DType copyType = fp8 ? DType::F16 : spec.aType;
     hostA16 = denseCopy(host[spec.aIndex], copyType);
     hostB16 = denseCopy(host[spec.bIndex], copyType);
@@ -498,8 +499,8 @@ std::string cublasMatmul(const GemmSpec &spec,
     aRef = a16.get();
     bRef = b16.get();
   }
-  const HostMatrix &hostA = fp8 || twoBatchDims ? hostA16 : host[spec.aIndex];
-  const HostMatrix &hostB = fp8 || twoBatchDims ? hostB16 : host[spec.bIndex];
+  const HostMatrix &hostA = fp8 || severalBatchDims ? hostA16 : host[spec.aIndex];
+  const HostMatrix &hostB = fp8 || severalBatchDims ? hostB16 : host[spec.bIndex];
   e = cublasReference(handle, refSpec, aRef, bRef, c0, ref);
   if (e.empty()) {
     HostMatrix absA = hostA.absolute();
@@ -717,10 +718,8 @@ tcgen::bench::makeCheckOperands(const Manifest &manifest, const GemmSpec &spec,
         break;
       case EpilogueInputKind::Matrix:
         // A batch's matrix input: one matrix per batch entry.
-        if (o.shape.size() == 4)
-          host[i].allocateBatch2(o.dtype, o.shape[0], o.shape[1], o.shape[2],
-                                 o.shape[3], o.strides[0], o.strides[1],
-                                 o.strides[2], o.strides[3]);
+        if (o.shape.size() >= 4)
+          allocateHostOperand(o, host[i]);
         else if (o.shape.size() == 3)
           host[i].allocateBatch(o.dtype, o.shape[0], o.shape[1], o.shape[2],
                                 o.strides[0], o.strides[1], o.strides[2]);

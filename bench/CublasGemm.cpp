@@ -44,9 +44,9 @@ std::string tcgen::bench::planCublas(const MatrixLayout &a,
                                      const MatrixLayout &b,
                                      const MatrixLayout &c, CublasPlan &plan,
                                      int64_t batch) {
-  if (a.innerBatch || b.innerBatch || c.innerBatch)
+  if (a.multiBatch() || b.multiBatch() || c.multiBatch())
     return "cuBLAS's strided batches take one batch stride per operand, "
-           "not two batch dimensions";
+           "not several batch dimensions";
   MatrixLayout x = a, y = b, z = c;
   plan.swapped = false;
   // C must be column-major for cuBLAS; a row-major C is a column-major C^T.

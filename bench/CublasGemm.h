@@ -21,6 +21,7 @@
 #include <cuda_fp16.h>
 
 #include <string>
+#include <vector>
 
 namespace tcgen::bench {
 
@@ -30,10 +31,11 @@ namespace tcgen::bench {
 struct MatrixLayout {
   int64_t rows = 0, cols = 0, stride0 = 0, stride1 = 0;
   int64_t batchStride = 0;
-  /// Two batch dimensions (HostMatrix's innerBatch): matrix b at
-  /// (b / innerBatch) outerBatchStride + (b % innerBatch) batchStride.
-  /// cuBLAS's strided batches take one stride: planCublas refuses these.
-  int64_t innerBatch = 0, outerBatchStride = 0;
+  /// Several batch dimensions (HostMatrix's batchDims): their extents and
+  /// strides, outermost first. cuBLAS's strided batches take one stride:
+  /// planCublas refuses these.
+  std::vector<int64_t> batchDims, batchDimStrides;
+  bool multiBatch() const { return !batchDims.empty(); }
 };
 
 /// A column-major cuBLAS call computing C[m,n] = A[m,k] B[k,n], or for

@@ -11,19 +11,26 @@ using namespace tcgen;
 using namespace tcgen::bench;
 
 MatrixLayout tcgen::bench::layoutOf(const Operand &o) {
-  if (o.shape.size() == 4)
-    return {o.shape[2], o.shape[3], o.strides[2], o.strides[3], o.strides[1],
-            o.shape[1],  o.strides[0]};
-  if (o.shape.size() == 3)
+  size_t rank = o.shape.size();
+  if (rank >= 4) {
+    // Several batch dimensions, outermost first, then the matrix.
+    MatrixLayout l{o.shape[rank - 2], o.shape[rank - 1],
+                   o.strides[rank - 2], o.strides[rank - 1],
+                   o.strides[rank - 3]};
+    l.batchDims.assign(o.shape.begin(), o.shape.end() - 2);
+    l.batchDimStrides.assign(o.strides.begin(), o.strides.end() - 2);
+    return l;
+  }
+  if (rank == 3)
     return {o.shape[1], o.shape[2], o.strides[1], o.strides[2], o.strides[0]};
   return {o.shape[0], o.shape[1], o.strides[0], o.strides[1]};
 }
 
 void tcgen::bench::allocateHostOperand(const Operand &o, HostMatrix &host) {
   MatrixLayout l = layoutOf(o);
-  if (o.shape.size() == 4) {
-    host.allocateBatch2(o.dtype, o.shape[0], o.shape[1], l.rows, l.cols,
-                        o.strides[0], o.strides[1], l.stride0, l.stride1);
+  if (l.multiBatch()) {
+    host.allocateBatchDims(o.dtype, l.batchDims, l.batchDimStrides, l.rows,
+                           l.cols, l.stride0, l.stride1);
     return;
   }
   int64_t batch = o.shape.size() == 3 ? o.shape[0] : 1;
@@ -54,10 +61,11 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
   // A batch of matrices is one rank-3 operand, the batch outermost; a
   // summed batch has one C.
   spec.batchReduce = manifest.op.batchReduce;
-  // Two batch dimensions (op.batch_shape): rank 4.
-  size_t batchRank = !manifest.op.batchShape.empty() ? 4
-                     : spec.batch > 1                ? 3
-                                                     : 2;
+  // Several batch dimensions (op.batch_shape): 2 + their number.
+  size_t batchRank = !manifest.op.batchShape.empty()
+                         ? 2 + manifest.op.batchShape.size()
+                     : spec.batch > 1 ? 3
+                                      : 2;
   bool haveA = false, haveB = false, haveC = false;
   for (size_t i = 0; i < manifest.operands.size(); ++i) {
     const Operand &o = manifest.operands[i];
@@ -73,13 +81,22 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
               : spec.batch > 1 ? " for a batched matmul (op.batch " +
                                      std::to_string(spec.batch) + ")"
                                : std::string());
-    if (rank == 4 && (o.shape[0] != manifest.op.batchShape[0] ||
-                      o.shape[1] != manifest.op.batchShape[1]))
+    if (rank >= 4 && !std::equal(manifest.op.batchShape.begin(),
+                                 manifest.op.batchShape.end(),
+                                 o.shape.begin())) {
+      auto dims = [](auto begin, auto end, const char *sep) {
+        std::string text;
+        for (auto it = begin; it != end; ++it)
+          text += (it == begin ? "" : sep) + std::to_string(*it);
+        return text;
+      };
       return "operand '" + o.name + "' holds a batch of " +
-             std::to_string(o.shape[0]) + " x " + std::to_string(o.shape[1]) +
+             dims(o.shape.begin(), o.shape.end() - 2, " x ") +
              " matrices, but op.batch_shape is [" +
-             std::to_string(manifest.op.batchShape[0]) + ", " +
-             std::to_string(manifest.op.batchShape[1]) + "]";
+             dims(manifest.op.batchShape.begin(), manifest.op.batchShape.end(),
+                  ", ") +
+             "]";
+    }
     if (rank == 3 && o.shape[0] != spec.batch)
       return "operand '" + o.name + "' holds a batch of " +
              std::to_string(o.shape[0]) + " matrices, but op.batch is " +

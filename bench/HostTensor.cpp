@@ -192,19 +192,23 @@ void HostMatrix::allocateBatch(DType type, int64_t n, int64_t r, int64_t c,
   rows = r;
   cols = c;
   batchStride = sb;
-  innerBatch = 0;
-  outerBatchStride = 0;
+  batchDims.clear();
+  batchDimStrides.clear();
   stride0 = s0;
   stride1 = s1;
   bytes.assign(spanElements() * dtypeSize(dtype), 0);
 }
 
-void HostMatrix::allocateBatch2(DType type, int64_t n0, int64_t n1, int64_t r,
-                                int64_t c, int64_t sb0, int64_t sb1, int64_t s0,
-                                int64_t s1) {
-  allocateBatch(type, n0 * n1, r, c, sb1, s0, s1);
-  innerBatch = n1;
-  outerBatchStride = sb0;
+void HostMatrix::allocateBatchDims(DType type, const std::vector<int64_t> &dims,
+                                   const std::vector<int64_t> &dimStrides,
+                                   int64_t r, int64_t c, int64_t s0,
+                                   int64_t s1) {
+  int64_t n = 1;
+  for (int64_t e : dims)
+    n *= e;
+  allocateBatch(type, n, r, c, dimStrides.back(), s0, s1);
+  batchDims = dims;
+  batchDimStrides = dimStrides;
   bytes.assign(spanElements() * dtypeSize(dtype), 0);
 }
 
@@ -212,9 +216,7 @@ int64_t HostMatrix::spanElements() const {
   if (batch == 0 || rows == 0 || cols == 0)
     return 0;
   // The largest offset: the last matrix of each batch dimension.
-  int64_t last = innerBatch ? (batch / innerBatch - 1) * outerBatchStride +
-                                  (innerBatch - 1) * batchStride
-                            : (batch - 1) * batchStride;
+  int64_t last = matrixOffset(batch - 1);
   return last + (rows - 1) * stride0 + (cols - 1) * stride1 + 1;
 }
 

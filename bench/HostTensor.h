@@ -43,15 +43,16 @@ void parallelFor(int64_t count, void (*body)(void *, int64_t, int64_t),
 /// A batch of rows x cols matrices; element (b, i, j) lives at
 /// b*batchStride + i*stride0 + j*stride1 (in elements) of `bytes`. A plain
 /// matrix is a batch of one (batchStride 0), and the (i, j) accessors read
-/// batch 0. With two batch dimensions (innerBatch > 0) matrix b is
-/// (b / innerBatch, b % innerBatch), at (b / innerBatch)*outerBatchStride +
-/// (b % innerBatch)*batchStride.
+/// batch 0. With several batch dimensions (batchDims, two or three) matrix
+/// b is row-major over them, at the sum of each index times its stride.
 struct HostMatrix {
   DType dtype = DType::F32;
   int64_t rows = 0, cols = 0;
   int64_t stride0 = 0, stride1 = 0;
   int64_t batch = 1, batchStride = 0;
-  int64_t innerBatch = 0, outerBatchStride = 0;
+  /// Several batch dimensions: their extents and element strides,
+  /// outermost first (the innermost stride is batchStride); empty with one.
+  std::vector<int64_t> batchDims, batchDimStrides;
   std::vector<uint8_t> bytes;
 
   /// Allocates zeroed storage covering every addressed element. Requires a
@@ -61,16 +62,19 @@ struct HostMatrix {
   /// The same for `batch` matrices, `batchStride` elements apart.
   void allocateBatch(DType dtype, int64_t batch, int64_t rows, int64_t cols,
                      int64_t batchStride, int64_t stride0, int64_t stride1);
-  /// The same for batch0 x batch1 matrices (two batch dimensions), matrix
-  /// (b0, b1) at b0*stride0Batch + b1*stride1Batch.
-  void allocateBatch2(DType dtype, int64_t batch0, int64_t batch1,
-                      int64_t rows, int64_t cols, int64_t stride0Batch,
-                      int64_t stride1Batch, int64_t stride0, int64_t stride1);
+  /// The same for a batch of several dimensions (`dims` extents, matrix
+  /// (b0, b1, ...) at b0*dimStrides[0] + b1*dimStrides[1] + ...).
+  void allocateBatchDims(DType dtype, const std::vector<int64_t> &dims,
+                         const std::vector<int64_t> &dimStrides, int64_t rows,
+                         int64_t cols, int64_t stride0, int64_t stride1);
   /// The element offset of matrix b.
   int64_t matrixOffset(int64_t b) const {
-    return innerBatch ? (b / innerBatch) * outerBatchStride +
-                            (b % innerBatch) * batchStride
-                      : b * batchStride;
+    if (batchDims.empty())
+      return b * batchStride;
+    int64_t offset = 0;
+    for (size_t d = batchDims.size(); d-- > 0; b /= batchDims[d])
+      offset += (b % batchDims[d]) * batchDimStrides[d];
+    return offset;
   }
   /// Number of elements the storage spans.
   int64_t spanElements() const;

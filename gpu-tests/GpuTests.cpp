@@ -1051,9 +1051,9 @@ TEST(BenchHost, TwoBatchDimensionsAddressEveryMatrix) {
   GemmSpec spec;
   ASSERT_EQ(describeGemm(m, spec), "");
   EXPECT_EQ(spec.batch, 6);
-  EXPECT_EQ(spec.a.innerBatch, 3);
+  EXPECT_EQ(spec.a.batchDims, (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(spec.a.batchStride, 4);
-  EXPECT_EQ(spec.a.outerBatchStride, 60);
+  EXPECT_EQ(spec.a.batchDimStrides, (std::vector<int64_t>{60, 4}));
   // Matrix 4 is (1, 1): 60 + 4 elements in.
   std::vector<HostMatrix> host = makeHostOperands(m, spec, 3);
   EXPECT_EQ(host[0].offset(4, 2, 3), 60 + 4 + 2 * 12 + 3);
@@ -1063,7 +1063,7 @@ TEST(BenchHost, TwoBatchDimensionsAddressEveryMatrix) {
   CublasPlan plan;
   EXPECT_EQ(planCublas(spec.a, spec.b, spec.c, plan, spec.batch),
             "cuBLAS's strided batches take one batch stride per operand, "
-            "not two batch dimensions");
+            "not several batch dimensions");
   // The batch extents must be op.batch_shape's.
   m = smallTwoBatchMatmul();
   m.operands[1].shape = {3, 2, 4, 6};
@@ -1074,6 +1074,31 @@ TEST(BenchHost, TwoBatchDimensionsAddressEveryMatrix) {
   m.operands[2].strides = {30, 6, 1};
   EXPECT_EQ(describeGemm(m, spec), "operand 'C' has rank 3; tcgen-gpu needs "
                                    "rank 4 for a batched matmul (op.batch 6)");
+}
+
+TEST(BenchHost, ThreeBatchDimensionsAddressEveryMatrix) {
+  // The two-batch matmul with its 2 x 3 matrices as 2 x 3 x 1 of A and C,
+  // and B's [b0][b1][k][n] read through a third batch dimension of 1.
+  Manifest m = smallTwoBatchMatmul();
+  m.op.batchShape = {2, 1, 3};
+  m.operands[0].shape = {2, 1, 3, 5, 4};
+  m.operands[0].strides = {60, 60, 4, 12, 1};
+  m.operands[1].shape = {2, 1, 3, 4, 6};
+  m.operands[1].strides = {72, 72, 4, 1, 12};
+  m.operands[2].shape = {2, 1, 3, 5, 6};
+  m.operands[2].strides = {90, 90, 30, 6, 1};
+  GemmSpec spec;
+  ASSERT_EQ(describeGemm(m, spec), "");
+  EXPECT_EQ(spec.batch, 6);
+  EXPECT_EQ(spec.a.batchDims, (std::vector<int64_t>{2, 1, 3}));
+  std::vector<HostMatrix> host = makeHostOperands(m, spec, 3);
+  // Matrix 4 is (1, 0, 1): 60 + 4 elements in, as with two dimensions.
+  EXPECT_EQ(host[0].offset(4, 2, 3), 60 + 4 + 2 * 12 + 3);
+  EXPECT_EQ(host[0].spanElements(), 120);
+  m.operands[1].shape = {2, 3, 1, 4, 6};
+  EXPECT_EQ(describeGemm(m, spec), "operand 'B' holds a batch of 2 x 3 x 1 "
+                                   "matrices, but op.batch_shape is [2, 1, "
+                                   "3]");
 }
 
 TEST(BenchHost, DescribePointwiseNamesWhatIsMissing) {

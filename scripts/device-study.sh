@@ -462,6 +462,8 @@ fi
 
 [ -d "$CARRY/bshd-bundles" ] && check_and_bench bshd "two batch dimensions ([b, s, h, d] layouts) next to [b, h, s, d]" t
 
+[ -d "$CARRY/bthree-bundles" ] && check_and_bench bthree "three batch dimensions that do not collapse" t
+
 [ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
 
 [ -d "$CARRY/asynccopy-bundles" ] && check_and_bench asynccopy "cp.async loads against packs and unaligned TMA" t

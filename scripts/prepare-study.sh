@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -1034,6 +1034,24 @@ if want bshd; then
   done
   build_einsum "$D" t_pv_2048_bshd "bhst,bthd->bshd" b=2 h=16 s=2048 t=2048 d=128 --out f16
   build_einsum "$D" t_pv_2048_bhsd "bhst,bhtd->bhsd" b=2 h=16 s=2048 t=2048 d=128 --out f16
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want bthree; then
+  # Three batch dimensions that do not collapse (5-d tensor maps): checks,
+  # and timings against cuBLAS on batch-contiguous operands
+  rm -rf "$CARRY/bthree-bundles"; mkdir -p "$CARRY/bthree-bundles"
+  echo "bthree: three batch dimensions that do not collapse into fewer"
+  D="$CARRY/bthree-bundles"
+  "$TCGEN" compile "$SRC/examples/einsum_three_batch_scale_mask.mlir" -o "$D/chk_scale_mask" > /dev/null
+  build_einsum "$D" chk_three "bmhgk,gbnhk->bhgmn" b=2 h=3 g=4 m=256 n=384 k=64
+  build_einsum "$D" chk_three_odd "bmhgk,gbnhk->bhgmn" b=3 h=2 g=5 m=197 n=200 k=72 --out f16
+  build_einsum "$D" chk_three_bf16 "gbmhk,bhkgn->bghmn" b=2 h=3 g=2 m=128 n=256 k=128 --in bf16 --out bf16
+  build_einsum "$D" chk_three_ones "bmhgk,gbnhk->bhgmn" b=1 h=3 g=1 m=128 n=128 k=64
+  build_einsum "$D" chk_three_cluster "bmhgk,gbnhk->bhgmn" b=2 h=2 g=2 m=512 n=512 k=64 -- --cluster=2,1 --block-tile=128,256,64
+  build_einsum "$D" chk_three_streamk "bmhgk,gbnhk->bhgmn" b=2 h=2 g=2 m=256 n=256 k=2048 -- --stream-k=1
+  build_einsum "$D" t_three_512 "bmhgk,gbnhk->bhgmn" b=2 h=4 g=4 m=512 n=512 k=64 --out f16
+  build_einsum "$D" t_three_2k "bmhgk,gbnhk->bhgmn" b=2 h=4 g=2 m=2048 n=2048 k=128 --out f16
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

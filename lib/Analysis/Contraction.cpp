@@ -70,7 +70,15 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
       linalg::inferContractionDims(op);
   if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return op.emitOpError("is not a contraction of two inputs into one output");
-  if (dims->batch.size() > 2 || dims->m.size() != 1 || dims->n.size() != 1)
+  // Up to three batch dimensions: with C's two matrix dimensions, the five
+  // a tensor map holds.
+  if (dims->batch.size() > 3)
+    return op.emitOpError("has ")
+           << dims->batch.size()
+           << " batch dimensions that do not collapse into fewer; at most "
+              "three are supported (with the two matrix dimensions, the five "
+              "of a TMA tensor map)";
+  if (dims->m.size() != 1 || dims->n.size() != 1)
     return op.emitOpError(kNotCollapsed);
   // Two K dimensions that tcgen-collapse-dims could not fold into one
   // (C[i,j] += A[i,k,l] B[l,k,j]: A and B order them differently) are
@@ -87,7 +95,7 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   AffineExpr m = getAffineDimExpr(dims->m[0], ctx);
   AffineExpr n = getAffineDimExpr(dims->n[0], ctx);
   AffineExpr k;
-  // The batch dimensions (one summed one, or up to two kept ones).
+  // The batch dimensions (one summed one, or up to three kept ones).
   SmallVector<AffineExpr> bs;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   // The position of each batch dimension in `map`'s results, -1 where
@@ -130,8 +138,14 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
     for (unsigned d : dims->batch)
       bs.push_back(getAffineDimExpr(d, ctx));
     SmallVector<int64_t> inC = batchPositions(maps[2]);
-    if (bs.size() == 2 && inC[0] > inC[1])
-      std::swap(bs[0], bs[1]);
+    SmallVector<std::pair<int64_t, AffineExpr>> byC;
+    for (auto [pos, b] : llvm::zip(inC, bs))
+      byC.push_back({pos, b});
+    llvm::sort(byC, [](const auto &x, const auto &y) {
+      return x.first < y.first;
+    });
+    for (auto [i, pb] : llvm::enumerate(byC))
+      bs[i] = pb.second;
     k = getAffineDimExpr(dims->k[0], ctx);
   } else if (!reduce) {
     k = getAffineDimExpr(dims->k[0], ctx);

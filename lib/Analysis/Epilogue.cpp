@@ -168,18 +168,20 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
     return std::nullopt;
   }
   // A batch adds leading loops: one batch dimension outermost in C, or
-  // two, both outermost in C in their order ([b0, b1, m, n]); other batch
-  // layouts of C are not fused.
+  // several, all outermost in C in their order ([b0, b1, m, n]); other
+  // batch layouts of C are not fused.
   bool batched = info.batched && info.batch > 1;
-  bool cOutermost = info.multiBatch()
-                        ? info.cBatchPos == ArrayRef<int64_t>{0, 1}
-                        : !info.cBatchMiddle;
+  bool cOutermost = !info.cBatchMiddle;
+  for (auto [i, pos] : llvm::enumerate(info.cBatchPos))
+    cOutermost &= pos == int64_t(i);
   if (batched && !cOutermost) {
     whyNot = "fused epilogues of a batch need C stored with its batch "
              "dimensions outermost";
     return std::nullopt;
   }
-  unsigned lead = !batched ? 0 : info.multiBatch() ? 2 : 1;
+  unsigned lead = !batched             ? 0
+                  : info.multiBatch() ? info.batchShape.size()
+                                      : 1;
   unsigned rank = 2 + lead;
   if (!isElementwiseOnMemrefs(op, rank)) {
     whyNot = batched ? "the consumer is not a " + std::to_string(rank) +
@@ -202,7 +204,7 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
   auto outType = dyn_cast<MemRefType>(result.out.getType());
   AffineMap identity =
       AffineMap::getMultiDimIdentityMap(rank, op->getContext());
-  // C's shape: [m, n], [batch, m, n] or [b0, b1, m, n].
+  // C's shape: [m, n], [batch, m, n] or [b0, b1, ..., m, n].
   SmallVector<int64_t> cShape = {info.m, info.n};
   if (batched && info.multiBatch())
     cShape.insert(cShape.begin(), info.batchShape.begin(),

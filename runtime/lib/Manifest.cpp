@@ -294,6 +294,15 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// "batch0, batch1, " for `n` batch dimensions: the manifest's names for
+/// them in messages.
+std::string batchDimNames(size_t n) {
+  std::string names;
+  for (size_t i = 0; i < n; ++i)
+    names += "batch" + std::to_string(i) + ", ";
+  return names;
+}
+
 std::string join(const std::string &path, std::string_view key) {
   return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
@@ -677,9 +686,10 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
     int64_t product = 1;
     for (int64_t e : op.batchShape)
       product *= e;
-    if (op.batchShape.size() != 2 || product != op.batch)
-      return r.fail("field 'op.batch_shape' must list two batch extents "
-                    "whose product is op.batch (" +
+    if (op.batchShape.size() < 2 || op.batchShape.size() > 3 ||
+        product != op.batch)
+      return r.fail("field 'op.batch_shape' must list two or three batch "
+                    "extents whose product is op.batch (" +
                     std::to_string(op.batch) + "), got " +
                     formatDims(op.batchShape));
     if (op.batchReduce)
@@ -1085,11 +1095,11 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
     // A summed batch (op.batch_reduce): A's and B's products are added
     // into one C, which has no batch dimension.
     if (batched && !(m.op.batchReduce && e.operand == c)) {
-      // Two batch dimensions: both, outermost first.
+      // Several batch dimensions: all, outermost first.
       if (!m.op.batchShape.empty()) {
         e.shape.insert(e.shape.begin(), m.op.batchShape.begin(),
                        m.op.batchShape.end());
-        sizes = "[batch0, batch1, " + sizes.substr(1);
+        sizes = "[" + batchDimNames(m.op.batchShape.size()) + sizes.substr(1);
       } else {
         e.shape.insert(e.shape.begin(), m.op.batch);
         sizes = "[batch, " + sizes.substr(1);
@@ -1251,7 +1261,7 @@ bool checkEpilogue(FieldReader &r, const Manifest &m) {
                     "' has dtype " + dtypeName(o->dtype) +
                     " (epilogue inputs are f16, bf16, f32 or f64)");
     std::vector<int64_t> shape;
-    const char *sizes = "[]";
+    std::string sizes = "[]";
     switch (input.kind) {
     case EpilogueInputKind::Scalar:
       break;
@@ -1262,10 +1272,12 @@ bool checkEpilogue(FieldReader &r, const Manifest &m) {
       shape = {m.op.m}, sizes = "[m]";
       break;
     case EpilogueInputKind::Matrix:
-      if (batchedInputs && !m.op.batchShape.empty())
-        shape = {m.op.batchShape[0], m.op.batchShape[1], m.op.m, m.op.n},
-        sizes = "[batch0, batch1, m, n]";
-      else if (batchedInputs)
+      if (batchedInputs && !m.op.batchShape.empty()) {
+        shape = m.op.batchShape;
+        shape.push_back(m.op.m);
+        shape.push_back(m.op.n);
+        sizes = "[" + batchDimNames(m.op.batchShape.size()) + "m, n]";
+      } else if (batchedInputs)
         shape = {m.op.batch, m.op.m, m.op.n}, sizes = "[batch, m, n]";
       else
         shape = {m.op.m, m.op.n}, sizes = "[m, n]";

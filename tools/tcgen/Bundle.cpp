@@ -116,7 +116,7 @@ static void describeOp(::tcgen::Manifest &m, bool overwrite,
   m.op.kind = "matmul";
   m.op.accumulate = !overwrite;
   // A batched matmul's operands have the batch as their first dimension
-  // (two batch dimensions: the first two, op.batch their product).
+  // (several batch dimensions: the leading ones, op.batch their product).
   size_t lead = a->shape.size() - 2;
   m.op.batch = 1;
   for (size_t d = 0; d < lead; ++d)
@@ -163,7 +163,7 @@ static void batchToFront(std::vector<int64_t> &dims) {
 
 /// Moves the entries at `positions` (a batch dimension each, in the order
 /// of C's batch dimensions) to the front, the others after them in their
-/// order: an operand with two batch dimensions is described batch-first.
+/// order: an operand with several batch dimensions is described batch-first.
 static void batchesToFront(std::vector<int64_t> &dims,
                            ArrayRef<int64_t> positions) {
   std::vector<int64_t> out;

@@ -1368,6 +1368,43 @@ TEST(ManifestTest, ParsesTwoBatchDimensions) {
                         "result": 0 } },)"));
 }
 
+/// The two-batch manifest with its 1 x 3 matrices as 1 x 1 x 3 (rank-5
+/// operands, the tensor maps' most).
+std::string threeBatchManifestText() {
+  std::string text = replaceFirst(twoBatchManifestText(),
+                                  R"("batch_shape": [1, 3],)",
+                                  R"("batch_shape": [1, 1, 3],)");
+  text = replaceFirst(text, R"("shape": [1, 3, 64, 32],
+      "strides": [6144, 2048, 1, 64],)",
+                      R"("shape": [1, 1, 3, 64, 32],
+      "strides": [6144, 6144, 2048, 1, 64],)");
+  text = replaceFirst(text, R"("shape": [1, 3, 32, 128],
+      "strides": [12288, 128, 384, 1],)",
+                      R"("shape": [1, 1, 3, 32, 128],
+      "strides": [12288, 12288, 128, 384, 1],)");
+  text = replaceFirst(text, R"("shape": [1, 3, 64, 128],
+      "strides": [24576, 8192, 128, 1],)",
+                      R"("shape": [1, 1, 3, 64, 128],
+      "strides": [24576, 24576, 8192, 128, 1],)");
+  text = replaceFirst(text, R"("box": [64, 32, 1, 1],)",
+                      R"("box": [64, 32, 1, 1, 1],)");
+  return replaceFirst(text, R"("box": [64, 1, 32, 1],)",
+                      R"("box": [64, 1, 32, 1, 1],)");
+}
+
+TEST(ManifestTest, ParsesThreeBatchDimensions) {
+  Manifest m = parseOk(threeBatchManifestText());
+  EXPECT_EQ(m.op.batchShape, (std::vector<int64_t>{1, 1, 3}));
+  EXPECT_EQ(m.operands[0].shape, (std::vector<int64_t>{1, 1, 3, 64, 32}));
+  EXPECT_EQ(parseOk(writeManifest(m)), m);
+  // An epilogue reads the [b0, b1, b2, m, n] result.
+  parseOk(replaceFirst(
+      threeBatchManifestText(), R"("accumulate": false, "accumulator": "f32" },)",
+      R"("accumulate": false, "accumulator": "f32",
+          "epilogue": { "matmul_dtype": "f32", "inputs": [], "ops": [],
+                        "result": 0 } },)"));
+}
+
 class TwoBatchManifestErrorTest : public ::testing::TestWithParam<ErrorCase> {
 };
 
@@ -1380,12 +1417,17 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         ErrorCase{"WrongProduct", "\"batch_shape\": [1, 3]",
                   "\"batch_shape\": [2, 3]",
-                  "field 'op.batch_shape' must list two batch extents whose "
-                  "product is op.batch (3), got [2, 3]"},
-        ErrorCase{"ThreeExtents", "\"batch_shape\": [1, 3]",
+                  "field 'op.batch_shape' must list two or three batch "
+                  "extents whose product is op.batch (3), got [2, 3]"},
+        ErrorCase{"FourExtents", "\"batch_shape\": [1, 3]",
+                  "\"batch_shape\": [1, 3, 1, 1]",
+                  "field 'op.batch_shape' must list two or three batch "
+                  "extents whose product is op.batch (3), got [1, 3, 1, 1]"},
+        ErrorCase{"ThreeExtentsRankFour", "\"batch_shape\": [1, 3]",
                   "\"batch_shape\": [1, 3, 1]",
-                  "field 'op.batch_shape' must list two batch extents whose "
-                  "product is op.batch (3), got [1, 3, 1]"},
+                  "operand 'A' (lhs): shape [1, 3, 64, 32] has rank 4, "
+                  "but op.batch 3 needs rank 5: [batch0, batch1, batch2, m, "
+                  "k] = [1, 3, 1, 64, 32]"},
         ErrorCase{"ZeroExtent", "\"batch_shape\": [1, 3]",
                   "\"batch_shape\": [0, 3]",
                   "field 'op.batch_shape[0]' must be >= 1, got 0"},

@@ -39,10 +39,11 @@ struct ContractionInfo {
   bool anyBatchMiddle() const {
     return aBatchMiddle || bBatchMiddle || cBatchMiddle;
   }
-  /// Two batch dimensions that do not collapse into one (A[b,s,h,d] with
-  /// C[b,h,s,t], the [batch, seq, heads, features] layouts): their extents
-  /// in C's order, outermost first (`batch` is their product; batch index
-  /// b0 * batchShape[1] + b1), and per operand (A, B, C as above) the
+  /// Two or three batch dimensions that do not collapse into one
+  /// (A[b,s,h,d] with C[b,h,s,t], the [batch, seq, heads, features]
+  /// layouts): their extents in C's order, outermost first (`batch` is
+  /// their product; the batch index is row-major over them, b0 *
+  /// batchShape[1] + b1 for two), and per operand (A, B, C as above) the
   /// position of each in the stored operand's dimensions, in the same
   /// order. Empty with one batch dimension or none (the flags above say
   /// where that one sits).

@@ -40,7 +40,7 @@ static Value replaceWithFastTanh(math::TanhOp tanh, Value result) {
   return result == old ? fast.getResult(0) : result;
 }
 
-/// With two batch dimensions: the dimensions of the tensor map the runtime
+/// With several batch dimensions: the dimensions of the tensor map the runtime
 /// builds for the operand `v` (a statically shaped row-major memref whose
 /// batch dimension i is stored at batchPos[i]; the matrix dimensions stored
 /// transposed or not), innermost first, as KernelParams codes: the stored
@@ -354,7 +354,7 @@ struct BuildKernelPass final
     // in the order the runtime builds it from the manifest (tensorMapDims).
     if (info->multiBatch() && info->batch > 1) {
       auto refuse = [&](StringRef what) {
-        return op.emitOpError("two batch dimensions that do not collapse "
+        return op.emitOpError("batch dimensions that do not collapse "
                               "into one are not supported by the sm90 back "
                               "end ")
                << what;
@@ -380,7 +380,7 @@ struct BuildKernelPass final
              stride *= type.getDimSize(d), --d)
           if (type.getDimSize(d - 1) != 1 &&
               stride * type.getDimSize(d) * bytes % 16 != 0)
-            return op.emitOpError("two batch dimensions: the sm90 kernel "
+            return op.emitOpError("several batch dimensions: the sm90 kernel "
                                   "reads ")
                    << name << " through TMA only, whose steps must be "
                    << "multiples of 16 bytes, but its dimension " << d - 1
@@ -566,7 +566,7 @@ struct BuildKernelPass final
                  << operand
                  << (p.batchReduce ? " holds a summed batch (a second K "
                                      "dimension)"
-                     : p.multiBatch() ? " holds two batch dimensions"
+                     : p.multiBatch() ? " holds several batch dimensions"
                                       : " stores its batch between its matrix "
                                         "dimensions")
                  << ", which the sm90 kernel reads through TMA only (no "

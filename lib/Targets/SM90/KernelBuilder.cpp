@@ -82,14 +82,22 @@ static void emitRaster(llvm::raw_ostream &os, const KernelParams &p) {
           %bIdx = arith.divui %t, %cMatTiles : index
           %tInMat = arith.remui %t, %cMatTiles : index
 )");
-  // Two batch dimensions: %bIdx = %bIdx0 * batchShape[1] + %bIdx1.
-  if (p.multiBatch())
-    os << llvm::formatv(R"(
-          %cInnerBatch = arith.constant {0} : index
-          %bIdx0 = arith.divui %bIdx, %cInnerBatch : index
-          %bIdx1 = arith.remui %bIdx, %cInnerBatch : index
+  // Several batch dimensions: %bIdx is row-major over them (%bIdx0 *
+  // batchShape[1] + %bIdx1 for two), the innermost peeled off first.
+  if (p.multiBatch()) {
+    std::string rest = "%bIdx";
+    for (size_t i = p.batchShape.size() - 1; i > 0; --i) {
+      std::string outer =
+          i == 1 ? "%bIdx0" : llvm::formatv("%bIdxRest{0}", i).str();
+      os << llvm::formatv(R"(
+          %cBatchExt{0} = arith.constant {1} : index
+          {3} = arith.divui {2}, %cBatchExt{0} : index
+          %bIdx{0} = arith.remui {2}, %cBatchExt{0} : index
 )",
-                        p.batchShape[1]);
+                          i, p.batchShape[i], rest, outer);
+      rest = outer;
+    }
+  }
   os << llvm::formatv(kRaster, "%tInMat");
 }
 
@@ -127,7 +135,7 @@ static StringRef loadBatchIndex(const KernelParams &p) {
   return p.batchReduce ? "%kbIdx" : "%bIdx";
 }
 
-/// With two batch dimensions: the shared-memory type of a TMA box of an
+/// With several batch dimensions: the shared-memory type of a TMA box of an
 /// operand whose tensor map has the dimensions `dims` (innermost first):
 /// 64 elements (128 bytes) of the inner one, `rows` of the outer one, one
 /// matrix of each batch dimension.
@@ -142,7 +150,7 @@ static std::string boxTypeOf(const KernelParams &p, const std::vector<int> &dims
   return ("memref<" + shape + elt + ", 3>").str();
 }
 
-/// With two batch dimensions: the coordinates of a TMA copy (innermost
+/// With several batch dimensions: the coordinates of a TMA copy (innermost
 /// first) through a tensor map with the dimensions `dims`: `inner`,
 /// `outer`, and batch dimension i's index `idx` + i.
 static std::string coordsOf(const std::vector<int> &dims, StringRef inner,
@@ -1038,10 +1046,13 @@ static std::string epilogueOperandType(const KernelParams &p,
     return llvm::formatv("memref<{0}x{1}>", p.m, e.type).str();
   // A matrix operand of a batch has C's shape: one matrix per batch entry
   // (vectors and scalars are shared by the whole batch).
-  if (p.multiBatch())
-    return llvm::formatv("memref<{0}x{1}x{2}x{3}x{4}>", p.batchShape[0],
-                         p.batchShape[1], p.m, p.n, e.type)
+  if (p.multiBatch()) {
+    std::string shape;
+    for (int64_t extent : p.batchShape)
+      shape += std::to_string(extent) + "x";
+    return llvm::formatv("memref<{0}{1}x{2}x{3}>", shape, p.m, p.n, e.type)
         .str();
+  }
   if (p.batched)
     return llvm::formatv("memref<{0}x{1}x{2}x{3}>", p.batch, p.m, p.n, e.type)
         .str();
@@ -1219,9 +1230,9 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
       loads.push_back({llvm::formatv("%rowE{0}_{1}", k, j).str(), ""});
     else {
       // A batch's matrix operand: the tile's matrix first.
-      std::string matrix = p.multiBatch() ? "%bIdx0, %bIdx1, "
-                           : p.batched    ? "%bIdx, "
-                                          : "";
+      std::string matrix = p.batched && !p.multiBatch() ? "%bIdx, " : "";
+      for (size_t i = 0; p.multiBatch() && i < p.batchShape.size(); ++i)
+        matrix += "%bIdx" + std::to_string(i) + ", ";
       loads = {{llvm::formatv("%matE{0}_{1}ab", k, j).str(),
                 matrix + loadRow(p, 0) + ", "},
                {llvm::formatv("%matE{0}_{1}cd", k, j).str(),
@@ -2406,9 +2417,11 @@ gpu.module @{0} {{
 )";
   if (p.batched && p.tmaStore && !p.multiBatch())
     os << "      %bIdxI = arith.index_cast %bIdx : index to i32\n";
-  if (p.multiBatch() && p.tmaStore)
-    os << "      %bIdxI0 = arith.index_cast %bIdx0 : index to i32\n"
-          "      %bIdxI1 = arith.index_cast %bIdx1 : index to i32\n";
+  for (size_t i = 0; p.multiBatch() && p.tmaStore && i < p.batchShape.size();
+       ++i)
+    os << llvm::formatv("      %bIdxI{0} = arith.index_cast %bIdx{0} : index "
+                        "to i32\n",
+                        i);
   // Edge tiles: rows past M are clamped for loads (%row<r>c) and not
   // stored (%row<r>in); columns likewise (emitColumnEdge).
   if (p.ragged(/*alongM=*/true))

@@ -5,7 +5,7 @@
 func.func @dynamic(%Q: memref<2x?x3x64xf16>, %K: memref<2x384x3x64xf16>, %S: memref<2x3x?x384xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%S : memref<2x3x?x384xf32>)
-  // expected-error @+1 {{two batch dimensions that do not collapse into one are not supported by the sm90 back end with sizes known only at run time}}
+  // expected-error @+1 {{batch dimensions that do not collapse into one are not supported by the sm90 back end with sizes known only at run time}}
   linalg.generic {indexing_maps = [affine_map<(b, h, s, t, d) -> (b, s, h, d)>, affine_map<(b, h, s, t, d) -> (b, t, h, d)>, affine_map<(b, h, s, t, d) -> (b, h, s, t)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
       ins(%Q, %K : memref<2x?x3x64xf16>, memref<2x384x3x64xf16>) outs(%S : memref<2x3x?x384xf32>) {
   ^bb0(%q: f16, %k: f16, %s: f32):
@@ -24,7 +24,7 @@ func.func @dynamic(%Q: memref<2x?x3x64xf16>, %K: memref<2x384x3x64xf16>, %S: mem
 func.func @colmajor(%Q: memref<2x256x3x64xf16>, %K: memref<2x384x3x64xf16>, %S: memref<2x3x384x256xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%S : memref<2x3x384x256xf32>)
-  // expected-error @+1 {{two batch dimensions that do not collapse into one are not supported by the sm90 back end with a column-major C}}
+  // expected-error @+1 {{batch dimensions that do not collapse into one are not supported by the sm90 back end with a column-major C}}
   linalg.generic {indexing_maps = [affine_map<(b, h, s, t, d) -> (b, s, h, d)>, affine_map<(b, h, s, t, d) -> (b, t, h, d)>, affine_map<(b, h, s, t, d) -> (b, h, t, s)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
       ins(%Q, %K : memref<2x256x3x64xf16>, memref<2x384x3x64xf16>) outs(%S : memref<2x3x384x256xf32>) {
   ^bb0(%q: f16, %k: f16, %s: f32):
@@ -43,7 +43,7 @@ func.func @colmajor(%Q: memref<2x256x3x64xf16>, %K: memref<2x384x3x64xf16>, %S: 
 func.func @c_rows(%Q: memref<2x256x3x64xf16>, %K: memref<2x101x3x64xf16>, %S: memref<2x3x256x101xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%S : memref<2x3x256x101xf32>)
-  // expected-error @+1 {{two batch dimensions that do not collapse into one are not supported by the sm90 back end with C stored other than by TMA stores (C's rows must be a multiple of 16 bytes apart)}}
+  // expected-error @+1 {{batch dimensions that do not collapse into one are not supported by the sm90 back end with C stored other than by TMA stores (C's rows must be a multiple of 16 bytes apart)}}
   linalg.generic {indexing_maps = [affine_map<(b, h, s, t, d) -> (b, s, h, d)>, affine_map<(b, h, s, t, d) -> (b, t, h, d)>, affine_map<(b, h, s, t, d) -> (b, h, s, t)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
       ins(%Q, %K : memref<2x256x3x64xf16>, memref<2x101x3x64xf16>) outs(%S : memref<2x3x256x101xf32>) {
   ^bb0(%q: f16, %k: f16, %s: f32):
@@ -62,7 +62,7 @@ func.func @c_rows(%Q: memref<2x256x3x64xf16>, %K: memref<2x101x3x64xf16>, %S: me
 func.func @narrow(%Q: memref<2x256x3x4xf16>, %K: memref<2x384x3x4xf16>, %S: memref<2x3x256x384xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%S : memref<2x3x256x384xf32>)
-  // expected-error @+1 {{two batch dimensions: the sm90 kernel reads A through TMA only, whose steps must be multiples of 16 bytes, but its dimension 2 steps 8 bytes}}
+  // expected-error @+1 {{several batch dimensions: the sm90 kernel reads A through TMA only, whose steps must be multiples of 16 bytes, but its dimension 2 steps 8 bytes}}
   linalg.generic {indexing_maps = [affine_map<(b, h, s, t, d) -> (b, s, h, d)>, affine_map<(b, h, s, t, d) -> (b, t, h, d)>, affine_map<(b, h, s, t, d) -> (b, h, s, t)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
       ins(%Q, %K : memref<2x256x3x4xf16>, memref<2x384x3x4xf16>) outs(%S : memref<2x3x256x384xf32>) {
   ^bb0(%q: f16, %k: f16, %s: f32):

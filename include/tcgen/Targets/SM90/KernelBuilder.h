@@ -158,9 +158,9 @@ struct KernelParams {
   /// kTiles1() k-tiles: k-tile t reads matrix t / kTiles1() of the batch at
   /// its k-tile t % kTiles1(), all into one set of accumulators.
   bool batchReduce = false;
-  /// Two batch dimensions (A [b][s][h][d] read per (b, h), say): their
-  /// extents, outermost first (`batch` is their product, matrix index
-  /// b0 * batchShape[1] + b1), and per operand the dimensions of its
+  /// Two or three batch dimensions (A [b][s][h][d] read per (b, h), say):
+  /// their extents, outermost first (`batch` is their product, the matrix
+  /// index row-major over them), and per operand the dimensions of its
   /// tensor map, innermost first: kMapInner (the 128-byte rows' dimension),
   /// kMapOuter (the rows), or batch dimension i >= 0, in the order the
   /// runtime builds the map (by stride). Empty with one batch dimension,
