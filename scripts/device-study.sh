@@ -476,6 +476,8 @@ fi
 
 [ -d "$CARRY/talldefaults-bundles" ] && check_and_bench talldefaults "the model's 192-row choices against the earlier ones" t
 
+[ -d "$CARRY/fp8tall-bundles" ] && check_and_bench fp8tall "e4m3 with 192-row tiles" t
+
 if [ -d "$CARRY/contraction3d-bundles" ]; then
   D="$CARRY/contraction3d-bundles"
   echo "=== contraction3d: checks (two launches each)"

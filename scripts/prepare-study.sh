@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -770,6 +770,27 @@ if want talldefaults; then
   done
   build "$D" chk_2049_def 2049 2049 2049 --out f16 --
   build "$D" chk_3072x1024x4096_def 3072 1024 4096 --out bf16 --in bf16 --
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want fp8tall; then
+  # e4m3 -> bf16 with 192-row tiles against the tiles the model picked
+  # before them
+  rm -rf "$CARRY/fp8tall-bundles"; mkdir -p "$CARRY/fp8tall-bundles"
+  echo "fp8tall: e4m3 with 192-row tiles:"
+  D="$CARRY/fp8tall-bundles"
+  F=(--in e4m3 --out bf16 --b-layout nk)
+  for shape in 3072:1024:4096 3072:1024:1024 2048:2048:2048 4096:4096:4096; do
+    IFS=: read -r m n k <<<"$shape"
+    b="${m}x${n}x${k}"
+    build "$D" "t${b}_def" $m $n $k "${F[@]}" --
+    build "$D" "t${b}_128x256" $m $n $k "${F[@]}" -- --block-tile=128,256,128
+    build "$D" "t${b}_192x128" $m $n $k "${F[@]}" -- --block-tile=192,128,128
+    build "$D" "t${b}_192x192" $m $n $k "${F[@]}" -- --block-tile=192,192,128
+    build "$D" "t${b}_64x128" $m $n $k "${F[@]}" -- --block-tile=64,128,128
+  done
+  build "$D" chk_192x192 1000 776 528 "${F[@]}" -- --block-tile=192,192,128
+  build "$D" chk_def_3072 3072 1024 4096 "${F[@]}" --
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 
