@@ -478,6 +478,8 @@ fi
 
 [ -d "$CARRY/fp8tall-bundles" ] && check_and_bench fp8tall "e4m3 with 192-row tiles" t
 
+[ -d "$CARRY/batchtiles-bundles" ] && check_and_bench batchtiles "128 x 384 x 384 x 64 with tiles that divide 384" t
+
 if [ -d "$CARRY/contraction3d-bundles" ]; then
   D="$CARRY/contraction3d-bundles"
   echo "=== contraction3d: checks (two launches each)"

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -791,6 +791,30 @@ if want fp8tall; then
   done
   build "$D" chk_192x192 1000 776 528 "${F[@]}" -- --block-tile=192,192,128
   build "$D" chk_def_3072 3072 1024 4096 "${F[@]}" --
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want batchtiles; then
+  # The batched shape that fell short (128 x 384 x 384 x 64, f32 C): tiles
+  # that divide 384 against the default's 128x256
+  rm -rf "$CARRY/batchtiles-bundles"; mkdir -p "$CARRY/batchtiles-bundles"
+  echo "batchtiles: 128 x 384 x 384 x 64 with tiles that divide 384:"
+  D="$CARRY/batchtiles-bundles"
+  for out in f32 f16; do
+    build "$D" "t_${out}_def" 384 384 64 --batch 128 --out $out --
+    for t in 128,192 192,128 128,128 64,128 64,192 192,192 128,96; do
+      build "$D" "t_${out}_${t/,/x}" 384 384 64 --batch 128 --out $out -- --block-tile=$t,64
+    done
+  done
+  build "$D" chk_192x192 384 384 64 --batch 8 --out f32 -- --block-tile=192,192,64
+  # The other shapes where the tie-break towards less padding changes the
+  # model's choice, against the tile it picked before
+  build "$D" t_b8_512x384x256_def 512 384 256 --batch 8 --b-layout nk --
+  build "$D" t_b8_512x384x256_64x256 512 384 256 --batch 8 --b-layout nk -- --block-tile=64,256,64
+  build "$D" t_b30_197x200x64_def 197 200 64 --batch 30 --
+  build "$D" t_b30_197x200x64_128x192 197 200 64 --batch 30 -- --block-tile=128,192,64
+  build "$D" t_b24_256x384x64_def 256 384 64 --batch 24 --
+  build "$D" t_b24_256x384x64_128x256 256 384 64 --batch 24 -- --block-tile=128,256,64
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

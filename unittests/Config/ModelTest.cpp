@@ -84,6 +84,11 @@ TEST(Model, FirstChoiceBlockTile) {
   // 0.97-1.03x cuBLAS against 0.91-0.96x with 64x128).
   EXPECT_EQ(tile(shape(1024, 1024, 1024, 16)).second, 256);
   EXPECT_EQ(tile(shape(384, 64, 384, 128)).second, 64);
+  // Memory-bound ties go to the tile that pads C least: 128 matrices of
+  // 384 x 384 x 64 take 128x192 (1.02 / 1.12-1.13 of cuBLAS, f32 / f16 C)
+  // over 128x256 (0.96 / 1.04), whose second column of tiles is half
+  // outside C.
+  EXPECT_EQ(tile(shape(384, 384, 64, 128)), P(128, 192));
 }
 
 TEST(Model, StreamKOnlyWhereTheLastWaveIsPoor) {
