@@ -499,8 +499,10 @@ std::string cublasMatmul(const GemmSpec &spec,
     aRef = a16.get();
     bRef = b16.get();
   }
-  const HostMatrix &hostA = fp8 || severalBatchDims ? hostA16 : host[spec.aIndex];
-  const HostMatrix &hostB = fp8 || severalBatchDims ? hostB16 : host[spec.bIndex];
+  const HostMatrix &hostA =
+      fp8 || severalBatchDims ? hostA16 : host[spec.aIndex];
+  const HostMatrix &hostB =
+      fp8 || severalBatchDims ? hostB16 : host[spec.bIndex];
   e = cublasReference(handle, refSpec, aRef, bRef, c0, ref);
   if (e.empty()) {
     HostMatrix absA = hostA.absolute();

@@ -14,9 +14,8 @@ MatrixLayout tcgen::bench::layoutOf(const Operand &o) {
   size_t rank = o.shape.size();
   if (rank >= 4) {
     // Several batch dimensions, outermost first, then the matrix.
-    MatrixLayout l{o.shape[rank - 2], o.shape[rank - 1],
-                   o.strides[rank - 2], o.strides[rank - 1],
-                   o.strides[rank - 3]};
+    MatrixLayout l{o.shape[rank - 2], o.shape[rank - 1], o.strides[rank - 2],
+                   o.strides[rank - 1], o.strides[rank - 3]};
     l.batchDims.assign(o.shape.begin(), o.shape.end() - 2);
     l.batchDimStrides.assign(o.strides.begin(), o.strides.end() - 2);
     return l;
@@ -81,9 +80,9 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
               : spec.batch > 1 ? " for a batched matmul (op.batch " +
                                      std::to_string(spec.batch) + ")"
                                : std::string());
-    if (rank >= 4 && !std::equal(manifest.op.batchShape.begin(),
-                                 manifest.op.batchShape.end(),
-                                 o.shape.begin())) {
+    if (rank >= 4 &&
+        !std::equal(manifest.op.batchShape.begin(),
+                    manifest.op.batchShape.end(), o.shape.begin())) {
       auto dims = [](auto begin, auto end, const char *sep) {
         std::string text;
         for (auto it = begin; it != end; ++it)

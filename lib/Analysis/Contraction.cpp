@@ -141,9 +141,8 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
     SmallVector<std::pair<int64_t, AffineExpr>> byC;
     for (auto [pos, b] : llvm::zip(inC, bs))
       byC.push_back({pos, b});
-    llvm::sort(byC, [](const auto &x, const auto &y) {
-      return x.first < y.first;
-    });
+    llvm::sort(byC,
+               [](const auto &x, const auto &y) { return x.first < y.first; });
     for (auto [i, pb] : llvm::enumerate(byC))
       bs[i] = pb.second;
     k = getAffineDimExpr(dims->k[0], ctx);

@@ -179,9 +179,7 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
              "dimensions outermost";
     return std::nullopt;
   }
-  unsigned lead = !batched             ? 0
-                  : info.multiBatch() ? info.batchShape.size()
-                                      : 1;
+  unsigned lead = !batched ? 0 : info.multiBatch() ? info.batchShape.size() : 1;
   unsigned rank = 2 + lead;
   if (!isElementwiseOnMemrefs(op, rank)) {
     whyNot = batched ? "the consumer is not a " + std::to_string(rank) +

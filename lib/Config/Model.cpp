@@ -118,9 +118,9 @@ const std::vector<SM90Tile> &mlir::tcgen::model::sm90Tiles() {
   // 192 x 160 (a B [k][n] tile loads 128 and 192 columns) lost everywhere
   // and are not searched.
   static const std::vector<SM90Tile> tiles = {
-      {128, 256, 1.0}, {128, 192, 0.95}, {192, 128, 0.93}, {192, 192, 0.92},
-      {64, 256, 0.9},
-      {128, 160, 0.85}, {64, 128, 0.78}, {128, 64, 0.54}, {64, 64, 0.49}};
+      {128, 256, 1.0},  {128, 192, 0.95}, {192, 128, 0.93},
+      {192, 192, 0.92}, {64, 256, 0.9},   {128, 160, 0.85},
+      {64, 128, 0.78},  {128, 64, 0.54},  {64, 64, 0.49}};
   return tiles;
 }
 
@@ -139,8 +139,8 @@ static double tileThroughput(int64_t m, int64_t n) {
 }
 
 bool mlir::tcgen::model::isLegal(const SM90Candidate &c, const Problem &p) {
-  if (!sm90RowsFit(c.blockM, c.blockN) || c.blockN % 16 != 0 ||
-      c.blockN < 64 || c.blockN > 256 || c.blockK != 64)
+  if (!sm90RowsFit(c.blockM, c.blockN) || c.blockN % 16 != 0 || c.blockN < 64 ||
+      c.blockN > 256 || c.blockK != 64)
     return false;
   if (c.streamK && c.blockN % 64 != 0)
     return false;
@@ -410,8 +410,8 @@ mlir::tcgen::model::calibrate(const std::vector<Measurement> &points,
   // 3e14 TB/s).
   std::set<std::tuple<int64_t, int64_t, int64_t, int64_t>> problems;
   for (const Measurement *pt : used)
-    problems.insert({pt->problem.batch, pt->problem.m, pt->problem.n,
-                     pt->problem.k});
+    problems.insert(
+        {pt->problem.batch, pt->problem.m, pt->problem.n, pt->problem.k});
   if (problems.size() < 3) {
     error = llvm::formatv("calibration needs measured candidates of at "
                           "least 3 problems, got {0}",

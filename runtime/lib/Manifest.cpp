@@ -223,8 +223,8 @@ static std::vector<std::pair<int64_t, int64_t>> viewPairs(const Operand &o) {
   return pairs;
 }
 
-std::optional<std::vector<size_t>>
-tcgen::matchOperandViews(const Manifest &a, const Manifest &b) {
+std::optional<std::vector<size_t>> tcgen::matchOperandViews(const Manifest &a,
+                                                            const Manifest &b) {
   if (a.operands.size() != b.operands.size())
     return std::nullopt;
   std::vector<size_t> match(b.operands.size());

@@ -123,12 +123,14 @@ TEST(ManifestTest, RoundTripOfABuiltManifest) {
 // and lists it second: the same elements, matched by their views.
 TEST(ManifestTest, MatchesOperandViewsOfASwappedKernel) {
   Manifest plain, swapped;
-  plain.operands = {{"A", OperandRole::Lhs, DType::F16, {8, 4096}, {4096, 1}, 16},
-                    {"B", OperandRole::Rhs, DType::F16, {4096, 12288}, {12288, 1}, 16},
-                    {"C", OperandRole::Out, DType::F16, {8, 12288}, {12288, 1}, 16}};
-  swapped.operands = {{"B", OperandRole::Rhs, DType::F16, {12288, 4096}, {1, 12288}, 16},
-                      {"A", OperandRole::Lhs, DType::F16, {4096, 8}, {1, 4096}, 16},
-                      {"C", OperandRole::Out, DType::F16, {12288, 8}, {1, 12288}, 16}};
+  plain.operands = {
+      {"A", OperandRole::Lhs, DType::F16, {8, 4096}, {4096, 1}, 16},
+      {"B", OperandRole::Rhs, DType::F16, {4096, 12288}, {12288, 1}, 16},
+      {"C", OperandRole::Out, DType::F16, {8, 12288}, {12288, 1}, 16}};
+  swapped.operands = {
+      {"B", OperandRole::Rhs, DType::F16, {12288, 4096}, {1, 12288}, 16},
+      {"A", OperandRole::Lhs, DType::F16, {4096, 8}, {1, 4096}, 16},
+      {"C", OperandRole::Out, DType::F16, {12288, 8}, {1, 12288}, 16}};
   std::optional<std::vector<size_t>> match = matchOperandViews(plain, swapped);
   ASSERT_TRUE(match);
   EXPECT_EQ(*match, (std::vector<size_t>{1, 0, 2}));
@@ -1371,9 +1373,9 @@ TEST(ManifestTest, ParsesTwoBatchDimensions) {
 /// The two-batch manifest with its 1 x 3 matrices as 1 x 1 x 3 (rank-5
 /// operands, the tensor maps' most).
 std::string threeBatchManifestText() {
-  std::string text = replaceFirst(twoBatchManifestText(),
-                                  R"("batch_shape": [1, 3],)",
-                                  R"("batch_shape": [1, 1, 3],)");
+  std::string text =
+      replaceFirst(twoBatchManifestText(), R"("batch_shape": [1, 3],)",
+                   R"("batch_shape": [1, 1, 3],)");
   text = replaceFirst(text, R"("shape": [1, 3, 64, 32],
       "strides": [6144, 2048, 1, 64],)",
                       R"("shape": [1, 1, 3, 64, 32],
@@ -1398,9 +1400,9 @@ TEST(ManifestTest, ParsesThreeBatchDimensions) {
   EXPECT_EQ(m.operands[0].shape, (std::vector<int64_t>{1, 1, 3, 64, 32}));
   EXPECT_EQ(parseOk(writeManifest(m)), m);
   // An epilogue reads the [b0, b1, b2, m, n] result.
-  parseOk(replaceFirst(
-      threeBatchManifestText(), R"("accumulate": false, "accumulator": "f32" },)",
-      R"("accumulate": false, "accumulator": "f32",
+  parseOk(replaceFirst(threeBatchManifestText(),
+                       R"("accumulate": false, "accumulator": "f32" },)",
+                       R"("accumulate": false, "accumulator": "f32",
           "epilogue": { "matmul_dtype": "f32", "inputs": [], "ops": [],
                         "result": 0 } },)"));
 }

@@ -564,8 +564,8 @@ struct BuildKernelPass final
         if (transform || rowBytes % 16 != 0)
           return op.emitOpError()
                  << operand
-                 << (p.batchReduce ? " holds a summed batch (a second K "
-                                     "dimension)"
+                 << (p.batchReduce    ? " holds a summed batch (a second K "
+                                        "dimension)"
                      : p.multiBatch() ? " holds several batch dimensions"
                                       : " stores its batch between its matrix "
                                         "dimensions")
