@@ -480,6 +480,8 @@ fi
 
 [ -d "$CARRY/batchtiles-bundles" ] && check_and_bench batchtiles "128 x 384 x 384 x 64 with tiles that divide 384" t
 
+[ -d "$CARRY/swapsquares-bundles" ] && check_and_bench swapsquares "swapped kernels at the small squares" t
+
 if [ -d "$CARRY/contraction3d-bundles" ]; then
   D="$CARRY/contraction3d-bundles"
   echo "=== contraction3d: checks (two launches each)"

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -815,6 +815,26 @@ if want batchtiles; then
   build "$D" t_b30_197x200x64_128x192 197 200 64 --batch 30 -- --block-tile=128,192,64
   build "$D" t_b24_256x384x64_def 256 384 64 --batch 24 --
   build "$D" t_b24_256x384x64_128x256 256 384 64 --batch 24 -- --block-tile=128,256,64
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want swapsquares; then
+  # cuBLAS's kernels at 1000^3-1536^3 compute C^T (its tiles in its terms:
+  # 64x128, 128x64, 192x96): the swapped kernel with those tiles against
+  # the default
+  rm -rf "$CARRY/swapsquares-bundles"; mkdir -p "$CARRY/swapsquares-bundles"
+  echo "swapsquares: swapped kernels at the small squares:"
+  D="$CARRY/swapsquares-bundles"
+  for s in 1000 1024 1536; do
+    for out in f32 f16; do
+      build "$D" "t${s}_${out}_def" $s $s $s --out $out --
+      for t in 192,96 128,96 128,64 64,128 128,128; do
+        build "$D" "t${s}_${out}_swap${t/,/x}" $s $s $s --out $out -- --swap=1 --block-tile=$t,64
+      done
+    done
+  done
+  build "$D" chk_swap192x96 1536 1536 1536 -- --swap=1 --block-tile=192,96,64
+  build "$D" chk_swap128x64 1000 1000 1000 --out f16 -- --swap=1 --block-tile=128,64,64
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

@@ -243,8 +243,32 @@ static model::SM90Candidate defaultSwapCandidate(const ContractionInfo &info,
 std::vector<model::SM90Candidate>
 mlir::tcgen::swapCandidates(const ContractionInfo &info, int64_t sms) {
   std::vector<model::SM90Candidate> out;
-  if (info.m > 64 || !canSwap(info))
+  if (!canSwap(info))
     return out;
+  if (info.m > 64) {
+    // An f32 C: the tiles of cuBLAS's (transposed) kernels at 1000^3 -
+    // 1536^3, which beat the unswapped default there in one run (1536^3
+    // 192x96 0.93 of cuBLAS against 0.89, 1000^3 128x128 0.85 against
+    // 0.75). A 16-bit C is stored pair by pair across two of its rows from
+    // the swapped fragments: slower everywhere measured.
+    if (!info.cType.isF32())
+      return out;
+    for (auto [blockM, blockN] : {std::pair<int64_t, int64_t>{192, 96},
+                                  {128, 128},
+                                  {64, 128},
+                                  {128, 96},
+                                  {128, 64}}) {
+      model::SM90Candidate c;
+      c.swap = true;
+      c.blockM = blockM;
+      c.blockN = blockN;
+      c.blockK = 64;
+      c.stages = sm90::chooseStages(blockM, blockN, 64, /*tmaStore=*/false,
+                                    /*bKMajor=*/true);
+      out.push_back(c);
+    }
+    return out;
+  }
   out.push_back(defaultSwapCandidate(info, sms));
   for (int64_t blockM : {64, 128})
     for (int64_t stages : {4, 6, 8, 10, 12})

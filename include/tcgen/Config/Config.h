@@ -64,11 +64,13 @@ bool shouldSwap(const ContractionInfo &info, int64_t sms = 132);
 /// arguments, no second product).
 bool canSwap(const ContractionInfo &info);
 
-/// The swapped kernels `tcgen tune` times for a small M (M <= 64 where
-/// canSwap): the default's (chooseSwapBlockM's tile, swapStages, stream-K
+/// The swapped kernels `tcgen tune` times where canSwap: for a small M (M
+/// <= 64) the default's (chooseSwapBlockM's tile, swapStages, stream-K
 /// with few tiles over a long K) first, then 64- and 128-row tiles with
 /// rings of 4 to 12 stages (as far as they fit), with and without
-/// stream-K. Empty where no swapped kernel applies.
+/// stream-K; for a larger M with an f32 C five tiles (192x96, 128x128,
+/// 64x128, 128x96, 128x64; the deepest ring that fits). Empty where no
+/// swapped kernel applies.
 std::vector<model::SM90Candidate> swapCandidates(const ContractionInfo &info,
                                                  int64_t sms);
 
