@@ -609,18 +609,35 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
   else if ((why = checkComputeType(s.compute, spec.aType, spec.cType))
                .empty()) {
     MatrixLayout a = spec.a, b = spec.b, c = spec.c;
-    // Several batch dimensions are not one cuBLAS batch stride: cuBLAS
-    // times the same batch on the same bytes read as batch-contiguous
-    // row-major matrices (its output is not used), the layout a caller
-    // would permute the operands into.
-    if (a.multiBatch() || b.multiBatch() || c.multiBatch()) {
+    int64_t batch = spec.batch;
+    // Batch dimensions that an input lacks (a broadcast): cuBLAS times the
+    // one matmul over the flattened dimensions a caller would run (its
+    // output, C permuted, is not used). Several batch dimensions are not
+    // one cuBLAS batch stride either: cuBLAS times the same batch on the
+    // same bytes read as batch-contiguous row-major matrices, the layout a
+    // caller would permute the operands into.
+    MatrixLayout fa, fb, fc;
+    int64_t fbatch = 1;
+    if (flattenBroadcast(a, b, c, spec.batch, fa, fb, fc, fbatch)) {
+      a = fa;
+      b = fb;
+      c = fc;
+      batch = fbatch;
+      addNote(row, "cuBLAS runs the broadcast batch as one matmul of " +
+                       std::to_string(fa.rows) + " x " +
+                       std::to_string(fb.cols) + " x " +
+                       std::to_string(fa.cols) +
+                       (fbatch > 1 ? " (batch " + std::to_string(fbatch) + ")"
+                                   : std::string()) +
+                       " over the flattened dimensions");
+    } else if (a.multiBatch() || b.multiBatch() || c.multiBatch()) {
       a = {spec.m, spec.k, spec.k, 1, spec.m * spec.k};
       b = {spec.k, spec.n, spec.n, 1, spec.k * spec.n};
       c = {spec.m, spec.n, spec.n, 1, spec.m * spec.n};
       addNote(row, "cuBLAS reads the batch dimensions' operands as "
                    "batch-contiguous");
     }
-    why = planCublas(a, b, c, s.plan, spec.batch);
+    why = planCublas(a, b, c, s.plan, batch);
   }
   if (why.empty())
     why = handleWhy;

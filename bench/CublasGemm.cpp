@@ -40,6 +40,69 @@ MatrixLayout transpose(const MatrixLayout &l) {
 
 } // namespace
 
+namespace {
+/// The batch dimensions of `l` (extents and strides, outermost first): its
+/// own several, or the one of `batch` matrices.
+void batchDimsOf(const MatrixLayout &l, int64_t batch,
+                 std::vector<int64_t> &extents, std::vector<int64_t> &strides) {
+  if (l.multiBatch()) {
+    extents = l.batchDims;
+    strides = l.batchDimStrides;
+  } else if (batch > 1) {
+    extents = {batch};
+    strides = {l.batchStride};
+  } else {
+    extents.clear();
+    strides.clear();
+  }
+}
+
+/// One more than the largest element offset of `l` over its batch.
+int64_t spanOf(const MatrixLayout &l, int64_t batch) {
+  std::vector<int64_t> extents, strides;
+  batchDimsOf(l, batch, extents, strides);
+  int64_t last = (l.rows - 1) * l.stride0 + (l.cols - 1) * l.stride1;
+  for (size_t d = 0; d < extents.size(); ++d)
+    last += (extents[d] - 1) * strides[d];
+  return last + 1;
+}
+} // namespace
+
+bool tcgen::bench::flattenBroadcast(const MatrixLayout &a,
+                                    const MatrixLayout &b,
+                                    const MatrixLayout &c, int64_t batch,
+                                    MatrixLayout &fa, MatrixLayout &fb,
+                                    MatrixLayout &fc, int64_t &fbatch) {
+  std::vector<int64_t> extents, aStrides, bStrides, unused;
+  batchDimsOf(a, batch, extents, aStrides);
+  batchDimsOf(b, batch, unused, bStrides);
+  if (unused.size() != extents.size())
+    return false;
+  int64_t onlyA = 1, onlyB = 1, both = 1;
+  for (size_t d = 0; d < extents.size(); ++d) {
+    if (extents[d] == 1)
+      continue;
+    if (aStrides[d] != 0 && bStrides[d] == 0)
+      onlyA *= extents[d];
+    else if (aStrides[d] == 0 && bStrides[d] != 0)
+      onlyB *= extents[d];
+    else
+      both *= extents[d];
+  }
+  if (onlyA == 1 && onlyB == 1)
+    return false;
+  int64_t m = a.rows * onlyA, n = b.cols * onlyB, k = a.cols;
+  MatrixLayout x{m, k, k, 1, m * k}, y{k, n, n, 1, k * n}, z{m, n, n, 1, m * n};
+  if (spanOf(a, batch) < both * m * k || spanOf(b, batch) < both * k * n ||
+      spanOf(c, batch) < both * m * n)
+    return false;
+  fa = x;
+  fb = y;
+  fc = z;
+  fbatch = both;
+  return true;
+}
+
 std::string tcgen::bench::planCublas(const MatrixLayout &a,
                                      const MatrixLayout &b,
                                      const MatrixLayout &c, CublasPlan &plan,

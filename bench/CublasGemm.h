@@ -50,6 +50,20 @@ struct CublasPlan {
   int64_t strideA = 0, strideB = 0, strideC = 0; // cuBLAS's operands
 };
 
+/// The matmul a caller would give cuBLAS for a batch whose inputs each lack
+/// some of its dimensions (a broadcast: stride 0 in `a` or `b`, as for
+/// C[b,h,s,e] = X[b,s,d] W[d,h,e]): one matmul over the flattened
+/// dimensions, M' = m times the extents of the batch dimensions B lacks, N'
+/// = n times those A lacks, batched over those both hold, every operand
+/// read row-major and batch-contiguous from its bytes (C's elements are the
+/// caller's C permuted). `batch` is the number of matrices when `a` and `b`
+/// have one batch stride. Returns false (and leaves the outputs alone)
+/// where neither input has a broadcast dimension or an operand's bytes
+/// would not hold the flattened matrices.
+bool flattenBroadcast(const MatrixLayout &a, const MatrixLayout &b,
+                      const MatrixLayout &c, int64_t batch, MatrixLayout &fa,
+                      MatrixLayout &fb, MatrixLayout &fc, int64_t &fbatch);
+
 /// Plans C = A B for the given layouts, for `batch` matrices (> 1: with
 /// each layout's batchStride). Returns "" or why cuBLAS cannot express it
 /// (neither stride of an operand is 1, or sizes overflow int).

@@ -1076,6 +1076,54 @@ TEST(BenchHost, TwoBatchDimensionsAddressEveryMatrix) {
                                    "rank 4 for a batched matmul (op.batch 6)");
 }
 
+TEST(BenchHost, BroadcastBatchIsTimedAsOneFlattenedMatmul) {
+  // C[b,h,s,e] = X[b,s,d] W[d,h,e] with b = 2, h = 3, s = 5, e = 6, d = 4:
+  // X lacks h (stride 0), W lacks b. A caller runs X[b s, d] W[d, h e].
+  MatrixLayout a{5, 4, 4, 1, 20}, b{4, 6, 18, 1, 0}, c{5, 6, 6, 1, 30};
+  a.batchDims = b.batchDims = c.batchDims = {2, 3};
+  a.batchDimStrides = {20, 0};
+  b.batchDimStrides = {0, 6};
+  c.batchDimStrides = {90, 30};
+  MatrixLayout fa, fb, fc;
+  int64_t batch = 0;
+  ASSERT_TRUE(flattenBroadcast(a, b, c, 6, fa, fb, fc, batch));
+  EXPECT_EQ(batch, 1);
+  EXPECT_EQ(fa.rows, 10);
+  EXPECT_EQ(fa.cols, 4);
+  EXPECT_EQ(fb.rows, 4);
+  EXPECT_EQ(fb.cols, 18);
+  EXPECT_EQ(fc.rows, 10);
+  EXPECT_EQ(fc.cols, 18);
+  EXPECT_EQ(fc.stride0, 18);
+  CublasPlan plan;
+  EXPECT_EQ(planCublas(fa, fb, fc, plan, batch), "");
+  // One broadcast dimension and one both hold: a batch of the latter.
+  MatrixLayout a1{5, 4, 4, 1, 0}, b1{4, 6, 6, 1, 0};
+  a1.batchDims = b1.batchDims = {2, 3};
+  a1.batchDimStrides = {20, 0};
+  b1.batchDimStrides = {72, 24};
+  MatrixLayout c1{5, 6, 6, 1, 0};
+  c1.batchDims = {2, 3};
+  c1.batchDimStrides = {90, 30};
+  ASSERT_TRUE(flattenBroadcast(a1, b1, c1, 6, fa, fb, fc, batch));
+  EXPECT_EQ(batch, 2);
+  EXPECT_EQ(fa.rows, 5);
+  EXPECT_EQ(fb.cols, 18);
+  EXPECT_EQ(fb.batchStride, 72);
+  // One batch stride of 0 (rank 3): X shared by 3 matrices of W.
+  MatrixLayout a2{5, 4, 4, 1, 0}, b2{4, 6, 18, 1, 6}, c2{5, 6, 6, 1, 30};
+  ASSERT_TRUE(flattenBroadcast(a2, b2, c2, 3, fa, fb, fc, batch));
+  EXPECT_EQ(batch, 1);
+  EXPECT_EQ(fa.rows, 5);
+  EXPECT_EQ(fb.cols, 18);
+  // Every input holds every dimension: no broadcast.
+  MatrixLayout a3{5, 4, 4, 1, 20}, b3{4, 6, 6, 1, 24};
+  EXPECT_FALSE(flattenBroadcast(a3, b3, c2, 3, fa, fb, fc, batch));
+  // C's bytes too few for the flattened matrix: not flattened.
+  MatrixLayout small{5, 6, 6, 1, 0};
+  EXPECT_FALSE(flattenBroadcast(a2, b2, small, 3, fa, fb, fc, batch));
+}
+
 TEST(BenchHost, ThreeBatchDimensionsAddressEveryMatrix) {
   // The two-batch matmul with its 2 x 3 matrices as 2 x 3 x 1 of A and C,
   // and B's [b0][b1][k][n] read through a third batch dimension of 1.

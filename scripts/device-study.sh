@@ -463,6 +463,7 @@ fi
 [ -d "$CARRY/bshd-bundles" ] && check_and_bench bshd "two batch dimensions ([b, s, h, d] layouts) next to [b, h, s, d]" t
 
 [ -d "$CARRY/bthree-bundles" ] && check_and_bench bthree "three batch dimensions that do not collapse" t
+[ -d "$CARRY/broadcast-bundles" ] && check_and_bench broadcast "batch dimensions that one input lacks" t
 
 [ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
 

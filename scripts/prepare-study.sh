@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -1117,6 +1117,31 @@ if want bthree; then
   build_einsum "$D" chk_three_streamk "bmhgk,gbnhk->bhgmn" b=2 h=2 g=2 m=256 n=256 k=2048 -- --stream-k=1
   build_einsum "$D" t_three_512 "bmhgk,gbnhk->bhgmn" b=2 h=4 g=4 m=512 n=512 k=64 --out f16
   build_einsum "$D" t_three_2k "bmhgk,gbnhk->bhgmn" b=2 h=4 g=2 m=2048 n=2048 k=128 --out f16
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want broadcast; then
+  # Several M or N dimensions that do not collapse: batch dimensions that
+  # one input lacks (stride 0 in its manifest entry, read at 0): checks in
+  # every layout and with the kernel's features, and the attention input
+  # projection (head-first output) against cuBLAS
+  rm -rf "$CARRY/broadcast-bundles"; mkdir -p "$CARRY/broadcast-bundles"
+  echo "broadcast: batch dimensions that one input lacks"
+  D="$CARRY/broadcast-bundles"
+  "$TCGEN" compile "$SRC/examples/einsum_head_split_bias.mlir" -o "$D/chk_head_split_bias" > /dev/null
+  build_einsum "$D" chk_qkv "bsd,dhe->bhse" b=2 s=256 d=128 h=3 e=128
+  build_einsum "$D" chk_one "sd,dhe->hse" s=256 d=128 h=3 e=128
+  build_einsum "$D" chk_two_m "bmk,kn->mbn" b=4 m=250 k=512 n=1024 --in bf16 --out bf16
+  build_einsum "$D" chk_kmajor "bsd,hed->bhse" b=2 s=256 d=128 h=3 e=128
+  build_einsum "$D" chk_amajor "bds,dhe->bhse" b=2 s=256 d=128 h=3 e=128 --out f16
+  build_einsum "$D" chk_odd "bsd,dhe->bhse" b=3 s=197 d=72 h=5 e=200 --out f16
+  build_einsum "$D" chk_three "bsd,dhfe->bhfse" b=2 s=256 d=128 h=3 f=2 e=128
+  build_einsum "$D" chk_ones "bsd,dhe->bhse" b=1 s=128 d=64 h=3 e=64
+  build_einsum "$D" chk_cluster "bsd,dhe->bhse" b=2 s=512 d=128 h=2 e=256 -- --cluster=2,1 --block-tile=128,256,64
+  build_einsum "$D" chk_streamk "bsd,dhe->bhse" b=2 s=256 d=2048 h=2 e=128 -- --stream-k=1
+  build_einsum "$D" t_qkv_bert "bsd,dhe->bhse" b=8 s=512 d=1024 h=16 e=64 --out f16
+  build_einsum "$D" t_qkv_big "bsd,dhe->bhse" b=4 s=2048 d=4096 h=32 e=128 --out f16
+  build_einsum "$D" t_two_m "bmk,kn->mbn" b=8 m=1024 k=4096 n=4096 --out f16
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

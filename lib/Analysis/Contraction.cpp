@@ -70,21 +70,29 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
       linalg::inferContractionDims(op);
   if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return op.emitOpError("is not a contraction of two inputs into one output");
+  if (dims->m.empty() || dims->n.empty())
+    return op.emitOpError(kNotCollapsed);
+  // Several M (or N) dimensions that tcgen-collapse-dims could not fold
+  // into one: one of them is the matrix's M and the others are read as
+  // batch dimensions that B (or A) does not have, a broadcast batch
+  // (C[b,h,s,e] += X[b,s,d] W[d,h,e]: s and e the matrix's, b and h the
+  // batch's, X read once per h and W once per b).
+  size_t broadcasts = dims->m.size() - 1 + dims->n.size() - 1;
+  size_t kept = dims->batch.size() + broadcasts;
   // Up to three batch dimensions: with C's two matrix dimensions, the five
   // a tensor map holds.
-  if (dims->batch.size() > 3)
+  if (kept > 3)
     return op.emitOpError("has ")
-           << dims->batch.size()
-           << " batch dimensions that do not collapse into fewer; at most "
+           << kept
+           << " batch dimensions that do not collapse into fewer (counting "
+              "each M or N dimension beyond the first as one); at most "
               "three are supported (with the two matrix dimensions, the five "
               "of a TMA tensor map)";
-  if (dims->m.size() != 1 || dims->n.size() != 1)
-    return op.emitOpError(kNotCollapsed);
   // Two K dimensions that tcgen-collapse-dims could not fold into one
   // (C[i,j] += A[i,k,l] B[l,k,j]: A and B order them differently) are
   // summed like a batch: one of them is read as A's and B's batch
   // dimension and walked in the K loop (batchReduce).
-  bool batched = !dims->batch.empty();
+  bool batched = kept > 0;
   bool reduce = !batched && dims->k.size() == 2;
   if (!reduce && dims->k.size() != 1)
     return op.emitOpError(kNotCollapsed);
@@ -92,9 +100,8 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   // A[m,k] or A[k,m], B[k,n] or B[n,k], C[m,n]; a batch dimension comes
   // first in all three, or between the other two.
   MLIRContext *ctx = op.getContext();
-  AffineExpr m = getAffineDimExpr(dims->m[0], ctx);
-  AffineExpr n = getAffineDimExpr(dims->n[0], ctx);
-  AffineExpr k;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  AffineExpr m, n, k;
   // The batch dimensions (one summed one, or up to three kept ones).
   SmallVector<AffineExpr> bs;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -110,19 +117,17 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
     }
     return pos;
   };
-  // Whether `map` reads [r0][r1], with every batch dimension where
-  // `withBatch`: anywhere but innermost (TMA reads the innermost dimension
-  // contiguously), the matrix dimensions in this order around them.
-  auto is = [&](AffineMap map, AffineExpr r0, AffineExpr r1,
-                bool withBatch) {
-    unsigned nb = withBatch ? bs.size() : 0;
-    if (map.getNumResults() != 2 + nb)
-      return false;
+  // Whether `map` reads [r0][r1], with the batch dimensions it holds where
+  // `withBatch` (none otherwise): anywhere but innermost (TMA reads the
+  // innermost dimension contiguously), the matrix dimensions in this order
+  // around them.
+  auto is = [&](AffineMap map, AffineExpr r0, AffineExpr r1, bool withBatch) {
     SmallVector<AffineExpr> matrix;
     for (AffineExpr e : map.getResults())
       if (!withBatch || !llvm::is_contained(bs, e))
         matrix.push_back(e);
-    if (matrix.size() != 2 || map.getResult(1 + nb) != matrix[1])
+    if (matrix.size() != 2 ||
+        map.getResult(map.getNumResults() - 1) != matrix[1])
       return false;
     return matrix[0] == r0 && matrix[1] == r1;
   };
@@ -133,32 +138,49 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
            (is(maps[1], k, n, ab) || is(maps[1], n, k, ab)) &&
            (is(maps[2], m, n, batched) || is(maps[2], n, m, batched));
   };
+  // Candidates for the matrix's M (N) dimension, the largest first.
+  auto bySize = [&](ArrayRef<unsigned> ds) {
+    SmallVector<unsigned> sorted(ds);
+    llvm::stable_sort(
+        sorted, [&](unsigned x, unsigned y) { return ranges[x] > ranges[y]; });
+    return sorted;
+  };
+  bool found = false;
   if (batched) {
-    // Several batch dimensions in C's order (outermost first).
-    for (unsigned d : dims->batch)
-      bs.push_back(getAffineDimExpr(d, ctx));
-    SmallVector<int64_t> inC = batchPositions(maps[2]);
-    SmallVector<std::pair<int64_t, AffineExpr>> byC;
-    for (auto [pos, b] : llvm::zip(inC, bs))
-      byC.push_back({pos, b});
-    llvm::sort(byC,
-               [](const auto &x, const auto &y) { return x.first < y.first; });
-    for (auto [i, pb] : llvm::enumerate(byC))
-      bs[i] = pb.second;
-    k = getAffineDimExpr(dims->k[0], ctx);
-  } else if (!reduce) {
-    k = getAffineDimExpr(dims->k[0], ctx);
-  } else {
-    // Either K dimension may be the summed batch; the other is the one
-    // the tiles walk (innermost in A or B where those are K-major).
-    for (unsigned outer : {0u, 1u}) {
-      bs.assign({getAffineDimExpr(dims->k[outer], ctx)});
-      k = getAffineDimExpr(dims->k[1 - outer], ctx);
-      if (matches())
+    for (unsigned mDim : bySize(dims->m)) {
+      for (unsigned nDim : bySize(dims->n)) {
+        m = getAffineDimExpr(mDim, ctx);
+        n = getAffineDimExpr(nDim, ctx);
+        k = getAffineDimExpr(dims->k[0], ctx);
+        // The batch dimensions in C's order (outermost first).
+        bs.clear();
+        for (AffineExpr e : maps[2].getResults())
+          if (e != m && e != n)
+            bs.push_back(e);
+        if ((found = matches()))
+          break;
+      }
+      if (found)
         break;
     }
+  } else {
+    m = getAffineDimExpr(dims->m[0], ctx);
+    n = getAffineDimExpr(dims->n[0], ctx);
+    if (!reduce) {
+      k = getAffineDimExpr(dims->k[0], ctx);
+      found = matches();
+    } else {
+      // Either K dimension may be the summed batch; the other is the one
+      // the tiles walk (innermost in A or B where those are K-major).
+      for (unsigned outer : {0u, 1u}) {
+        bs.assign({getAffineDimExpr(dims->k[outer], ctx)});
+        k = getAffineDimExpr(dims->k[1 - outer], ctx);
+        if ((found = matches()))
+          break;
+      }
+    }
   }
-  if (!matches()) {
+  if (!found) {
     if (reduce)
       return op.emitOpError(
           "a contraction over two K dimensions that do not collapse into "
@@ -166,6 +188,15 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
           "and M (or N) with the other K dimension outermost or between "
           "them, never innermost (C[i,j] += A[i,k,l] B[l,k,j], say), and C "
           "stored [m,n] or [n,m]");
+    if (broadcasts > 0)
+      return op.emitOpError(
+          "several M or N dimensions that do not collapse into one are read "
+          "as batch dimensions that the other input lacks (C[b,h,s,e] += "
+          "X[b,s,d] W[d,h,e]: s and e are the matrix's, b and h batch "
+          "dimensions); that needs one M and one N dimension innermost or "
+          "next to innermost in C, A and B, each with its K dimension, and "
+          "every other dimension outermost or between those two, never "
+          "innermost");
     return op.emitOpError(batched
                               ? "batched operands must be A[b,m,k] or "
                                 "A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] "
@@ -176,10 +207,12 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
                                 "B[n,k], and C[m,n] or C[n,m]");
   }
 
+  auto rangeOf = [&](AffineExpr e) {
+    return ranges[cast<AffineDimExpr>(e).getPosition()];
+  };
   ContractionInfo info;
   info.op = op;
   info.c = op.getDpsInitOperand(0)->get();
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   bool ab = batched || reduce;
   info.cTransposed = is(maps[2], n, m, batched);
   if (!info.cTransposed) {
@@ -187,8 +220,8 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
     info.bTransposed = is(maps[1], n, k, ab);
     info.a = op.getDpsInputOperand(0)->get();
     info.b = op.getDpsInputOperand(1)->get();
-    info.m = ranges[dims->m[0]];
-    info.n = ranges[dims->n[0]];
+    info.m = rangeOf(m);
+    info.n = rangeOf(n);
   } else {
     // C[n,m] = sum_k B^T[n,k] A^T[k,m]: the row-major product of B^T and
     // A^T. B^T is stored [k][n] (transposed) where B is [k][n], and A^T
@@ -197,12 +230,9 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
     info.bTransposed = is(maps[0], m, k, ab);
     info.a = op.getDpsInputOperand(1)->get();
     info.b = op.getDpsInputOperand(0)->get();
-    info.m = ranges[dims->n[0]];
-    info.n = ranges[dims->m[0]];
+    info.m = rangeOf(n);
+    info.n = rangeOf(m);
   }
-  auto rangeOf = [&](AffineExpr e) {
-    return ranges[cast<AffineDimExpr>(e).getPosition()];
-  };
   info.k = rangeOf(k);
   info.batched = batched;
   info.batchReduce = reduce;
@@ -213,7 +243,8 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
                                    batchPositions(maps[1]),
                                    batchPositions(maps[2])};
     unsigned ia = info.cTransposed ? 1 : 0, ib = info.cTransposed ? 0 : 1;
-    if (bs.size() == 1) {
+    // A batch dimension that one input lacks goes the way of several.
+    if (bs.size() == 1 && broadcasts == 0) {
       info.aBatchMiddle = pos[ia][0] == 1;
       info.bBatchMiddle = pos[ib][0] == 1;
       info.cBatchMiddle = batched && pos[2][0] == 1;
@@ -225,14 +256,15 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
       info.cBatchPos = pos[2];
     }
   }
-  info.batch = 1;
-  for (AffineExpr b : bs)
-    info.batch *= rangeOf(b);
   // M, N and K may be known only at run time (the back ends say whether
   // they compile that); the batch must be static.
-  if (ShapedType::isDynamic(info.batch))
-    return op.emitOpError("a dynamic batch size is not supported yet (M, N "
-                          "and K may be dynamic, the batch must be static)");
+  info.batch = 1;
+  for (AffineExpr b : bs) {
+    if (ShapedType::isDynamic(rangeOf(b)))
+      return op.emitOpError("a dynamic batch size is not supported yet (M, N "
+                            "and K may be dynamic, the batch must be static)");
+    info.batch *= rangeOf(b);
+  }
   info.aType = getElementTypeOrSelf(info.a.getType());
   info.bType = getElementTypeOrSelf(info.b.getType());
   info.cType = getElementTypeOrSelf(info.c.getType());

@@ -38,3 +38,24 @@ func.func @summed(%A: memref<1024x16x256xf16>, %B: memref<256x16x1024xf16>, %C: 
   }
   return
 }
+
+// -----
+
+// Several M and N dimensions that do not collapse (C[b,h,s,e] = X[b,s,d]
+// W[d,h,e]) are a batch that each input half lacks: sm90 plans 2 x 16
+// matrices of 512 x 64 x 1024. The sm80 back end takes no batch.
+// SM80: error: 'linalg.generic' op the sm80 back end takes unbatched matmuls only
+// CHECK-LABEL: func @broadcast
+// CHECK: #tcgen.config<backend = "sm90"
+func.func @broadcast(%X: memref<2x512x1024xf16>, %W: memref<1024x16x64xf16>, %C: memref<2x16x512x64xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%C : memref<2x16x512x64xf16>)
+  linalg.generic {indexing_maps = [affine_map<(b, h, s, e, d) -> (b, s, d)>, affine_map<(b, h, s, e, d) -> (d, h, e)>, affine_map<(b, h, s, e, d) -> (b, h, s, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%X, %W : memref<2x512x1024xf16>, memref<1024x16x64xf16>) outs(%C : memref<2x16x512x64xf16>) {
+  ^bb0(%x: f16, %w: f16, %c: f16):
+    %p = arith.mulf %x, %w : f16
+    %r = arith.addf %c, %p : f16
+    linalg.yield %r : f16
+  }
+  return
+}

@@ -38,3 +38,19 @@ func.func @summed_batch(%A: memref<64x4x32xf32>, %B: memref<32x4x64xf32>, %C: me
   }
   return
 }
+
+// -----
+
+// An N dimension beyond the first (C[h,s,e] = X[s,d] W[d,h,e]: a batch
+// that X lacks): sm90 only.
+func.func @broadcast_batch(%X: memref<64x32xf32>, %W: memref<32x4x64xf32>, %C: memref<4x64x64xf32>) {
+  // expected-error @+1 {{the simt back end takes one batch dimension, outermost in A, B and C}}
+  linalg.generic {indexing_maps = [affine_map<(h, s, e, d) -> (s, d)>, affine_map<(h, s, e, d) -> (d, h, e)>, affine_map<(h, s, e, d) -> (h, s, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+    ins(%X, %W : memref<64x32xf32>, memref<32x4x64xf32>) outs(%C : memref<4x64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %c, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}

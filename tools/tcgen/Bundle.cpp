@@ -164,11 +164,14 @@ static void batchToFront(std::vector<int64_t> &dims) {
 /// Moves the entries at `positions` (a batch dimension each, in the order
 /// of C's batch dimensions) to the front, the others after them in their
 /// order: an operand with several batch dimensions is described batch-first.
+/// A position of -1 (a batch dimension the operand lacks) becomes
+/// `absent[i]`: the batch's extent in a shape, 0 in strides (a broadcast).
 static void batchesToFront(std::vector<int64_t> &dims,
-                           ArrayRef<int64_t> positions) {
+                           ArrayRef<int64_t> positions,
+                           ArrayRef<int64_t> absent) {
   std::vector<int64_t> out;
-  for (int64_t p : positions)
-    out.push_back(dims[p]);
+  for (auto [i, p] : llvm::enumerate(positions))
+    out.push_back(p < 0 ? absent[i] : dims[p]);
   for (size_t d = 0; d < dims.size(); ++d)
     if (!llvm::is_contained(positions, int64_t(d)))
       out.push_back(dims[d]);
@@ -287,8 +290,13 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
                                ? batchPositions.getAs<DenseI64ArrayAttr>(
                                      op->name)
                                : DenseI64ArrayAttr()) {
-        batchesToFront(op->shape, positions.asArrayRef());
-        batchesToFront(op->strides, positions.asArrayRef());
+        auto extents = batchPositions.getAs<DenseI64ArrayAttr>("shape");
+        if (!extents || extents.size() != positions.size())
+          return func.emitError("malformed tcgen.batch_positions: ")
+                 << batchPositions;
+        batchesToFront(op->shape, positions.asArrayRef(), extents.asArrayRef());
+        batchesToFront(op->strides, positions.asArrayRef(),
+                       SmallVector<int64_t>(positions.size(), 0));
       }
       // A stored [k][m] is the logical A[m][k] with strides [1, m] (and B
       // stored [n][k] the logical B[k][n] with strides [1, k]).

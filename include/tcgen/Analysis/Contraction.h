@@ -41,12 +41,15 @@ struct ContractionInfo {
   }
   /// Two or three batch dimensions that do not collapse into one
   /// (A[b,s,h,d] with C[b,h,s,t], the [batch, seq, heads, features]
-  /// layouts): their extents in C's order, outermost first (`batch` is
-  /// their product; the batch index is row-major over them, b0 *
-  /// batchShape[1] + b1 for two), and per operand (A, B, C as above) the
-  /// position of each in the stored operand's dimensions, in the same
-  /// order. Empty with one batch dimension or none (the flags above say
-  /// where that one sits).
+  /// layouts), or any number up to three where an input lacks one (a
+  /// broadcast batch: an M or N dimension beyond the first, as h in
+  /// C[h,s,e] += X[s,d] W[d,h,e], which X lacks): their extents in C's
+  /// order, outermost first (`batch` is their product; the batch index is
+  /// row-major over them, b0 * batchShape[1] + b1 for two), and per operand
+  /// (A, B, C as above) the position of each in the stored operand's
+  /// dimensions, in the same order, -1 where the operand lacks it. Empty
+  /// with one batch dimension that every operand has, or none (the flags
+  /// above say where that one sits).
   SmallVector<int64_t> batchShape;
   SmallVector<int64_t> aBatchPos, bBatchPos, cBatchPos;
   bool multiBatch() const { return !batchShape.empty(); }
@@ -117,10 +120,13 @@ linalg::FillOp getZeroFillOfOutput(const ContractionInfo &info);
 /// zero fill, which `op` then accumulates into; null if none.
 linalg::LinalgOp findFirstProduct(linalg::LinalgOp op);
 
-/// Analyzes `op`. On failure emits an error at `op` naming the problem
-/// (a dynamic batch, unsupported element types, forms not supported yet:
-/// several batch, M or N dimensions, more than two K dimensions, a batch
-/// dimension that is innermost) and returns failure.
+/// Analyzes `op`. Several M (N) dimensions that did not collapse into one
+/// become one matrix dimension (the largest that fits the layout) and
+/// batch dimensions that B (A) lacks. On failure emits an error at `op`
+/// naming the problem (a dynamic batch, unsupported element types, forms
+/// not supported yet: more than three batch dimensions, counting those,
+/// more than two K dimensions or two with a batch, a batch dimension that
+/// is innermost) and returns failure.
 FailureOr<ContractionInfo> analyzeContraction(linalg::LinalgOp op);
 
 } // namespace mlir::tcgen

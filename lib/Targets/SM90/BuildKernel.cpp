@@ -42,53 +42,65 @@ static Value replaceWithFastTanh(math::TanhOp tanh, Value result) {
 
 /// With several batch dimensions: the dimensions of the tensor map the runtime
 /// builds for the operand `v` (a statically shaped row-major memref whose
-/// batch dimension i is stored at batchPos[i]; the matrix dimensions stored
-/// transposed or not), innermost first, as KernelParams codes: the stored
-/// innermost dimension kMapInner, the other matrix dimension kMapOuter,
-/// batch dimension i as i. The runtime's rule (tensorMapLayout): the
+/// batch dimension i is stored at batchPos[i], or absent where that is -1;
+/// the matrix dimensions stored transposed or not), innermost first, as
+/// KernelParams codes: the stored innermost dimension kMapInner, the other
+/// matrix dimension kMapOuter, batch dimension i as i, or kMapBroadcast
+/// where the operand lacks it. The runtime's rule (tensorMapLayout): the
 /// manifest lists the operand batch-first, then its logical rows and
-/// columns; a dimension of extent 1 keeps its slot (rank - 1 - its index
+/// columns (a batch dimension the operand lacks with stride 0); a
+/// dimension of extent 1 or stride 0 keeps its slot (rank - 1 - its index
 /// there), the others go innermost first by increasing stride.
 static std::vector<int> tensorMapDims(Value v, ArrayRef<int64_t> batchPos,
                                       bool transposed) {
   auto type = cast<MemRefType>(v.getType());
   ArrayRef<int64_t> shape = type.getShape();
-  int64_t rank = shape.size(), nb = batchPos.size();
-  // Per stored dimension: its code and its index in the manifest.
+  int64_t storedRank = shape.size(), nb = batchPos.size(), rank = nb + 2;
+  SmallVector<int64_t> storedStride(storedRank);
+  for (int64_t d = storedRank - 1, s = 1; d >= 0; s *= shape[d], --d)
+    storedStride[d] = s;
+  // Per manifest dimension: its code, the stored dimension it is (-1 for
+  // a broadcast) and whether it keeps its slot.
   SmallVector<int> code(rank);
-  SmallVector<int64_t> manifestIndex(rank), stride(rank);
+  SmallVector<int64_t> stored(rank, -1);
   SmallVector<int64_t> matrixDims;
-  for (int64_t d = 0; d < rank; ++d)
+  for (int64_t d = 0; d < storedRank; ++d)
     if (!llvm::is_contained(batchPos, d))
       matrixDims.push_back(d);
   for (auto [i, d] : llvm::enumerate(batchPos)) {
-    code[d] = int(i);
-    manifestIndex[d] = i;
+    code[i] = d < 0 ? sm90::KernelParams::kMapBroadcast : int(i);
+    stored[i] = d;
   }
-  code[matrixDims[0]] = sm90::KernelParams::kMapOuter;
-  code[matrixDims[1]] = sm90::KernelParams::kMapInner;
-  manifestIndex[matrixDims[0]] = nb + (transposed ? 1 : 0);
-  manifestIndex[matrixDims[1]] = nb + (transposed ? 0 : 1);
-  for (int64_t d = rank - 1, s = 1; d >= 0; s *= shape[d], --d)
-    stride[d] = s;
+  // The logical [rows][cols]: the stored order, or swapped if transposed.
+  int64_t rowsDim = matrixDims[transposed ? 1 : 0];
+  int64_t colsDim = matrixDims[transposed ? 0 : 1];
+  stored[nb] = rowsDim;
+  stored[nb + 1] = colsDim;
+  code[nb] = rowsDim == matrixDims[1] ? sm90::KernelParams::kMapInner
+                                      : sm90::KernelParams::kMapOuter;
+  code[nb + 1] = colsDim == matrixDims[1] ? sm90::KernelParams::kMapInner
+                                          : sm90::KernelParams::kMapOuter;
+  auto keepsPlace = [&](int64_t i) {
+    return stored[i] < 0 || shape[stored[i]] == 1;
+  };
   SmallVector<int64_t> slot(rank, -1), byStride;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (shape[d] == 1)
-      slot[rank - 1 - manifestIndex[d]] = d;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (keepsPlace(i))
+      slot[rank - 1 - i] = i;
     else
-      byStride.push_back(d);
+      byStride.push_back(i);
   }
   llvm::stable_sort(byStride, [&](int64_t x, int64_t y) {
-    if (stride[x] != stride[y])
-      return stride[x] < stride[y];
-    return manifestIndex[x] > manifestIndex[y];
+    if (storedStride[stored[x]] != storedStride[stored[y]])
+      return storedStride[stored[x]] < storedStride[stored[y]];
+    return x > y;
   });
   for (int64_t i = 0, next = 0; i < rank; ++i)
     if (slot[i] < 0)
       slot[i] = byStride[next++];
   std::vector<int> dims;
-  for (int64_t d : slot)
-    dims.push_back(code[d]);
+  for (int64_t i : slot)
+    dims.push_back(code[i]);
   return dims;
 }
 
@@ -566,7 +578,9 @@ struct BuildKernelPass final
                  << operand
                  << (p.batchReduce    ? " holds a summed batch (a second K "
                                         "dimension)"
-                     : p.multiBatch() ? " holds several batch dimensions"
+                     : p.multiBatch() ? " holds batch dimensions that do "
+                                        "not collapse into one or that an "
+                                        "input lacks"
                                       : " stores its batch between its matrix "
                                         "dimensions")
                  << ", which the sm90 kernel reads through TMA only (no "
@@ -869,8 +883,9 @@ struct BuildKernelPass final
                     b.getDenseBoolArrayAttr({info->aBatchMiddle,
                                              info->bBatchMiddle,
                                              info->cBatchMiddle}));
-    // Two batch dimensions: where each sits in A, B and C as stored (the
-    // manifest describes them batch-first), and their extents.
+    // Several batch dimensions, or one an input lacks: where each sits in
+    // A, B and C as stored (-1: absent; the manifest describes the operands
+    // batch-first, an absent dimension with stride 0), and their extents.
     // (Also for a batch of one, whose dimensions the manifest then drops.)
     if (info->multiBatch())
       func->setAttr(
@@ -878,7 +893,9 @@ struct BuildKernelPass final
           b.getDictionaryAttr(
               {b.getNamedAttr("A", b.getDenseI64ArrayAttr(info->aBatchPos)),
                b.getNamedAttr("B", b.getDenseI64ArrayAttr(info->bBatchPos)),
-               b.getNamedAttr("C", b.getDenseI64ArrayAttr(info->cBatchPos))}));
+               b.getNamedAttr("C", b.getDenseI64ArrayAttr(info->cBatchPos)),
+               b.getNamedAttr("shape",
+                              b.getDenseI64ArrayAttr(info->batchShape))}));
     // swap: the manifest describes C (and matrix operands of the epilogue)
     // in the kernel's terms, [m][n] of C^T, with swapped strides.
     if (swap)

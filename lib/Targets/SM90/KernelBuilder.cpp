@@ -97,6 +97,9 @@ static void emitRaster(llvm::raw_ostream &os, const KernelParams &p) {
                           i, p.batchShape[i], rest, outer);
       rest = outer;
     }
+    // One batch dimension (that an input lacks): %bIdx itself.
+    if (p.batchShape.size() == 1)
+      os << "          %bIdx0 = arith.addi %bIdx, %c0 : index\n";
   }
   os << llvm::formatv(kRaster, "%tInMat");
 }
@@ -152,16 +155,20 @@ static std::string boxTypeOf(const KernelParams &p, const std::vector<int> &dims
 
 /// With several batch dimensions: the coordinates of a TMA copy (innermost
 /// first) through a tensor map with the dimensions `dims`: `inner`,
-/// `outer`, and batch dimension i's index `idx` + i.
+/// `outer`, batch dimension i's index `idx` + i, and `zero` for one the
+/// operand lacks (a broadcast).
 static std::string coordsOf(const std::vector<int> &dims, StringRef inner,
-                            StringRef outer, StringRef idx) {
+                            StringRef outer, StringRef idx,
+                            StringRef zero = "%c0") {
   std::string coords;
   for (int d : dims) {
     if (!coords.empty())
       coords += ", ";
     coords += d == KernelParams::kMapInner   ? inner.str()
               : d == KernelParams::kMapOuter ? outer.str()
-                                             : (idx + std::to_string(d)).str();
+              : d == KernelParams::kMapBroadcast
+                  ? zero.str()
+                  : (idx + std::to_string(d)).str();
   }
   return coords;
 }

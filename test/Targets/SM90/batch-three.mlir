@@ -8,7 +8,7 @@
 // the 2 x 3 x 4 matrices row-major: g = %bIdx mod 4, then h = (%bIdx / 4)
 // mod 3, b = %bIdx / 12.
 // CHECK-LABEL: func.func @three(
-// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: 0, 2, 3>, B = array<i64: 1, 3, 0>, C = array<i64: 0, 1, 2>}
+// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: 0, 2, 3>, B = array<i64: 1, 3, 0>, C = array<i64: 0, 1, 2>, shape = array<i64: 2, 3, 4>}
 // CHECK-LABEL: gpu.func @three_kernel(
 // CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 1, 1, 128, 1>, B = array<i64: 64, 1, 128, 1, 1>, C = array<i64: 32, 64, 1, 1, 1>}
 // CHECK:         %[[G4:.*]] = arith.constant 4 : index
@@ -43,7 +43,7 @@ func.func @three(%A: memref<2x128x3x4x64xf16>, %B: memref<4x2x128x3x64xf16>, %C:
 func.func @four(%A: memref<2x64x3x4x5x64xf16>, %B: memref<5x4x2x64x3x64xf16>, %C: memref<2x3x4x5x64x64xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<2x3x4x5x64x64xf32>)
-  // expected-error @+1 {{has 4 batch dimensions that do not collapse into fewer; at most three are supported (with the two matrix dimensions, the five of a TMA tensor map)}}
+  // expected-error @+1 {{has 4 batch dimensions that do not collapse into fewer (counting each M or N dimension beyond the first as one); at most three are supported (with the two matrix dimensions, the five of a TMA tensor map)}}
   linalg.generic {indexing_maps = [affine_map<(b, h, g, e, m, n, k) -> (b, m, h, g, e, k)>, affine_map<(b, h, g, e, m, n, k) -> (e, g, b, n, h, k)>, affine_map<(b, h, g, e, m, n, k) -> (b, h, g, e, m, n)>],
                   iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
       ins(%A, %B : memref<2x64x3x4x5x64xf16>, memref<5x4x2x64x3x64xf16>) outs(%C : memref<2x3x4x5x64x64xf32>) {

@@ -163,12 +163,14 @@ struct KernelParams {
   /// index row-major over them), and per operand the dimensions of its
   /// tensor map, innermost first: kMapInner (the 128-byte rows' dimension),
   /// kMapOuter (the rows), or batch dimension i >= 0, in the order the
-  /// runtime builds the map (by stride). Empty with one batch dimension,
-  /// whose place the flags above give.
-  static constexpr int kMapInner = -1, kMapOuter = -2;
+  /// runtime builds the map (by stride), or kMapBroadcast for a batch
+  /// dimension the operand lacks (a broadcast batch: the manifest gives it
+  /// stride 0, and the kernel reads it at 0). Empty with one batch
+  /// dimension that A, B and C have, whose place the flags above give.
+  static constexpr int kMapInner = -1, kMapOuter = -2, kMapBroadcast = -3;
   std::vector<int64_t> batchShape;
   std::vector<int> aMapDims, bMapDims, cMapDims;
-  bool multiBatch() const { return batchShape.size() > 1; }
+  bool multiBatch() const { return !batchShape.empty(); }
   /// Whether A's and B's tensor maps have a batch dimension.
   bool operandsBatched() const { return batched || batchReduce; }
   int64_t blockM = 128;        ///< 64 rows per consumer warpgroup
