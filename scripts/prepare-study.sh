@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -1139,9 +1139,40 @@ if want broadcast; then
   build_einsum "$D" chk_ones "bsd,dhe->bhse" b=1 s=128 d=64 h=3 e=64
   build_einsum "$D" chk_cluster "bsd,dhe->bhse" b=2 s=512 d=128 h=2 e=256 -- --cluster=2,1 --block-tile=128,256,64
   build_einsum "$D" chk_streamk "bsd,dhe->bhse" b=2 s=256 d=2048 h=2 e=128 -- --stream-k=1
+  # heads side by side in N (foldsN): K-major heads of 64 (two boxes per
+  # tile), odd M edges with seven heads, a scalar epilogue
+  build_einsum "$D" chk_fold_kmajor "bsd,hed->bhse" b=2 s=256 d=128 h=5 e=64 -- --block-tile=128,128,64
+  build_einsum "$D" chk_fold_edges "bsd,dhe->bhse" b=3 s=200 d=96 h=7 e=64 --out f16
+  build_einsum "$D" chk_fold_cluster_kmajor "bsd,hed->bhse" b=2 s=512 d=128 h=4 e=64 -- --cluster=2,1 --block-tile=128,256,64
   build_einsum "$D" t_qkv_bert "bsd,dhe->bhse" b=8 s=512 d=1024 h=16 e=64 --out f16
+  build_einsum "$D" t_qkv_bert_kmajor "bsd,hed->bhse" b=8 s=512 d=1024 h=16 e=64 --out f16
   build_einsum "$D" t_qkv_big "bsd,dhe->bhse" b=4 s=2048 d=4096 h=32 e=128 --out f16
   build_einsum "$D" t_two_m "bmk,kn->mbn" b=8 m=1024 k=4096 n=4096 --out f16
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want wavetiles; then
+  # The squares below 0.95 of cuBLAS (1536^3: 120 tiles of 128x160 on 132
+  # SMs; 5120^3: 800 tiles of 128x256, 6.06 waves) with tiles whose counts
+  # fill whole waves (1536^3 128x144: 132 tiles; 5120^3 128x224: 920, 6.97
+  # waves), and their neighbours; the defaults; a check of each new width
+  rm -rf "$CARRY/wavetiles-bundles"; mkdir -p "$CARRY/wavetiles-bundles"
+  echo "wavetiles: tiles whose counts fill whole waves at 1536^3 and 5120^3"
+  D="$CARRY/wavetiles-bundles"
+  for out in f16 f32; do
+    build "$D" "t1536_${out}_def" 1536 1536 1536 --out $out
+    for t in 128,144,64 128,160,64 128,176,64 192,96,64 192,112,64 64,192,64; do
+      build "$D" "t1536_${out}_${t//,/x}" 1536 1536 1536 --out $out -- --block-tile=$t
+    done
+    build "$D" "t5120_${out}_def" 5120 5120 5120 --out $out
+    for t in 128,224,64 128,256,64 192,192,64 192,160,64; do
+      build "$D" "t5120_${out}_${t//,/x}" 5120 5120 5120 --out $out -- --block-tile=$t --stream-k=0
+    done
+  done
+  build "$D" chk_1536_128x144 1536 1536 1536 --out f16 -- --block-tile=128,144,64
+  build "$D" chk_1000_128x144 1000 1000 1000 -- --block-tile=128,144,64
+  build "$D" chk_5120_128x224 5120 5120 5120 --out f16 -- --block-tile=128,224,64 --stream-k=0
+  build "$D" chk_1000_128x224 1000 1000 1000 -- --block-tile=128,224,64 --stream-k=0
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

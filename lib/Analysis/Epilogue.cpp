@@ -690,3 +690,22 @@ mlir::tcgen::findStandalonePointwise(linalg::LinalgOp op, std::string &whyNot) {
   }
   return result;
 }
+
+int64_t mlir::tcgen::batchFoldedIntoN(const ContractionInfo &info,
+                                      const EpilogueInfo *epilogue) {
+  if (!info.multiBatch() || info.cTransposed || info.swapped ||
+      ShapedType::isDynamic(info.n) || info.n % 64 != 0)
+    return -1;
+  if (epilogue && llvm::any_of(epilogue->operands, [](const auto &o) {
+        return o.kind == EpilogueOperandKind::Row ||
+               o.kind == EpilogueOperandKind::Matrix;
+      }))
+    return -1;
+  int64_t best = -1;
+  for (size_t i = 0; i < info.batchShape.size(); ++i)
+    if (info.aBatchPos[i] < 0 && info.bBatchPos[i] >= 0 &&
+        info.cBatchPos[i] >= 0 && info.batchShape[i] > 1 &&
+        (best < 0 || info.batchShape[i] > info.batchShape[best]))
+      best = int64_t(i);
+  return best;
+}

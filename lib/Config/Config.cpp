@@ -69,9 +69,17 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
   p.inBytes = info.aType.getIntOrFloatBitWidth() / 8;
   Type out = info.cType;
   std::string whyNot;
-  if (std::optional<EpilogueInfo> epilogue = findEpilogue(info, whyNot))
+  std::optional<EpilogueInfo> epilogue = findEpilogue(info, whyNot);
+  if (epilogue)
     out = epilogue->outType;
   p.outBytes = out.getIntOrFloatBitWidth() / 8;
+  // Matrices of a broadcast batch laid side by side in N (sm90): the
+  // kernel's tiles span them.
+  if (int64_t fold = batchFoldedIntoN(info, epilogue ? &*epilogue : nullptr);
+      fold >= 0) {
+    p.n *= info.batchShape[fold];
+    p.batch /= info.batchShape[fold];
+  }
   // As the sm90 kernel reads them (BuildKernel.cpp): with M = 1 (N = 1) A
   // (B) is read K-major (N-major) whatever its logical layout, and so are
   // both with K = 1.

@@ -42,11 +42,13 @@ func.func @summed(%A: memref<1024x16x256xf16>, %B: memref<256x16x1024xf16>, %C: 
 // -----
 
 // Several M and N dimensions that do not collapse (C[b,h,s,e] = X[b,s,d]
-// W[d,h,e]) are a batch that each input half lacks: sm90 plans 2 x 16
-// matrices of 512 x 64 x 1024. The sm80 back end takes no batch.
+// W[d,h,e]) are a batch that each input half lacks. The 16 heads of 64
+// lie side by side in N: sm90 plans 2 matrices of 512 x 1024 x 1024, whose
+// 128 tiles of 64x128 fill the SMs once (a tile wider than a head). The
+// sm80 back end takes no batch.
 // SM80: error: 'linalg.generic' op the sm80 back end takes unbatched matmuls only
 // CHECK-LABEL: func @broadcast
-// CHECK: #tcgen.config<backend = "sm90"
+// CHECK: #tcgen.config<backend = "sm90", block = [64, 128, 64]
 func.func @broadcast(%X: memref<2x512x1024xf16>, %W: memref<1024x16x64xf16>, %C: memref<2x16x512x64xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%C : memref<2x16x512x64xf16>)

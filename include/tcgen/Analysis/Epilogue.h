@@ -64,6 +64,18 @@ struct EpilogueInfo {
 std::optional<EpilogueInfo> findEpilogue(const ContractionInfo &info,
                                          std::string &whyNot);
 
+/// A batch dimension that A lacks and B and C hold (a broadcast N
+/// dimension beyond the first: the heads h of C[b,h,s,e] += X[b,s,d]
+/// W[d,h,e]) whose matrices the sm90 kernel may lay side by side as one
+/// wider N (n' = h e + e' over H x N columns): B's 64-wide boxes and C's
+/// store chunks stay within one matrix where N is a multiple of 64, and
+/// each tile takes its (h, e') from its columns. Returns that dimension's
+/// index in `info.batchShape` (the largest such, if several), or -1: none,
+/// N is not a static multiple of 64, C is column-major, or `epilogue` has
+/// an operand indexed by the column (a row vector or a matrix).
+int64_t batchFoldedIntoN(const ContractionInfo &info,
+                         const EpilogueInfo *epilogue);
+
 /// A pointwise producer of a contraction operand, fused as a prologue: the
 /// operand is a local allocation that a 2-d elementwise op writes from one
 /// function argument of the same shape and dtype (`source`), element for

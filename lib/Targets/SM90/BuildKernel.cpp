@@ -415,6 +415,22 @@ struct BuildKernelPass final
     p.clusterM = config.getCluster()[0];
     p.clusterN = config.getCluster()[1];
     p.tmaStore = config.getStore() == "tma";
+    // A broadcast batch dimension that A lacks laid side by side in N (the
+    // heads of an input projection): one tile spans several matrices. Its
+    // 64-wide boxes of an N-major B and its store chunks stay within one
+    // matrix where the block width is a multiple of 64; a K-major B tile
+    // loads whole matrices' rows per box, so its rows (half of them in a
+    // 2x1 cluster) and the matrix width must divide one another.
+    if (int64_t fold = batchFoldedIntoN(*info, epilogue ? &*epilogue : nullptr);
+        fold >= 0 && p.multiBatch() && !first && p.blockN % 64 == 0) {
+      int64_t rows = p.blockN / p.clusterM;
+      if (!readsBKMajor(*info) || rows % info->n == 0 || info->n % rows == 0) {
+        p.foldDim = int(fold);
+        p.foldN = info->n;
+        p.n = info->n * info->batchShape[fold];
+        p.batch = info->batch / info->batchShape[fold];
+      }
+    }
     // Where the prologue runs: on A in registers (below, once the layouts
     // are known), on every tile in shared memory, or once in a pack kernel
     // that writes the transformed copy the kernel reads. In shared memory
@@ -825,7 +841,7 @@ struct BuildKernelPass final
       return b.getDenseI64ArrayAttr(extents);
     };
     int64_t aRows = p.aMNMajor ? 64 : p.blockM / p.clusterN;
-    int64_t bRows = p.bKMajor ? p.blockN / p.clusterM : 64;
+    int64_t bRows = p.bKMajor ? sm90::bBoxRows(p) : 64;
     DenseI64ArrayAttr aBox =
         p.multiBatch() ? boxOf(p.aMapDims, inner, aRows)
                        : box(inner, aRows, p.aBatchMiddle, p.operandsBatched());

@@ -84,11 +84,18 @@ static void emitRaster(llvm::raw_ostream &os, const KernelParams &p) {
 )");
   // Several batch dimensions: %bIdx is row-major over them (%bIdx0 *
   // batchShape[1] + %bIdx1 for two), the innermost peeled off first.
+  // (A dimension laid side by side in N (foldsN) is not among them: the
+  // columns give its index.)
   if (p.multiBatch()) {
+    SmallVector<size_t> dims;
+    for (size_t i = 0; i < p.batchShape.size(); ++i)
+      if (int(i) != p.foldDim)
+        dims.push_back(i);
     std::string rest = "%bIdx";
-    for (size_t i = p.batchShape.size() - 1; i > 0; --i) {
-      std::string outer =
-          i == 1 ? "%bIdx0" : llvm::formatv("%bIdxRest{0}", i).str();
+    for (size_t j = dims.size(); j-- > 1;) {
+      size_t i = dims[j];
+      std::string outer = j == 1 ? llvm::formatv("%bIdx{0}", dims[0]).str()
+                                 : llvm::formatv("%bIdxRest{0}", i).str();
       os << llvm::formatv(R"(
           %cBatchExt{0} = arith.constant {1} : index
           {3} = arith.divui {2}, %cBatchExt{0} : index
@@ -98,8 +105,10 @@ static void emitRaster(llvm::raw_ostream &os, const KernelParams &p) {
       rest = outer;
     }
     // One batch dimension (that an input lacks): %bIdx itself.
-    if (p.batchShape.size() == 1)
-      os << "          %bIdx0 = arith.addi %bIdx, %c0 : index\n";
+    if (dims.size() == 1)
+      os << llvm::formatv("          %bIdx{0} = arith.addi %bIdx, %c0 : "
+                          "index\n",
+                          dims[0]);
   }
   os << llvm::formatv(kRaster, "%tInMat");
 }
@@ -155,20 +164,22 @@ static std::string boxTypeOf(const KernelParams &p, const std::vector<int> &dims
 
 /// With several batch dimensions: the coordinates of a TMA copy (innermost
 /// first) through a tensor map with the dimensions `dims`: `inner`,
-/// `outer`, batch dimension i's index `idx` + i, and `zero` for one the
-/// operand lacks (a broadcast).
+/// `outer`, batch dimension i's index `idx` + i, `zero` for one the
+/// operand lacks (a broadcast), and `foldIdx` for dimension `foldDim`
+/// (one laid side by side in N: its index comes from the column).
 static std::string coordsOf(const std::vector<int> &dims, StringRef inner,
                             StringRef outer, StringRef idx,
-                            StringRef zero = "%c0") {
+                            StringRef zero = "%c0", int foldDim = -1,
+                            StringRef foldIdx = "") {
   std::string coords;
   for (int d : dims) {
     if (!coords.empty())
       coords += ", ";
-    coords += d == KernelParams::kMapInner   ? inner.str()
-              : d == KernelParams::kMapOuter ? outer.str()
-              : d == KernelParams::kMapBroadcast
-                  ? zero.str()
-                  : (idx + std::to_string(d)).str();
+    coords += d == KernelParams::kMapInner       ? inner.str()
+              : d == KernelParams::kMapOuter     ? outer.str()
+              : d == KernelParams::kMapBroadcast ? zero.str()
+              : d == foldDim                     ? foldIdx.str()
+                             : (idx + std::to_string(d)).str();
   }
   return coords;
 }
@@ -270,6 +281,45 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
                            loadBatchIndex(p))
                : coordsOf(mapDims, inner, outer, "%bIdx");
   };
+  // B of a kernel whose N spans matrices laid side by side (foldsN): each
+  // box's column n' is column n' mod foldN of matrix n' / foldN. A K-major
+  // tile loads one box per matrix it spans (or a part of one).
+  if (name == "B" && p.foldsN()) {
+    auto split = [&](StringRef tag, StringRef column) {
+      os << llvm::formatv(R"(
+          %{0}FoldN = arith.constant {1} : index
+          %{0}E = arith.remui {2}, %{0}FoldN : index
+          %{0}H = arith.divui {2}, %{0}FoldN : index
+)",
+                          tag, p.foldN, column);
+    };
+    int64_t boxRows = kMajor ? std::min(rows, p.foldN) : 64;
+    std::string type = boxOf(boxRows);
+    for (int64_t b = 0; b < (kMajor ? rows / boxRows : rows / 64); ++b) {
+      std::string tag = llvm::formatv("{0}f{1}", name, b).str();
+      os << llvm::formatv(R"(
+          %{0}Oc = arith.constant {1} : index
+          %{0}O = arith.addi {2}, %{0}Oc : index
+)",
+                          tag, b * boxRows, org);
+      split(tag, "%" + tag + "O");
+      std::string e = "%" + tag + "E", h = "%" + tag + "H";
+      int64_t at =
+          offset + (kMajor ? b * boxRows * kSwizzleRowBytes : b * kBBoxBytes);
+      os << llvm::formatv(
+          R"(
+          %{0}Off = arith.constant {1} : index
+          %{0}At = arith.addi {2}, %{0}Off : index
+          %{0}Buf = memref.view %dsm[%{0}At][] : !smem to {3}
+          nvgpu.tma.async.load {4}[{5}], %full[%s] to %{0}Buf{6} : {7}, !barT -> {3}
+)",
+          tag, at, base, type, tmap,
+          kMajor ? coordsOf(mapDims, "%k0", e, "%bIdx", "%c0", p.foldDim, h)
+                 : coordsOf(mapDims, e, "%k0", "%bIdx", "%c0", p.foldDim, h),
+          multicast, tmapType);
+    }
+    return;
+  }
   if (kMajor) {
     std::string type = boxOf(rows);
     os << llvm::formatv(R"(
@@ -1571,7 +1621,8 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
     emitStagedChunkStore(os, p, c, col);
     return;
   }
-  os << llvm::formatv(R"(
+  os << llvm::formatv(
+      R"(
       nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
       nvvm.barrier id = %epiBar number_of_threads = %c128e
       %ecOff{0} = arith.constant {1} : index
@@ -1582,20 +1633,29 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
         %ecyI{0} = arith.index_cast %ecy{0} : index to i32
         %ecb{0} = arith.constant {2} : i32
         %eca{0} = arith.addi %stB, %ecb{0} : i32
-        %ecp{0} = llvm.inttoptr %eca{0} : i32 to !llvm.ptr<3>
+        %ecp{0} = llvm.inttoptr %eca{0} : i32 to !llvm.ptr<3>{4}
       nvvm.cp.async.bulk.tensor.global.shared.cta %tmapC, %ecp{0}, box [{3}], predicate = %epiLeader : !llvm.ptr, !llvm.ptr<3>
       nvvm.cp.async.bulk.commit.group
 )",
-                      c, col, c % 2 * kStoreChunkBytes,
-                      p.multiBatch()
-                          ? coordsOf(p.cMapDims,
-                                     llvm::formatv("%ecxI{0}", c).str(),
-                                     llvm::formatv("%ecyI{0}", c).str(),
-                                     "%bIdxI")
-                          : tmaCoords(p.batched,
-                                      llvm::formatv("%ecxI{0}", c).str(),
-                                      llvm::formatv("%ecyI{0}", c).str(),
-                                      p.cBatchMiddle, "%bIdxI"));
+      c, col, c % 2 * kStoreChunkBytes,
+      p.foldsN() ? coordsOf(p.cMapDims, llvm::formatv("%ecEI{0}", c).str(),
+                            llvm::formatv("%ecyI{0}", c).str(), "%bIdxI", "%c0",
+                            p.foldDim, llvm::formatv("%ecHI{0}", c).str())
+      : p.multiBatch()
+          ? coordsOf(p.cMapDims, llvm::formatv("%ecxI{0}", c).str(),
+                     llvm::formatv("%ecyI{0}", c).str(), "%bIdxI")
+          : tmaCoords(p.batched, llvm::formatv("%ecxI{0}", c).str(),
+                      llvm::formatv("%ecyI{0}", c).str(), p.cBatchMiddle,
+                      "%bIdxI"),
+      // N spanning matrices side by side: the chunk's
+      // matrix and its column within it.
+      p.foldsN() ? llvm::formatv(R"(
+        %ecFold{0} = arith.constant {1} : i32
+        %ecEI{0} = arith.remui %ecxI{0}, %ecFold{0} : i32
+        %ecHI{0} = arith.divui %ecxI{0}, %ecFold{0} : i32)",
+                                 c, p.foldN)
+                       .str()
+                 : std::string());
 }
 
 /// The shared address, in chunk `c`'s buffer, of this thread's pair of
@@ -1889,25 +1949,23 @@ std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
     acc += i ? ", f32" : "f32";
   acc += ")>";
 
-  os << llvm::formatv(R"(
+  os << llvm::formatv(
+      R"(
 !barT = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>, num_barriers = {0}>
 !tmA = !nvgpu.tensormap.descriptor<tensor = {1}, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !tmB = !nvgpu.tensormap.descriptor<tensor = {2}, swizzle = swizzle_128b, l2promo = l2promo_256b, oob = zero, interleave = none>
 !smem = memref<?xi8, 3>
 )",
-                      p.stages,
-                      p.multiBatch()
-                          ? boxTypeOf(p, p.aMapDims,
-                                      p.aMNMajor ? 64 : p.blockM / p.clusterN,
-                                      p.memType())
-                          : boxType(p, p.aMNMajor ? 64 : p.blockM / p.clusterN,
-                                    p.memType(), p.aBatchMiddle),
-                      p.multiBatch()
-                          ? boxTypeOf(p, p.bMapDims,
-                                      p.bKMajor ? p.blockN / p.clusterM : 64,
-                                      p.memType())
-                          : boxType(p, p.bKMajor ? p.blockN / p.clusterM : 64,
-                                    p.memType(), p.bBatchMiddle));
+      p.stages,
+      p.multiBatch()
+          ? boxTypeOf(p, p.aMapDims, p.aMNMajor ? 64 : p.blockM / p.clusterN,
+                      p.memType())
+          : boxType(p, p.aMNMajor ? 64 : p.blockM / p.clusterN, p.memType(),
+                    p.aBatchMiddle),
+      p.multiBatch()
+          ? boxTypeOf(p, p.bMapDims, p.bKMajor ? bBoxRows(p) : 64, p.memType())
+          : boxType(p, p.bKMajor ? p.blockN / p.clusterM : 64, p.memType(),
+                    p.bBatchMiddle));
   os << "!acc = " << acc << "\n";
   if (p.tmaEpilogueOperand >= 0)
     os << llvm::formatv(
@@ -2426,9 +2484,10 @@ gpu.module @{0} {{
     os << "      %bIdxI = arith.index_cast %bIdx : index to i32\n";
   for (size_t i = 0; p.multiBatch() && p.tmaStore && i < p.batchShape.size();
        ++i)
-    os << llvm::formatv("      %bIdxI{0} = arith.index_cast %bIdx{0} : index "
-                        "to i32\n",
-                        i);
+    if (int(i) != p.foldDim)
+      os << llvm::formatv("      %bIdxI{0} = arith.index_cast %bIdx{0} : "
+                          "index to i32\n",
+                          i);
   // Edge tiles: rows past M are clamped for loads (%row<r>c) and not
   // stored (%row<r>in); columns likewise (emitColumnEdge).
   if (p.ragged(/*alongM=*/true))

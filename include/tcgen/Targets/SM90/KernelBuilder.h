@@ -171,6 +171,15 @@ struct KernelParams {
   std::vector<int64_t> batchShape;
   std::vector<int> aMapDims, bMapDims, cMapDims;
   bool multiBatch() const { return !batchShape.empty(); }
+  /// Batch dimension `foldDim` (one that A lacks) laid side by side in N:
+  /// `n` is batchShape[foldDim] x foldN columns, `batch` counts the other
+  /// dimensions' matrices, and a column n' is column n' mod foldN of
+  /// matrix n' / foldN along foldDim (a coordinate each TMA copy of B and C
+  /// computes; foldN is a multiple of 64, so no 64-wide box or store chunk
+  /// crosses two). -1: none.
+  int foldDim = -1;
+  int64_t foldN = 0;
+  bool foldsN() const { return foldDim >= 0; }
   /// Whether A's and B's tensor maps have a batch dimension.
   bool operandsBatched() const { return batched || batchReduce; }
   int64_t blockM = 128;        ///< 64 rows per consumer warpgroup
@@ -436,6 +445,14 @@ struct KernelParams {
 
 /// Shared memory one block may use on sm_90, in bytes (227 KiB).
 constexpr int64_t kMaxDynamicSmemBytes = 227 * 1024;
+
+/// The rows of one TMA box of a K-major B tile: the block's share of the
+/// tile (half of it in a 2x1 cluster), or one matrix's width where the
+/// tile spans several matrices laid side by side in N (foldsN).
+inline int64_t bBoxRows(const KernelParams &p) {
+  int64_t rows = p.blockN / p.clusterM;
+  return p.foldsN() ? std::min(rows, p.foldN) : rows;
+}
 
 /// Largest ring that fits the shared-memory budget (at most `maxStages`)
 /// next to the TMA-store buffers when `tmaStore`.
