@@ -697,8 +697,7 @@ int64_t mlir::tcgen::batchFoldedIntoN(const ContractionInfo &info,
       ShapedType::isDynamic(info.n) || info.n % 64 != 0)
     return -1;
   if (epilogue && llvm::any_of(epilogue->operands, [](const auto &o) {
-        return o.kind == EpilogueOperandKind::Row ||
-               o.kind == EpilogueOperandKind::Matrix;
+        return o.kind == EpilogueOperandKind::Matrix;
       }))
     return -1;
   int64_t best = -1;

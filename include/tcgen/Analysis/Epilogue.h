@@ -69,10 +69,11 @@ std::optional<EpilogueInfo> findEpilogue(const ContractionInfo &info,
 /// W[d,h,e]) whose matrices the sm90 kernel may lay side by side as one
 /// wider N (n' = h e + e' over H x N columns): B's 64-wide boxes and C's
 /// store chunks stay within one matrix where N is a multiple of 64, and
-/// each tile takes its (h, e') from its columns. Returns that dimension's
-/// index in `info.batchShape` (the largest such, if several), or -1: none,
-/// N is not a static multiple of 64, C is column-major, or `epilogue` has
-/// an operand indexed by the column (a row vector or a matrix).
+/// each tile takes its (h, e') from its columns (a row vector of the
+/// epilogue is read at e'). Returns that dimension's index in
+/// `info.batchShape` (the largest such, if several), or -1: none, N is not
+/// a static multiple of 64, C is column-major, or `epilogue` has a matrix
+/// operand.
 int64_t batchFoldedIntoN(const ContractionInfo &info,
                          const EpilogueInfo *epilogue);
 

@@ -1097,8 +1097,10 @@ static std::string epilogueOperandType(const KernelParams &p,
   if (p.dynamicShape)
     return e.kind == "matrix" ? "memref<?x?x" + e.type + ", strided<[?, 1]>>"
                               : "memref<?x" + e.type + ">";
+  // (With matrices side by side in N, a row vector is one matrix's.)
   if (e.kind == "row")
-    return llvm::formatv("memref<{0}x{1}>", p.n, e.type).str();
+    return llvm::formatv("memref<{0}x{1}>", p.foldsN() ? p.foldN : p.n, e.type)
+        .str();
   if (e.kind == "col")
     return llvm::formatv("memref<{0}x{1}>", p.m, e.type).str();
   // A matrix operand of a batch has C's shape: one matrix per batch entry
@@ -1310,9 +1312,20 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
         }
         continue;
       }
+      // Matrices side by side in N: a row vector is indexed by the
+      // column within the pair's matrix.
+      std::string col = loadCol(p, j);
+      if (op.kind == "row" && p.foldsN()) {
+        os << llvm::formatv(R"(
+      %cFold{0}_{1} = arith.constant {2} : index
+      %colF{0}_{1} = arith.remui {3}, %cFold{0}_{1} : index
+)",
+                            k, j, p.foldN, col);
+        col = llvm::formatv("%colF{0}_{1}", k, j).str();
+      }
       os << llvm::formatv(
-          "      {0} = vector.load %E{1}[{2}{3}] : {4}, vector<2x{5}>\n",
-          vec, k, row, loadCol(p, j), type, op.type);
+          "      {0} = vector.load %E{1}[{2}{3}] : {4}, vector<2x{5}>\n", vec,
+          k, row, col, type, op.type);
       for (int x = 0; x < 2; ++x)
         os << llvm::formatv("      {0}x{1} = vector.extract {0}[{1}] : {2} "
                             "from vector<2x{2}>\n",

@@ -82,14 +82,14 @@ func.func @one(%X: memref<256x128xf16>, %W: memref<3x64x128xf16>, %C: memref<3x2
 
 // -----
 
-// A bias along e (a row operand) indexes columns within one head: the
-// heads stay apart (one matrix per (b, h), N = 128), read at %bIdx's (b, h).
+// A bias along e (a row operand) with the heads side by side: each pair
+// of columns reads the bias at its column within its head (n' mod 128).
 // CHECK-LABEL: gpu.func @row_bias_kernel(
+// CHECK-SAME:    %[[BIAS:[a-z0-9]+]]: memref<128xf16>)
 // CHECK-SAME:    tcgen.launch = array<i64: 12, 1, 1,
-// CHECK:         %[[H:.*]] = arith.constant 3 : index
-// CHECK-NEXT:    %[[B:.*]] = arith.divui %[[IDX:[0-9]+]], %[[H]] : index
-// CHECK-NEXT:    %[[HI:.*]] = arith.remui %[[IDX]], %[[H]] : index
-// CHECK:         nvgpu.tma.async.load %{{.*}}[%{{[0-9]+}}, %[[HI]], %{{[0-9]+}}, %{{.*}}], {{.*}} -> memref<1x64x1x64xf16, 3>
+// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
+// CHECK:         %[[E:.*]] = arith.remui %{{[0-9]+}}, %{{c128_[0-9]+}} : index
+// CHECK-NEXT:    vector.load %[[BIAS]][%[[E]]] : memref<128xf16>, vector<2xf16>
 func.func @row_bias(%X: memref<2x256x128xf16>, %W: memref<128x3x128xf16>, %bias: memref<128xf16>, %Y: memref<2x3x256x128xf16>) {
   %zero = arith.constant 0.0 : f32
   %C = memref.alloc() : memref<2x3x256x128xf32>
@@ -108,6 +108,42 @@ func.func @row_bias(%X: memref<2x256x128xf16>, %W: memref<128x3x128xf16>, %bias:
   ^bb0(%c: f32, %bv: f16, %o: f16):
     %bf = arith.extf %bv : f16 to f32
     %t = arith.addf %c, %bf : f32
+    %r = arith.truncf %t : f32 to f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %C : memref<2x3x256x128xf32>
+  return
+}
+
+// -----
+
+// A residual R with C's shape (a matrix operand, loaded at the tile's
+// (b, h)) keeps the heads apart: one matrix per (b, h), N = 128, 12 tiles,
+// the head from %bIdx.
+// CHECK-LABEL: gpu.func @residual_kernel(
+// CHECK-SAME:    tcgen.launch = array<i64: 12, 1, 1,
+// CHECK:         %[[H:.*]] = arith.constant 3 : index
+// CHECK-NEXT:    %[[B:.*]] = arith.divui %[[IDX:[0-9]+]], %[[H]] : index
+// CHECK-NEXT:    %[[HI:.*]] = arith.remui %[[IDX]], %[[H]] : index
+// CHECK:         nvgpu.tma.async.load %{{.*}}[%{{[0-9]+}}, %[[HI]], %{{[0-9]+}}, %{{.*}}], {{.*}} -> memref<1x64x1x64xf16, 3>
+func.func @residual(%X: memref<2x256x128xf16>, %W: memref<128x3x128xf16>, %R: memref<2x3x256x128xf16>, %Y: memref<2x3x256x128xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<2x3x256x128xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<2x3x256x128xf32>)
+  linalg.generic {indexing_maps = [affine_map<(b, h, s, e, d) -> (b, s, d)>, affine_map<(b, h, s, e, d) -> (d, h, e)>, affine_map<(b, h, s, e, d) -> (b, h, s, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%X, %W : memref<2x256x128xf16>, memref<128x3x128xf16>) outs(%C : memref<2x3x256x128xf32>) {
+  ^bb0(%x: f16, %w: f16, %c: f32):
+    %xf = arith.extf %x : f16 to f32
+    %wf = arith.extf %w : f16 to f32
+    %p = arith.mulf %xf, %wf : f32
+    %r = arith.addf %c, %p : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(b, h, s, e) -> (b, h, s, e)>, affine_map<(b, h, s, e) -> (b, h, s, e)>, affine_map<(b, h, s, e) -> (b, h, s, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%C, %R : memref<2x3x256x128xf32>, memref<2x3x256x128xf16>) outs(%Y : memref<2x3x256x128xf16>) {
+  ^bb0(%c: f32, %rv: f16, %o: f16):
+    %rf = arith.extf %rv : f16 to f32
+    %t = arith.addf %c, %rf : f32
     %r = arith.truncf %t : f32 to f16
     linalg.yield %r : f16
   }
