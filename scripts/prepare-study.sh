@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -1181,6 +1181,61 @@ if want wavetiles; then
   build "$D" chk_5120_128x224 5120 5120 5120 --out f16 -- --block-tile=128,224,64 --stream-k=0
   build "$D" chk_1000_128x224 1000 1000 1000 -- --block-tile=128,224,64 --stream-k=0
   echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want randombroadcast; then
+  # Random einsums with M or N dimensions that do not collapse (a broadcast
+  # batch: s, e the matrix's; b, h batch dimensions that one input lacks;
+  # sometimes a kept batch g): random orders in every operand, sizes with
+  # primes and 1s, dtypes, tiles; checks only (random-broadcast-<seed>).
+  # Draws the compiler refuses (a batch dimension innermost, rows not
+  # 16-byte multiples apart) are listed with their error.
+  D="$CARRY/random-broadcast-${SEED:-1}-bundles"
+  rm -rf "$D"; mkdir -p "$D"
+  echo "random broadcast einsums (seed ${SEED:-1}), checks only:"
+  python3 - "${SEED:-1}" > "$CARRY/mlir/random-broadcast.txt" <<'PY'
+import random, sys
+r = random.Random(int(sys.argv[1]))
+for i in range(int(sys.argv[2]) if len(sys.argv) > 2 else 24):
+    kept = r.random() < 0.25
+    extraM, extraN = r.random() < 0.7, r.random() < 0.7
+    if not (extraM or extraN):
+        extraN = True
+    def order(matrix, batch, fixed=False):
+        """The batch dimensions in random order, then the matrix's two
+        (in random order unless fixed), one batch dimension sometimes
+        between them."""
+        batch = batch[:]
+        r.shuffle(batch)
+        if not fixed:
+            matrix = r.sample(matrix, 2)
+        dims = batch + matrix
+        if batch and r.random() < 0.3:
+            dims.remove(batch[-1])
+            dims.insert(len(dims) - 1, batch[-1])
+        return dims
+    a = order(["s", "d"], (["b"] if extraM else []) + (["g"] if kept else []))
+    b = order(["d", "e"], (["h"] if extraN else []) + (["g"] if kept else []))
+    c = order(["s", "e"], (["b"] if extraM else []) + (["h"] if extraN else [])
+              + (["g"] if kept else []), fixed=True)
+    sizes = {"s": r.choice([1, 7, 64, 128, 197, 256, 333]),
+             "e": r.choice([64, 128, 192, 72, 200, 256]),
+             "d": r.choice([8, 64, 72, 128, 264, 520]),
+             "b": r.choice([1, 2, 3, 5]), "h": r.choice([1, 2, 3, 4, 7]),
+             "g": r.choice([1, 2, 3])}
+    spec = "".join(a) + "," + "".join(b) + "->" + "".join(c)
+    size_args = " ".join(f"{k}={v}" for k, v in sizes.items() if k in spec)
+    dtype = r.choice(["f16", "f16", "bf16"])
+    out = r.choice(["f32", "f16", dtype])
+    flags = r.choice(["", "", "--stream-k=1", "--block-tile=128,128,64",
+                      "--block-tile=64,256,64", "--cluster=2,1 --block-tile=128,256,64"])
+    print(f"rb{i}|{spec}|{size_args}|--in {dtype} --out {out}|{flags}")
+PY
+  while IFS='|' read -r name spec sz types flags; do
+    # shellcheck disable=SC2086
+    build_einsum "$D" "$name" "$spec" $sz $types -- $flags
+  done < "$CARRY/mlir/random-broadcast.txt"
+  echo "  $(ls "$D" | wc -l) of $(wc -l < "$CARRY/mlir/random-broadcast.txt") draws built"
 fi
 
 if want dynepilogue; then
