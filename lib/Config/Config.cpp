@@ -129,6 +129,20 @@ std::string mlir::tcgen::getTuningKey(const ContractionInfo &info,
      << " n=" << sizeName(info.n) << " k=" << sizeName(info.k)
      << " ab=" << (info.aTransposed ? "t" : "n")
      << (info.bTransposed ? "t" : "n");
+  // Batch dimensions that do not collapse (or that an input lacks): their
+  // extents and where A, B and C store them (-1: absent), which decide the
+  // tensor maps and whether the matrices lie side by side in N.
+  if (info.multiBatch()) {
+    auto list = [&](ArrayRef<int64_t> v, StringRef sep) {
+      std::string out;
+      for (auto [i, x] : llvm::enumerate(v))
+        out += (i ? sep.str() : "") + std::to_string(x);
+      return out;
+    };
+    os << " batches=" << list(info.batchShape, "x")
+       << " at=" << list(info.aBatchPos, ",") << ";"
+       << list(info.bBatchPos, ",") << ";" << list(info.cBatchPos, ",");
+  }
   std::string whyNot;
   if (std::optional<EpilogueInfo> epilogue = findEpilogue(info, whyNot)) {
     std::string steps;

@@ -308,6 +308,7 @@ mlir::tcgen::rankContractions(ModuleOp module,
           : "built-in (NVIDIA H100 80GB HBM3)";
     if (r.backend == "sm90") {
       r.problem = getModelProblem(*info);
+      r.foldsN = r.problem.n != info->n && !ShapedType::isDynamic(info->n);
       r.ranked = model::rankSM90(r.problem, r.constants);
       for (const model::SM90Candidate &cand : r.ranked)
         r.rankedConfigs.push_back(printed(getSM90Config(*info, cand)));
@@ -369,6 +370,10 @@ void mlir::tcgen::printRanking(llvm::raw_ostream &os,
   }
   if (r.ranked.empty())
     return;
+  if (r.foldsN)
+    os << llvm::formatv("//   matrices side by side in N: the model plans "
+                        "batch={0} m={1} n={2} k={3}\n",
+                        r.problem.batch, r.problem.m, r.problem.n, r.problem.k);
   os << "//   model constants: " << r.constantsFrom << ": "
      << r.constants.str() << "\n";
   os << llvm::formatv("//   {0,4}  {1,-22} {2,6} {3,5} {4,-8} {5,9} {6,8} "

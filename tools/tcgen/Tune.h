@@ -34,6 +34,10 @@ struct RankedContraction {
   /// "options and back-end defaults".
   std::string source;
   model::Problem problem;
+  /// sm90: the model plans matrices laid side by side in N (a broadcast
+  /// batch dimension that A lacks; batchFoldedIntoN), so its problem's N
+  /// and batch differ from the key's.
+  bool foldsN = false;
   model::DeviceConstants constants; ///< what the model ranked with
   std::string constantsFrom;        ///< "built-in (H100)" or the device
   std::vector<model::SM90Candidate> ranked; ///< empty unless sm90
