@@ -94,6 +94,15 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   // dimension and walked in the K loop (batchReduce).
   bool batched = kept > 0;
   bool reduce = !batched && dims->k.size() == 2;
+  if (batched && dims->k.size() == 2)
+    return op.emitOpError(
+               "a sum over two K dimensions that do not collapse into one is "
+               "supported without batch dimensions only, not with ")
+           << kept
+           << " (kept batch dimensions, or M or N dimensions beyond the "
+              "first: the attention output projection O[b,s,f] = sum_{h,e} "
+              "A[b,h,s,e] W[h,e,f] from a head-first A, say); store A as "
+              "[b,s,h,e] so that h and e collapse into one K dimension";
   if (!reduce && dims->k.size() != 1)
     return op.emitOpError(kNotCollapsed);
 

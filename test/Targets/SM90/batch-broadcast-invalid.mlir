@@ -41,11 +41,12 @@ func.func @four(%X: memref<2x2x2x64x64xf16>, %W: memref<2x2x64x3x64xf16>, %C: me
 
 // -----
 
-// Two M dimensions and two K dimensions that do not collapse: refused.
+// Two M dimensions and two K dimensions that do not collapse (b is a
+// batch dimension that B lacks, l a second K dimension): refused.
 func.func @two_m_two_k(%A: memref<4x250x8x64xf16>, %B: memref<64x8x1024xf16>, %C: memref<250x4x1024xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<250x4x1024xf32>)
-  // expected-error @+1 {{contractions with several batch, M, N or K dimensions are supported where they collapse into one each}}
+  // expected-error @+1 {{a sum over two K dimensions that do not collapse into one is supported without batch dimensions only, not with 1 (kept batch dimensions, or M or N dimensions beyond the first: the attention output projection O[b,s,f] = sum_{h,e} A[b,h,s,e] W[h,e,f] from a head-first A, say); store A as [b,s,h,e] so that h and e collapse into one K dimension}}
   linalg.generic {indexing_maps = [affine_map<(m, b, n, k, l) -> (b, m, l, k)>, affine_map<(m, b, n, k, l) -> (k, l, n)>, affine_map<(m, b, n, k, l) -> (m, b, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]}
       ins(%A, %B : memref<4x250x8x64xf16>, memref<64x8x1024xf16>) outs(%C : memref<250x4x1024xf32>) {
   ^bb0(%x: f16, %y: f16, %c: f32):
