@@ -465,7 +465,6 @@ fi
 [ -d "$CARRY/bthree-bundles" ] && check_and_bench bthree "three batch dimensions that do not collapse" t
 [ -d "$CARRY/broadcast-bundles" ] && check_and_bench broadcast "batch dimensions that one input lacks" t
 [ -d "$CARRY/wavetiles-bundles" ] && check_and_bench wavetiles "tiles that fill whole waves at 1536^3 and 5120^3" t
-[ -d "$CARRY/skexp-bundles" ] && check_and_bench skexp "stream-K: one wave plus the partial one split, or the partial one only" t
 
 [ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
 
