@@ -464,6 +464,7 @@ fi
 
 [ -d "$CARRY/bthree-bundles" ] && check_and_bench bthree "three batch dimensions that do not collapse" t
 [ -d "$CARRY/broadcast-bundles" ] && check_and_bench broadcast "batch dimensions that one input lacks" t
+[ -d "$CARRY/misrows-bundles" ] && check_and_bench misrows "rows that straddle 128-byte lines: defaults and tiles" t
 [ -d "$CARRY/wavetiles-bundles" ] && check_and_bench wavetiles "tiles that fill whole waves at 1536^3 and 5120^3" t
 
 [ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t

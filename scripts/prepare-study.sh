@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -1236,6 +1236,26 @@ PY
     build_einsum "$D" "$name" "$spec" $sz $types -- $flags
   done < "$CARRY/mlir/random-broadcast.txt"
   echo "  $(ls "$D" | wc -l) of $(wc -l < "$CARRY/mlir/random-broadcast.txt") draws built"
+fi
+
+if want misrows; then
+  # Rows 16-byte but not 128-byte multiples apart, read unpacked (1000,
+  # 1400, 2000, 2400: 2000-4800-byte rows): the defaults (no tiles of 64
+  # rows or columns there) against those tiles and the other sizes'
+  # choices; f16 and f32 C; a check of each default
+  rm -rf "$CARRY/misrows-bundles"; mkdir -p "$CARRY/misrows-bundles"
+  echo "misrows: rows that straddle 128-byte lines"
+  D="$CARRY/misrows-bundles"
+  for s in 1000 1400 2000 2400; do
+    for out in f16 f32; do
+      build "$D" "t${s}_${out}_def" $s $s $s --out $out
+      for t in 64,128,64 64,256,64 128,64,64 128,128,64 128,192,64 128,256,64; do
+        build "$D" "t${s}_${out}_${t//,/x}" $s $s $s --out $out -- --block-tile=$t --stream-k=0
+      done
+    done
+    build "$D" "chk_${s}" $s $s $s
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
 fi
 
 if want dynepilogue; then

@@ -85,6 +85,19 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
   // both with K = 1.
   p.aMNMajor = readsAMNMajor(info);
   p.bKMajor = readsBKMajor(info);
+  // B read unpacked from rows that straddle 128-byte lines (the pack
+  // rule of tcgen-sm90-build-kernel, pack = auto).
+  if (!info.isDynamic()) {
+    int64_t batch = info.batchReduce || info.batched ? info.batch : 1;
+    auto slow = [&](int64_t rowBytes, int64_t bytes) {
+      return rowBytes % 16 == 0 && rowBytes % 128 != 0 &&
+             !sm90::shouldPack(rowBytes, bytes, "auto");
+    };
+    p.bSlowRows = slow((p.bKMajor ? info.k : info.n) * p.inBytes,
+                       info.k * info.n * p.inBytes * batch);
+    p.aSlowRows = slow((p.aMNMajor ? info.m : info.k) * p.inBytes,
+                       info.m * info.k * p.inBytes * batch);
+  }
   // C always goes through the shared chunk buffers: TMA stores, or staged
   // stores where its rows are not 16-byte multiples apart.
   p.tmaStore = true;

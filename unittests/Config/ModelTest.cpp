@@ -91,6 +91,31 @@ TEST(Model, FirstChoiceBlockTile) {
   EXPECT_EQ(tile(shape(384, 384, 64, 128)), P(128, 192));
 }
 
+TEST(Model, RowsThatStraddleLinesAvoidNarrowTiles) {
+  // Rows 16-byte but not 128-byte multiples apart, read unpacked (1000^3
+  // and 1400^3 f16: 2000- and 2800-byte rows): tiles of 64 rows (columns)
+  // read B (A) twice per flop as often and measured 0.27-0.5 of their
+  // rate; 128x128, otherwise not searched, was the fastest (0.86 / 0.76 of
+  // cuBLAS against the 64-row defaults' 0.76 / 0.64).
+  auto slow = [](Problem p) {
+    p.aSlowRows = p.bSlowRows = true;
+    return p;
+  };
+  EXPECT_EQ(tile(slow(square(1000))), P(128, 128));
+  EXPECT_EQ(tile(slow(square(1400))), P(128, 128));
+  // Where the larger tiles fill the SMs, the choice is the usual one
+  // (measured best at 2000^3 and 2400^3).
+  EXPECT_EQ(tile(slow(square(2000))), P(128, 256));
+  EXPECT_EQ(tile(slow(square(2400))), P(128, 192));
+  // Only B's rows: tiles 64 columns wide stay in the search.
+  Problem b = square(1000);
+  b.bSlowRows = true;
+  EXPECT_NE(tile(b).first, 64);
+  // A small M keeps its 64-row tiles.
+  Problem m64 = slow(shape(64, 4096, 4096));
+  EXPECT_EQ(tile(m64).first, 64);
+}
+
 TEST(Model, StreamKOnlyWhereTheLastWaveIsPoor) {
   // 5120^3: 800 tiles are 6.06 waves; stream-K measured 0.92 of cuBLAS
   // against 0.90 with whole tiles.

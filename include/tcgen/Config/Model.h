@@ -35,6 +35,14 @@ struct Problem {
   bool bKMajor = false;  ///< B stored [n][k]
   /// C can be written by TMA stores (rows a multiple of 16 bytes apart).
   bool tmaStore = true;
+  /// B's rows, as the kernel reads them without a pack, are 16-byte but not
+  /// 128-byte multiples apart: each row of a TMA box is two L2 requests,
+  /// and the tiles of 64 rows, which read B twice per flop as often as
+  /// those of 128, become request-bound (H100, docs/NOTES.md).
+  bool bSlowRows = false;
+  /// The same for A: the tiles 64 columns wide read A twice per flop as
+  /// often as those of 128.
+  bool aSlowRows = false;
   double flops() const {
     return 2.0 * double(batch) * double(m) * double(n) * double(k);
   }
