@@ -38,9 +38,6 @@ MatrixLayout transpose(const MatrixLayout &l) {
   return {l.cols, l.rows, l.stride1, l.stride0, l.batchStride};
 }
 
-} // namespace
-
-namespace {
 /// The batch dimensions of `l` (extents and strides, outermost first): its
 /// own several, or the one of `batch` matrices.
 void batchDimsOf(const MatrixLayout &l, int64_t batch,

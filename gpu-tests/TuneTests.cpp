@@ -88,6 +88,17 @@ protected:
                         const fs::path &bundle) {
     fs::copy(bundle, dir / id, fs::copy_options::recursive);
   }
+  /// Reads DIR's candidates and times them with a 0.2 s budget (`options`
+  /// gets what was used).
+  std::string timeDir(const fs::path &dir, std::vector<TuneTiming> &t,
+                      TuneOptions &options) {
+    std::vector<TuneCandidate> c;
+    std::string error = readTuneCandidates(dir.string(), c);
+    if (!error.empty())
+      return error;
+    options.budgetS = 0.2;
+    return timeCandidates(dir.string(), c, options, device, t);
+  }
   fs::path rowMajor, ragged;
   DeviceProps device;
 };
@@ -99,12 +110,9 @@ TEST_F(GpuTune, TimesEveryCandidateOnTheSameBuffers) {
   writeFile(dir / "tune.tsv", candidateLine("c00", "ok") +
                                   candidateLine("c01", "ok") +
                                   candidateLine("c02", "failed: spills"));
-  std::vector<TuneCandidate> c;
-  ASSERT_EQ(readTuneCandidates(dir.string(), c), "");
   TuneOptions options;
-  options.budgetS = 0.2;
   std::vector<TuneTiming> t;
-  ASSERT_EQ(timeCandidates(dir.string(), c, options, device, t), "");
+  ASSERT_EQ(timeDir(dir, t, options), "");
   ASSERT_EQ(t.size(), 3u);
   for (int i = 0; i < 2; ++i) {
     EXPECT_EQ(t[i].error, "");
@@ -142,12 +150,9 @@ TEST_F(GpuTune, OperandsInAnotherOrderAreMatched) {
   writeFile(json, text);
   writeFile(dir / "tune.tsv",
             candidateLine("c00", "ok") + candidateLine("c01", "ok"));
-  std::vector<TuneCandidate> c;
-  ASSERT_EQ(readTuneCandidates(dir.string(), c), "");
   TuneOptions options;
-  options.budgetS = 0.2;
   std::vector<TuneTiming> t;
-  ASSERT_EQ(timeCandidates(dir.string(), c, options, device, t), "");
+  ASSERT_EQ(timeDir(dir, t, options), "");
   ASSERT_EQ(t.size(), 2u);
   for (const TuneTiming &x : t) {
     EXPECT_EQ(x.error, "");

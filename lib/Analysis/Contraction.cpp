@@ -154,39 +154,33 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
         sorted, [&](unsigned x, unsigned y) { return ranges[x] > ranges[y]; });
     return sorted;
   };
+  // The matrix's M and N; every other dimension of C is a kept batch
+  // dimension, in C's order (outermost first).
+  auto tryMatrix = [&](unsigned mDim, unsigned nDim) {
+    m = getAffineDimExpr(mDim, ctx);
+    n = getAffineDimExpr(nDim, ctx);
+    bs.clear();
+    for (AffineExpr e : maps[2].getResults())
+      if (e != m && e != n)
+        bs.push_back(e);
+    return matches();
+  };
   bool found = false;
-  if (batched) {
-    for (unsigned mDim : bySize(dims->m)) {
-      for (unsigned nDim : bySize(dims->n)) {
-        m = getAffineDimExpr(mDim, ctx);
-        n = getAffineDimExpr(nDim, ctx);
-        k = getAffineDimExpr(dims->k[0], ctx);
-        // The batch dimensions in C's order (outermost first).
-        bs.clear();
-        for (AffineExpr e : maps[2].getResults())
-          if (e != m && e != n)
-            bs.push_back(e);
-        if ((found = matches()))
-          break;
-      }
-      if (found)
-        break;
-    }
+  if (!reduce) {
+    k = getAffineDimExpr(dims->k[0], ctx);
+    for (unsigned mDim : bySize(dims->m))
+      for (unsigned nDim : bySize(dims->n))
+        found = found || tryMatrix(mDim, nDim);
   } else {
+    // Either K dimension may be the summed batch; the other is the one the
+    // tiles walk (innermost in A or B where those are K-major).
     m = getAffineDimExpr(dims->m[0], ctx);
     n = getAffineDimExpr(dims->n[0], ctx);
-    if (!reduce) {
-      k = getAffineDimExpr(dims->k[0], ctx);
-      found = matches();
-    } else {
-      // Either K dimension may be the summed batch; the other is the one
-      // the tiles walk (innermost in A or B where those are K-major).
-      for (unsigned outer : {0u, 1u}) {
-        bs.assign({getAffineDimExpr(dims->k[outer], ctx)});
-        k = getAffineDimExpr(dims->k[1 - outer], ctx);
-        if ((found = matches()))
-          break;
-      }
+    for (unsigned outer : {0u, 1u}) {
+      bs.assign({getAffineDimExpr(dims->k[outer], ctx)});
+      k = getAffineDimExpr(dims->k[1 - outer], ctx);
+      if ((found = matches()))
+        break;
     }
   }
   if (!found) {

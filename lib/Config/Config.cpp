@@ -85,8 +85,8 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
   // both with K = 1.
   p.aMNMajor = readsAMNMajor(info);
   p.bKMajor = readsBKMajor(info);
-  // B read unpacked from rows that straddle 128-byte lines (the pack
-  // rule of tcgen-sm90-build-kernel, pack = auto).
+  // A and B read unpacked from rows that straddle 128-byte lines (the
+  // pack rule of tcgen-sm90-build-kernel, pack = auto).
   if (!info.isDynamic()) {
     int64_t batch = info.batchReduce || info.batched ? info.batch : 1;
     auto slow = [&](int64_t rowBytes, int64_t bytes) {

@@ -232,13 +232,10 @@ std::vector<SM90Candidate>
 mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
   std::vector<SM90Candidate> all;
   const int64_t clusters[3][2] = {{1, 1}, {2, 1}, {1, 2}};
-  // The search order, simplest first: no stream-K, no cluster, then the
-  // tiles by per-SM throughput.
   // B read from rows that straddle 128-byte lines (bSlowRows): the tiles
   // of 64 rows ran at 0.27-0.5 of their rate (1000^3-2400^3, H100), and
   // 128 x 128, not searched otherwise, was the fastest at 1000^3 and
-  // 1400^3 (docs/NOTES.md).
-  // The same for A and the tiles 64 columns wide.
+  // 1400^3 (docs/NOTES.md). The same for A and the tiles 64 columns wide.
   std::vector<SM90Tile> tiles = sm90Tiles();
   bool narrowRows = p.bSlowRows && p.m >= 128;
   bool narrowCols = p.aSlowRows && p.n >= 128;
@@ -248,6 +245,8 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
     });
     tiles.push_back({128, 128, tileThroughput(128, 128)});
   }
+  // The search order, simplest first: no stream-K, no cluster, then the
+  // tiles by per-SM throughput.
   for (bool streamK : {false, true})
     for (const auto &cl : clusters)
       for (const SM90Tile &t : tiles) {

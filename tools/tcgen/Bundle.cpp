@@ -166,12 +166,14 @@ static void batchToFront(std::vector<int64_t> &dims) {
 /// order: an operand with several batch dimensions is described batch-first.
 /// A position of -1 (a batch dimension the operand lacks) becomes
 /// `absent[i]`: the batch's extent in a shape, 0 in strides (a broadcast).
+/// (Past the end of `absent`, which holds C's extents where the function
+/// has C, 1: the manifest's checks then refuse the operand's batch.)
 static void batchesToFront(std::vector<int64_t> &dims,
                            ArrayRef<int64_t> positions,
                            ArrayRef<int64_t> absent) {
   std::vector<int64_t> out;
   for (auto [i, p] : llvm::enumerate(positions))
-    out.push_back(p < 0 ? absent[i] : dims[p]);
+    out.push_back(p >= 0 ? dims[p] : i < absent.size() ? absent[i] : 1);
   for (size_t d = 0; d < dims.size(); ++d)
     if (!llvm::is_contained(positions, int64_t(d)))
       out.push_back(dims[d]);
@@ -272,6 +274,17 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
         func->getAttrOfType<DenseBoolArrayAttr>("tcgen.batch_middle");
     auto batchPositions =
         func->getAttrOfType<DictionaryAttr>("tcgen.batch_positions");
+    // The batch extents, in C's order: C holds every batch dimension (an
+    // operand that lacks one lists it with C's extent and stride 0).
+    SmallVector<int64_t> batchExtents;
+    if (auto cPositions = batchPositions
+                              ? batchPositions.getAs<DenseI64ArrayAttr>("C")
+                              : DenseI64ArrayAttr())
+      for (BlockArgument arg : func.getArguments())
+        if (getOperandRole(arg) == "C")
+          for (int64_t d : cPositions.asArrayRef())
+            batchExtents.push_back(
+                cast<ShapedType>(arg.getType()).getDimSize(d));
     for (BlockArgument arg : func.getArguments()) {
       if (getOperandRole(arg).empty())
         continue;
@@ -290,11 +303,7 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
                                ? batchPositions.getAs<DenseI64ArrayAttr>(
                                      op->name)
                                : DenseI64ArrayAttr()) {
-        auto extents = batchPositions.getAs<DenseI64ArrayAttr>("shape");
-        if (!extents || extents.size() != positions.size())
-          return func.emitError("malformed tcgen.batch_positions: ")
-                 << batchPositions;
-        batchesToFront(op->shape, positions.asArrayRef(), extents.asArrayRef());
+        batchesToFront(op->shape, positions.asArrayRef(), batchExtents);
         batchesToFront(op->strides, positions.asArrayRef(),
                        SmallVector<int64_t>(positions.size(), 0));
       }

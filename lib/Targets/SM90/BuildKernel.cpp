@@ -901,7 +901,7 @@ struct BuildKernelPass final
                                              info->cBatchMiddle}));
     // Several batch dimensions, or one an input lacks: where each sits in
     // A, B and C as stored (-1: absent; the manifest describes the operands
-    // batch-first, an absent dimension with stride 0), and their extents.
+    // batch-first, an absent dimension with C's extent and stride 0).
     // (Also for a batch of one, whose dimensions the manifest then drops.)
     if (info->multiBatch())
       func->setAttr(
@@ -909,9 +909,7 @@ struct BuildKernelPass final
           b.getDictionaryAttr(
               {b.getNamedAttr("A", b.getDenseI64ArrayAttr(info->aBatchPos)),
                b.getNamedAttr("B", b.getDenseI64ArrayAttr(info->bBatchPos)),
-               b.getNamedAttr("C", b.getDenseI64ArrayAttr(info->cBatchPos)),
-               b.getNamedAttr("shape",
-                              b.getDenseI64ArrayAttr(info->batchShape))}));
+               b.getNamedAttr("C", b.getDenseI64ArrayAttr(info->cBatchPos))}));
     // swap: the manifest describes C (and matrix operands of the epilogue)
     // in the kernel's terms, [m][n] of C^T, with swapped strides.
     if (swap)

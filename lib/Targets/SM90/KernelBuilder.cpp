@@ -242,8 +242,9 @@ static int64_t kStepBytes(bool kMajor) {
 
 /// Emits the TMA loads of one operand's tile of a stage into shared memory
 /// at `%aOff + offset`: a K-major tile [rows][64 k] is one box (coordinates
-/// innermost first: k, then row); an MN-major tile is rows/64 boxes
-/// [64 k][64 rows-dim] stacked 8 KiB apart (bTileRows: whole boxes). Either
+/// innermost first: k, then row; one per matrix where N spans matrices
+/// side by side); an MN-major tile is rows/64 boxes [64 k][64 rows-dim]
+/// stacked 8 KiB apart (bTileRows: whole boxes). Either
 /// way row r of the tile starts r * 128 bytes in (for MN-major: within its
 /// box column), so with `shared` (the tile both blocks of a cluster use)
 /// this block loads the half of the rows its cluster rank %rankX names and
@@ -275,79 +276,55 @@ static void emitTileLoads(llvm::raw_ostream &os, const KernelParams &p,
     return mapDims.empty() ? boxType(p, boxRows, elt, middle)
                            : boxTypeOf(p, mapDims, boxRows, elt);
   };
-  auto coords = [&](StringRef inner, StringRef outer) {
-    return mapDims.empty()
-               ? tmaCoords(p.operandsBatched(), inner, outer, middle,
-                           loadBatchIndex(p))
-               : coordsOf(mapDims, inner, outer, "%bIdx");
-  };
   // B of a kernel whose N spans matrices laid side by side (foldsN): each
-  // box's column n' is column n' mod foldN of matrix n' / foldN. A K-major
-  // tile loads one box per matrix it spans (or a part of one).
-  if (name == "B" && p.foldsN()) {
-    auto split = [&](StringRef tag, StringRef column) {
-      os << llvm::formatv(R"(
-          %{0}FoldN = arith.constant {1} : index
-          %{0}E = arith.remui {2}, %{0}FoldN : index
-          %{0}H = arith.divui {2}, %{0}FoldN : index
-)",
-                          tag, p.foldN, column);
-    };
-    int64_t boxRows = kMajor ? std::min(rows, p.foldN) : 64;
-    std::string type = boxOf(boxRows);
-    for (int64_t b = 0; b < (kMajor ? rows / boxRows : rows / 64); ++b) {
-      std::string tag = llvm::formatv("{0}f{1}", name, b).str();
-      os << llvm::formatv(R"(
-          %{0}Oc = arith.constant {1} : index
-          %{0}O = arith.addi {2}, %{0}Oc : index
-)",
-                          tag, b * boxRows, org);
-      split(tag, "%" + tag + "O");
-      std::string e = "%" + tag + "E", h = "%" + tag + "H";
-      int64_t at =
-          offset + (kMajor ? b * boxRows * kSwizzleRowBytes : b * kBBoxBytes);
-      os << llvm::formatv(
-          R"(
-          %{0}Off = arith.constant {1} : index
-          %{0}At = arith.addi {2}, %{0}Off : index
-          %{0}Buf = memref.view %dsm[%{0}At][] : !smem to {3}
-          nvgpu.tma.async.load {4}[{5}], %full[%s] to %{0}Buf{6} : {7}, !barT -> {3}
-)",
-          tag, at, base, type, tmap,
-          kMajor ? coordsOf(mapDims, "%k0", e, "%bIdx", "%c0", p.foldDim, h)
-                 : coordsOf(mapDims, e, "%k0", "%bIdx", "%c0", p.foldDim, h),
-          multicast, tmapType);
-    }
-    return;
-  }
-  if (kMajor) {
-    std::string type = boxOf(rows);
-    os << llvm::formatv(R"(
-          %{0}Off = arith.constant {1} : index
-          %{0}At = arith.addi {5}, %{0}Off : index
-          %{0}Buf = memref.view %dsm[%{0}At][] : !smem to {2}
-          nvgpu.tma.async.load {3}[{4}], %full[%s] to %{0}Buf{6} : {7}, !barT -> {2}
-)",
-                        name, offset, type, tmap,
-                        coords("%k0", org), base, multicast,
-                        tmapType);
-    return;
-  }
-  std::string type = boxOf(64);
-  for (int64_t b = 0; b < rows / 64; ++b)
-    os << llvm::formatv(R"(
+  // box's column n' is column n' mod foldN of matrix n' / foldN, and a
+  // K-major tile loads one box per matrix it spans (or a part of one).
+  const bool fold = name == "B" && p.foldsN();
+  auto coords = [&](StringRef inner, StringRef outer, StringRef foldIdx) {
+    return mapDims.empty() ? tmaCoords(p.operandsBatched(), inner, outer,
+                                       middle, loadBatchIndex(p))
+                           : coordsOf(mapDims, inner, outer, "%bIdx", "%c0",
+                                      fold ? p.foldDim : -1, foldIdx);
+  };
+  const int64_t boxRows = kMajor ? (fold ? std::min(rows, p.foldN) : rows) : 64;
+  const std::string type = boxOf(boxRows);
+  for (int64_t b = 0; b < rows / boxRows; ++b) {
+    os << llvm::formatv(
+        R"(
           %{0}Off{1} = arith.constant {2} : index
-          %{0}At{1} = arith.addi {7}, %{0}Off{1} : index
-          %{0}Buf{1} = memref.view %dsm[%{0}At{1}][] : !smem to {3}
-          %{0}o{1}c = arith.constant {4} : index
-          %{0}o{1} = arith.addi {5}, %{0}o{1}c : index
-          nvgpu.tma.async.load {6}[{9}], %full[%s] to %{0}Buf{1}{8} : {10}, !barT -> {3}
+          %{0}At{1} = arith.addi {3}, %{0}Off{1} : index
+          %{0}Buf{1} = memref.view %dsm[%{0}At{1}][] : !smem to {4}
 )",
-                        name, b, offset + b * kBBoxBytes, type, b * 64, org,
-                        tmap, base, multicast,
-                        coords(("%" + name + "o" + std::to_string(b)).str(),
-                               "%k0"),
-                        tmapType);
+        name, b,
+        offset + (kMajor ? b * boxRows * kSwizzleRowBytes : b * kBBoxBytes),
+        base, type);
+    // The box's place along the tile's rows (an MN-major tile's: along its
+    // columns), and with `fold` its matrix and column within it.
+    std::string at = org, foldIdx;
+    if (b > 0 || !kMajor) {
+      os << llvm::formatv(R"(
+          %{0}o{1}c = arith.constant {2} : index
+          %{0}o{1} = arith.addi {3}, %{0}o{1}c : index
+)",
+                          name, b, b * boxRows, org);
+      at = llvm::formatv("%{0}o{1}", name, b).str();
+    }
+    if (fold) {
+      os << llvm::formatv(R"(
+          %{0}f{1}W = arith.constant {2} : index
+          %{0}f{1}E = arith.remui {3}, %{0}f{1}W : index
+          %{0}f{1}H = arith.divui {3}, %{0}f{1}W : index
+)",
+                          name, b, p.foldN, at);
+      foldIdx = llvm::formatv("%{0}f{1}H", name, b).str();
+      at = llvm::formatv("%{0}f{1}E", name, b).str();
+    }
+    os << llvm::formatv(
+        "          nvgpu.tma.async.load {0}[{1}], %full[%s] to %{2}Buf{3}{4} "
+        ": {5}, !barT -> {6}\n",
+        tmap, kMajor ? coords("%k0", at, foldIdx) : coords(at, "%k0", foldIdx),
+        name, b, multicast, tmapType, type);
+  }
 }
 
 /// The per-thread constants of the producer's cp.async copies (pack mode

@@ -12,7 +12,7 @@
 // copy of W and C takes its head and column from its column n'
 // (n' / 128, n' mod 128).
 // CHECK-LABEL: func.func @qkv(
-// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: 0, -1>, B = array<i64: -1, 1>, C = array<i64: 0, 1>, shape = array<i64: 2, 3>}
+// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: 0, -1>, B = array<i64: -1, 1>, C = array<i64: 0, 1>}
 // CHECK-LABEL: gpu.func @qkv_kernel(
 // CHECK-SAME:    tcgen.launch = array<i64: 12, 1, 1,
 // CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128, 1, 1>, B = array<i64: 64, 1, 64, 1>, C = array<i64: 32, 64, 1, 1>}
@@ -51,7 +51,7 @@ func.func @qkv(%X: memref<2x256x128xf16>, %W: memref<128x3x128xf16>, %C: memref<
 // of 128 columns, at heads n' / 64 and n' / 64 + 1 (the last one past N:
 // TMA fills it with zeros).
 // CHECK-LABEL: func.func @one(
-// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: -1>, B = array<i64: 0>, C = array<i64: 0>, shape = array<i64: 3>}
+// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: -1>, B = array<i64: 0>, C = array<i64: 0>}
 // CHECK-LABEL: gpu.func @one_kernel(
 // CHECK-SAME:    tcgen.launch = array<i64: 4, 1, 1,
 // CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128, 1>, B = array<i64: 64, 64, 1>, C = array<i64: 32, 64, 1>}
@@ -157,7 +157,7 @@ func.func @residual(%X: memref<2x256x128xf16>, %W: memref<128x3x128xf16>, %R: me
 // larger, m, is the matrix's, b a batch dimension that B lacks, outermost
 // in A and between C's matrix dimensions. B [k][n] is read at batch 0.
 // CHECK-LABEL: func.func @two_m(
-// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: 0>, B = array<i64: -1>, C = array<i64: 1>, shape = array<i64: 4>}
+// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: 0>, B = array<i64: -1>, C = array<i64: 1>}
 // CHECK-LABEL: gpu.func @two_m_kernel(
 // CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128, 1>, B = array<i64: 64, 64, 1>, C = array<i64: 32, 1, 64>}
 // CHECK:         %[[ZERO:.*]] = arith.constant 0 : index

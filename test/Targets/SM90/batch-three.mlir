@@ -8,7 +8,7 @@
 // the 2 x 3 x 4 matrices row-major: g = %bIdx mod 4, then h = (%bIdx / 4)
 // mod 3, b = %bIdx / 12.
 // CHECK-LABEL: func.func @three(
-// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: 0, 2, 3>, B = array<i64: 1, 3, 0>, C = array<i64: 0, 1, 2>, shape = array<i64: 2, 3, 4>}
+// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: 0, 2, 3>, B = array<i64: 1, 3, 0>, C = array<i64: 0, 1, 2>}
 // CHECK-LABEL: gpu.func @three_kernel(
 // CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 1, 1, 128, 1>, B = array<i64: 64, 1, 128, 1, 1>, C = array<i64: 32, 64, 1, 1, 1>}
 // CHECK:         %[[G4:.*]] = arith.constant 4 : index

@@ -10,7 +10,7 @@
 // loads take (k, h, row, b), the stores (column, row, h, b). The function
 // records where each operand stores the batch dimensions.
 // CHECK-LABEL: func.func @bshd(
-// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: 0, 2>, B = array<i64: 0, 2>, C = array<i64: 0, 1>, shape = array<i64: 2, 3>}
+// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: 0, 2>, B = array<i64: 0, 2>, C = array<i64: 0, 1>}
 // CHECK-LABEL: gpu.func @bshd_kernel(
 // CHECK-SAME:    tcgen.launch = array<i64: 36, 1, 1,
 // CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 1, 128, 1>, B = array<i64: 64, 1, 128, 1>, C = array<i64: 32, 64, 1, 1>}
@@ -45,7 +45,7 @@ func.func @bshd(%Q: memref<2x256x3x64xf16>, %K: memref<2x384x3x64xf16>, %S: memr
 // positions are [2, 0]; each map follows its operand's strides: A's (k, b,
 // m, h), B's (n, h, k, b), C's (n, h, m, b).
 // CHECK-LABEL: func.func @mixed(
-// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: 2, 0>, B = array<i64: 0, 2>, C = array<i64: 0, 2>, shape = array<i64: 2, 5>}
+// CHECK-SAME:    tcgen.batch_positions = {A = array<i64: 2, 0>, B = array<i64: 0, 2>, C = array<i64: 0, 2>}
 // CHECK-LABEL: gpu.func @mixed_kernel(
 // CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 1, 128, 1>, B = array<i64: 64, 1, 64, 1>, C = array<i64: 32, 1, 64, 1>}
 func.func @mixed(%A: memref<5x128x2x64xf16>, %B: memref<2x64x5x128xf16>, %C: memref<2x128x5x128xf32>) {

@@ -158,7 +158,8 @@ struct KernelParams {
   /// kTiles1() k-tiles: k-tile t reads matrix t / kTiles1() of the batch at
   /// its k-tile t % kTiles1(), all into one set of accumulators.
   bool batchReduce = false;
-  /// Two or three batch dimensions (A [b][s][h][d] read per (b, h), say):
+  /// Batch dimensions that do not collapse into one (A [b][s][h][d] read
+  /// per (b, h), say) or that an operand lacks (a broadcast), up to three:
   /// their extents, outermost first (`batch` is their product, the matrix
   /// index row-major over them), and per operand the dimensions of its
   /// tensor map, innermost first: kMapInner (the 128-byte rows' dimension),
