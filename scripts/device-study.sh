@@ -466,6 +466,9 @@ fi
 [ -d "$CARRY/broadcast-bundles" ] && check_and_bench broadcast "batch dimensions that one input lacks" t
 [ -d "$CARRY/misrows-bundles" ] && check_and_bench misrows "rows that straddle 128-byte lines: defaults and tiles" t
 [ -d "$CARRY/wavetiles-bundles" ] && check_and_bench wavetiles "tiles that fill whole waves at 1536^3 and 5120^3" t
+[ -d "$CARRY/skorder-bundles" ] && check_and_bench skorder "stream-K walk order (sk1 new, o_ old, sk0 data-parallel)" t_
+[ -d "$CARRY/swapmodel-bundles" ] && check_and_bench swapmodel "swapped defaults the model predicts (def against --swap=0)" t_
+[ -d "$CARRY/twok-bundles" ] && check_and_bench twok "2048^3 variants" t_
 
 [ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
 

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2087,5 +2087,85 @@ if want swap; then
   build "$CARRY/san" swap_m3 3 200 136 -- "${S[@]}" --block-tile=128,8,64
   build "$CARRY/san" swap_bgr 5 136 72 --epilogue bias-gelu-residual -- "${S[@]}" --block-tile=64,8,64
   build "$CARRY/san" swap_m1_bgr 1 136 72 --out f16 --epilogue bias-gelu-residual -- "${S[@]}" --block-tile=64,8,64
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want skorder; then
+  # Stream-K ranges walked last item first (every block starts at k-tile 0)
+  # against data-parallel tiles and, with TCGEN_OLD set (a compiler from
+  # before the change), the first-to-last walk (o_ bundles); 128x256 tiles
+  # where the last wave is partial (5120^3: 6.06 waves; 2560^3 1.5; 3584^3
+  # 2.97; 1536 x 1536 x 4096: 72 tiles, all split); checks of odd sizes,
+  # one wave or less, f16 C, a batch, a fused epilogue and a swapped kernel
+  rm -rf "$CARRY/skorder-bundles"; mkdir -p "$CARRY/skorder-bundles"
+  echo "skorder: stream-K walk order"
+  D="$CARRY/skorder-bundles"
+  for shape in 5120x5120x5120 2560x2560x2560 3584x3584x3584 1536x1536x4096 7168x7168x7168 \
+               2048x2048x8192; do
+    IFS=x read -r m n k <<<"$shape"
+    for out in f32 f16; do
+      [ "$out" = f16 ] && [ "$shape" != 5120x5120x5120 ] && continue
+      for sk in 0 1; do
+        build "$D" "t_${shape}_${out}_sk${sk}" "$m" "$n" "$k" --out "$out" \
+          -- --block-tile=128,256,64 --stream-k=$sk
+      done
+      if [ -n "${TCGEN_OLD:-}" ]; then
+        TCGEN="$TCGEN_OLD" build "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out "$out" \
+          -- --block-tile=128,256,64 --stream-k=1
+      fi
+    done
+  done
+  build "$D" chk_2049 2049 2049 2049 -- --block-tile=128,256,64 --stream-k=1
+  build "$D" chk_1000x776x5000 1000 776 5000 --out f16 -- --block-tile=128,128,64 --stream-k=1
+  build "$D" chk_300x200x9000 300 200 9000 -- --block-tile=128,128,64 --stream-k=1
+  build "$D" chk_5120_f16 5120 5120 5120 --out f16 -- --stream-k=1
+  build "$D" chk_b3_1536 1536 1536 1536 --batch 3 -- --block-tile=128,256,64 --stream-k=1
+  build "$D" chk_bias_relu 2560 2560 2560 --epilogue relu-bias -- --block-tile=128,256,64 --stream-k=1
+  build "$D" chk_swap_m8 8 4096 8192 -- --swap=1 --stream-k=1
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want swapmodel; then
+  # The model's swapped default for a larger M with an f32 C (192x96 swapped
+  # at 1536 x 1536 x K, B [k][n] and [n][k]) against --swap=0; f16 C stays
+  # unswapped; checks of the swapped default with odd sizes and an epilogue
+  rm -rf "$CARRY/swapmodel-bundles"; mkdir -p "$CARRY/swapmodel-bundles"
+  echo "swapmodel: swapped defaults the model predicts"
+  D="$CARRY/swapmodel-bundles"
+  for k in 512 1536 4096; do
+    for lay in kn nk; do
+      build "$D" "t_1536x1536x${k}_${lay}_def" 1536 1536 $k --b-layout $lay --
+      build "$D" "t_1536x1536x${k}_${lay}_noswap" 1536 1536 $k --b-layout $lay -- --swap=0
+    done
+  done
+  build "$D" t_1536_f16_def 1536 1536 1536 --out f16 --
+  build "$D" chk_1536_kn 1536 1536 1536 --
+  build "$D" chk_1536_nk 1536 1536 1536 --b-layout nk --
+  build "$D" chk_1536_bias_relu 1536 1536 1536 --epilogue relu-bias --
+  build "$D" chk_1536x1536x520 1536 1536 520 --
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want twok; then
+  # 2048^3 (0.97-0.98 of cuBLAS, 128 tiles of 128x256): raster groups,
+  # clusters, stores from registers, other tiles, swapped tiles
+  rm -rf "$CARRY/twok-bundles"; mkdir -p "$CARRY/twok-bundles"
+  echo "twok: 2048^3 variants"
+  D="$CARRY/twok-bundles"
+  while IFS='|' read -r name flags; do
+    # shellcheck disable=SC2086
+    build "$D" "t_2048_$name" 2048 2048 2048 -- $flags
+  done <<'V'
+def|
+c21|--cluster=2,1
+c12|--cluster=1,2 --block-tile=128,256,64
+t128x192|--block-tile=128,192,64
+t192x128|--block-tile=192,128,64
+glob|--store=global
+r4|--raster=4
+r16|--raster=16
+swap192|--swap=1 --block-tile=192,96,64
+swap128|--swap=1 --block-tile=128,128,64
+V
   echo "  $(ls "$D" | wc -l) bundles"
 fi

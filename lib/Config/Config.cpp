@@ -104,6 +104,37 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
   return p;
 }
 
+model::Problem
+mlir::tcgen::getSwappedModelProblem(const ContractionInfo &info) {
+  model::Problem p = getModelProblem(info);
+  model::Problem s = p;
+  s.m = p.n;
+  s.n = p.m;
+  s.aMNMajor = !p.bKMajor;
+  s.bKMajor = !p.aMNMajor;
+  s.aSlowRows = p.bSlowRows;
+  s.bSlowRows = p.aSlowRows;
+  s.tmaStore = false;
+  return s;
+}
+
+std::optional<model::SM90Candidate>
+mlir::tcgen::predictedSwap(const ContractionInfo &info,
+                           const model::SM90Candidate &unswapped,
+                           const model::DeviceConstants &constants) {
+  // A 16-bit C is stored pair by pair across two of its rows from the
+  // swapped fragments: slower everywhere measured (1536^3 0.78 of cuBLAS
+  // against 0.88 unswapped).
+  model::Problem swapped = getSwappedModelProblem(info);
+  if (info.m <= 64 || swapped.outBytes != 4 || !canSwap(info))
+    return std::nullopt;
+  std::vector<model::SM90Candidate> ranked =
+      model::rankSM90Swapped(swapped, constants);
+  if (ranked.empty() || ranked.front().totalUs > 0.98 * unswapped.totalUs)
+    return std::nullopt;
+  return ranked.front();
+}
+
 ConfigAttr mlir::tcgen::getSM90Config(const ContractionInfo &info,
                                       const model::SM90Candidate &c) {
   // The model counts K in 16-bit elements (a 128-byte row); tf32 tiles
@@ -349,13 +380,21 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
         return getSM90Config(info, defaultSwapCandidate(info, sms));
       --modelRank;
     }
-    std::vector<model::SM90Candidate> ranked = model::rankSM90(
-        getModelProblem(info), constants ? *constants : model::DeviceConstants());
+    model::DeviceConstants d =
+        constants ? *constants : model::DeviceConstants();
+    std::vector<model::SM90Candidate> ranked =
+        model::rankSM90(getModelProblem(info), d);
     // Sizes known at run time only: data-parallel tiles (stream-K's
     // partition is planned for one tile count).
     if (info.isDynamic())
       llvm::erase_if(ranked,
                      [](const model::SM90Candidate &c) { return c.streamK; });
+    // A larger M with an f32 C: a swapped tile the model predicts faster
+    // (1536^3: 192x96 swapped, as cuBLAS's kernel there).
+    if (swap < 0 && modelRank == 0 && !ranked.empty())
+      if (std::optional<model::SM90Candidate> s =
+              predictedSwap(info, ranked.front(), d))
+        return getSM90Config(info, *s);
     if (!ranked.empty())
       return getSM90Config(
           info, ranked[std::min<size_t>(std::max<int64_t>(modelRank, 0),

@@ -319,6 +319,10 @@ mlir::tcgen::rankContractions(ModuleOp module,
       for (const model::SM90Candidate &cand : r.swapped)
         r.swappedConfigs.push_back(printed(getSM90Config(*info, cand)));
       r.swapFirst = !r.swapped.empty() && shouldSwap(*info, sms);
+      if (!r.ranked.empty() && !info->isDynamic())
+        r.predictedSwap = predictedSwap(*info, r.ranked.front(), r.constants);
+      if (r.predictedSwap)
+        r.predictedSwapConfig = printed(getSM90Config(*info, *r.predictedSwap));
     }
     if (r.backend == "simt") {
       r.simtRanked =
@@ -337,6 +341,9 @@ mlir::tcgen::rankContractions(ModuleOp module,
                  ")";
     else if (!r.rankedConfigs.empty() && r.rankedConfigs.front() == r.config)
       r.source = "the tile-size model";
+    else if (r.predictedSwap && r.predictedSwapConfig == r.config)
+      r.source = "the tile-size model (a swapped kernel, C^T = B^T A^T, "
+                 "predicted faster than its first unswapped choice)";
     else if (r.backend == "sm90" &&
              shouldSwap(*info, getTypicalSMCount(target)) &&
              StringRef(r.config).contains("swap = true"))
@@ -389,9 +396,17 @@ void mlir::tcgen::printRanking(llvm::raw_ostream &os,
                         c.tflops(r.problem));
   }
   os << "//   winner: " << model::explainWinner(r.ranked, r.problem) << "\n";
+  if (r.predictedSwap) {
+    const model::SM90Candidate &c = *r.predictedSwap;
+    os << llvm::formatv("//   swapped: {0}: {1} tiles, {2:P0} of the SM "
+                        "slots busy, {3:F1} us, {4:F0} TFLOP/s predicted "
+                        "({5:P1} faster than the winner)\n",
+                        c.label(), c.tiles, c.waveEfficiency, c.totalUs,
+                        c.tflops(r.problem),
+                        1.0 - c.totalUs / r.ranked.front().totalUs);
+  }
   if (!r.swapped.empty()) {
-    os << "//   swapped kernels (C^T = B^T A^T; not predicted, timed by tcgen "
-          "tune"
+    os << "//   swapped kernels (C^T = B^T A^T; timed by tcgen tune"
        << (r.swapFirst ? "; the first is the small-M rule's default" : "")
        << "):";
     for (const model::SM90Candidate &c : r.swapped)

@@ -19,6 +19,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,11 @@ struct RankedContraction {
   std::vector<model::SM90Candidate> swapped;
   std::vector<std::string> swappedConfigs;
   bool swapFirst = false;
+  /// sm90, a larger M with an f32 C: the swapped kernel the model predicts
+  /// faster than its first unswapped choice (predictedSwap), if any, and
+  /// its configuration.
+  std::optional<model::SM90Candidate> predictedSwap;
+  std::string predictedSwapConfig;
 };
 
 /// Runs the configure front of the pipeline (fusion, bufferization,

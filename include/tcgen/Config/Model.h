@@ -122,6 +122,17 @@ struct SM90Tile {
 /// The block tiles, best per-SM throughput first.
 const std::vector<SM90Tile> &sm90Tiles();
 
+/// The swapped kernels' tiles the model predicts (C^T = B^T A^T, the tile
+/// in the swapped problem's terms; C stored from registers), with their
+/// throughput as for sm90Tiles.
+const std::vector<SM90Tile> &sm90SwapTiles();
+
+/// The swapped candidates of sm90SwapTiles() for `swapped` (the problem
+/// with M and N, A and B exchanged: getSwappedModelProblem), predicted and
+/// ranked, fastest first.
+std::vector<SM90Candidate> rankSM90Swapped(const Problem &swapped,
+                                           const DeviceConstants &d);
+
 /// Whether the sm90 back end generates `c` for `p` (the checks of the
 /// configuration verifier the model must respect: cluster halves of the
 /// shared MN-major tile, shared memory, stream-K without clusters).

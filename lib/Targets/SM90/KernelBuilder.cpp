@@ -809,20 +809,39 @@ static void emitRelease(llvm::raw_ostream &os, StringRef name, StringRef stage,
 }
 
 /// Stream-K partition, computed in the kernel from the real grid size P:
-/// with W = T / P full waves and R = T % P tiles left over, the first
-/// R + P tiles (all T when W <= 1) are "stream-K" tiles whose U k-tiles are
-/// split into P' = min(P, U) contiguous ranges of at least one k-tile, one
-/// per block (blocks from P' on get none), walked first; the other
-/// (W - 1) * P tiles follow as whole tiles, P apart (data-parallel). With
-/// R = 0 nothing is split. Block b's range is [start(b), start(b + 1)) with
-/// start(b) = min(b, P') * U / P'.
+/// with W = T / P full waves and R = T % P tiles left over, the first S
+/// tiles are "stream-K" tiles: S = 0 when R = 0, else S = T when W <= 1;
+/// with two waves or more S = R where R >= P / 2 (each block gets half a
+/// tile to a tile), else R + P (one to one and a half tiles). Their U = S
+/// K k-tiles are split into P' = min(P, U) contiguous ranges of at least
+/// one k-tile, one per block (blocks from P' on get none), walked first;
+/// the other T - S tiles follow as whole tiles, P apart (data-parallel).
+/// Block b's range is [start(b), start(b + 1)) with start(b) = min(b, P')
+/// * U / P'.
+/// A block walks its range's items from the last to the first (the head
+/// of its last tile, then the tail of its first): the blocks that cross a
+/// tile boundary all start at k-tile 0 and stay within a fraction of a
+/// tile of each other in k, so that concurrent tiles share the same slices
+/// of A and B in L2, as data-parallel waves do. Walked first to last, block
+/// b would start at k-tile (b U / P') mod K: the blocks then stream whole
+/// panels of A and B at once (5120^3, 128x256, R + P tiles: 0.93 of
+/// cuBLAS first to last, 0.99 last to first). Ranges near two tiles long
+/// (a head, a whole tile, a tail) shift the blocks by up to K k-tiles
+/// again: at 3584^3 and 7168^3 (R = 128 and 116) R + P split tiles ran at
+/// 0.89 and 0.86 of cuBLAS, R split tiles at 0.95 and 0.92 (data-parallel
+/// 1.00 at both); with one wave and more than half of another (2560^3,
+/// R = 68) all T split tiles ran at 0.99, R split tiles at 0.93 (H100,
+/// docs/NOTES.md).
 static const char *kStreamKPartition = R"(
     %skW = arith.divui %cTiles, %nbl : index
     %skR = arith.remui %cTiles, %nbl : index
     %skRz = arith.cmpi eq, %skR, %c0 : index
     %skW1 = arith.cmpi ule, %skW, %c1 : index
+    %skR2 = arith.addi %skR, %skR : index
+    %skHalf = arith.cmpi uge, %skR2, %nbl : index
     %skRP = arith.addi %skR, %nbl : index
-    %skT1 = arith.select %skW1, %cTiles, %skRP : index
+    %skRS = arith.select %skHalf, %skR, %skRP : index
+    %skT1 = arith.select %skW1, %cTiles, %skRS : index
     %skTiles = arith.select %skRz, %c0, %skT1 : index
     %skUnits = arith.muli %skTiles, %cNumK : index
     %skP0 = arith.minui %nbl, %skUnits : index
@@ -856,27 +875,28 @@ static void emitWorkLoopBegin(llvm::raw_ostream &os, const KernelParams &p) {
                                   .str());
     return;
   }
-  // Stream-K items first (while %u < %skEnd), then whole tiles.
+  // Stream-K items first, last to first (while %u > %skStart: the item
+  // ends at unit %u), then whole tiles.
   os << R"(
-      %wl:3 = scf.while (%u = %skStart, %dt = %dpFirst, %it0 = %c0) : (index, index, index) -> (index, index, index) {
-        %inSKc = arith.cmpi ult, %u, %skEnd : index
+      %wl:3 = scf.while (%u = %skEnd, %dt = %dpFirst, %it0 = %c0) : (index, index, index) -> (index, index, index) {
+        %inSKc = arith.cmpi ugt, %u, %skStart : index
         %inDPc = arith.cmpi ult, %dt, %cTiles : index
         %more = arith.ori %inSKc, %inDPc : i1
         scf.condition(%more) %u, %dt, %it0 : index, index, index
       } do {
       ^bb0(%u: index, %dt: index, %it0: index):
-        %inSK = arith.cmpi ult, %u, %skEnd : index
-        %tS = arith.divui %u, %cNumK : index
+        %inSK = arith.cmpi ugt, %u, %skStart : index
+        // (Past the stream-K items %u - 1 may wrap; the selects drop it.)
+        %uLast = arith.subi %u, %c1 : index
+        %tS = arith.divui %uLast, %cNumK : index
         %tSk = arith.muli %tS, %cNumK : index
-        %ksS = arith.subi %u, %tSk : index
-        %leftT = arith.subi %cNumK, %ksS : index
-        %leftR = arith.subi %skEnd, %u : index
-        %lenS = arith.minui %leftT, %leftR : index
+        %uFirst = arith.maxui %tSk, %skStart : index
+        %ksS = arith.subi %uFirst, %tSk : index
+        %lenS = arith.subi %u, %uFirst : index
         %t = arith.select %inSK, %tS, %dt : index
         %ks = arith.select %inSK, %ksS, %c0 : index
         %len = arith.select %inSK, %lenS, %cNumK : index
-        %uAdv = arith.addi %u, %lenS : index
-        %uN = arith.select %inSK, %uAdv, %u : index
+        %uN = arith.select %inSK, %uFirst, %u : index
         %dtAdv = arith.addi %dt, %nbl : index
         %dtN = arith.select %inSK, %dt, %dtAdv : index
 )";
@@ -935,21 +955,22 @@ static void emitSlotPointer(llvm::raw_ostream &os, StringRef name,
 }
 
 /// Stream-K fix-up of one consumer warpgroup after its k-range of tile %t:
-/// a block that did not start the tile (%ks > 0) stores its partial
-/// accumulators to its workspace slot and raises its flag; the block that
-/// started it but did not finish it adds the partials of the blocks after
-/// it (each block's range starts inside at most one tile, so block c's
-/// slot holds c's first item), clearing their flags, and writes the tile.
+/// a block that does not finish the tile (%ks + %len < K) stores its
+/// partial accumulators to its workspace slot and raises its flag; the
+/// block that finishes it but did not start it adds the partials of the
+/// blocks before it (each block's range ends inside at most one tile, so
+/// block c's slot holds c's last item, the one it walks first), clearing
+/// their flags, and writes the tile.
 /// Slot layout: float4 q of thread l at slot * slotBytes + q * 2 KiB +
 /// l * 16 (coalesced); flags after the P slots of every block.
 static void emitStreamKFixup(llvm::raw_ostream &os, const KernelParams &p) {
   const int64_t quads = p.accRegs() / 4;
   os << llvm::formatv(R"(
-      %isContrib = arith.cmpi ugt, %ks, %c0 : index
       %ksEnd = arith.addi %ks, %len : index
-      %unfinished = arith.cmpi ult, %ksEnd, %cNumK : index
-      %ksZero = arith.cmpi eq, %ks, %c0 : index
-      %isFinisher = arith.andi %ksZero, %unfinished : i1
+      %isContrib = arith.cmpi ult, %ksEnd, %cNumK : index
+      %ksMid = arith.cmpi ugt, %ks, %c0 : index
+      %notContrib = arith.xori %isContrib, %true : i1
+      %isFinisher = arith.andi %ksMid, %notContrib : i1
       scf.if %isContrib {{
 )");
   emitSlotIndex(os, "slotC", "%bid");
@@ -977,22 +998,23 @@ static void emitStreamKFixup(llvm::raw_ostream &os, const KernelParams &p) {
           llvm.inline_asm has_side_effects asm_dialect = att "st.release.gpu.global.b32 [$0], $1;", "l,r" %fpC, %oneI : (!llvm.ptr<1>, i32) -> ()
         }
       }
-      // The finisher waits for every later block whose range starts in
-      // this tile; the epilogue adds their slots (%bidNext ..< %cEnd).
-      %cEnd = scf.if %isFinisher -> (index) {
-        %tNext = arith.addi %t, %c1 : index
-        %tEndU = arith.muli %tNext, %cNumK : index
-        %fw = scf.while (%cb = %bidNext) : (index) -> (index) {
+      // The finisher waits for every earlier block whose range ends in this
+      // tile (block %cb - 1 while block %cb starts inside it); the epilogue
+      // adds their slots (%cLow ..< %bid).
+      %cLow = scf.if %isFinisher -> (index) {
+        %tStartU = arith.muli %t, %cNumK : index
+        %fw = scf.while (%cb = %bid) : (index) -> (index) {
           %cbP = arith.minui %cb, %skP : index
           %cs0 = arith.muli %cbP, %skUnits : index
           %cs = arith.divui %cs0, %skP : index
-          %inTile = arith.cmpi ult, %cs, %tEndU : index
+          %inTile = arith.cmpi ugt, %cs, %tStartU : index
           scf.condition(%inTile) %cb : index
         } do {
         ^bb0(%cb: index):
+          %cbPrev = arith.subi %cb, %c1 : index
           scf.if %isLt0 {
 )";
-  emitSlotIndex(os, "slotF", "%cb");
+  emitSlotIndex(os, "slotF", "%cbPrev");
   emitFlagPointer(os, "fpF", "slotF");
   os << R"(
             %oneW = arith.constant 1 : i32
@@ -1007,20 +1029,18 @@ static void emitStreamKFixup(llvm::raw_ostream &os, const KernelParams &p) {
             %zeroI = arith.constant 0 : i32
             llvm.inline_asm has_side_effects asm_dialect = att "st.relaxed.gpu.global.b32 [$0], $1;", "l,r" %fpF, %zeroI : (!llvm.ptr<1>, i32) -> ()
           }
-          %cbN = arith.addi %cb, %c1 : index
-          scf.yield %cbN : index
+          scf.yield %cbPrev : index
         }
         nvvm.barrier id = %namedBar number_of_threads = %c128n
         scf.yield %fw : index
       } else {
-        scf.yield %bidNext : index
+        scf.yield %bid : index
       }
-      %notContrib = arith.xori %isContrib, %true : i1
       scf.if %notContrib {
       %zero4 = arith.constant dense<0.0> : vector<4xf32>
       %cSlotStride = arith.muli %cSlotBytes, %cConsI : i64
 )";
-  emitSlotIndex(os, "sumSlot", "%bidNext");
+  emitSlotIndex(os, "sumSlot", "%cLow");
   emitSlotPointer(os, "sumBase", "sumSlot");
 }
 
@@ -1030,7 +1050,7 @@ static void emitStreamKFixup(llvm::raw_ostream &os, const KernelParams &p) {
 /// consumers' budget.
 constexpr int64_t kPartialGroup = 8;
 
-/// Stream-K: the sums of the partial slots (%bidNext ..< %cEnd) for the
+/// Stream-K: the sums of the partial slots (%cLow ..< %bid) for the
 /// accumulator quads [first, first + count) (a zero-trip loop unless
 /// this block finishes a split tile); result #i is quad first + i. One
 /// pointer walks the slots, and the quads are constant offsets from it.
@@ -1043,7 +1063,7 @@ static void emitPartialSums(llvm::raw_ostream &os, int64_t first,
     yields += llvm::formatv("%svN{0}, ", i).str();
   }
   os << llvm::formatv(R"(
-      %ps{0}:{1} = scf.for %cb = %bidNext to %cEnd step %c1 iter_args({2}%pp = %sumBase) -> ({3}!llvm.ptr<1>) {{
+      %ps{0}:{1} = scf.for %cb = %cLow to %bid step %c1 iter_args({2}%pp = %sumBase) -> ({3}!llvm.ptr<1>) {{
 )",
                       first, count + 1, inits, types);
   for (int64_t i = 0; i < count; ++i)

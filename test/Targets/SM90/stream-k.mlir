@@ -16,13 +16,19 @@
 // TMA:       scf.if %{{.*}} {
 // TMA:       nvvm.cp.async.bulk.wait_group 0 {read}
 // TMA:       nvvm.cp.async.bulk.tensor.global.shared.cta
-// The partition: R + P split tiles when R != 0 (all when there is at most
-// one wave), each block a contiguous range of their k-tiles.
+// The partition: with R = T mod P != 0, all T split tiles when there are
+// fewer than two waves, else R when 2 R >= P, else R + P, each block a
+// contiguous range of their k-tiles.
 // CHECK:       %[[W:.*]] = arith.divui %[[TILES:c[0-9_]*]], %[[NBL:.*]] : index
-// CHECK:       arith.remui
-// CHECK:       arith.cmpi ule, %[[W]], %{{.*}}
-// CHECK:       arith.select
-// CHECK:       %[[SKT:.*]] = arith.select
+// CHECK-NEXT:  %[[R:.*]] = arith.remui %[[TILES]], %[[NBL]]
+// CHECK-NEXT:  %[[RZ:.*]] = arith.cmpi eq, %[[R]], %c0
+// CHECK-NEXT:  %[[W0:.*]] = arith.cmpi ule, %[[W]], %c1
+// CHECK-NEXT:  %[[R2:.*]] = arith.addi %[[R]], %[[R]]
+// CHECK-NEXT:  %[[HALF:.*]] = arith.cmpi uge, %[[R2]], %[[NBL]]
+// CHECK-NEXT:  %[[RP:.*]] = arith.addi %[[R]], %[[NBL]]
+// CHECK-NEXT:  %[[RS:.*]] = arith.select %[[HALF]], %[[R]], %[[RP]]
+// CHECK-NEXT:  %[[T1:.*]] = arith.select %[[W0]], %[[TILES]], %[[RS]]
+// CHECK-NEXT:  %[[SKT:.*]] = arith.select %[[RZ]], %c0{{.*}}, %[[T1]]
 // CHECK:       %[[UNITS:.*]] = arith.muli %[[SKT]], %{{.*}} : index
 // Producer: stream-K items first, then whole tiles; the k-loop runs over
 // the item's range.
@@ -33,27 +39,46 @@
 // CHECK:       arith.minui
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %[[LEN:.*]] step
 // CHECK:       nvgpu.tma.async.load
-// Consumers: the same items.
+// Consumers: the same items, each block's range walked from its end: an
+// item ends at unit %u and starts at the later of its tile's start and the
+// range's start.
 // CHECK:       nvvm.setmaxregister increase 232
 // CHECK:       llvm.addrspacecast %{{.*}} : !llvm.ptr to !llvm.ptr<1>
-// CHECK:       scf.while
+// CHECK:       scf.while (%[[U:.*]] = %[[SKEND:[^,]*]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK:       arith.cmpi ugt, %[[U]], %[[SKSTART:.*]] : index
+// CHECK:       ^bb0(%[[UB:[^:]*]]: index
+// CHECK:       %[[ULAST:.*]] = arith.subi %[[UB]], %{{.*}} : index
+// CHECK:       %[[TS:.*]] = arith.divui %[[ULAST]]
+// CHECK:       %[[TSK:.*]] = arith.muli %[[TS]]
+// CHECK:       %[[UFIRST:.*]] = arith.maxui %[[TSK]], %[[SKSTART]] : index
+// CHECK:       arith.subi %[[UB]], %[[UFIRST]] : index
 // CHECK:       nvvm.wgmma.wait.group.sync.aligned 0
-// A block that did not start the tile stores its 32 float4 partials and
-// releases its flag after its warpgroup's named barrier.
-// CHECK:       %[[CONTRIB:.*]] = arith.cmpi ugt
+// A block that does not finish the tile stores its 32 float4 partials and
+// releases its flag after its warpgroup's named barrier; the finisher is
+// the block that ends the tile without starting it.
+// CHECK:       %[[CONTRIB:.*]] = arith.cmpi ult, %{{.*}}, %c8{{.*}} : index
+// CHECK-NEXT:  %[[MID:.*]] = arith.cmpi ugt
+// CHECK:       %[[NOTC:.*]] = arith.xori %[[CONTRIB]]
+// CHECK:       %[[FIN:.*]] = arith.andi %[[MID]], %[[NOTC]]
 // CHECK:       scf.if %[[CONTRIB]] {
 // CHECK-COUNT-32: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 // CHECK:       nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
 // CHECK:       st.release.gpu.global.b32
-// The finisher acquires the flags of the blocks after it, clears them, and
+// The finisher acquires the flags of the blocks before it (down from block
+// %bid - 1 while the block above starts inside the tile), clears them, and
 // adds their partials in the epilogue.
+// CHECK:       %[[LOW:.*]] = scf.if %[[FIN]] -> (index) {
+// CHECK:       scf.while (%[[CB:.*]] = %block_id_x)
+// CHECK:       arith.cmpi ugt
+// CHECK:       arith.subi
 // CHECK:       ld.acquire.gpu.global.b32
 // CHECK:       st.relaxed.gpu.global.b32
 // CHECK:       nvvm.barrier id
-// CHECK:       %[[NOTC:.*]] = arith.xori %[[CONTRIB]]
+// CHECK:       } else {
+// CHECK-NEXT:    scf.yield %block_id_x : index
 // CHECK:       scf.if %[[NOTC]] {
 // Eight quads per loop over the slots, their loads in flight together.
-// CHECK:       scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, !llvm.ptr<1>)
+// CHECK:       scf.for %{{.*}} = %[[LOW]] to %block_id_x step {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, !llvm.ptr<1>)
 // CHECK-COUNT-8: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
 // CHECK:       vector.store
 // CHECK-COUNT-3: scf.for {{.*}} -> ({{.*}}!llvm.ptr<1>)
