@@ -469,6 +469,9 @@ fi
 [ -d "$CARRY/skorder-bundles" ] && check_and_bench skorder "stream-K walk order (sk1 new, o_ old, sk0 data-parallel)" t_
 [ -d "$CARRY/swapmodel-bundles" ] && check_and_bench swapmodel "swapped defaults the model predicts (def against --swap=0)" t_
 [ -d "$CARRY/twok-bundles" ] && check_and_bench twok "2048^3 variants" t_
+[ -d "$CARRY/squares16-bundles" ] && check_and_bench squares16 "square sweep, f16 and bf16 C" t_
+[ -d "$CARRY/bigsquares-bundles" ] && check_and_bench bigsquares "raster and clusters at 6144-8192" t_
+[ -d "$CARRY/swapstore-bundles" ] && check_and_bench swapstore "transposed TMA stores of swapped kernels" t_
 
 [ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
 

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2167,5 +2167,71 @@ r16|--raster=16
 swap192|--swap=1 --block-tile=192,96,64
 swap128|--swap=1 --block-tile=128,128,64
 V
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want squares16; then
+  # The square sweep with 16-bit outputs: f16 in and out, bf16 in and out
+  # (default configuration; checks at 1536, 5120, 8192)
+  rm -rf "$CARRY/squares16-bundles"; mkdir -p "$CARRY/squares16-bundles"
+  echo "squares16: the square sweep with f16 and bf16 C"
+  D="$CARRY/squares16-bundles"
+  for s in 1024 1536 2048 2560 3072 3584 4096 5120 6144 7168 8192 9216 10240 \
+           11264 12288 13312 14336 15360 16384; do
+    build "$D" "t_f16_$(printf %05d $s)" $s $s $s --out f16 --
+    build "$D" "t_bf16_$(printf %05d $s)" $s $s $s --in bf16 --out bf16 --
+  done
+  for s in 1536 5120; do
+    build "$D" "chk_f16_$s" $s $s $s --out f16 --
+    build "$D" "chk_bf16_$s" $s $s $s --in bf16 --out bf16 --
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want bigsquares; then
+  # 6144^3, 7168^3 and 8192^3 (f32 C): the default against raster groups of
+  # 4 and 16 and 2x1 / 1x2 clusters (B / A multicast: less L2 traffic, less
+  # power under the cap?)
+  rm -rf "$CARRY/bigsquares-bundles"; mkdir -p "$CARRY/bigsquares-bundles"
+  echo "bigsquares: raster and clusters at 6144-8192"
+  D="$CARRY/bigsquares-bundles"
+  for s in 6144 7168 8192; do
+    build "$D" "t_${s}_def" $s $s $s --
+    build "$D" "t_${s}_r4" $s $s $s -- --raster=4
+    build "$D" "t_${s}_r16" $s $s $s -- --raster=16
+    build "$D" "t_${s}_c21" $s $s $s -- --cluster=2,1 --block-tile=128,256,64
+    build "$D" "t_${s}_c12" $s $s $s -- --cluster=1,2 --block-tile=128,256,64
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want swapstore; then
+  # Swapped kernels with a 16-bit C stored through the TMA chunks, each 8x8
+  # block transposed by stmatrix (--store=tma) against stores from
+  # registers and the unswapped default; checks with edges, epilogues,
+  # stream-K, bf16 and M = 64
+  rm -rf "$CARRY/swapstore-bundles"; mkdir -p "$CARRY/swapstore-bundles"
+  echo "swapstore: transposed TMA stores of swapped kernels"
+  D="$CARRY/swapstore-bundles"
+  for s in 1024 1536 2048; do
+    for ty in f16 bf16; do
+      build "$D" "t_${s}_${ty}_def" $s $s $s --in $ty --out $ty --
+      for t in 192,96,64 128,128,64 192,128,64 64,128,64; do
+        build "$D" "t_${s}_${ty}_sw${t//,/x}_tma" $s $s $s --in $ty --out $ty -- --swap=1 --store=tma --block-tile=$t
+      done
+      build "$D" "t_${s}_${ty}_sw192x96x64_glob" $s $s $s --in $ty --out $ty -- --swap=1 --block-tile=192,96,64
+    done
+  done
+  build "$D" t_1536x1536x4096_f16_def 1536 1536 4096 --out f16 --
+  build "$D" t_1536x1536x4096_f16_sw192x96x64_tma 1536 1536 4096 --out f16 -- --swap=1 --store=tma --block-tile=192,96,64
+  build "$D" chk_1536_f16 1536 1536 1536 --out f16 -- --swap=1 --store=tma --block-tile=192,96,64
+  build "$D" chk_1000x1000x520 1000 1000 520 --out f16 -- --swap=1 --store=tma --block-tile=192,96,64
+  build "$D" chk_777x1000x264_bf16 777 1000 264 --in bf16 --out bf16 -- --swap=1 --store=tma --block-tile=128,128,64
+  build "$D" chk_300x136x200 300 136 200 --out f16 -- --swap=1 --store=tma --block-tile=128,64,64
+  build "$D" chk_64x4096x1024 64 4096 1024 --out f16 -- --swap=1 --store=tma --block-tile=128,64,64
+  build "$D" chk_bias_relu 1536 1536 1536 --out f16 --epilogue relu-bias -- --swap=1 --store=tma --block-tile=192,96,64
+  build "$D" chk_gelu_res 1000 1536 520 --out f16 --epilogue bias-gelu-residual -- --swap=1 --store=tma --block-tile=192,96,64
+  build "$D" chk_streamk 512 1536 8192 --out f16 -- --swap=1 --store=tma --block-tile=128,128,64 --stream-k=1
+  build "$D" chk_nk 1536 1000 776 --out f16 --b-layout nk -- --swap=1 --store=tma --block-tile=192,96,64
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -514,6 +514,14 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
                     "already)");
     if (!problem.aType.isF16() && !problem.aType.isBF16())
       return refuse("f16 or bf16 inputs, not ") << typeName(problem.aType);
+    if (config.getStore() == "tma" && problem.cType.isF32())
+      return refuse("a 16-bit C for store = \"tma\" (its 8x8 blocks are "
+                    "transposed by stmatrix; an f32 C is stored from "
+                    "registers, store = \"global\")");
+    if (config.getStore() == "tma" && bt[1] < 64)
+      return refuse("a block tile N of 64 or more for store = \"tma\" (one "
+                    "store chunk), not ")
+             << bt[1];
     swapped = swapRoles(problem);
     if (sm90::swapCopiesB(true, bt[1]) && !swapped->bTransposed)
       return refuse("A stored [m][k] for a block tile N below 64 (its B, "
@@ -540,12 +548,13 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
       return refuse("persistent = true and streamk = false (one block per SM "
                     "walking whole tiles)");
   }
-  if (config.getStore() == "tma" && !tmaCanStoreC(info))
+  // (Swapped, the stores write C in its own layout: its own rows.)
+  if (config.getStore() == "tma" && !tmaCanStoreC(problem))
     return info.op->emitOpError()
            << "TMA stores need the rows of C to be a multiple of 16 bytes "
               "apart, but N="
-           << info.n << " " << typeName(info.cType) << " elements are "
-           << info.n * info.cType.getIntOrFloatBitWidth() / 8
+           << problem.n << " " << typeName(problem.cType) << " elements are "
+           << problem.n * problem.cType.getIntOrFloatBitWidth() / 8
            << " bytes (store = \"staged\" or \"global\" writes them)";
   // A cluster walks pairs of neighbouring tiles (rounded up: a tile past
   // the edge loads zeros and stores nothing); the operand tile the pair

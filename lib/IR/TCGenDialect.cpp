@@ -243,10 +243,10 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "store = \"" << store
                        << "\" needs the sm90 back end (sm80 and wmma: "
                           "\"staged\" or \"global\")";
-  if (swap && (backend != "sm90" || store != "global" ||
+  if (swap && (backend != "sm90" || (store != "global" && store != "tma") ||
                cluster[0] * cluster[1] > 1))
     return emitError() << "swap needs the sm90 back end with store = "
-                          "\"global\" and no cluster";
+                          "\"global\" or \"tma\" and no cluster";
   if (block.size() != 3 || warp.size() != 3 || mma.size() != 3)
     return emitError() << "block, warp and mma tiles need 3 sizes [m, n, k]";
   static const char *dims[] = {"m", "n", "k"};

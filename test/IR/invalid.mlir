@@ -85,12 +85,12 @@ func.func @simt_padding() attributes {tcgen.config = #tcgen.config<backend = "si
 
 // -----
 
-// expected-error @+1 {{swap needs the sm90 back end with store = "global" and no cluster}}
-func.func @swap_tma_store() attributes {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 16, 64], warp = [64, 16, 64], mma = [64, 16, 16], stages = 4, padding = 0, store = "tma", swap = true>} { return }
+// expected-error @+1 {{swap needs the sm90 back end with store = "global" or "tma" and no cluster}}
+func.func @swap_staged_store() attributes {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 16, 64], warp = [64, 16, 64], mma = [64, 16, 16], stages = 4, padding = 0, store = "staged", swap = true>} { return }
 
 // -----
 
-// expected-error @+1 {{swap needs the sm90 back end with store = "global" and no cluster}}
+// expected-error @+1 {{swap needs the sm90 back end with store = "global" or "tma" and no cluster}}
 func.func @swap_wmma() attributes {tcgen.config = #tcgen.config<swap = true>} { return }
 
 // -----

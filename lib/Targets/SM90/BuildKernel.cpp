@@ -771,6 +771,20 @@ struct BuildKernelPass final
       else if (!whyNot.empty())
         return op.emitOpError("epilogue-loads = tma needs ") << whyNot;
     }
+    // A swapped kernel's TMA stores write C transposed from 8x8 blocks of
+    // 16-bit pairs, in 64-column chunks of the kernel, to rows of C TMA can
+    // address.
+    if (p.transposedStore()) {
+      std::string whyNot;
+      if (p.outType == "f32")
+        whyNot = "a 16-bit C (f32 C is stored from registers)";
+      else if (p.blockN < 64)
+        whyNot = "a block tile N of 64 or more (one store chunk)";
+      else if (p.dynamicShape || p.m % 8 != 0)
+        whyNot = "C's rows 16-byte multiples apart (N a multiple of 8)";
+      if (!whyNot.empty())
+        return op.emitOpError("swap with store = tma needs ") << whyNot;
+    }
     sm90::PrologueBodyBuilder prologueBody;
     const std::optional<PrologueInfo> &fusedPrologue =
         prologue ? prologue : prologueB;

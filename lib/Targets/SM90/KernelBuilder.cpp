@@ -1223,7 +1223,9 @@ static void emitColumnEdge(llvm::raw_ostream &os, const KernelParams &p,
   if (ragged)
     os << llvm::formatv(
         "      %col{0}in = arith.cmpi ult, %col{0}, %cN : index\n", j);
-  if (!p.elementwiseC() || (!ragged && !loads))
+  // (C stored [n][m] with transposed stores: its matrix operands are
+  // still loaded one element at a time.)
+  if (!(p.elementwiseC() || p.cColumnMajor) || (!ragged && !loads))
     return;
   os << llvm::formatv("      %col{0}n = arith.addi %col{0}, %c1 : index\n", j);
   if (ragged)
@@ -1295,9 +1297,9 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
                 matrix + loadRow(p, 1) + ", "}};
     }
     for (auto &[vec, row] : loads) {
-      if (p.elementwiseC()) {
-        // Pairs are not aligned (odd N), or not contiguous (C stored
-        // [n][m]): one element at a time.
+      if (p.elementwiseC() || (p.cColumnMajor && op.kind == "matrix")) {
+        // Pairs are not aligned (odd N), or not contiguous (a matrix
+        // stored [n][m]): one element at a time.
         for (int x = 0; x < 2; ++x) {
           std::string col = llvm::formatv("%col{0}c{1}", j, x).str();
           std::string at =
@@ -1524,6 +1526,28 @@ static void emitStoreSetup(llvm::raw_ostream &os, const KernelParams &p) {
       %eT = arith.addi %eRowOff, %eIn : i32
       %stT = arith.addi %stB, %eT : i32
 )";
+  if (p.transposedStore())
+    // stmatrix.trans of two 8x8 blocks (kernel rows 16w..16w+7 and
+    // 16w+8..16w+15 of column group j): lane L gives row L % 8 of block
+    // (L / 8) % 2 in C's terms, the kernel's column 8 j + L % 8, whose 8
+    // elements (kernel rows, C's columns) are 16-byte unit 2 w + block of
+    // the chunk's 128-byte row, 128B-swizzled by the row: chunk row r,
+    // unit u at r * 128 + (u ^ (r % 8)) * 16.
+    os << R"(
+      %c8t = arith.constant 8 : index
+      %tLi = arith.remui %lane, %c8t : index
+      %tLb0 = arith.divui %lane, %c8t : index
+      %tLb = arith.remui %tLb0, %c2 : index
+      %tW2 = arith.muli %warp, %c2 : index
+      %tU0 = arith.addi %tW2, %tLb : index
+      %tU = arith.xori %tU0, %tLi : index
+      %tUo = arith.muli %tU, %c16 : index
+      %c128t = arith.constant 128 : index
+      %tRo = arith.muli %tLi, %c128t : index
+      %tO = arith.addi %tRo, %tUo : index
+      %tOI = arith.index_cast %tO : index to i32
+      %stTr = arith.addi %stB, %tOI : i32
+)";
   if (p.tmaEpilogueOperand >= 0) {
     os << R"(
       // The TMA-loaded epilogue operand: this item's number among the
@@ -1654,6 +1678,10 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
       : p.multiBatch()
           ? coordsOf(p.cMapDims, llvm::formatv("%ecxI{0}", c).str(),
                      llvm::formatv("%ecyI{0}", c).str(), "%bIdxI")
+      // Transposed (a swapped kernel): its rows are C's columns.
+      : p.transposedStore()
+          ? tmaCoords(false, llvm::formatv("%ecyI{0}", c).str(),
+                      llvm::formatv("%ecxI{0}", c).str(), false, "")
           : tmaCoords(p.batched, llvm::formatv("%ecxI{0}", c).str(),
                       llvm::formatv("%ecyI{0}", c).str(), p.cBatchMiddle,
                       "%bIdxI"),
@@ -1868,6 +1896,9 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
       os << "      }\n";
     return;
   }
+  // Transposed: emitTransposedStore writes both halves of the group.
+  if (p.transposedStore())
+    return;
   const std::string id = emitChunkPairAddress(os, p, j, half, c, jj, sfx);
   if (p.outType == "f32") {
     os << llvm::formatv("      llvm.store {0}, %sp{1} {{alignment = 8 : "
@@ -1880,6 +1911,25 @@ static void emitPairStore(llvm::raw_ostream &os, const KernelParams &p,
       llvm.store %sv{0}, %sp{0} {{alignment = 4 : i64} : i32, !llvm.ptr<3>
 )",
                       id, value, p.outType);
+}
+
+/// A swapped kernel's TMA-store chunk (transposedStore): column group j
+/// (group `jj` of chunk c), its two 8x8 blocks of 16-bit pairs `ab` and
+/// `cd`, stored transposed into C's rows 8 jj .. 8 jj + 7 of the chunk's
+/// buffer at the lane addresses of emitStoreSetup.
+static void emitTransposedStore(llvm::raw_ostream &os, const KernelParams &p,
+                                StringRef ab, StringRef cd, int64_t j,
+                                int64_t c, int64_t jj) {
+  os << llvm::formatv(R"(
+      %tsa{0} = llvm.bitcast {1} : vector<2x{3}> to i32
+      %tsc{0} = llvm.bitcast {2} : vector<2x{3}> to i32
+      %tsk{0} = arith.constant {4} : i32
+      %tsx{0} = arith.addi %stTr, %tsk{0} : i32
+      %tsp{0} = llvm.inttoptr %tsx{0} : i32 to !llvm.ptr<3>
+      nvvm.stmatrix %tsp{0}, %tsa{0}, %tsc{0} {{layout = #nvvm.mma_layout<col>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>, eltType = #nvvm.ld_st_matrix_elt_type<b16>} : !llvm.ptr<3>, i32, i32
+)",
+                      llvm::formatv("{0}_{1}", j, c).str(), ab, cd, p.outType,
+                      c % 2 * kStoreChunkBytes + jj * 8 * 128);
 }
 
 /// Whether the epilogue pins each accumulator register after the wgmma
@@ -2635,6 +2685,9 @@ gpu.module @{0} {{
         emitPairStore(os, p, out, row, j, half, j / groupsPerChunk,
                       j % groupsPerChunk);
     }
+    if (p.transposedStore() && inWholeChunk(j))
+      emitTransposedStore(os, p, stored[j][0], stored[j][1], j,
+                          j / groupsPerChunk, j % groupsPerChunk);
     if (p.chunkedStore() && (j + 1) % groupsPerChunk == 0 && inWholeChunk(j))
       emitStoreChunkEnd(os, p, j / groupsPerChunk,
                         j / groupsPerChunk * p.storeChunkCols());
@@ -2642,6 +2695,8 @@ gpu.module @{0} {{
   if (p.chunkedStore() && int64_t(chunks.size()) > wholeChunks) {
     const int64_t c = wholeChunks, first = chunks.back() / 8;
     emitStoreChunkBegin(os, p, c);
+    for (int64_t j = first; j < p.blockN / 8 && p.transposedStore(); ++j)
+      emitTransposedStore(os, p, stored[j][0], stored[j][1], j, c, j - first);
     for (int64_t j = first; j < p.blockN / 8; ++j)
       for (auto [h, half, row] :
            {std::tuple<int, const char *, const char *>{0, "ab", "%row0"},

@@ -230,7 +230,14 @@ struct KernelParams {
   bool cColumnMajor = false;
   /// Whether C is stored, and matrix operands loaded, one element at a
   /// time: odd N (unaligned pairs) or a column-major C.
-  bool elementwiseC() const { return oddN() || cColumnMajor; }
+  bool elementwiseC() const {
+    return oddN() || (cColumnMajor && !transposedStore());
+  }
+  /// A swapped kernel's 16-bit C through the store chunks: each 8x8 block
+  /// of the fragment goes to shared memory transposed (stmatrix.trans), so
+  /// that the chunk holds C's rows (the kernel's columns) and one TMA store
+  /// writes it in C's own layout.
+  bool transposedStore() const { return cColumnMajor && tmaStore; }
   /// Whether C goes through the shared chunk buffers (TMA or staged).
   bool chunkedStore() const { return tmaStore || stagedStore; }
   /// A fused pointwise epilogue: each f32 accumulator is rounded to
