@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2233,5 +2233,31 @@ if want swapstore; then
   build "$D" chk_gelu_res 1000 1536 520 --out f16 --epilogue bias-gelu-residual -- --swap=1 --store=tma --block-tile=192,96,64
   build "$D" chk_streamk 512 1536 8192 --out f16 -- --swap=1 --store=tma --block-tile=128,128,64 --stream-k=1
   build "$D" chk_nk 1536 1000 776 --out f16 --b-layout nk -- --swap=1 --store=tma --block-tile=192,96,64
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want st1536; then
+  # 1536^3: rings and stores (entries share the name "a"; the bench's CSV
+  # rows follow the bundles' sorted names)
+  rm -rf "$CARRY/st1536-bundles"; mkdir -p "$CARRY/st1536-bundles"
+  echo "st1536: rings and stores at 1536^3"
+  D="$CARRY/st1536-bundles"
+  "$SRC/scripts/gen_matmul.py" 1536 1536 1536 --out f16 --name a > "$CARRY/mlir/a16.mlir"
+  "$SRC/scripts/gen_matmul.py" 1536 1536 1536 --name a > "$CARRY/mlir/a32.mlir"
+  while IFS='|' read -r name flags ty; do
+    # shellcheck disable=SC2086
+    "$TCGEN" compile "$CARRY/mlir/a$ty.mlir" --target="$TARGET" -o "$D/t_$name" $flags > /dev/null
+  done <<'V'
+f16_def||16
+f16_128x160_glob|--store=global --block-tile=128,160,64|16
+f16_128x160_glob_s4|--store=global --block-tile=128,160,64 --stages=4|16
+f16_sw192x96_tma|--swap=1 --store=tma --block-tile=192,96,64|16
+f16_sw192x96_glob|--swap=1 --block-tile=192,96,64|16
+f16_sw192x96_glob_s4|--swap=1 --block-tile=192,96,64 --stages=4|16
+f32_def||32
+f32_sw192x96_s4|--swap=1 --block-tile=192,96,64 --stages=4|32
+f32_sw192x96_s5|--swap=1 --block-tile=192,96,64 --stages=5|32
+f16_128x192_glob|--store=global --block-tile=128,192,64|16
+V
   echo "  $(ls "$D" | wc -l) bundles"
 fi
