@@ -473,7 +473,6 @@ fi
 [ -d "$CARRY/bigsquares-bundles" ] && check_and_bench bigsquares "raster and clusters at 6144-8192" t_
 [ -d "$CARRY/swapstore-bundles" ] && check_and_bench swapstore "transposed TMA stores of swapped kernels" t_
 [ -d "$CARRY/st1536-bundles" ] && check_and_bench st1536 "1536^3: stages and stores" t_
-[ -d "$CARRY/waitread-bundles" ] && check_and_bench waitread "the last TMA stores: wait for reads (new) or writes (old)" t_
 
 [ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
 
