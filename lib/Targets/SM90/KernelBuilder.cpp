@@ -2145,9 +2145,12 @@ gpu.module @{0} {{
 )";
   } else {
     // The peer's barriers must be initialized before this block multicasts
-    // into its shared memory or arrives on them.
+    // into its shared memory or arrives on them: thread 0's
+    // fence.mbarrier_init (release at cluster scope) orders the inits
+    // before the arrive, which can then be relaxed (the default arrive
+    // releases at cluster scope: MEMBAR.ALL.GPU in every thread).
     os << llvm::formatv(R"(
-    nvvm.cluster.arrive
+    nvvm.cluster.arrive.relaxed
     nvvm.cluster.wait
     %rank32 = nvvm.read.ptx.sreg.cluster.ctarank : i32
     %rankX = arith.index_cast %rank32 : i32 to index
@@ -2283,6 +2286,24 @@ gpu.module @{0} {{
         %itNext = arith.addi %it0, %len : index
 )";
   emitWorkLoopEnd(os, p);
+  // In a cluster, the producer's tail: it waits, as for S more loads,
+  // until every stage's last load has been released by the consumers of
+  // both blocks. The peer's releases then have all arrived on this block's
+  // barriers, and the peer has consumed all this block multicast into its
+  // shared memory (this block's consumers likewise waited for all the peer
+  // multicast here), so the block may exit without a cluster barrier.
+  // (Clusters walk whole tiles: no stream-K.)
+  if (clustered)
+    os << R"(
+        scf.for %tj = %c0 to %cStages step %c1 {
+          %tIt = arith.addi %itEnd, %tj : index
+          %tS = arith.remui %tIt, %cStages : index
+          %tRound = arith.divui %tIt, %cStages : index
+          %tRb = arith.index_cast %tRound : index to i1
+          %tPar = arith.xori %tRb, %true : i1
+          nvgpu.mbarrier.try_wait.parity %empty[%tS], %tPar, %ticks : !barT
+        }
+)";
   os << (p.anyAsync() ? "    }\n" : "      }\n    }\n");
 
   // Consumers: 64 rows of the tile each.
@@ -2719,13 +2740,6 @@ gpu.module @{0} {{
 )";
   os << R"(
     }
-)";
-  // No block leaves while its peer may still multicast into its shared
-  // memory or arrive on its barriers.
-  if (clustered)
-    os << R"(
-    nvvm.cluster.arrive
-    nvvm.cluster.wait
 )";
   os << R"(
     gpu.return
