@@ -473,7 +473,7 @@ fi
 [ -d "$CARRY/bigsquares-bundles" ] && check_and_bench bigsquares "raster and clusters at 6144-8192" t_
 [ -d "$CARRY/swapstore-bundles" ] && check_and_bench swapstore "transposed TMA stores of swapped kernels" t_
 [ -d "$CARRY/st1536-bundles" ] && check_and_bench st1536 "1536^3: stages and stores" t_
-[ -d "$CARRY/clv-bundles" ] && check_and_bench clv "cluster barriers: old, relaxed start (v1), producer tail (v2)" t_
+[ -d "$CARRY/misrowsclusters-bundles" ] && check_and_bench misrowsclusters "narrow tiles in clusters where rows straddle lines" t_
 
 [ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
 

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2259,5 +2259,25 @@ f32_sw192x96_s4|--swap=1 --block-tile=192,96,64 --stages=4|32
 f32_sw192x96_s5|--swap=1 --block-tile=192,96,64 --stages=5|32
 f16_128x192_glob|--store=global --block-tile=128,192,64|16
 V
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want misrowsclusters; then
+  # Rows that straddle 128-byte lines, now that narrow tiles in a cluster
+  # sharing the slow operand are searched: the defaults (TCGEN_OLD: the
+  # defaults before, o_ bundles) and neighbours; checks of each default
+  rm -rf "$CARRY/misrowsclusters-bundles"; mkdir -p "$CARRY/misrowsclusters-bundles"
+  echo "misrowsclusters: narrow tiles in clusters where rows straddle lines"
+  D="$CARRY/misrowsclusters-bundles"
+  for shape in 1000x1000x1000 1400x1400x1400 1000x1200x700; do
+    IFS=x read -r m n k <<<"$shape"
+    for out in f32 f16; do
+      build "$D" "t_${shape}_${out}_def" "$m" "$n" "$k" --out $out --
+      [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
+      build "$D" "t_${shape}_${out}_64x128c21" "$m" "$n" "$k" --out $out -- --block-tile=64,128,64 --cluster=2,1
+      build "$D" "t_${shape}_${out}_64x256c21" "$m" "$n" "$k" --out $out -- --block-tile=64,256,64 --cluster=2,1
+    done
+    build "$D" "chk_${shape}" "$m" "$n" "$k" --
+  done
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -57,15 +57,19 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     // Asked-for stream-K without persistence is an error (the verifier
     // says so); the default simply follows persistence.
     bool split = streamK >= 0 ? streamK != 0 : config.getStreamK() && persist;
-    SmallVector<int64_t> clusterShape(config.getCluster());
-    if (!cluster.empty())
-      clusterShape.assign(cluster.begin(), cluster.end());
     // Swapped, the kernel's problem is C^T = B^T A^T, stored from
     // registers: the tile and the ring are in its terms.
     // A block tile given without --swap is in the terms of the problem
     // itself (the base config is then unswapped; runOnOperation).
     bool swapped =
         swap >= 0 ? swap != 0 : config.getSwap() && blockTile.empty();
+    // The default's cluster belongs to its own tile: a block tile, a swap
+    // or stream-K asked for without a cluster run without one.
+    SmallVector<int64_t> clusterShape(config.getCluster());
+    if (!cluster.empty())
+      clusterShape.assign(cluster.begin(), cluster.end());
+    else if (!blockTile.empty() || swapped || streamK > 0)
+      clusterShape = {1, 1};
     ContractionInfo kinfo = swapped ? swapRoles(info) : info;
     std::string storeKind =
         store.empty() ? (swapped ? std::string("global")

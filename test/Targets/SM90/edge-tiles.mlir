@@ -76,8 +76,9 @@ func.func @edge_fused(%A: memref<200x72xf16>, %B: memref<72x328xf16>, %R: memref
 
 // By default, sizes that are not multiples of any tile still take the sm90
 // back end; a 1000^3 problem, whose rows (2000 bytes apart) straddle
-// 128-byte lines, picks 128 x 128 tiles (64 tiles, one wave): no tiles of
-// 64 rows or columns, which read the other operand twice per flop as often.
+// 128-byte lines, picks 64 x 128 tiles in 2x1 clusters (128 blocks, one
+// wave): tiles of 64 rows read B twice per flop as often as those of 128,
+// unless a cluster shares it.
 func.func @odd_default(%A: memref<1000x1000xf16>, %B: memref<1000x1000xf16>, %C: memref<1000x1000xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<1000x1000xf32>)
@@ -85,5 +86,6 @@ func.func @odd_default(%A: memref<1000x1000xf16>, %B: memref<1000x1000xf16>, %C:
   return
 }
 // DEFAULT-LABEL: gpu.func @odd_default_kernel(
-// DEFAULT-SAME:    tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64]
-// DEFAULT-SAME:    tcgen.launch = array<i64: 64, 1, 1, 384,
+// DEFAULT-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
+// DEFAULT-SAME:    tcgen.config = #tcgen.config<backend = "sm90", block = [64, 128, 64]{{.*}}cluster = [2, 1]
+// DEFAULT-SAME:    tcgen.launch = array<i64: 128, 1, 1, 256,
