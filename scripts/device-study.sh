@@ -474,6 +474,7 @@ fi
 [ -d "$CARRY/swapstore-bundles" ] && check_and_bench swapstore "transposed TMA stores of swapped kernels" t_
 [ -d "$CARRY/st1536-bundles" ] && check_and_bench st1536 "1536^3: stages and stores" t_
 [ -d "$CARRY/misrowsclusters-bundles" ] && check_and_bench misrowsclusters "narrow tiles in clusters where rows straddle lines" t_
+[ -d "$CARRY/smallclusters-bundles" ] && check_and_bench smallclusters "clustered tiles at the small squares" t_
 
 [ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
 

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2279,5 +2279,33 @@ if want misrowsclusters; then
     done
     build "$D" "chk_${shape}" "$m" "$n" "$k" --
   done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want smallclusters; then
+  # The small squares with the cheaper cluster barriers: the defaults
+  # against clustered tiles (1024^3, 1536^3 with f16 C, 2048^3)
+  rm -rf "$CARRY/smallclusters-bundles"; mkdir -p "$CARRY/smallclusters-bundles"
+  echo "smallclusters: clustered tiles at the small squares"
+  D="$CARRY/smallclusters-bundles"
+  while IFS='|' read -r name s out flags; do
+    # shellcheck disable=SC2086
+    build "$D" "t_${name}" $s $s $s --out $out -- $flags
+  done <<'V'
+1024_f32_def|1024|f32|
+1024_f32_64x128c21|1024|f32|--block-tile=64,128,64 --cluster=2,1
+1024_f32_128x64c12|1024|f32|--block-tile=128,64,64 --cluster=1,2
+1024_f16_def|1024|f16|
+1024_f16_64x128c21|1024|f16|--block-tile=64,128,64 --cluster=2,1
+1536_f16_def|1536|f16|
+1536_f16_128x160c12|1536|f16|--block-tile=128,160,64 --cluster=1,2
+1536_f16_128x128c21|1536|f16|--block-tile=128,128,64 --cluster=2,1
+1536_f16_128x256c21|1536|f16|--block-tile=128,256,64 --cluster=2,1
+1536_f16_192x128c12|1536|f16|--block-tile=192,128,64 --cluster=1,2
+2048_f32_def|2048|f32|
+2048_f32_c21|2048|f32|--block-tile=128,256,64 --cluster=2,1
+2048_f16_def|2048|f16|
+2048_f16_c21|2048|f16|--block-tile=128,256,64 --cluster=2,1
+V
   echo "  $(ls "$D" | wc -l) bundles"
 fi
