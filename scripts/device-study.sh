@@ -475,6 +475,10 @@ fi
 [ -d "$CARRY/st1536-bundles" ] && check_and_bench st1536 "1536^3: stages and stores" t_
 [ -d "$CARRY/misrowsclusters-bundles" ] && check_and_bench misrowsclusters "narrow tiles in clusters where rows straddle lines" t_
 [ -d "$CARRY/smallclusters-bundles" ] && check_and_bench smallclusters "clustered tiles at the small squares" t_
+if [ -d "$CARRY/clusterchecks-bundles" ]; then
+  echo "=== clusters with every feature: checks"
+  check_bundles clusterchecks-checks.log --launches 2 -- "$CARRY"/clusterchecks-bundles/chk_*/
+fi
 
 [ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
 

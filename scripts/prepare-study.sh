@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2306,6 +2306,29 @@ if want smallclusters; then
 2048_f32_c21|2048|f32|--block-tile=128,256,64 --cluster=2,1
 2048_f16_def|2048|f16|
 2048_f16_c21|2048|f16|--block-tile=128,256,64 --cluster=2,1
+V
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want clusterchecks; then
+  # Clusters (with the producer's tail instead of an exit barrier) with
+  # every feature: cp.async copies, a register prologue, a fused epilogue
+  # with a residual, a batch, C += A*B, tf32, bf16 with A [k][m], B [n][k]
+  rm -rf "$CARRY/clusterchecks-bundles"; mkdir -p "$CARRY/clusterchecks-bundles"
+  echo "clusterchecks: clusters with every feature (checks only)"
+  D="$CARRY/clusterchecks-bundles"
+  while IFS='|' read -r name gen flags; do
+    # shellcheck disable=SC2086
+    build "$D" "chk_$name" $gen -- $flags
+  done <<'V'
+async21|1000 1000 520|--cluster=2,1 --block-tile=128,256,64 --pack=async
+prologue12|700 1536 264 --prologue relu-a|--cluster=1,2 --block-tile=128,128,64
+gelures12|1000 1536 520 --out f16 --epilogue bias-gelu-residual|--cluster=1,2 --block-tile=128,128,64
+batch21|512 768 264 --batch 3|--cluster=2,1 --block-tile=128,256,64
+acc21|1000 1024 700 --accumulate|--cluster=2,1 --block-tile=128,256,64
+tf32c21|1000 1024 520 --in f32|--allow-tf32 --cluster=2,1 --block-tile=128,128,32
+bf16km12|776 1024 264 --in bf16 --out bf16 --a-layout km|--cluster=1,2 --block-tile=128,128,64
+nk21|1000 1024 700 --b-layout nk|--cluster=2,1 --block-tile=128,256,64
 V
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -56,7 +56,13 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     bool persist = persistent >= 0 ? persistent != 0 : config.getPersistent();
     // Asked-for stream-K without persistence is an error (the verifier
     // says so); the default simply follows persistence.
-    bool split = streamK >= 0 ? streamK != 0 : config.getStreamK() && persist;
+    // The default's stream-K belongs to its tile: an asked-for block tile
+    // or cluster (clusters walk whole tiles) drops it unless stream-K is
+    // asked for too.
+    bool askedCluster = !cluster.empty() && cluster[0] * cluster[1] > 1;
+    bool split = streamK >= 0 ? streamK != 0
+                              : config.getStreamK() && persist &&
+                                    !askedCluster && blockTile.empty();
     // Swapped, the kernel's problem is C^T = B^T A^T, stored from
     // registers: the tile and the ring are in its terms.
     // A block tile given without --swap is in the terms of the problem

@@ -21,3 +21,19 @@ func.func @mm(%A: memref<1000x1000xf16>, %B: memref<1000x1000xf16>, %C: memref<1
   linalg.matmul ins(%A, %B : memref<1000x1000xf16>, memref<1000x1000xf16>) outs(%C : memref<1000x1000xf32>)
   return
 }
+
+// -----
+
+// 5120^3: the default splits K (stream-K); an asked-for cluster walks whole
+// tiles instead, unless stream-K is asked for too (then it is refused).
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{cluster=2,1}))' | FileCheck %s --check-prefix=CL-SK
+// RUN: not tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{cluster=2,1 stream-k=1}))' 2>&1 | FileCheck %s --check-prefix=CL-SK-ASKED
+// CL-SK-LABEL: func.func @big
+// CL-SK:       block = [128, 256, 64]{{.*}}streamk = false, cluster = [2, 1]
+// CL-SK-ASKED: error: 'linalg.matmul' op invalid configuration: cluster [2, 1] needs the sm90 back end without streamk
+func.func @big(%A: memref<5120x5120xf16>, %B: memref<5120x5120xf16>, %C: memref<5120x5120xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<5120x5120xf32>)
+  linalg.matmul ins(%A, %B : memref<5120x5120xf16>, memref<5120x5120xf16>) outs(%C : memref<5120x5120xf32>)
+  return
+}
