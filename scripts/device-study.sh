@@ -475,6 +475,7 @@ fi
 [ -d "$CARRY/st1536-bundles" ] && check_and_bench st1536 "1536^3: stages and stores" t_
 [ -d "$CARRY/misrowsclusters-bundles" ] && check_and_bench misrowsclusters "narrow tiles in clusters where rows straddle lines" t_
 [ -d "$CARRY/smallclusters-bundles" ] && check_and_bench smallclusters "clustered tiles at the small squares" t_
+[ -d "$CARRY/bertclusters-bundles" ] && check_and_bench bertclusters "clustered tiles at the BERT shapes" t_
 if [ -d "$CARRY/clusterchecks-bundles" ]; then
   echo "=== clusters with every feature: checks"
   check_bundles clusterchecks-checks.log --launches 2 -- "$CARRY"/clusterchecks-bundles/chk_*/

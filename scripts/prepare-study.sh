@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2330,5 +2330,23 @@ tf32c21|1000 1024 520 --in f32|--allow-tf32 --cluster=2,1 --block-tile=128,128,3
 bf16km12|776 1024 264 --in bf16 --out bf16 --a-layout km|--cluster=1,2 --block-tile=128,128,64
 nk21|1000 1024 700 --b-layout nk|--cluster=2,1 --block-tile=128,256,64
 V
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want bertclusters; then
+  # The BERT-large shapes (M = 3072) with the cheaper cluster barriers: the
+  # defaults against their tiles in 2x1 and 1x2 clusters
+  rm -rf "$CARRY/bertclusters-bundles"; mkdir -p "$CARRY/bertclusters-bundles"
+  echo "bertclusters: clustered tiles at the BERT shapes"
+  D="$CARRY/bertclusters-bundles"
+  for nk in 1024x1024 4096x1024 1024x4096; do
+    n=${nk%x*}; k=${nk#*x}
+    for out in f32 f16; do
+      build "$D" "t_${nk}_${out}_def" 3072 "$n" "$k" --out $out --
+      build "$D" "t_${nk}_${out}_192x128c21" 3072 "$n" "$k" --out $out -- --block-tile=192,128,64 --cluster=2,1
+      build "$D" "t_${nk}_${out}_192x128c12" 3072 "$n" "$k" --out $out -- --block-tile=192,128,64 --cluster=1,2
+      build "$D" "t_${nk}_${out}_128x256c21" 3072 "$n" "$k" --out $out -- --block-tile=128,256,64 --cluster=2,1
+    done
+  done
   echo "  $(ls "$D" | wc -l) bundles"
 fi
