@@ -801,9 +801,15 @@ static void emitRelease(llvm::raw_ostream &os, StringRef name, StringRef stage,
         name, stage);
     return;
   }
+  // The two blocks' barriers of the stage: the cluster addresses of
+  // barrier 0 (%emptyR0, %emptyR1, mapped once per consumer) plus 8 bytes
+  // a stage.
   os << llvm::formatv(R"(
-        %{0}Bar = nvgpu.mbarrier.get %empty[{1}] : !barT -> i32
-        llvm.inline_asm has_side_effects asm_dialect = att "{{ .reg .pred p; .reg .b32 r0, r1; setp.eq.u32 p, $1, 0; mapa.shared::cluster.u32 r0, $0, 0; mapa.shared::cluster.u32 r1, $0, 1; @p mbarrier.arrive.shared::cluster.b64 _, [r0]; @p mbarrier.arrive.shared::cluster.b64 _, [r1]; }", "r,r" %{0}Bar, %lane32 : (i32, i32) -> ()
+        %{0}Idx = arith.index_cast {1} : index to i32
+        %{0}Off = arith.muli %{0}Idx, %c8bar : i32
+        %{0}R0 = arith.addi %emptyR0, %{0}Off : i32
+        %{0}R1 = arith.addi %emptyR1, %{0}Off : i32
+        llvm.inline_asm has_side_effects asm_dialect = att "{{ .reg .pred p; setp.eq.u32 p, $2, 0; @p mbarrier.arrive.shared::cluster.b64 _, [$0]; @p mbarrier.arrive.shared::cluster.b64 _, [$1]; }", "r,r,r" %{0}R0, %{0}R1, %lane32 : (i32, i32, i32) -> ()
 )",
                       name, stage);
 }
@@ -2332,6 +2338,16 @@ gpu.module @{0} {{
 )",
                       descAHi, descBHi, p.stageBytes(), aTileBytes,
                       p.consumerRegisters(), kDescAddressMask);
+  if (clustered)
+    // The cluster addresses of both blocks' first empty barrier, for the
+    // releases (emitRelease): mapped once, not per k-tile.
+    os << R"(
+      %c8bar = arith.constant 8 : i32
+      %emptyBar0 = nvgpu.mbarrier.get %empty[%c0] : !barT -> i32
+      %emptyR = llvm.inline_asm asm_dialect = att "mapa.shared::cluster.u32 $0, $2, 0; mapa.shared::cluster.u32 $1, $2, 1;", "=r,=r,r" %emptyBar0 : (i32) -> !llvm.struct<(i32, i32)>
+      %emptyR0 = llvm.extractvalue %emptyR[0] : !llvm.struct<(i32, i32)>
+      %emptyR1 = llvm.extractvalue %emptyR[1] : !llvm.struct<(i32, i32)>
+)";
   if (p.hasPrologue() && !p.prologueInRegisters)
     os << llvm::formatv(R"(
       // The fused prologue's addresses: on A, thread t of warpgroup w

@@ -39,8 +39,17 @@
 // shared addresses must not reach the LBO field.
 // C21:         %[[MASK:.*]] = arith.constant 262143 : i64
 // C21:         arith.andi %{{.*}}, %[[MASK]] : i64
-// C21:         nvgpu.mbarrier.get
-// C21-NEXT:    llvm.inline_asm has_side_effects {{.*}}mapa.shared::cluster.u32 r0, $0, 0; mapa.shared::cluster.u32 r1, $0, 1; @p mbarrier.arrive.shared::cluster.b64 _, [r0]; @p mbarrier.arrive.shared::cluster.b64 _, [r1];
+// The cluster addresses of both blocks' first empty barrier are mapped
+// once per consumer; a release adds 8 bytes a stage and arrives on both
+// from lane 0 of each warp.
+// C21:         %[[BAR0:.*]] = nvgpu.mbarrier.get %{{.*}}[%c0]
+// C21-NEXT:    %[[MAPPED:.*]] = llvm.inline_asm asm_dialect = att "mapa.shared::cluster.u32 $0, $2, 0; mapa.shared::cluster.u32 $1, $2, 1;", "=r,=r,r" %[[BAR0]]
+// C21-NEXT:    %[[R0:.*]] = llvm.extractvalue %[[MAPPED]][0]
+// C21-NEXT:    %[[R1:.*]] = llvm.extractvalue %[[MAPPED]][1]
+// C21:         %[[OFF:.*]] = arith.muli %{{.*}}, %{{.*}} : i32
+// C21-NEXT:    %[[A0:.*]] = arith.addi %[[R0]], %[[OFF]] : i32
+// C21-NEXT:    %[[A1:.*]] = arith.addi %[[R1]], %[[OFF]] : i32
+// C21-NEXT:    llvm.inline_asm has_side_effects {{.*}}@p mbarrier.arrive.shared::cluster.b64 _, [$0]; @p mbarrier.arrive.shared::cluster.b64 _, [$1]; }", "r,r,r" %[[A0]], %[[A1]]
 // C21-NOT:     nvvm.cluster.arrive
 // C21:         gpu.return
 
