@@ -476,6 +476,8 @@ fi
 [ -d "$CARRY/misrowsclusters-bundles" ] && check_and_bench misrowsclusters "narrow tiles in clusters where rows straddle lines" t_
 [ -d "$CARRY/smallclusters-bundles" ] && check_and_bench smallclusters "clustered tiles at the small squares" t_
 [ -d "$CARRY/bertclusters-bundles" ] && check_and_bench bertclusters "clustered tiles at the BERT shapes" t_
+[ -d "$CARRY/llm-bundles" ] && check_and_bench llm "transformer shapes (def; dp where the default splits K)" t_
+[ -d "$CARRY/skspread-bundles" ] && check_and_bench skspread "stream-K spread rule: new defaults against old (o_)" t_
 [ -d "$CARRY/mapa-bundles" ] && check_and_bench mapa "cluster releases: mapped per k-tile (v2) or once (new)" t_
 if [ -d "$CARRY/clusterchecks-bundles" ]; then
   echo "=== clusters with every feature: checks"

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2348,5 +2348,43 @@ if want bertclusters; then
       build "$D" "t_${nk}_${out}_128x256c21" 3072 "$n" "$k" --out $out -- --block-tile=128,256,64 --cluster=2,1
     done
   done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want llm; then
+  # Transformer feed-forward and projection shapes (M tokens x N x K): the
+  # defaults, and where the model picks stream-K the same tile without it;
+  # a check of each stream-K default
+  rm -rf "$CARRY/llm-bundles"; mkdir -p "$CARRY/llm-bundles"
+  echo "llm: transformer shapes"
+  D="$CARRY/llm-bundles"
+  for shape in 2048x11008x4096 2048x5120x13824 4096x11008x4096 4096x4096x11008 \
+               8192x14336x4096 8192x4096x14336; do
+    IFS=x read -r m n k <<<"$shape"
+    for out in f16 f32; do
+      build "$D" "t_${shape}_${out}_def" "$m" "$n" "$k" --out $out --
+      if grep -q '"stream_k": *true' "$D/t_${shape}_${out}_def"/*.json 2>/dev/null; then
+        build "$D" "t_${shape}_${out}_dp" "$m" "$n" "$k" --out $out -- --stream-k=0
+        [ "$out" = f16 ] && build "$D" "chk_${shape}" "$m" "$n" "$k" --out $out --
+      fi
+    done
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want skspread; then
+  # Shapes whose default changes with the stream-K spread rule: the new
+  # default against the old (TCGEN_OLD, o_ bundles); checks of the new
+  rm -rf "$CARRY/skspread-bundles"; mkdir -p "$CARRY/skspread-bundles"
+  echo "skspread: stream-K excluded where blocks out of step exceed L2"
+  D="$CARRY/skspread-bundles"
+  for shape in 512x13824x8192 512x28672x8192 1024x5120x8192 1024x13824x4096 \
+               2048x5120x8192 2048x11008x8192 2048x11008x14336 1024x14336x14336; do
+    IFS=x read -r m n k <<<"$shape"
+    build "$D" "t_${shape}_new" "$m" "$n" "$k" --out f16 --
+    [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" "t_${shape}_o" "$m" "$n" "$k" --out f16 --
+  done
+  build "$D" chk_512x13824x8192 512 13824 8192 --out f16 --
+  build "$D" chk_2048x11008x8192 2048 11008 8192 --out f16 --
   echo "  $(ls "$D" | wc -l) bundles"
 fi

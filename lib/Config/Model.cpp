@@ -246,6 +246,42 @@ void mlir::tcgen::model::predict(SM90Candidate &c, const Problem &p,
     c.bound = latencyUs > computeUs ? "latency" : "compute";
 }
 
+/// The k-slices of A and B that blocks out of step in k may keep apart in
+/// L2 (50 MB on an H100) during stream-K's split tiles.
+static constexpr double kStreamKSpreadBytes = 30e6;
+
+/// The bytes of A and B between the first and the last k-tile that the
+/// blocks of stream-K's split tiles read at once: the split tiles (the
+/// kernel's partition: all under two waves, else R or R + P) are
+/// consecutive in the raster order (groups of 8 tile rows), so they span
+/// a few tile rows and columns, whose A and B rows each read 64 elements
+/// a k-tile; a range of r > 1 tiles leaves the blocks up to (r - 1) K
+/// k-tiles apart. Measured (H100, f16): 2048 x 11008 x 4096 (~11 MB)
+/// and 5120^3 (~4 MB) gained 4-10 % over whole tiles; 2048 x 5120 x
+/// 13824 (128x256: ~83 MB; 128x192: ~38 MB), 1024 x 5120 x 8192 (~42
+/// MB), 2048 x 5120 x 8192 (~49 MB), 512 x 28672 x 8192 (~78 MB) and
+/// 1024 x 14336^2 (~77 MB) lost 14-42 % to other tiles.
+static double streamKSpreadBytes(const SM90Candidate &c, const Problem &p,
+                                 const DeviceConstants &d) {
+  using sm90::ceilDiv;
+  int64_t sms = std::max<int64_t>(d.sms, 1);
+  int64_t rest = c.tiles % sms;
+  int64_t split = c.tiles < 2 * sms ? c.tiles
+                  : 2 * rest >= sms ? rest
+                                    : rest + sms;
+  double range = double(split) / double(sms);
+  if (range <= 1.0)
+    return 0.0;
+  int64_t tilesM = ceilDiv(p.m, c.blockM), tilesN = ceilDiv(p.n, c.blockN);
+  int64_t group = std::min<int64_t>(8, tilesM);
+  int64_t groups = ceilDiv(split, group * tilesN);
+  int64_t rows = std::min(tilesM, groups * group);
+  int64_t cols = std::min(tilesN, ceilDiv(split, group));
+  double bytesPerKTile =
+      double(rows * c.blockM + cols * c.blockN) * 64.0 * double(p.inBytes);
+  return (range - 1.0) * double(c.kTiles) * bytesPerKTile;
+}
+
 std::vector<SM90Candidate>
 mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
   std::vector<SM90Candidate> all;
@@ -292,6 +328,13 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
         // 2560^3 (1.5 waves) a 6 % predicted gain measured a 7 % loss
         // (docs/PERFORMANCE.md, "The tile-size model").
         if (c.streamK && c.tiles < 2 * d.sms)
+          continue;
+        // A range of more than one tile holds a head, a whole tile and a
+        // tail: the blocks then run out of step in k by up to the range's
+        // overhang, and the k-slices of A and B that the split tiles read
+        // in between must stay in L2. Beyond that they stream from DRAM
+        // (docs/NOTES.md, "Stream-K: which k-tiles run at once").
+        if (c.streamK && streamKSpreadBytes(c, p, d) > kStreamKSpreadBytes)
           continue;
         // A tile whose width is not a multiple of 64 loads B [k][n] in
         // whole 64-wide boxes: as many bytes per k-tile as the next wider

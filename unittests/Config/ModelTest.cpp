@@ -134,9 +134,23 @@ TEST(Model, RowsThatStraddleLinesAvoidNarrowTiles) {
 }
 
 TEST(Model, StreamKOnlyWhereTheLastWaveIsPoor) {
-  // 5120^3: 800 tiles are 6.06 waves; stream-K measured 0.92 of cuBLAS
+  // 5120^3: 800 tiles are 6.06 waves; stream-K measured 0.99 of cuBLAS
   // against 0.90 with whole tiles.
   EXPECT_TRUE(first(square(5120)).streamK);
+  // Split ranges of 1.2 tiles whose blocks stay within L2 of each other
+  // in k: stream-K (2048 x 11008 x 4096 and x 8192: 0.99 / 0.98 against
+  // 0.95 / 0.94 for other tiles).
+  EXPECT_TRUE(first(shape(2048, 11008, 4096)).streamK);
+  EXPECT_TRUE(first(shape(2048, 11008, 8192)).streamK);
+  // Ranges of 1.4 tiles over a long K leave the blocks tens of MB apart:
+  // whole tiles (2048 x 5120 x 13824: 64x256 0.94 against 0.77 for
+  // 128x256 with stream-K; 1024 x 5120 x 8192 0.87 against 0.51).
+  EXPECT_FALSE(first(shape(2048, 5120, 13824)).streamK);
+  EXPECT_EQ(tile(shape(2048, 5120, 13824)), P(64, 256));
+  EXPECT_FALSE(first(shape(1024, 5120, 8192)).streamK);
+  for (const SM90Candidate &c :
+       rankSM90(shape(2048, 5120, 13824), DeviceConstants()))
+    EXPECT_FALSE(c.streamK && c.blockM == 128 && c.blockN == 256) << c.label();
   // Nearly full last waves or few tiles: whole tiles.
   EXPECT_FALSE(first(square(8192)).streamK);
   EXPECT_FALSE(first(square(1536)).streamK);
