@@ -478,6 +478,7 @@ fi
 [ -d "$CARRY/bertclusters-bundles" ] && check_and_bench bertclusters "clustered tiles at the BERT shapes" t_
 [ -d "$CARRY/llm-bundles" ] && check_and_bench llm "transformer shapes (def; dp where the default splits K)" t_
 [ -d "$CARRY/skspread-bundles" ] && check_and_bench skspread "stream-K spread rule: new defaults against old (o_)" t_
+[ -d "$CARRY/llmsweep-bundles" ] && check_and_bench llmsweep "transformer projections (defaults)" t_
 [ -d "$CARRY/mapa-bundles" ] && check_and_bench mapa "cluster releases: mapped per k-tile (v2) or once (new)" t_
 if [ -d "$CARRY/clusterchecks-bundles" ]; then
   echo "=== clusters with every feature: checks"

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2386,5 +2386,24 @@ if want skspread; then
   done
   build "$D" chk_512x13824x8192 512 13824 8192 --out f16 --
   build "$D" chk_2048x11008x8192 2048 11008 8192 --out f16 --
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want llmsweep; then
+  # Transformer projections (f16 in and out, default configuration): M
+  # tokens in {512, 4096, 16384} by the (N, K) of attention and
+  # feed-forward layers of 4096-wide models; checks at three
+  rm -rf "$CARRY/llmsweep-bundles"; mkdir -p "$CARRY/llmsweep-bundles"
+  echo "llmsweep: transformer projections"
+  D="$CARRY/llmsweep-bundles"
+  for m in 512 4096 16384; do
+    for nk in 4096x4096 12288x4096 11008x4096 4096x11008 22016x4096 14336x4096 4096x14336 28672x4096; do
+      n=${nk%x*}; k=${nk#*x}
+      build "$D" "t_${m}x${nk}" "$m" "$n" "$k" --out f16 --
+    done
+  done
+  build "$D" chk_512x22016x4096 512 22016 4096 --out f16 --
+  build "$D" chk_4096x4096x14336 4096 4096 14336 --out f16 --
+  build "$D" chk_16384x28672x4096 16384 28672 4096 --out f16 --
   echo "  $(ls "$D" | wc -l) bundles"
 fi
