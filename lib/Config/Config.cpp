@@ -104,32 +104,19 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
   return p;
 }
 
-model::Problem
-mlir::tcgen::getSwappedModelProblem(const ContractionInfo &info) {
-  model::Problem p = getModelProblem(info);
-  model::Problem s = p;
-  s.m = p.n;
-  s.n = p.m;
-  s.aMNMajor = !p.bKMajor;
-  s.bKMajor = !p.aMNMajor;
-  s.aSlowRows = p.bSlowRows;
-  s.bSlowRows = p.aSlowRows;
-  s.tmaStore = false;
-  return s;
-}
-
 std::optional<model::SM90Candidate>
 mlir::tcgen::predictedSwap(const ContractionInfo &info,
+                           const model::Problem &problem,
                            const model::SM90Candidate &unswapped,
                            const model::DeviceConstants &constants) {
   // A 16-bit C is stored pair by pair across two of its rows from the
   // swapped fragments: slower everywhere measured (1536^3 0.78 of cuBLAS
-  // against 0.88 unswapped).
-  model::Problem swapped = getSwappedModelProblem(info);
-  if (info.m <= 64 || swapped.outBytes != 4 || !canSwap(info))
+  // against 0.88 unswapped; with the opt-in transposed TMA stores level
+  // with it, 0.88).
+  if (info.m <= 64 || problem.outBytes != 4 || !canSwap(info))
     return std::nullopt;
   std::vector<model::SM90Candidate> ranked =
-      model::rankSM90Swapped(swapped, constants);
+      model::rankSM90Swapped(model::swappedProblem(problem), constants);
   if (ranked.empty() || ranked.front().totalUs > 0.98 * unswapped.totalUs)
     return std::nullopt;
   return ranked.front();
@@ -382,8 +369,8 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
     }
     model::DeviceConstants d =
         constants ? *constants : model::DeviceConstants();
-    std::vector<model::SM90Candidate> ranked =
-        model::rankSM90(getModelProblem(info), d);
+    model::Problem problem = getModelProblem(info);
+    std::vector<model::SM90Candidate> ranked = model::rankSM90(problem, d);
     // Sizes known at run time only: data-parallel tiles (stream-K's
     // partition is planned for one tile count).
     if (info.isDynamic())
@@ -393,7 +380,7 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
     // (1536^3: 192x96 swapped, as cuBLAS's kernel there).
     if (swap < 0 && modelRank == 0 && !ranked.empty())
       if (std::optional<model::SM90Candidate> s =
-              predictedSwap(info, ranked.front(), d))
+              predictedSwap(info, problem, ranked.front(), d))
         return getSM90Config(info, *s);
     if (!ranked.empty())
       return getSM90Config(

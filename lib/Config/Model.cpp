@@ -214,11 +214,12 @@ void mlir::tcgen::model::predict(SM90Candidate &c, const Problem &p,
     // that finishes a split tile reads the partial accumulators of the
     // others one after the other: the fix-up grows with the contributors
     // per tile.
+    // (Nothing split, R = 0: the fix-up counted as for one wave of whole
+    // ranges, its floor.)
     int64_t perSM = ceilDiv(c.tiles * c.kTiles, sms);
-    int64_t rest = c.tiles % sms;
-    int64_t splitTiles = c.tiles < 2 * sms ? c.tiles
-                         : 2 * rest >= sms ? rest
-                                           : rest + sms;
+    int64_t splitTiles = sm90::streamKSplitTiles(c.tiles, sms);
+    if (splitTiles == 0)
+      splitTiles = std::min(c.tiles, sms);
     double unitsPerSM = double(splitTiles * c.kTiles) / double(sms);
     int64_t contributors = int64_t(
         std::ceil(double(c.kTiles) / std::max(1.0, std::floor(unitsPerSM))));
@@ -265,10 +266,7 @@ static double streamKSpreadBytes(const SM90Candidate &c, const Problem &p,
                                  const DeviceConstants &d) {
   using sm90::ceilDiv;
   int64_t sms = std::max<int64_t>(d.sms, 1);
-  int64_t rest = c.tiles % sms;
-  int64_t split = c.tiles < 2 * sms ? c.tiles
-                  : 2 * rest >= sms ? rest
-                                    : rest + sms;
+  int64_t split = sm90::streamKSplitTiles(c.tiles, sms);
   double range = double(split) / double(sms);
   if (range <= 1.0)
     return 0.0;
@@ -373,6 +371,18 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
     if (i != winner)
       ranked.push_back(all[i]);
   return ranked;
+}
+
+Problem mlir::tcgen::model::swappedProblem(const Problem &p) {
+  Problem s = p;
+  s.m = p.n;
+  s.n = p.m;
+  s.aMNMajor = !p.bKMajor;
+  s.bKMajor = !p.aMNMajor;
+  s.aSlowRows = p.bSlowRows;
+  s.bSlowRows = p.aSlowRows;
+  s.tmaStore = false;
+  return s;
 }
 
 std::vector<SM90Candidate>

@@ -320,7 +320,8 @@ mlir::tcgen::rankContractions(ModuleOp module,
         r.swappedConfigs.push_back(printed(getSM90Config(*info, cand)));
       r.swapFirst = !r.swapped.empty() && shouldSwap(*info, sms);
       if (!r.ranked.empty() && !info->isDynamic())
-        r.predictedSwap = predictedSwap(*info, r.ranked.front(), r.constants);
+        r.predictedSwap =
+            predictedSwap(*info, r.problem, r.ranked.front(), r.constants);
       if (r.predictedSwap)
         r.predictedSwapConfig = printed(getSM90Config(*info, *r.predictedSwap));
     }

@@ -100,6 +100,18 @@ TEST(SM90Kernel, StreamKProducerKeepsTheConsumerSplit) {
   EXPECT_EQ(p.workspaceBytesPerBlock() % 16, 0);
 }
 
+TEST(SM90Kernel, StreamKSplitsThePartialWave) {
+  // 5120^3, 128x256: 800 tiles on 132 blocks, R = 8 < 66: R + P.
+  EXPECT_EQ(streamKSplitTiles(800, 132), 140);
+  // 3584^3: 392 tiles, R = 128 >= 66: R alone.
+  EXPECT_EQ(streamKSplitTiles(392, 132), 128);
+  // Under two waves, all tiles (2560^3: 200); none when R = 0.
+  EXPECT_EQ(streamKSplitTiles(200, 132), 200);
+  EXPECT_EQ(streamKSplitTiles(72, 132), 72);
+  EXPECT_EQ(streamKSplitTiles(264, 132), 0);
+  EXPECT_EQ(streamKSplitTiles(132, 132), 0);
+}
+
 TEST(SM90Kernel, RingFitsSharedMemory) {
   for (const KernelParams &p : allTiles()) {
     EXPECT_GE(p.stages, 2);

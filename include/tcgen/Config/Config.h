@@ -90,17 +90,13 @@ ConfigAttr getDefaultConfig(const ContractionInfo &info, TargetAttr target,
 /// fused epilogue's, if the contraction has one).
 model::Problem getModelProblem(const ContractionInfo &info);
 
-/// The swapped problem C^T = B^T A^T of `info` as the model sees it: M
-/// and N exchanged, A' = B^T (MN-major where B is [k][n]), B' = A^T
-/// (K-major where A is [m][k]), C stored from registers.
-model::Problem getSwappedModelProblem(const ContractionInfo &info);
-
 /// The swapped kernel the sm90 default takes for a larger M (M > 64, where
-/// canSwap, with an f32 output): the fastest of model::rankSM90Swapped if
-/// it is predicted at least 2 % faster than `unswapped` (the model's first
-/// unswapped choice), else nothing.
+/// canSwap, with an f32 output): the fastest of model::rankSM90Swapped on
+/// the swapped `problem` (getModelProblem of `info`) if it is predicted at
+/// least 2 % faster than `unswapped` (the model's first unswapped choice),
+/// else nothing.
 std::optional<model::SM90Candidate>
-predictedSwap(const ContractionInfo &info,
+predictedSwap(const ContractionInfo &info, const model::Problem &problem,
               const model::SM90Candidate &unswapped,
               const model::DeviceConstants &constants);
 

@@ -127,9 +127,13 @@ const std::vector<SM90Tile> &sm90Tiles();
 /// throughput as for sm90Tiles.
 const std::vector<SM90Tile> &sm90SwapTiles();
 
-/// The swapped candidates of sm90SwapTiles() for `swapped` (the problem
-/// with M and N, A and B exchanged: getSwappedModelProblem), predicted and
-/// ranked, fastest first.
+/// The problem C^T = B^T A^T computes for `p`: M and N exchanged, A' =
+/// B^T (MN-major where B is [k][n]), B' = A^T (K-major where A is [m][k]),
+/// C stored from registers.
+Problem swappedProblem(const Problem &p);
+
+/// The swapped candidates of sm90SwapTiles() for `swapped` (a
+/// swappedProblem), predicted and ranked, fastest first.
 std::vector<SM90Candidate> rankSM90Swapped(const Problem &swapped,
                                            const DeviceConstants &d);
 

@@ -816,9 +816,10 @@ static void emitRelease(llvm::raw_ostream &os, StringRef name, StringRef stage,
 
 /// Stream-K partition, computed in the kernel from the real grid size P:
 /// with W = T / P full waves and R = T % P tiles left over, the first S
-/// tiles are "stream-K" tiles: S = 0 when R = 0, else S = T when W <= 1;
-/// with two waves or more S = R where R >= P / 2 (each block gets half a
-/// tile to a tile), else R + P (one to one and a half tiles). Their U = S
+/// tiles are "stream-K" tiles (sm90::streamKSplitTiles, which the model
+/// uses): S = 0 when R = 0, else S = T when W <= 1; with two waves or more
+/// S = R where R >= P / 2 (each block gets half a tile to a tile), else
+/// R + P (one to one and a half tiles). Their U = S
 /// K k-tiles are split into P' = min(P, U) contiguous ranges of at least
 /// one k-tile, one per block (blocks from P' on get none), walked first;
 /// the other T - S tiles follow as whole tiles, P apart (data-parallel).

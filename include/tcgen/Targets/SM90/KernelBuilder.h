@@ -27,6 +27,19 @@ constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 /// swizzle atom wide).
 constexpr int64_t kStoreChunkBytes = 64 * 128;
 
+/// The tiles stream-K splits among `blocks` persistent blocks out of
+/// `tiles` (the kernel's partition, kStreamKPartition in KernelBuilder.cpp,
+/// computes the same from the launched grid): with R = tiles mod blocks, none
+/// when R = 0; all tiles under two waves; R when R >= blocks / 2; else
+/// R + blocks. The rest go whole.
+constexpr int64_t streamKSplitTiles(int64_t tiles, int64_t blocks) {
+  int64_t rest = tiles % blocks;
+  return rest == 0            ? 0
+         : tiles < 2 * blocks ? tiles
+         : 2 * rest >= blocks ? rest
+                              : rest + blocks;
+}
+
 /// Shared memory of the TMA-store buffers of a block tile with `blockM`
 /// rows: two chunks per consumer warpgroup (64 rows each); 0 without TMA
 /// stores.
