@@ -669,6 +669,10 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
   } else {
     addNote(row, "cuBLAS: " + why);
   }
+  if (options.solo) {
+    s.haveCublas = s.haveLt = false;
+    addNote(row, "solo: cuBLAS not timed");
+  }
   return timeAll(s, options, numSets, stream, row);
 }
 } // namespace

@@ -29,6 +29,9 @@ struct BenchOptions {
   int warmup = 10;
   uint64_t seed = 1;
   bool cublasLt = true; // also time cublasLtMatmul
+  /// Time the kernel alone, back to back with itself (no cuBLAS sides): a
+  /// kernel slower after cuBLAS's than after its own shows it here.
+  bool solo = false;
   /// Also time this unfused baseline (Baseline.h) of a fused bundle. Its
   /// output is first compared with the kernel's (BenchRow::check), and a
   /// bundle whose baseline disagrees is not timed.

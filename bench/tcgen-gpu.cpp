@@ -36,7 +36,7 @@ const char *kUsage =
     "  tcgen-gpu run BUNDLE [--check] [--seed N] [--launches N]\n"
     "                [--sizes M,N,K]\n"
     "  tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
-    "                  [--seed N] [--no-cublaslt] [--device-name]\n"
+    "                  [--seed N] [--no-cublaslt] [--solo] [--device-name]\n"
     "                  [--sizes M,N,K]\n"
     "                  [--baseline=NAME [--check-baseline]]\n"
     "  tcgen-gpu tune DIR [--csv FILE] [--budget SECONDS] [--max-iters N]\n"
@@ -108,7 +108,7 @@ const char *kRunHelp =
 
 const char *kBenchHelp =
     "tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
-    "                [--seed N] [--no-cublaslt] [--device-name]\n"
+    "                [--seed N] [--no-cublaslt] [--solo] [--device-name]\n"
     "                [--baseline=NAME [--check-baseline]] [--sizes M,N,K]\n"
     "\n"
     "Times each bundle's kernel against cublasGemmEx (same dtypes, default\n"
@@ -171,6 +171,8 @@ const char *kBenchHelp =
     "  --sizes M,N,K   the sizes of bundles whose sizes are fixed at launch\n"
     "                  (as for run)\n"
     "  --no-cublaslt   skip cublasLtMatmul\n"
+    "  --solo          time the kernel alone, back to back with itself\n"
+    "                  (cuBLAS sides not run; their columns nan)\n"
     "  --device-name   print `DEVICE <name> cc=X.Y sms=N l2=MB` first; with "
     "no\n"
     "                  BUNDLE, print it and exit\n"
@@ -531,6 +533,8 @@ int benchCommand(const std::vector<std::string> &args) {
         return usageError("--sizes needs M,N,K (integers >= 1)");
     } else if (a == "--no-cublaslt") {
       options.cublasLt = false;
+    } else if (a == "--solo") {
+      options.solo = true;
     } else if (a == "--device-name") {
       printDevice = true;
     } else if (a == "--baseline" || a.rfind("--baseline=", 0) == 0) {

@@ -473,6 +473,10 @@ fi
 [ -d "$CARRY/bigsquares-bundles" ] && check_and_bench bigsquares "raster and clusters at 6144-8192" t_
 [ -d "$CARRY/swapstore-bundles" ] && check_and_bench swapstore "transposed TMA stores of swapped kernels" t_
 [ -d "$CARRY/st1536-bundles" ] && check_and_bench st1536 "1536^3: stages and stores" t_
+[ -d "$CARRY/kline-bundles" ] && check_and_bench kline "1536 x 1536 x K with fixed tiles" t_
+[ -d "$CARRY/kring-bundles" ] && check_and_bench kring "ring depth, stores and clusters at 1536 x 1536 x K" t_
+[ -d "$CARRY/rowblocks-bundles" ] && check_and_bench rowblocks "consumer warpgroups of several row blocks" t_
+[ -d "$CARRY/swapdef-bundles" ] && check_and_bench swapdef "swapped one-warpgroup defaults against the old (o_)" t_
 [ -d "$CARRY/misrowsclusters-bundles" ] && check_and_bench misrowsclusters "narrow tiles in clusters where rows straddle lines" t_
 [ -d "$CARRY/smallclusters-bundles" ] && check_and_bench smallclusters "clustered tiles at the small squares" t_
 [ -d "$CARRY/bertclusters-bundles" ] && check_and_bench bertclusters "clustered tiles at the BERT shapes" t_

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [kline] [kring] [rowblocks] [swapdef]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2259,6 +2259,140 @@ f32_sw192x96_s4|--swap=1 --block-tile=192,96,64 --stages=4|32
 f32_sw192x96_s5|--swap=1 --block-tile=192,96,64 --stages=5|32
 f16_128x192_glob|--store=global --block-tile=128,192,64|16
 V
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want gap; then
+  # Kernels whose benchmark time differs from their time alone (for
+  # scripts/device-gap.sh): 1536^3 with 16- and 32-bit C, 2048^3 as a control
+  rm -rf "$CARRY/gap-bundles"; mkdir -p "$CARRY/gap-bundles"
+  echo "gap: benchmark against solo and ncu times"
+  D="$CARRY/gap-bundles"
+  build "$D" g1536_f16 1536 1536 1536 --out f16 --
+  build "$D" g1536_f32 1536 1536 1536 --
+  build "$D" g1536_f16_sw 1536 1536 1536 --out f16 -- --swap=1 --store=tma --block-tile=192,96,64
+  build "$D" g2048_f16 2048 2048 2048 --out f16 --
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want kline; then
+  # 1536 x 1536 x K for K = 64 ... 3072 with fixed tiles: time = fixed +
+  # per-k-tile cost, fitted for the kernels and for cuBLAS (its fixed cost
+  # against ours: prologue, first loads, epilogue)
+  rm -rf "$CARRY/kline-bundles"; mkdir -p "$CARRY/kline-bundles"
+  echo "kline: 1536 x 1536 x K"
+  D="$CARRY/kline-bundles"
+  for k in 64 256 768 1536 3072; do
+    build "$D" "t_k${k}_f16_128x160" 1536 1536 "$k" --out f16 -- --block-tile=128,160,64 --stages=4
+    build "$D" "t_k${k}_f32_128x160" 1536 1536 "$k" -- --block-tile=128,160,64 --stages=4
+    build "$D" "t_k${k}_f16_sw192x96" 1536 1536 "$k" --out f16 -- --swap=1 --store=tma --block-tile=192,96,64
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want kring; then
+  # 1536 x 1536 x {1536, 3072}, 16-bit C: ring depth, stores and clusters
+  # (the slope between the two K is the main loop's cost per k-tile)
+  rm -rf "$CARRY/kring-bundles"; mkdir -p "$CARRY/kring-bundles"
+  echo "kring: ring depth, stores and clusters at 1536 x 1536 x K"
+  D="$CARRY/kring-bundles"
+  for k in 1536 3072; do
+    while IFS='|' read -r name flags; do
+      # shellcheck disable=SC2086
+      build "$D" "t_k${k}_$name" 1536 1536 "$k" --out f16 -- $flags
+    done <<'V'
+sw_tma_s4|--swap=1 --store=tma --block-tile=192,96,64 --stages=4
+sw_glob_s4|--swap=1 --store=global --block-tile=192,96,64 --stages=4
+sw_glob_s5|--swap=1 --store=global --block-tile=192,96,64 --stages=5
+sw_glob_s6|--swap=1 --store=global --block-tile=192,96,64 --stages=6
+u192x96_tma_s4|--block-tile=192,96,64 --stages=4 --cluster=1,1
+u192x96_tma_s4_c12|--block-tile=192,96,64 --stages=4 --cluster=1,2
+u192x96_glob_s5_c12|--store=global --block-tile=192,96,64 --stages=5 --cluster=1,2
+u128x160_tma_s4|--block-tile=128,160,64 --stages=4 --cluster=1,1
+u128x160_glob_s5|--store=global --block-tile=128,160,64 --stages=5 --cluster=1,1
+u128x192_glob_s5|--store=global --block-tile=128,192,64 --stages=5 --cluster=1,1
+V
+  done
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want rowblocks; then
+  # One consumer warpgroup over several 64-row blocks (--warp-tile M = 128
+  # or 192): checks across layouts, dtypes, edges, epilogues, batches and
+  # stores; timings at 1536^3 (and 1536 x 1536 x 3072) against the defaults
+  rm -rf "$CARRY/rowblocks-bundles"; mkdir -p "$CARRY/rowblocks-bundles"
+  echo "rowblocks: consumer warpgroups of several row blocks"
+  D="$CARRY/rowblocks-bundles"
+  SW="--swap=1 --block-tile=192,96,64 --warp-tile=192,96,64"
+  U2="--block-tile=128,160,64 --warp-tile=128,160,64"
+  while IFS='|' read -r name gen flags; do
+    # shellcheck disable=SC2086
+    build "$D" "chk_$name" $gen -- $flags
+  done <<V
+sw_f16_tma|1536 1536 1536 --out f16|$SW --store=tma --stages=5
+sw_f32|1536 1536 1536|$SW --stages=5
+sw_bf16_edges|1000 1000 1000 --in bf16 --out bf16|$SW --store=tma --stages=5
+sw_odd|777 1001 333 --out f16|$SW --stages=4
+u2_f16_tma|1536 1536 1536 --out f16|$U2 --stages=5
+u2_f32_tma|1536 1536 1536|$U2 --stages=4
+u2_edges|1000 1100 700 --out f16|$U2 --stages=4
+u2_oddn|640 999 512 --out f16|$U2 --stages=4
+u2_nt|768 800 640 --out f16 --b-layout nk|$U2 --stages=4
+u2_tn|768 800 640 --a-layout km|$U2 --stages=4
+u3_tt|960 576 512 --out bf16 --in bf16 --a-layout km --b-layout nk|--block-tile=192,96,64 --warp-tile=192,96,64 --stages=5
+u2_bias|1536 1536 1536 --out f16 --tensor --epilogue relu-bias|$U2 --stages=4
+u2_resid|1024 1024 512 --out f16 --tensor --epilogue bias-gelu-residual|$U2 --stages=4
+u2_batch|512 640 256 --out f16 --batch 3|--block-tile=128,128,64 --warp-tile=128,128,64
+u2_128x128|1024 1024 1024 --out f16|--block-tile=128,128,64 --warp-tile=128,128,64
+u3_192x64_colc|700 640 320 --c-layout nm|--block-tile=192,64,64 --warp-tile=192,64,64
+V
+  while IFS='|' read -r name gen flags; do
+    # shellcheck disable=SC2086
+    build "$D" "t_$name" $gen -- $flags
+  done <<V
+1536_f16_def|1536 1536 1536 --out f16|
+1536_f16_sw_tma_s4|1536 1536 1536 --out f16|--swap=1 --block-tile=192,96,64 --store=tma --stages=4
+1536_f16_swr3_tma_s5|1536 1536 1536 --out f16|$SW --store=tma --stages=5
+1536_f16_swr3_glob_s6|1536 1536 1536 --out f16|$SW --store=global --stages=6
+1536_f16_u2_tma_s4|1536 1536 1536 --out f16|$U2 --stages=4
+1536_f16_u2_tma_s5|1536 1536 1536 --out f16|$U2 --stages=5
+1536_f16_u3_192x96_tma_s5|1536 1536 1536 --out f16|--block-tile=192,96,64 --warp-tile=192,96,64 --stages=5
+1536_f32_def|1536 1536 1536|
+1536_f32_swr3_s5|1536 1536 1536|$SW --stages=5
+1536_f32_swr3_s6|1536 1536 1536|$SW --stages=6
+1536_f32_u2_tma_s4|1536 1536 1536|$U2 --stages=4
+1536_f32_u2_tma_s5|1536 1536 1536|$U2 --stages=5
+k3072_f16_def|1536 1536 3072 --out f16|
+k3072_f16_swr3_tma_s5|1536 1536 3072 --out f16|$SW --store=tma --stages=5
+k3072_f16_u2_tma_s5|1536 1536 3072 --out f16|$U2 --stages=5
+1024_f16_def|1024 1024 1024 --out f16|
+1024_f16_u2_128x128|1024 1024 1024 --out f16|--block-tile=128,128,64 --warp-tile=128,128,64
+2048_f16_def|2048 2048 2048 --out f16|
+2048_f16_u2_128x128|2048 2048 2048 --out f16|--block-tile=128,128,64 --warp-tile=128,128,64
+2048_f16_u2_128x160|2048 2048 2048 --out f16|$U2
+V
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want swapdef; then
+  # Swapped 192 x 96 defaults of one consumer warpgroup, where the model now
+  # predicts them: new defaults (checked) against the old (TCGEN_OLD: o_)
+  rm -rf "$CARRY/swapdef-bundles"; mkdir -p "$CARRY/swapdef-bundles"
+  echo "swapdef: swapped one-warpgroup defaults against the old defaults"
+  D="$CARRY/swapdef-bundles"
+  for shape in 1536x1536x1536 1536x1536x512 1536x1536x768 1536x1536x3072 \
+               1536x1536x4096 1472x1536x1536 1536x1472x1536 2560x2560x2560; do
+    IFS=x read -r m n k <<<"$shape"
+    for out in f32 f16; do
+      build "$D" "t_${shape}_${out}_def" "$m" "$n" "$k" --out $out --
+      [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
+      build "$D" "chk_${shape}_${out}" "$m" "$n" "$k" --out $out --
+    done
+  done
+  build "$D" t_1536x1536x1536_bf16_def 1536 1536 1536 --in bf16 --out bf16 --
+  [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" t_1536x1536x1536_bf16_o 1536 1536 1536 --in bf16 --out bf16 --
+  build "$D" chk_1536_bf16_relu_bias 1536 1536 1536 --in bf16 --out bf16 --tensor --epilogue relu-bias --
+  build "$D" chk_1536_f16_resid 1536 1536 1536 --out f16 --tensor --epilogue bias-gelu-residual --
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 

@@ -109,15 +109,24 @@ mlir::tcgen::predictedSwap(const ContractionInfo &info,
                            const model::Problem &problem,
                            const model::SM90Candidate &unswapped,
                            const model::DeviceConstants &constants) {
-  // A 16-bit C is stored pair by pair across two of its rows from the
-  // swapped fragments: slower everywhere measured (1536^3 0.78 of cuBLAS
-  // against 0.88 unswapped; with the opt-in transposed TMA stores level
-  // with it, 0.88).
-  if (info.m <= 64 || problem.outBytes != 4 || !canSwap(info))
+  // A 16-bit C goes out through transposed TMA stores (stored pair by pair
+  // across two of its rows from the swapped fragments it ran at 0.78 of
+  // cuBLAS at 1536^3, against 0.88 unswapped): its rows must be 16-byte
+  // multiples apart.
+  if (info.m <= 64 || !canSwap(info))
+    return std::nullopt;
+  if (problem.outBytes != 4 &&
+      (problem.outBytes != 2 || info.isDynamic() || info.n % 8 != 0))
     return std::nullopt;
   std::vector<model::SM90Candidate> ranked =
       model::rankSM90Swapped(model::swappedProblem(problem), constants);
-  if (ranked.empty() || ranked.front().totalUs > 0.98 * unswapped.totalUs)
+  // One wave of swapped tiles at most: the throughput was fitted where
+  // they fill the SMs once (1472-1536 x 1536 x 512-4096: 3.5-9 % faster
+  // than the unswapped defaults, as predicted within a few %); at 2560^3
+  // (378 tiles, three waves) the model predicted 8 % faster and the kernel
+  // ran 1-3 % slower (H100, docs/NOTES.md).
+  if (ranked.empty() || ranked.front().totalUs > 0.98 * unswapped.totalUs ||
+      ranked.front().tiles > constants.sms)
     return std::nullopt;
   return ranked.front();
 }
@@ -128,13 +137,18 @@ ConfigAttr mlir::tcgen::getSM90Config(const ContractionInfo &info,
   // hold half as many 4-byte ones, and one wgmma takes k = 8.
   int64_t bytes = info.aType.getIntOrFloatBitWidth() / 8;
   int64_t blockK = c.blockK * 2 / bytes;
+  // A swapped tile of several row blocks per warpgroup is the model's
+  // prediction (predictedSwap): a 16-bit C goes out through transposed TMA
+  // stores there.
   if (c.swap)
-    return ConfigAttr::get(info.op->getContext(), "sm90",
-                           {c.blockM, c.blockN, blockK},
-                           {64, c.blockN, blockK}, {64, c.blockN, 32 / bytes},
-                           c.stages, /*padding=*/0, /*vector=*/8, c.raster,
-                           /*persistent=*/true, c.streamK, /*cluster=*/{1, 1},
-                           "global", /*swap=*/true);
+    return ConfigAttr::get(
+        info.op->getContext(), "sm90", {c.blockM, c.blockN, blockK},
+        {64 * c.rowBlocks, c.blockN, blockK}, {64, c.blockN, 32 / bytes},
+        c.stages, /*padding=*/0, /*vector=*/8, c.raster,
+        /*persistent=*/true, c.streamK, /*cluster=*/{1, 1},
+        c.rowBlocks > 1 && getModelProblem(info).outBytes == 2 ? "tma"
+                                                               : "global",
+        /*swap=*/true);
   return ConfigAttr::get(
       info.op->getContext(), "sm90", {c.blockM, c.blockN, blockK},
       {64, c.blockN, blockK}, {64, c.blockN, 32 / bytes}, c.stages,
@@ -299,12 +313,27 @@ mlir::tcgen::swapCandidates(const ContractionInfo &info, int64_t sms) {
   if (!canSwap(info))
     return out;
   if (info.m > 64) {
+    // 192 x 96 with one consumer warpgroup (the model's swapped tile:
+    // predictedSwap), a 16-bit C through transposed TMA stores, whose rows
+    // must be 16-byte multiples apart.
+    int64_t outBytes = getModelProblem(info).outBytes;
+    if (outBytes == 4 || (!info.isDynamic() && info.n % 8 == 0)) {
+      model::SM90Candidate c;
+      c.swap = true;
+      c.blockM = 192;
+      c.blockN = 96;
+      c.rowBlocks = 3;
+      c.stages =
+          sm90::chooseStages(192, 96, 64, /*tmaStore=*/outBytes == 2,
+                             /*bKMajor=*/true, /*maxStages=*/5, c.rowBlocks);
+      out.push_back(c);
+    }
     // An f32 C: the tiles of cuBLAS's (transposed) kernels at 1000^3 -
     // 1536^3, which beat the unswapped default there in one run (1536^3
     // 192x96 0.93 of cuBLAS against 0.89, 1000^3 128x128 0.85 against
-    // 0.75). A 16-bit C is stored pair by pair across two of its rows from
-    // the swapped fragments: slower everywhere measured.
-    if (!info.cType.isF32())
+    // 0.75). A 16-bit C from registers is stored pair by pair across two
+    // of its rows from the swapped fragments: slower everywhere measured.
+    if (outBytes != 4)
       return out;
     for (auto [blockM, blockN] : {std::pair<int64_t, int64_t>{192, 96},
                                   {128, 128},
@@ -568,7 +597,8 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
            << typeName(info.aType) << " elements, not " << bt[2];
   int64_t smem = sm90::sharedMemoryBytes(
       bt[0], bt[1], kUnits, config.getStages(), config.getStore() != "global",
-      readsBKMajor(info) || sm90::swapCopiesB(swapped.has_value(), bt[1]));
+      readsBKMajor(info) || sm90::swapCopiesB(swapped.has_value(), bt[1]),
+      config.getWarpTile()[0] / 64);
   if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)
     return info.op->emitOpError()
            << config.getStages() << " stages need " << smem

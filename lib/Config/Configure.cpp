@@ -77,9 +77,11 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     else if (!blockTile.empty() || swapped || streamK > 0)
       clusterShape = {1, 1};
     ContractionInfo kinfo = swapped ? swapRoles(info) : info;
+    // A swapped default keeps its own store (TMA for a 16-bit C of the
+    // model's swapped tile); a swap asked for stores from registers.
     std::string storeKind =
-        store.empty() ? (swapped ? std::string("global")
-                                 : config.getStore().str())
+        store.empty() ? (swapped && !config.getSwap() ? std::string("global")
+                                                      : config.getStore().str())
                       : std::string(store);
     SmallVector<int64_t> mma(config.getMmaShape());
     int64_t numStages;
@@ -89,7 +91,13 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       // One consumer warpgroup per 64 rows spans the whole block width: the
       // warp tile and the wgmma shape follow from the block tile, and the
       // ring takes whatever shared memory the block tile leaves.
-      warp = {64, block[1], block[2]};
+      // A warp tile M asked for sets the rows of a consumer warpgroup
+      // (several 64-row blocks); otherwise the config's where it still
+      // divides the block, else 64.
+      int64_t warpM = !warpTile.empty() ? warpTile[0]
+                      : blockTile.empty() && block[0] % warp[0] == 0 ? warp[0]
+                                                                     : 64;
+      warp = {warpM, block[1], block[2]};
       // A wgmma takes 32 bytes of K: k16 for 16-bit, k8 for tf32 operands.
       mma = {64, block[1], 32 / (info.aType.getIntOrFloatBitWidth() / 8)};
       // The ring follows the block tile when the options change it (or

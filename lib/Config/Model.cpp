@@ -99,6 +99,9 @@ std::string SM90Candidate::label() const {
     s += llvm::formatv(" cluster {0}x{1}", clusterM, clusterN).str();
   if (swap)
     s += " swap";
+  if (rowBlocks > 1)
+    s += blockM == 64 * rowBlocks ? " 1wg"
+                                  : llvm::formatv(" r{0}", rowBlocks).str();
   return s;
 }
 
@@ -124,12 +127,19 @@ const std::vector<SM90Tile> &mlir::tcgen::model::sm90Tiles() {
   return tiles;
 }
 
+/// The ring of a swapped 192 x 96 tile: 5 stages (6 fit with an f32 C
+/// stored from registers, and ran 4 % slower at 1536^3 on H100).
+static constexpr int64_t kSwapTileStages = 5;
+
 const std::vector<SM90Tile> &mlir::tcgen::model::sm90SwapTiles() {
-  // 192 x 96 (three consumer warpgroups on 96 columns of the swapped
-  // problem, cuBLAS's tile at 1536^3): 17.8-17.9 us at 1536^3 with an f32
-  // C in two tuner runs (H100), which this throughput predicts; the
-  // unswapped 128 x 160 took 18.5-18.6 us (predicted 18.9).
-  static const std::vector<SM90Tile> tiles = {{192, 96, 0.85}};
+  // 192 x 96 on 96 columns of the swapped problem, cuBLAS's tile at
+  // 1536^3, computed as cuBLAS does by one consumer warpgroup (three m64n96
+  // accumulators): with three warpgroups it took 17.8-17.9 us at 1536^3
+  // with an f32 C in two tuner runs (H100; throughput 0.85 predicted that);
+  // with one, 5 stages and TMA stores for a 16-bit C, 7 % less there and
+  // 12 % less per k-tile (1536 x 1536 x 3072), which this throughput
+  // predicts. The unswapped 128 x 160 took 18.5-18.6 us (predicted 18.9).
+  static const std::vector<SM90Tile> tiles = {{192, 96, 0.93, 3}};
   return tiles;
 }
 
@@ -161,10 +171,9 @@ bool mlir::tcgen::model::isLegal(const SM90Candidate &c, const Problem &p) {
   // tie-break towards larger tiles must not pick a 192-row tile half empty.
   if (c.blockM == 192 && !c.swap && (p.m < 192 || p.n < c.blockN))
     return false;
-  if (c.stages < 2 ||
-      sm90::sharedMemoryBytes(c.blockM, c.blockN, c.blockK, c.stages,
-                              p.tmaStore, p.bKMajor) >
-          sm90::kMaxDynamicSmemBytes)
+  if (c.stages < 2 || sm90::sharedMemoryBytes(
+                          c.blockM, c.blockN, c.blockK, c.stages, p.tmaStore,
+                          p.bKMajor, c.rowBlocks) > sm90::kMaxDynamicSmemBytes)
     return false;
   if (c.clusterM * c.clusterN > 2)
     return false;
@@ -381,7 +390,9 @@ Problem mlir::tcgen::model::swappedProblem(const Problem &p) {
   s.bKMajor = !p.aMNMajor;
   s.aSlowRows = p.bSlowRows;
   s.bSlowRows = p.aSlowRows;
-  s.tmaStore = false;
+  // A 16-bit C leaves through transposed TMA stores; an f32 C from
+  // registers.
+  s.tmaStore = p.outBytes == 2;
   return s;
 }
 
@@ -394,8 +405,10 @@ mlir::tcgen::model::rankSM90Swapped(const Problem &swapped,
     c.swap = true;
     c.blockM = t.m;
     c.blockN = t.n;
+    c.rowBlocks = t.rowBlocks;
     c.stages =
-        sm90::chooseStages(t.m, t.n, 64, /*tmaStore=*/false, swapped.bKMajor);
+        sm90::chooseStages(t.m, t.n, 64, swapped.tmaStore, swapped.bKMajor,
+                           kSwapTileStages, t.rowBlocks);
     if (!isLegal(c, swapped))
       continue;
     predict(c, swapped, d);

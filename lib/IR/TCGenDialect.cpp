@@ -277,16 +277,19 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     // B tile of 8 rows; BuildKernel checks the layout).
     bool widthOk = swap ? block[1] % 8 == 0 && block[1] >= 8
                         : block[1] % 16 == 0 && block[1] >= 64;
-    if (!sm90RowsFit(block[0], block[1]) || warp[0] != 64 ||
-        warp[1] != block[1] || !widthOk || block[1] > 256 ||
-        !(sixteen || tf32 || fp8) || warp[2] != block[2] || mma[0] != 64 ||
-        mma[1] != block[1])
+    // A consumer warpgroup takes warp[0] rows: one 64-row block or several
+    // (each its own m64 accumulator).
+    bool rowsOk = warp[0] % 64 == 0 && block[0] % warp[0] == 0;
+    if (!sm90RowsFit(block[0], block[1]) || !rowsOk || warp[1] != block[1] ||
+        !widthOk || block[1] > 256 || !(sixteen || tf32 || fp8) ||
+        warp[2] != block[2] || mma[0] != 64 || mma[1] != block[1])
       return emitError()
              << "sm90 configs need block = [64 | 128 | 192, N, 64] with N a "
                 "multiple of 16 from 64 to 256 (192 rows: to 192; with swap, "
                 "of 8 from 8), "
-                "warp = [64, N, 64], mma = [64, N, 16] (tf32: K 32 and mma K "
-                "8; fp8: K 128 and mma K 32)";
+                "warp = [64 x r, N, 64] dividing the block's rows, mma = "
+                "[64, N, 16] (tf32: K 32 and mma K 8; fp8: K 128 and mma K "
+                "32)";
   }
   if (backend == "sm80") {
     // Fragments of 16x16x16: one ldmatrix.x4 per A or B fragment, two

@@ -163,8 +163,16 @@ CandidateRecord fromRecord(const ::tcgen::TuneCandidateRecord &t) {
   r.predictedUs = t.predictedUs;
   r.status = t.status;
   r.config = t.config;
-  // The file keeps the swap in the config only.
-  r.c.swap = StringRef(t.config).contains("swap = true");
+  // The file keeps the swap and the warp tile in the config only.
+  StringRef config(t.config);
+  r.c.swap = config.contains("swap = true");
+  size_t warp = config.find("warp = [");
+  int64_t warpM = 0;
+  if (warp != StringRef::npos &&
+      !config.substr(warp + 8).split(',').first.trim().getAsInteger(10,
+                                                                    warpM) &&
+      warpM >= 64)
+    r.c.rowBlocks = warpM / 64;
   return r;
 }
 
@@ -228,10 +236,10 @@ double meanError(const std::vector<model::Measurement> &points,
 }
 
 bool sameConfig(const model::SM90Candidate &a, const model::SM90Candidate &b) {
-  return a.blockM == b.blockM && a.blockN == b.blockN &&
-         a.stages == b.stages && a.streamK == b.streamK &&
-         a.clusterM == b.clusterM && a.clusterN == b.clusterN &&
-         a.raster == b.raster && a.swap == b.swap;
+  return a.blockM == b.blockM && a.blockN == b.blockN && a.stages == b.stages &&
+         a.streamK == b.streamK && a.clusterM == b.clusterM &&
+         a.clusterN == b.clusterN && a.raster == b.raster && a.swap == b.swap &&
+         a.rowBlocks == b.rowBlocks;
 }
 
 /// The fastest measured time of `shape` over that of the model's first
@@ -507,9 +515,18 @@ int mlir::tcgen::runTune(ModuleOp module, const TCGenPipelineOptions &options,
           llvm::formatv("--stream-k={0}", int(c.streamK)).str(),
           llvm::formatv("--cluster={0},{1}", c.clusterM, c.clusterN).str(),
           llvm::formatv("--raster={0}", c.raster).str()};
-      // A swapped candidate's tile is in the swapped problem's terms.
-      if (c.swap)
+      // A swapped candidate's tile is in the swapped problem's terms; its
+      // store is the config's (TMA for the one-warpgroup tile's 16-bit C).
+      if (c.swap) {
         args.push_back("--swap=1");
+        if (StringRef(rec.config).contains("store = \"tma\""))
+          args.push_back("--store=tma");
+      }
+      // Several row blocks per consumer warpgroup: the warp tile's M.
+      if (c.rowBlocks > 1)
+        args.push_back(llvm::formatv("--warp-tile={0},{1},{2}",
+                                     64 * c.rowBlocks, c.blockN, c.blockK)
+                           .str());
       for (const std::string &f : request.forwardedFlags)
         args.push_back(f);
       SmallVector<StringRef> argRefs(args.begin(), args.end());

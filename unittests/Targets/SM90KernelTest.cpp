@@ -182,6 +182,32 @@ TEST(SM90Kernel, MNMajorBKeepsWholeBoxes) {
   EXPECT_EQ(chooseStages(128, 144, 64, true, /*bKMajor=*/true), 5);
 }
 
+TEST(SM90Kernel, RowBlocksShareTheStoreBuffers) {
+  // One consumer warpgroup over a 192-row tile: 256 threads, two store
+  // buffers instead of six, so a 192 x 96 tile keeps 5 stages of 36 KiB
+  // with TMA stores (three warpgroups: 4).
+  KernelParams p;
+  p.blockM = 192;
+  p.blockN = 96;
+  p.bKMajor = true;
+  p.tmaStore = true;
+  EXPECT_EQ(p.consumers(), 3);
+  EXPECT_EQ(p.storeBytes(), 3 * 2 * 8192);
+  p.rowBlocks = 3;
+  EXPECT_EQ(p.consumers(), 1);
+  EXPECT_EQ(p.threads(), 256);
+  EXPECT_EQ(p.storeBytes(), 2 * 8192);
+  EXPECT_EQ(p.consumerRegisters(), 240);
+  EXPECT_EQ(storeBufferBytes(192, true, 3), 2 * 8192);
+  EXPECT_EQ(storeBufferBytes(192, false, 3), 0);
+  EXPECT_EQ(sharedMemoryBytes(192, 96, 64, 5, true, true, 3),
+            5 * (192 + 96) * 128 + 2 * 8192 + 1024);
+  EXPECT_EQ(chooseStages(192, 96, 64, true, true), 4);
+  EXPECT_EQ(chooseStages(192, 96, 64, true, true, 8, 3), 5);
+  p.stages = 5;
+  EXPECT_LE(p.smemBytes(), kMaxDynamicSmemBytes);
+}
+
 TEST(SM90Kernel, EdgeTiles) {
   KernelParams p;
   p.m = 300;

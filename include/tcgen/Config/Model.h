@@ -91,6 +91,9 @@ struct SM90Candidate {
   /// C^T = B^T A^T (config `swap`): the tile is in the swapped problem's
   /// terms, and the model does not predict it (the tuner times it).
   bool swap = false;
+  /// 64-row blocks per consumer warpgroup (one warpgroup on the whole
+  /// tile where this is blockM / 64).
+  int64_t rowBlocks = 1;
 
   // The model's terms.
   int64_t tiles = 0;          ///< block tiles, edge tiles and batch included
@@ -107,7 +110,8 @@ struct SM90Candidate {
 
   /// Predicted TFLOP/s for `p`.
   double tflops(const Problem &p) const { return p.flops() / totalUs * 1e-6; }
-  /// "128x256 s4", with " streamk", " cluster 2x1" and " swap" where set.
+  /// "128x256 s4", with " streamk", " cluster 2x1", " swap" and " 1wg"
+  /// (one consumer warpgroup of several row blocks) where set.
   std::string label() const;
 };
 
@@ -117,6 +121,8 @@ struct SM90Candidate {
 struct SM90Tile {
   int64_t m, n;
   double throughput;
+  /// 64-row blocks per consumer warpgroup (config warp tile M / 64).
+  int64_t rowBlocks = 1;
 };
 
 /// The block tiles, best per-SM throughput first.

@@ -742,6 +742,24 @@ struct BuildKernelPass final
         }
         return result;
       };
+    // A consumer warpgroup of several 64-row blocks (config warp tile M).
+    p.rowBlocks = config.getWarpTile()[0] / 64;
+    if (p.rowBlocks > 1) {
+      std::string whyNot;
+      if (p.streamK || p.clusterSize() > 1)
+        whyNot = "no stream-K and no cluster";
+      else if (p.hasPrologue())
+        whyNot = "no prologue fused into the kernel (prologue = pack computes "
+                 "it in a pack kernel)";
+      else if (p.rowBlocks * p.accRegs() > sm90::kMaxRowBlockAccRegs)
+        whyNot = "at most " + std::to_string(sm90::kMaxRowBlockAccRegs) +
+                 " accumulator registers a thread (row blocks x N / 2 = " +
+                 std::to_string(p.rowBlocks * p.accRegs()) + ")";
+      if (!whyNot.empty())
+        return op.emitOpError("a consumer warpgroup of ")
+               << p.rowBlocks << " row blocks (warp tile M "
+               << config.getWarpTile()[0] << ") needs " << whyNot;
+    }
     // A matrix epilogue operand read with TMA through the store chunks.
     if (epilogueLoads != "fragments" && epilogueLoads != "tma" &&
         epilogueLoads != "auto")
@@ -762,8 +780,9 @@ struct BuildKernelPass final
       else if (p.blockN % p.storeChunkCols() != 0)
         whyNot = "a block tile N that is a multiple of the store chunk";
       else if (p.batched || p.streamK || p.clusterSize() > 1 ||
-               p.dynamicShape)
-        whyNot = "no batch, stream-K, cluster or run-time sizes";
+               p.dynamicShape || p.rowBlocks > 1)
+        whyNot = "no batch, stream-K, cluster, run-time sizes or consumer "
+                 "row blocks";
       // auto: TMA where it applies (measured as fast or faster), else the
       // fragment loads.
       if (!whyNot.empty() && epilogueLoads == "auto")

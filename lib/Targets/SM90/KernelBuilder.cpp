@@ -214,11 +214,13 @@ static std::string cIndices(const KernelParams &p, StringRef row,
 
 int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
                                         int64_t blockK, bool tmaStore,
-                                        bool bKMajor, int64_t maxStages) {
-  int64_t fixed =
-      sharedMemoryBytes(blockM, blockN, blockK, 0, tmaStore, bKMajor);
-  int64_t stage =
-      sharedMemoryBytes(blockM, blockN, blockK, 1, tmaStore, bKMajor) - fixed;
+                                        bool bKMajor, int64_t maxStages,
+                                        int64_t rowBlocks) {
+  int64_t fixed = sharedMemoryBytes(blockM, blockN, blockK, 0, tmaStore,
+                                    bKMajor, rowBlocks);
+  int64_t stage = sharedMemoryBytes(blockM, blockN, blockK, 1, tmaStore,
+                                    bKMajor, rowBlocks) -
+                  fixed;
   int64_t stages = (kMaxDynamicSmemBytes - fixed) / stage;
   return std::min<int64_t>(stages, maxStages);
 }
@@ -671,6 +673,48 @@ static void emitStepDescriptor(llvm::raw_ostream &os, StringRef x, int64_t kk,
                       x, kk, sfx, offset, x.upper());
 }
 
+/// The wgmmas of one k-tile for a warpgroup of several 64-row blocks
+/// (`rowBlocks`): the B descriptors of every k-step, then per row block (its
+/// A slab 8 KiB further on) its k-steps on its own accumulator, as cuBLAS
+/// orders them. `input` names the row blocks' accumulators separated by
+/// commas; returns the results likewise.
+static std::string emitRowBlockWgmmas(llvm::raw_ostream &os, StringRef sfx,
+                                      bool isFirst, StringRef input,
+                                      const KernelParams &p) {
+  const int64_t aStepBytes = kStepBytes(!p.aMNMajor);
+  const int64_t bStepBytes = kStepBytes(p.bKMajor);
+  const int64_t steps = p.blockK / p.wgmmaK();
+  SmallVector<StringRef> inputs;
+  input.split(inputs, ',');
+  for (int64_t kk = 0; kk < steps; ++kk)
+    emitStepDescriptor(os, "b", kk, sfx, kk * bStepBytes);
+  std::string results;
+  for (int64_t rb = 0; rb < p.rowBlocks; ++rb) {
+    std::string rsfx = llvm::formatv("r{0}{1}", rb, sfx).str();
+    os << llvm::formatv(
+        "        %aAddr{0} = arith.addi %aAddr{1}, %cRowBlock{2} : i64\n", rsfx,
+        sfx, rb);
+    std::string prev = inputs[rb].trim().str();
+    for (int64_t kk = 0; kk < steps; ++kk) {
+      const char *scale = isFirst && kk == 0 ? "zero" : "one";
+      emitStepDescriptor(os, "a", kk, rsfx, kk * aStepBytes);
+      os << llvm::formatv(R"(
+        %d{0}{1} = nvvm.wgmma.mma_async %dA{0}{1}, %dB{0}{2}, {3}, #nvvm.shape<m = 64, n = {4}, k = {5}>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<{7}>, #nvvm.wgmma_scale_in<one>, <{8}>], B [<{7}>, #nvvm.wgmma_scale_in<one>, <{9}>] : !acc -> !acc
+)",
+                          kk, rsfx, sfx, prev, p.blockN, p.wgmmaK(), scale,
+                          p.inType, p.aMNMajor ? "col" : "row",
+                          p.bKMajor ? "col" : "row");
+      prev = llvm::formatv("%d{0}{1}", kk, rsfx).str();
+    }
+    results += (rb ? ", " : "") + prev;
+  }
+  os << R"(
+        nvvm.wgmma.commit.group.sync.aligned
+        nvvm.wgmma.wait.group.sync.aligned 1
+)";
+  return results;
+}
+
 /// Emits the consumer's work on one k-tile: wait for its stage, then
 /// blockK / 16 wgmma m64nNk16 steps on descriptors that walk the stage, then
 /// commit and wait until at most this group is in flight. SSA names carry
@@ -689,6 +733,8 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
   os << R"(
         nvvm.wgmma.fence.aligned
 )";
+  if (p.rowBlocks > 1)
+    return emitRowBlockWgmmas(os, sfx, isFirst, input, p);
   std::string prev = input.str();
   for (int64_t kk = 0; kk < p.blockK / p.wgmmaK(); ++kk) {
     const char *scale = isFirst && kk == 0 ? "zero" : "one";
@@ -1669,8 +1715,7 @@ static void emitStoreChunkEnd(llvm::raw_ostream &os, const KernelParams &p,
       %ecOff{0} = arith.constant {1} : index
         %ecx{0} = arith.addi %n0, %ecOff{0} : index
         %ecxI{0} = arith.index_cast %ecx{0} : index to i32
-        %ecWg{0} = arith.muli %wg, %c64r : index
-        %ecy{0} = arith.addi %m0, %ecWg{0} : index
+        %ecy{0} = arith.addi %m0, %wgRow : index
         %ecyI{0} = arith.index_cast %ecy{0} : index to i32
         %ecb{0} = arith.constant {2} : i32
         %eca{0} = arith.addi %stB, %ecb{0} : i32
@@ -2329,7 +2374,7 @@ gpu.module @{0} {{
       %descBHi = arith.constant {1} : i64
       %c4i = arith.constant 4 : i64
       %wgI = arith.index_cast %wg : index to i64
-      %cASlab = arith.constant 8192 : i64
+      %cASlab = arith.constant {6} : i64
       %aSlab = arith.muli %wgI, %cASlab : i64
       %cStageBytesI = arith.constant {2} : i64
       %cATile = arith.constant {3} : i64
@@ -2338,7 +2383,12 @@ gpu.module @{0} {{
       %lane32 = arith.remui %tid32, %c32i : i32
 )",
                       descAHi, descBHi, p.stageBytes(), aTileBytes,
-                      p.consumerRegisters(), kDescAddressMask);
+                      p.consumerRegisters(), kDescAddressMask,
+                      8192 * p.rowBlocks);
+  // A warpgroup's row blocks: 8 KiB of its A slab each.
+  for (int64_t rb = 0; p.rowBlocks > 1 && rb < p.rowBlocks; ++rb)
+    os << llvm::formatv("      %cRowBlock{0} = arith.constant {1} : i64\n", rb,
+                        rb * 8192);
   if (clustered)
     // The cluster addresses of both blocks' first empty barrier, for the
     // releases (emitRelease): mapped once, not per k-tile.
@@ -2513,6 +2563,39 @@ gpu.module @{0} {{
       }
 )",
                         last);
+  } else if (p.rowBlocks > 1) {
+    // One accumulator per row block, carried together.
+    std::string undefs, ins, types;
+    for (int64_t rb = 0; rb < p.rowBlocks; ++rb) {
+      undefs += (rb ? ", " : "") + std::string("%accU");
+      ins += llvm::formatv("{0}%accIn{1}", rb ? ", " : "", rb).str();
+      types += rb ? ", !acc" : "!acc";
+    }
+    std::string first = emitKTile(os, "f", "%it0", /*isFirst=*/true, undefs, p);
+    SmallVector<StringRef> firsts;
+    StringRef(first).split(firsts, ',');
+    std::string iterArgs;
+    for (int64_t rb = 0; rb < p.rowBlocks; ++rb)
+      iterArgs += llvm::formatv("{0}%accIn{1} = {2}", rb ? ", " : "", rb,
+                                firsts[rb].trim())
+                      .str();
+    os << llvm::formatv(R"(
+      %acc:{2} = scf.for %kt = %c1 to %len step %c1 iter_args({0}) -> ({1}) {{
+        %it = arith.addi %it0, %kt : index
+)",
+                        iterArgs, types, p.rowBlocks);
+    last = emitKTile(os, "", "%it", /*isFirst=*/false, ins, p);
+    os << R"(
+        // The previous k-tile's wgmma group is done: release its stage.
+        %prevIt = arith.subi %it, %c1 : index
+        %ps = arith.remui %prevIt, %cStages : index
+)";
+    emitRelease(os, "tok", "%ps", p);
+    os << llvm::formatv(R"(
+        scf.yield {0} : {1}
+      }
+)",
+                        last, types);
   } else {
     std::string first =
         emitKTile(os, "f", "%it0", /*isFirst=*/true, "%accU", p);
@@ -2547,10 +2630,13 @@ gpu.module @{0} {{
   if (p.streamK)
     emitStreamKFixup(os, p);
 
-  // Epilogue: the m64nN f32 fragment of thread (warp w, lane l) holds, for
-  // j in [0, N/8): d[4j], d[4j+1] at row 16w + l/4, columns 8j + 2(l%4) + {0,1}
-  // and d[4j+2], d[4j+3] eight rows below.
-  os << R"(
+  // The epilogue of one 64-row block (`wgName`: its index in the tile,
+  // `accName`: its accumulator).
+  auto emitEpilogue = [&](StringRef accName, StringRef wgName) {
+    // Epilogue: the m64nN f32 fragment of thread (warp w, lane l) holds, for
+    // j in [0, N/8): d[4j], d[4j+1] at row 16w + l/4, columns 8j + 2(l%4) +
+    // {0,1} and d[4j+2], d[4j+3] eight rows below.
+    os << llvm::formatv(R"(
       %c32 = arith.constant 32 : index
       %c4 = arith.constant 4 : index
       %c8 = arith.constant 8 : index
@@ -2566,7 +2652,7 @@ gpu.module @{0} {{
       %wtidE = arith.remui %tidEI, %c128 : index
       %warp = arith.divui %wtidE, %c32 : index
       %lane = arith.remui %wtidE, %c32 : index
-      %wgRow = arith.muli %wg, %c64r : index
+      %wgRow = arith.muli {0}, %c64r : index
       %wRow = arith.muli %warp, %c16 : index
       %lRow = arith.divui %lane, %c4 : index
       %r0a = arith.addi %m0, %wgRow : index
@@ -2577,19 +2663,20 @@ gpu.module @{0} {{
       %c2 = arith.constant 2 : index
       %lCol = arith.muli %lq, %c2 : index
       %colBase = arith.addi %n0, %lCol : index
-)";
-  if (p.batched && p.tmaStore && !p.multiBatch())
-    os << "      %bIdxI = arith.index_cast %bIdx : index to i32\n";
-  for (size_t i = 0; p.multiBatch() && p.tmaStore && i < p.batchShape.size();
-       ++i)
-    if (int(i) != p.foldDim)
-      os << llvm::formatv("      %bIdxI{0} = arith.index_cast %bIdx{0} : "
-                          "index to i32\n",
-                          i);
-  // Edge tiles: rows past M are clamped for loads (%row<r>c) and not
-  // stored (%row<r>in); columns likewise (emitColumnEdge).
-  if (p.ragged(/*alongM=*/true))
-    os << llvm::formatv(R"(
+)",
+                        wgName);
+    if (p.batched && p.tmaStore && !p.multiBatch())
+      os << "      %bIdxI = arith.index_cast %bIdx : index to i32\n";
+    for (size_t i = 0; p.multiBatch() && p.tmaStore && i < p.batchShape.size();
+         ++i)
+      if (int(i) != p.foldDim)
+        os << llvm::formatv("      %bIdxI{0} = arith.index_cast %bIdx{0} : "
+                            "index to i32\n",
+                            i);
+    // Edge tiles: rows past M are clamped for loads (%row<r>c) and not
+    // stored (%row<r>in); columns likewise (emitColumnEdge).
+    if (p.ragged(/*alongM=*/true))
+      os << llvm::formatv(R"(
       %cLastRow = arith.constant {0} : index
       %cM = arith.constant {1} : index
       %row0c = arith.minui %row0, %cLastRow : index
@@ -2597,150 +2684,178 @@ gpu.module @{0} {{
       %row0in = arith.cmpi ult, %row0, %cM : index
       %row1in = arith.cmpi ult, %row1, %cM : index
 )",
-                        p.m - 1, p.m);
-  if (p.ragged(/*alongM=*/false))
-    os << llvm::formatv(R"(
+                          p.m - 1, p.m);
+    if (p.ragged(/*alongM=*/false))
+      os << llvm::formatv(R"(
       %cLastPair = arith.constant {0} : index
       %cLastCol = arith.constant {1} : index
       %cN = arith.constant {2} : index
 )",
-                        p.n - 2, p.n - 1, p.n);
-  // Sizes known at run time only: the operand loads are clamped to the last
-  // row and column pair of the run-time sizes (N is even: TMA stores need
-  // C's rows 16-byte multiples apart).
-  if (p.dynamicShape && !p.epilogueOperands.empty())
-    os << R"(
+                          p.n - 2, p.n - 1, p.n);
+    // Sizes known at run time only: the operand loads are clamped to the last
+    // row and column pair of the run-time sizes (N is even: TMA stores need
+    // C's rows 16-byte multiples apart).
+    if (p.dynamicShape && !p.epilogueOperands.empty())
+      os << R"(
       %cLastRow = arith.subi %sizeM, %c1 : index
       %row0c = arith.minui %row0, %cLastRow : index
       %row1c = arith.minui %row1, %cLastRow : index
       %cLastPair = arith.subi %sizeN, %c2 : index
 )";
-  if (p.chunkedStore())
-    emitStoreSetup(os, p);
-  emitColumnOperandLoads(os, p);
-  // Column group j goes out in whole chunk j / groupsPerChunk; where the
-  // block width is not a multiple of the chunk, the groups of the last,
-  // overlapping chunk (storeChunks) are stored into it once all are
-  // computed, from the values kept in `stored`.
-  const int64_t groupsPerChunk = p.storeChunkCols() / 8;
-  const std::vector<int64_t> chunks = p.storeChunks();
-  const int64_t wholeChunks = p.blockN / p.storeChunkCols();
-  std::vector<std::array<std::string, 2>> stored(p.blockN / 8);
-  auto inWholeChunk = [&](int64_t j) {
-    return !p.chunkedStore() || j / groupsPerChunk < wholeChunks;
-  };
-  for (int64_t j = 0; j < p.blockN / 8; ++j) {
-    if (p.chunkedStore() && j % groupsPerChunk == 0 && inWholeChunk(j)) {
-      emitStoreChunkBegin(os, p, j / groupsPerChunk);
-      if (p.tmaEpilogueOperand >= 0)
-        emitEpilogueOperandLoad(os, p, j / groupsPerChunk);
-    }
-    if (p.fusedEpilogue && j % kEpilogueLoadGroup == 0)
-      for (int64_t g = j; g < std::min(j + kEpilogueLoadGroup, p.blockN / 8);
-           ++g)
-        emitFusedLoads(os, p, g);
-    if (!p.fusedEpilogue)
-      os << llvm::formatv(R"(
+    if (p.chunkedStore())
+      emitStoreSetup(os, p);
+    emitColumnOperandLoads(os, p);
+    // Column group j goes out in whole chunk j / groupsPerChunk; where the
+    // block width is not a multiple of the chunk, the groups of the last,
+    // overlapping chunk (storeChunks) are stored into it once all are
+    // computed, from the values kept in `stored`.
+    const int64_t groupsPerChunk = p.storeChunkCols() / 8;
+    const std::vector<int64_t> chunks = p.storeChunks();
+    const int64_t wholeChunks = p.blockN / p.storeChunkCols();
+    std::vector<std::array<std::string, 2>> stored(p.blockN / 8);
+    auto inWholeChunk = [&](int64_t j) {
+      return !p.chunkedStore() || j / groupsPerChunk < wholeChunks;
+    };
+    for (int64_t j = 0; j < p.blockN / 8; ++j) {
+      if (p.chunkedStore() && j % groupsPerChunk == 0 && inWholeChunk(j)) {
+        emitStoreChunkBegin(os, p, j / groupsPerChunk);
+        if (p.tmaEpilogueOperand >= 0)
+          emitEpilogueOperandLoad(os, p, j / groupsPerChunk);
+      }
+      if (p.fusedEpilogue && j % kEpilogueLoadGroup == 0)
+        for (int64_t g = j; g < std::min(j + kEpilogueLoadGroup, p.blockN / 8);
+             ++g)
+          emitFusedLoads(os, p, g);
+      if (!p.fusedEpilogue)
+        os << llvm::formatv(R"(
       %cj{0} = arith.constant {1} : index
       %col{0} = arith.addi %colBase, %cj{0} : index
 )",
-                          j, 8 * j);
-    if (!p.fusedEpilogue)
-      emitColumnEdge(os, p, j);
-    os << llvm::formatv(R"(
-      %e{0}a{6} = llvm.extractvalue %acc[{2}] : !acc
-      %e{0}b{6} = llvm.extractvalue %acc[{3}] : !acc
-      %e{0}c{6} = llvm.extractvalue %acc[{4}] : !acc
-      %e{0}d{6} = llvm.extractvalue %acc[{5}] : !acc
+                            j, 8 * j);
+      if (!p.fusedEpilogue)
+        emitColumnEdge(os, p, j);
+      os << llvm::formatv(R"(
+      %e{0}a{6} = llvm.extractvalue {7}[{2}] : !acc
+      %e{0}b{6} = llvm.extractvalue {7}[{3}] : !acc
+      %e{0}c{6} = llvm.extractvalue {7}[{4}] : !acc
+      %e{0}d{6} = llvm.extractvalue {7}[{5}] : !acc
 )",
-                        j, 8 * j, 4 * j, 4 * j + 1, 4 * j + 2, 4 * j + 3,
-                        pinAccumulators(p) ? "raw" : "");
-    // A fused epilogue computes on the accumulators; LLVM sees nothing tie
-    // them to the wgmma wait and may hoist that arithmetic above it, which
-    // makes ptxas serialize the wgmma chain (C7514). An empty volatile asm
-    // per register (CUTLASS's warpgroup_fence_operand) pins each value
-    // after the wait.
-    // The same with odd N, whose element stores sit in branches.
-    if (pinAccumulators(p))
-      for (char x : StringRef("abcd"))
-        os << llvm::formatv("      %e{0}{1} = llvm.inline_asm has_side_effects "
-                            "\"\", \"=f,0\" %e{0}{1}raw : (f32) -> f32\n",
-                            j, x);
-    std::string e = llvm::formatv("%e{0}", j).str();
-    if (p.streamK) {
-      // Quad j of the accumulators is the fragment's column group j.
-      if (j % kPartialGroup == 0)
-        emitPartialSums(os, j,
-                        std::min<int64_t>(kPartialGroup, p.blockN / 8 - j));
-      std::string sum = llvm::formatv("%ps{0}#{1}", j - j % kPartialGroup,
-                                      j % kPartialGroup)
-                            .str();
-      for (int64_t x = 0; x < 4; ++x)
-        os << llvm::formatv(R"(
+                          j, 8 * j, 4 * j, 4 * j + 1, 4 * j + 2, 4 * j + 3,
+                          pinAccumulators(p) ? "raw" : "", accName);
+      // A fused epilogue computes on the accumulators; LLVM sees nothing tie
+      // them to the wgmma wait and may hoist that arithmetic above it, which
+      // makes ptxas serialize the wgmma chain (C7514). An empty volatile asm
+      // per register (CUTLASS's warpgroup_fence_operand) pins each value
+      // after the wait.
+      // The same with odd N, whose element stores sit in branches.
+      if (pinAccumulators(p))
+        for (char x : StringRef("abcd"))
+          os << llvm::formatv(
+              "      %e{0}{1} = llvm.inline_asm has_side_effects "
+              "\"\", \"=f,0\" %e{0}{1}raw : (f32) -> f32\n",
+              j, x);
+      std::string e = llvm::formatv("%e{0}", j).str();
+      if (p.streamK) {
+        // Quad j of the accumulators is the fragment's column group j.
+        if (j % kPartialGroup == 0)
+          emitPartialSums(os, j,
+                          std::min<int64_t>(kPartialGroup, p.blockN / 8 - j));
+        std::string sum = llvm::formatv("%ps{0}#{1}", j - j % kPartialGroup,
+                                        j % kPartialGroup)
+                              .str();
+        for (int64_t x = 0; x < 4; ++x)
+          os << llvm::formatv(R"(
       %p{0}{1} = vector.extract {2}[{3}] : f32 from vector<4xf32>
       %t{0}{1} = arith.addf %e{0}{1}, %p{0}{1} : f32
 )",
-                            j, "abcd"[x], sum, x);
-      e = llvm::formatv("%t{0}", j).str();
-    }
-    for (auto [h, half, row] :
-         {std::tuple<int, const char *, const char *>{0, "ab", "%row0"},
-          {1, "cd", "%row1"}}) {
-      std::string v = llvm::formatv("%v{0}{1}", j, half).str();
-      if (p.fusedEpilogue) {
-        if (p.tmaEpilogueOperand >= 0)
-          emitEpilogueOperandPair(os, p, p.tmaEpilogueOperand, j, half,
-                                  j / groupsPerChunk, j % groupsPerChunk);
-        emitFusedPair(os, p, j, half, e);
-        stored[j][h] = v + "h";
-        if (inWholeChunk(j))
-          emitPairStore(os, p, v + "h", row, j, half, j / groupsPerChunk,
-                        j % groupsPerChunk);
-        continue;
+                              j, "abcd"[x], sum, x);
+        e = llvm::formatv("%t{0}", j).str();
       }
-      os << llvm::formatv(R"(
+      for (auto [h, half, row] :
+           {std::tuple<int, const char *, const char *>{0, "ab", "%row0"},
+            {1, "cd", "%row1"}}) {
+        std::string v = llvm::formatv("%v{0}{1}", j, half).str();
+        if (p.fusedEpilogue) {
+          if (p.tmaEpilogueOperand >= 0)
+            emitEpilogueOperandPair(os, p, p.tmaEpilogueOperand, j, half,
+                                    j / groupsPerChunk, j % groupsPerChunk);
+          emitFusedPair(os, p, j, half, e);
+          stored[j][h] = v + "h";
+          if (inWholeChunk(j))
+            emitPairStore(os, p, v + "h", row, j, half, j / groupsPerChunk,
+                          j % groupsPerChunk);
+          continue;
+        }
+        os << llvm::formatv(R"(
       {0}0 = vector.from_elements {1}{2}, {1}{3} : vector<2xf32>
 )",
-                          v, e, half[0], half[1]);
-      std::string out = v + "0";
-      if (p.outType != "f32" && pinAccumulators(p) && !singleCColumn(p)) {
-        // Pinned accumulators: one packed cvt per pair, as in the fused
-        // epilogue (scalar cvt.rn.f16.f32 serialize the wgmma chain).
-        os << llvm::formatv(R"(
+                            v, e, half[0], half[1]);
+        std::string out = v + "0";
+        if (p.outType != "f32" && pinAccumulators(p) && !singleCColumn(p)) {
+          // Pinned accumulators: one packed cvt per pair, as in the fused
+          // epilogue (scalar cvt.rn.f16.f32 serialize the wgmma chain).
+          os << llvm::formatv(R"(
       {0}p = llvm.inline_asm "cvt.rn.{4}x2.f32 $0, $1, $2;", "=r,f,f" {1}{3}, {1}{2} : (f32, f32) -> i32
       {0}h = llvm.bitcast {0}p : i32 to vector<2x{4}>
 )",
-                            v, e, half[0], half[1], p.outType);
-        out = v + "h";
-      } else if (p.outType != "f32") {
-        os << llvm::formatv("      {0}h = arith.truncf {0}0 : vector<2xf32> to "
-                            "vector<2x{1}>\n",
-                            v, p.outType);
-        out = v + "h";
+                              v, e, half[0], half[1], p.outType);
+          out = v + "h";
+        } else if (p.outType != "f32") {
+          os << llvm::formatv(
+              "      {0}h = arith.truncf {0}0 : vector<2xf32> to "
+              "vector<2x{1}>\n",
+              v, p.outType);
+          out = v + "h";
+        }
+        stored[j][h] = out;
+        if (inWholeChunk(j))
+          emitPairStore(os, p, out, row, j, half, j / groupsPerChunk,
+                        j % groupsPerChunk);
       }
-      stored[j][h] = out;
-      if (inWholeChunk(j))
-        emitPairStore(os, p, out, row, j, half, j / groupsPerChunk,
-                      j % groupsPerChunk);
+      if (p.transposedStore() && inWholeChunk(j))
+        emitTransposedStore(os, p, stored[j][0], stored[j][1], j,
+                            j / groupsPerChunk, j % groupsPerChunk);
+      if (p.chunkedStore() && (j + 1) % groupsPerChunk == 0 && inWholeChunk(j))
+        emitStoreChunkEnd(os, p, j / groupsPerChunk,
+                          j / groupsPerChunk * p.storeChunkCols());
     }
-    if (p.transposedStore() && inWholeChunk(j))
-      emitTransposedStore(os, p, stored[j][0], stored[j][1], j,
-                          j / groupsPerChunk, j % groupsPerChunk);
-    if (p.chunkedStore() && (j + 1) % groupsPerChunk == 0 && inWholeChunk(j))
-      emitStoreChunkEnd(os, p, j / groupsPerChunk,
-                        j / groupsPerChunk * p.storeChunkCols());
-  }
-  if (p.chunkedStore() && int64_t(chunks.size()) > wholeChunks) {
-    const int64_t c = wholeChunks, first = chunks.back() / 8;
-    emitStoreChunkBegin(os, p, c);
-    for (int64_t j = first; j < p.blockN / 8 && p.transposedStore(); ++j)
-      emitTransposedStore(os, p, stored[j][0], stored[j][1], j, c, j - first);
-    for (int64_t j = first; j < p.blockN / 8; ++j)
-      for (auto [h, half, row] :
-           {std::tuple<int, const char *, const char *>{0, "ab", "%row0"},
-            {1, "cd", "%row1"}})
-        emitPairStore(os, p, stored[j][h], row, j, half, c, j - first, "t");
-    emitStoreChunkEnd(os, p, c, chunks.back());
+    if (p.chunkedStore() && int64_t(chunks.size()) > wholeChunks) {
+      const int64_t c = wholeChunks, first = chunks.back() / 8;
+      emitStoreChunkBegin(os, p, c);
+      for (int64_t j = first; j < p.blockN / 8 && p.transposedStore(); ++j)
+        emitTransposedStore(os, p, stored[j][0], stored[j][1], j, c, j - first);
+      for (int64_t j = first; j < p.blockN / 8; ++j)
+        for (auto [h, half, row] :
+             {std::tuple<int, const char *, const char *>{0, "ab", "%row0"},
+              {1, "cd", "%row1"}})
+          emitPairStore(os, p, stored[j][h], row, j, half, c, j - first, "t");
+      emitStoreChunkEnd(os, p, c, chunks.back());
+    }
+  };
+  if (p.rowBlocks == 1) {
+    emitEpilogue("%acc", "%wg");
+  } else {
+    // A warpgroup's row blocks one after the other, each in a region of its
+    // own (the same SSA names in sibling regions), through the same store
+    // buffers: a block's first chunk waits for every store before it.
+    os << llvm::formatv(R"(
+      %cRowBlocks = arith.constant {0} : index
+      %wgRB = arith.muli %wg, %cRowBlocks : index
+)",
+                        p.rowBlocks);
+    for (int64_t rb = 0; rb < p.rowBlocks; ++rb) {
+      os << llvm::formatv(R"(
+      scf.execute_region {{
+      %cRbE = arith.constant {0} : index
+      %wgE = arith.addi %wgRB, %cRbE : index
+)",
+                          rb);
+      emitEpilogue(llvm::formatv("%acc#{0}", rb).str(), "%wgE");
+      os << R"(
+      scf.yield
+      }
+)";
+    }
   }
   if (p.streamK)
     os << R"(

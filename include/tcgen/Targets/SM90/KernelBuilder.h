@@ -41,10 +41,12 @@ constexpr int64_t streamKSplitTiles(int64_t tiles, int64_t blocks) {
 }
 
 /// Shared memory of the TMA-store buffers of a block tile with `blockM`
-/// rows: two chunks per consumer warpgroup (64 rows each); 0 without TMA
-/// stores.
-constexpr int64_t storeBufferBytes(int64_t blockM, bool tmaStore) {
-  return tmaStore ? blockM / 64 * 2 * kStoreChunkBytes : 0;
+/// rows: two chunks per consumer warpgroup (64 x `rowBlocks` rows each; a
+/// warpgroup stores its row blocks one after the other through the same
+/// two); 0 without TMA stores.
+constexpr int64_t storeBufferBytes(int64_t blockM, bool tmaStore,
+                                   int64_t rowBlocks = 1) {
+  return tmaStore ? blockM / (64 * rowBlocks) * 2 * kStoreChunkBytes : 0;
 }
 
 /// Rows of B's tile in shared memory (each 128 bytes of K): a K-major tile
@@ -62,9 +64,10 @@ constexpr int64_t bTileRows(int64_t blockN, bool bKMajor) {
 /// 1 KiB to align them to 1024 bytes.
 constexpr int64_t sharedMemoryBytes(int64_t blockM, int64_t blockN,
                                     int64_t blockK, int64_t stages,
-                                    bool tmaStore, bool bKMajor = false) {
+                                    bool tmaStore, bool bKMajor = false,
+                                    int64_t rowBlocks = 1) {
   return stages * (blockM + bTileRows(blockN, bKMajor)) * blockK * 2 +
-         storeBufferBytes(blockM, tmaStore) + 1024;
+         storeBufferBytes(blockM, tmaStore, rowBlocks) + 1024;
 }
 
 /// A pack kernel: copies a [rows][cols] matrix of 16-bit elements, whose
@@ -196,7 +199,14 @@ struct KernelParams {
   bool foldsN() const { return foldDim >= 0; }
   /// Whether A's and B's tensor maps have a batch dimension.
   bool operandsBatched() const { return batched || batchReduce; }
-  int64_t blockM = 128;        ///< 64 rows per consumer warpgroup
+  int64_t blockM = 128; ///< 64 x rowBlocks rows per consumer
+  /// 64-row blocks of the tile per consumer warpgroup (config warp tile M /
+  /// 64): each k-step issues one wgmma m64nNk16 per row block, on
+  /// accumulators of its own, and the epilogue stores the row blocks one
+  /// after the other. One warpgroup on a 192-row tile (three m64n96
+  /// accumulators, 144 registers) is how cuBLAS runs 1536^3 with a 16-bit
+  /// C. No stream-K, cluster, prologue or TMA-loaded epilogue operand.
+  int64_t rowBlocks = 1;
   /// wgmma N (64 to 256, a multiple of 16). A width that is not a multiple
   /// of 64 (128 x 160, say: 120 tiles of a 1536^2 C instead of 96) keeps an
   /// MN-major B's last box whole (bTileRows) and stores C's last chunk of
@@ -330,7 +340,7 @@ struct KernelParams {
   int64_t aRows = 0, aCols = 0, bRows = 0, bCols = 0;
   bool anyAsync() const { return aAsync || bAsync; }
 
-  int64_t consumers() const { return blockM / 64; }
+  int64_t consumers() const { return blockM / (64 * rowBlocks); }
   /// Bytes of one A or B element.
   int64_t elementBytes() const {
     return inType == "tf32" ? 4 : isFP8() ? 1 : 2;
@@ -445,13 +455,13 @@ struct KernelParams {
   }
   /// Shared memory of the TMA-store buffers (two per consumer warpgroup).
   int64_t storeBytes() const {
-    return storeBufferBytes(blockM, chunkedStore());
+    return storeBufferBytes(blockM, chunkedStore(), rowBlocks);
   }
   /// Dynamic shared memory: the ring, the store buffers, the alignment.
   int64_t smemBytes() const {
     // The ring in bytes: blockK x elementBytes() is 128 for every type.
     return sharedMemoryBytes(blockM, blockN, blockK * elementBytes() / 2,
-                             stages, chunkedStore(), bKMajor);
+                             stages, chunkedStore(), bKMajor, rowBlocks);
   }
   /// f32 accumulator registers per consumer thread (m64nN: N/2).
   int64_t accRegs() const { return blockN / 2; }
@@ -463,6 +473,11 @@ struct KernelParams {
     return consumers() * partialSlotBytes() + 16;
   }
 };
+
+/// Accumulator registers a consumer thread of several row blocks may hold
+/// (row blocks x N / 2): 192 x 96 holds 144, 128 x 160 160, within the 240
+/// registers a lone consumer warpgroup gets.
+constexpr int64_t kMaxRowBlockAccRegs = 160;
 
 /// Shared memory one block may use on sm_90, in bytes (227 KiB).
 constexpr int64_t kMaxDynamicSmemBytes = 227 * 1024;
@@ -476,10 +491,11 @@ inline int64_t bBoxRows(const KernelParams &p) {
 }
 
 /// Largest ring that fits the shared-memory budget (at most `maxStages`)
-/// next to the TMA-store buffers when `tmaStore`.
+/// next to the TMA-store buffers when `tmaStore` (two per consumer
+/// warpgroup of `rowBlocks` 64-row blocks).
 int64_t chooseStages(int64_t blockM, int64_t blockN, int64_t blockK,
                      bool tmaStore = false, bool bKMajor = false,
-                     int64_t maxStages = 8);
+                     int64_t maxStages = 8, int64_t rowBlocks = 1);
 
 /// Whether a swapped kernel (config `swap`) of block width `blockN` reads
 /// its B, the op's A, K-major in tiles narrower than a 64-wide box, which
