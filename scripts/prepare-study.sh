@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [kline] [kring] [rowblocks] [swapdef]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [kline] [kring] [rowblocks] [swapdef] [rbsan] [rb1024]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2393,6 +2393,48 @@ if want swapdef; then
   [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" t_1536x1536x1536_bf16_o 1536 1536 1536 --in bf16 --out bf16 --
   build "$D" chk_1536_bf16_relu_bias 1536 1536 1536 --in bf16 --out bf16 --tensor --epilogue relu-bias --
   build "$D" chk_1536_f16_resid 1536 1536 1536 --out f16 --tensor --epilogue bias-gelu-residual --
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want rbsan; then
+  # compute-sanitizer bundles of one consumer warpgroup over several row
+  # blocks: swapped 192x96 (16-bit C through transposed TMA stores, f32 C
+  # from registers), 128x128 with TMA stores and a fused epilogue, and
+  # 128x128 with more tiles than SMs (blocks reuse the store buffers
+  # across tiles), edges in each
+  rm -rf "$CARRY/san"; mkdir -p "$CARRY/san"
+  echo "rbsan: sanitizer bundles of several row blocks per warpgroup"
+  SW="--swap=1 --block-tile=192,96,64 --warp-tile=192,96,64"
+  build "$CARRY/san" rb_sw16 200 392 256 --out f16 -- $SW --store=tma --stages=5
+  build "$CARRY/san" rb_sw32 288 384 256 -- $SW --stages=5
+  build "$CARRY/san" rb_u2_bias 300 320 200 --out f16 --epilogue relu-bias -- --block-tile=128,128,64 --warp-tile=128,128,64
+  build "$CARRY/san" rb_items 1536 1600 64 --out f16 -- --block-tile=128,128,64 --warp-tile=128,128,64
+  echo "  $(ls "$CARRY/san" | wc -l) bundles"
+fi
+
+if want rb1024; then
+  # 1024^3 and 2048^3 with a 16-bit C: one consumer warpgroup over two row
+  # blocks of narrow tiles (128 tiles at 1024^3), swapped or not, against
+  # the defaults
+  rm -rf "$CARRY/rb1024-bundles"; mkdir -p "$CARRY/rb1024-bundles"
+  echo "rb1024: row blocks at 1024^3 and 2048^3"
+  D="$CARRY/rb1024-bundles"
+  while IFS='|' read -r name gen flags; do
+    # shellcheck disable=SC2086
+    build "$D" "t_$name" $gen -- $flags
+  done <<'V'
+1024_f16_def|1024 1024 1024 --out f16|
+1024_f16_128x64r2|1024 1024 1024 --out f16|--block-tile=128,64,64 --warp-tile=128,64,64
+1024_f16_sw128x64r2|1024 1024 1024 --out f16|--swap=1 --store=tma --block-tile=128,64,64 --warp-tile=128,64,64
+1024_f16_128x128r2|1024 1024 1024 --out f16|--block-tile=128,128,64 --warp-tile=128,128,64
+1024_f32_def|1024 1024 1024|
+1024_f32_sw128x64r2|1024 1024 1024|--swap=1 --block-tile=128,64,64 --warp-tile=128,64,64
+2048_f16_def|2048 2048 2048 --out f16|
+2048_f16_128x128r2|2048 2048 2048 --out f16|--block-tile=128,128,64 --warp-tile=128,128,64
+2048_f16_192x128r3|2048 2048 2048 --out f16|--block-tile=192,128,64 --warp-tile=192,64,64
+2048_f32_def|2048 2048 2048|
+2048_f32_128x128r2|2048 2048 2048|--block-tile=128,128,64 --warp-tile=128,128,64
+V
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 
