@@ -478,6 +478,9 @@ fi
 [ -d "$CARRY/rowblocks-bundles" ] && check_and_bench rowblocks "consumer warpgroups of several row blocks" t_
 [ -d "$CARRY/swapdef-bundles" ] && check_and_bench swapdef "swapped one-warpgroup defaults against the old (o_)" t_
 [ -d "$CARRY/rb1024-bundles" ] && check_and_bench rb1024 "row blocks at 1024^3 and 2048^3" t_
+[ -d "$CARRY/rbsquares-bundles" ] && check_and_bench rbsquares "128x128 r2 against the default at the squares" t_
+[ -d "$CARRY/rbbert-bundles" ] && check_and_bench rbbert "192-row tiles of one warpgroup at the BERT shapes" t_
+[ -d "$CARRY/talldef1wg-bundles" ] && check_and_bench talldef1wg "one-wave 192-row defaults of one warpgroup against the old (o_)" t_
 [ -d "$CARRY/misrowsclusters-bundles" ] && check_and_bench misrowsclusters "narrow tiles in clusters where rows straddle lines" t_
 [ -d "$CARRY/smallclusters-bundles" ] && check_and_bench smallclusters "clustered tiles at the small squares" t_
 [ -d "$CARRY/bertclusters-bundles" ] && check_and_bench bertclusters "clustered tiles at the BERT shapes" t_

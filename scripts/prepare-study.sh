@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [kline] [kring] [rowblocks] [swapdef] [rbsan] [rb1024]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [kline] [kring] [rowblocks] [swapdef] [rbsan] [rb1024] [rbsquares] [rbbert] [talldef1wg]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2434,6 +2434,76 @@ if want rb1024; then
 2048_f16_192x128r3|2048 2048 2048 --out f16|--block-tile=192,128,64 --warp-tile=192,64,64
 2048_f32_def|2048 2048 2048|
 2048_f32_128x128r2|2048 2048 2048|--block-tile=128,128,64 --warp-tile=128,128,64
+V
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want rbsquares; then
+  # 128x128 with one consumer warpgroup over two row blocks against the
+  # default over the square sweep, f32 and f16 C
+  rm -rf "$CARRY/rbsquares-bundles"; mkdir -p "$CARRY/rbsquares-bundles"
+  echo "rbsquares: 128x128 r2 against the default at the squares"
+  D="$CARRY/rbsquares-bundles"
+  for s in 1024 2048 2560 3072 4096 5120 6144 8192 10240 12288 16384; do
+    for out in f32 f16; do
+      build "$D" "t_$(printf %05d $s)_${out}_def" $s $s $s --out $out --
+      build "$D" "t_$(printf %05d $s)_${out}_r2" $s $s $s --out $out -- --block-tile=128,128,64 --warp-tile=128,128,64
+    done
+  done
+  build "$D" chk_8192_r2 8192 8192 8192 --out f16 -- --block-tile=128,128,64 --warp-tile=128,128,64
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want rbbert; then
+  # 192x128 with one consumer warpgroup over three row blocks (192
+  # accumulator registers, 5 stages) and the swapped 192x96 one, against
+  # the defaults at the BERT shapes and some squares
+  rm -rf "$CARRY/rbbert-bundles"; mkdir -p "$CARRY/rbbert-bundles"
+  echo "rbbert: 192-row tiles of one warpgroup at the BERT shapes"
+  D="$CARRY/rbbert-bundles"
+  for shape in 3072x1024x1024 3072x4096x1024 3072x1024x4096 4096x4096x4096 8192x8192x8192; do
+    IFS=x read -r m n k <<<"$shape"
+    for out in f32 f16; do
+      build "$D" "t_${shape}_${out}_def" "$m" "$n" "$k" --out $out --
+      build "$D" "t_${shape}_${out}_192x128r3" "$m" "$n" "$k" --out $out -- --block-tile=192,128,64 --warp-tile=192,128,64
+      build "$D" "t_${shape}_${out}_sw192x96r3" "$m" "$n" "$k" --out $out -- --swap=1 --block-tile=192,96,64 --warp-tile=192,96,64
+    done
+  done
+  build "$D" chk_3072x1024x1024_192x128r3 3072 1024 1024 --out f16 -- --block-tile=192,128,64 --warp-tile=192,128,64
+  build "$D" chk_1000x1100x700_192x128r3 1000 1100 700 -- --block-tile=192,128,64 --warp-tile=192,128,64
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want talldef1wg; then
+  # 192-row tiles in one wave now take one consumer warpgroup: new defaults
+  # against the old (TCGEN_OLD: o_), and checks across layouts, dtypes,
+  # edges, batches, epilogues, C += A*B and a column-major C
+  rm -rf "$CARRY/talldef1wg-bundles"; mkdir -p "$CARRY/talldef1wg-bundles"
+  echo "talldef1wg: one-wave 192-row defaults of one warpgroup"
+  D="$CARRY/talldef1wg-bundles"
+  for shape in 3072x1024x1024 3072x1024x4096 3000x1000x1000; do
+    IFS=x read -r m n k <<<"$shape"
+    for out in f32 f16; do
+      build "$D" "t_${shape}_${out}_def" "$m" "$n" "$k" --out $out --
+      [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
+    done
+  done
+  build "$D" t_b2_1536x1024x512_f16_def 1536 1024 512 --batch 2 --out f16 --
+  [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" t_b2_1536x1024x512_f16_o 1536 1024 512 --batch 2 --out f16 --
+  R="--block-tile=192,128,64 --warp-tile=192,128,64"
+  while IFS='|' read -r name gen; do
+    # shellcheck disable=SC2086
+    build "$D" "chk_$name" $gen -- $R
+  done <<'V'
+edges|3000 1000 1000 --out f16
+oddn|2900 1001 500 --out f16
+nt|3072 1024 512 --b-layout nk --out f16
+tn|3072 1024 512 --a-layout km
+tt_bf16|3072 1024 512 --a-layout km --b-layout nk --in bf16 --out bf16
+batch|1536 1024 512 --batch 2 --out f16
+bgr|3072 1024 1024 --out f16 --tensor --epilogue bias-gelu-residual
+acc|3072 1024 512 --accumulate
+colc|3072 1024 512 --c-layout nm
 V
   echo "  $(ls "$D" | wc -l) bundles"
 fi

@@ -151,7 +151,8 @@ ConfigAttr mlir::tcgen::getSM90Config(const ContractionInfo &info,
         /*swap=*/true);
   return ConfigAttr::get(
       info.op->getContext(), "sm90", {c.blockM, c.blockN, blockK},
-      {64, c.blockN, blockK}, {64, c.blockN, 32 / bytes}, c.stages,
+      {64 * c.rowBlocks, c.blockN, blockK}, {64, c.blockN, 32 / bytes},
+      c.stages,
       /*padding=*/0,
       /*vector=*/8, c.raster, /*persistent=*/true, c.streamK,
       {c.clusterM, c.clusterN}, tmaCanStoreC(info) ? "tma" : "staged",

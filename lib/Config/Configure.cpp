@@ -104,7 +104,7 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       // the store); otherwise the config's own (a tuned one may be
       // shallower than the deepest that fits).
       bool reshaped = !blockTile.empty() || !store.empty() ||
-                      swapped != config.getSwap();
+                      !warpTile.empty() || swapped != config.getSwap();
       numStages = stages >= 0 ? int64_t(stages)
                   : reshaped  ? sm90::chooseStages(
                                     block[0], block[1],
@@ -116,7 +116,9 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
                                     // swap's narrow B: K-major copies.
                                     readsBKMajor(kinfo) ||
                                         sm90::swapCopiesB(swapped, block[1]),
-                                    swapped ? sm90::swapStages(block[0]) : 8)
+                                    swapped ? sm90::swapStages(block[0]) : 8,
+                                    // Row blocks share the store buffers.
+                                    warpM / 64)
                               : config.getStages();
     } else if (backendName == "sm80") {
       // sm80: the deepest cp.async pipeline the budget holds, recomputed

@@ -328,6 +328,24 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
         if (!isLegal(c, p))
           continue;
         predict(c, p, d);
+        // 192-row tiles in one wave: one consumer warpgroup over the three
+        // row blocks, with the ring its two store buffers leave room for
+        // (5 stages where three warpgroups keep 4). Its main loop ran
+        // faster and its epilogue, three row blocks one after the other,
+        // slower: ahead where every tile runs at once (3072 x 1024 x 1024
+        // +1-2.5 %, x 4096 +0.7-2 %, a batch of two 1536 x 1024 x 512
+        // +4.5 %), behind with several waves (4096^3 0.87 of cuBLAS
+        // against 1.00) and where operand rows straddle 128-byte lines
+        // (3000 x 1000 x 1000 -1-2 %: the loads, not the wgmmas, bound it;
+        // H100, docs/NOTES.md).
+        if (c.blockM == 192 && c.tiles <= d.sms && !c.streamK &&
+            c.clusterM * c.clusterN == 1 && !p.aSlowRows && !p.bSlowRows &&
+            3 * c.blockN / 2 <= sm90::kMaxRowBlockAccRegs) {
+          c.rowBlocks = 3;
+          c.stages = sm90::chooseStages(t.m, t.n, 64, p.tmaStore, p.bKMajor,
+                                        8, c.rowBlocks);
+          predict(c, p, d);
+        }
         // Stream-K evens out the last wave of a problem with several waves.
         // With fewer tiles than two waves, smaller tiles do that without a
         // fix-up: stream-K never measured fastest with fewer than one wave

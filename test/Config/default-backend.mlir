@@ -86,10 +86,10 @@ func.func @wave_quantization(%a: memref<3072x3072xf16>, %b: memref<3072x3072xf16
 // -----
 
 // BERT-large projection, M = 3072, N = K = 1024: 96 tiles of 128x256,
-// 384 of 64x128 (2.9 waves) or 128 of 192x128 (three consumer warpgroups,
-// one wave).
+// 384 of 64x128 (2.9 waves) or 128 of 192x128 (one wave: one consumer
+// warpgroup over the three row blocks, 5 stages).
 // CHECK-LABEL: func @bert_projection
-// CHECK: #tcgen.config<backend = "sm90", block = [192, 128, 64], warp = [64, 128, 64]
+// CHECK: #tcgen.config<backend = "sm90", block = [192, 128, 64], warp = [192, 128, 64], mma = [64, 128, 16], stages = 5
 func.func @bert_projection(%a: memref<3072x1024xf16>, %b: memref<1024x1024xf16>, %c: memref<3072x1024xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<3072x1024xf16>)

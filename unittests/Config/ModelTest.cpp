@@ -419,3 +419,26 @@ TEST(SM80Tile, SixtyFourWhereOneTwentyEightDoesNotDivide) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Model, OneWaveTallTilesTakeOneWarpgroup) {
+  // 3072 x 1024: 128 tiles of 192x128, one wave: one consumer warpgroup
+  // over the three row blocks (192 accumulator registers), 5 stages.
+  SM90Candidate c = first(shape(3072, 1024, 1024));
+  EXPECT_EQ(P(c.blockM, c.blockN), P(192, 128));
+  EXPECT_EQ(c.rowBlocks, 3);
+  EXPECT_EQ(c.stages, 5);
+  EXPECT_EQ(c.label(), "192x128 s5 1wg");
+  // 6144 x 1024: 256 tiles, two waves: three warpgroups, 4 stages.
+  SM90Candidate w = first(shape(6144, 1024, 1024));
+  EXPECT_EQ(P(w.blockM, w.blockN), P(192, 128));
+  EXPECT_EQ(w.rowBlocks, 1);
+  EXPECT_EQ(w.stages, 4);
+  // Other tiles never do.
+  for (const SM90Candidate &r : rankSM90(square(4096), DeviceConstants()))
+    EXPECT_TRUE(r.rowBlocks == 1 || (r.blockM == 192 && r.tiles <= 132))
+        << r.label();
+}
+
+} // namespace

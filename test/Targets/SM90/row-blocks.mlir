@@ -48,7 +48,7 @@
 // CHECK:         gpu.return
 
 // DIVIDE: error: 'linalg.matmul' op invalid configuration: warp tile m=96 is not a multiple of the mma shape 64
-// REGS: error: 'linalg.matmul' op a consumer warpgroup of 2 row blocks (warp tile M 128) needs at most 160 accumulator registers a thread (row blocks x N / 2 = 256)
+// REGS: error: 'linalg.matmul' op a consumer warpgroup of 2 row blocks (warp tile M 128) needs at most 192 accumulator registers a thread (row blocks x N / 2 = 256)
 // CLUSTER: error: 'linalg.matmul' op a consumer warpgroup of 2 row blocks (warp tile M 128) needs no stream-K and no cluster
 // STREAMK: error: 'linalg.matmul' op a consumer warpgroup of 2 row blocks (warp tile M 128) needs no stream-K and no cluster
 // PROLOGUE: error: 'linalg.matmul' op a consumer warpgroup of 2 row blocks (warp tile M 128) needs no prologue fused into the kernel (prologue = pack computes it in a pack kernel)
