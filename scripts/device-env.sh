@@ -25,3 +25,16 @@ sass_counts() {
     "$(grep -c HMMA <<<"$sass")" "$(grep -c LDL <<<"$sass")" "$(grep -c STL <<<"$sass")" \
     "$(grep -c UTMASTG <<<"$sass")" "$(grep -c FFMA <<<"$sass")"
 }
+
+# ncu_pages NAME: from $OUT/NAME.ncu-rep (ncu --set full), the SASS source
+# view with stall samples per instruction ($OUT/NAME-source.csv) and the
+# details page ($OUT/NAME-details.txt); prints NAME and its duration.
+ncu_pages() {
+  local name=$1
+  ncu -i "$OUT/$name.ncu-rep" --page source --csv --print-source sass \
+    > "$OUT/$name-source.csv" 2> "$OUT/$name-source.err" ||
+    echo "source page failed on $name: $(head -2 "$OUT/$name-source.err")"
+  ncu -i "$OUT/$name.ncu-rep" --page details --print-details all \
+    > "$OUT/$name-details.txt" 2>&1
+  echo "$name: $(grep -m1 -E 'Duration' "$OUT/$name-details.txt")"
+}

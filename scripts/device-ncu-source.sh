@@ -13,10 +13,5 @@ for b in "$@"; do
   timeout 200 ncu --clock-control none -c 1 --set full --import-source no \
     -o "$OUT/$name" -f "$GPU" run "$b" > "$OUT/$name-ncu.log" 2>&1 ||
     { echo "ncu failed on $name: $(tail -2 "$OUT/$name-ncu.log")"; continue; }
-  ncu -i "$OUT/$name.ncu-rep" --page source --csv --print-source sass \
-    > "$OUT/$name-source.csv" 2> "$OUT/$name-source.err" ||
-    echo "source page failed on $name: $(head -2 "$OUT/$name-source.err")"
-  ncu -i "$OUT/$name.ncu-rep" --page details --print-details all \
-    > "$OUT/$name-details.txt" 2>&1
-  echo "$name: $(grep -m1 -E 'Duration' "$OUT/$name-details.txt")"
+  ncu_pages "$name"
 done

@@ -2563,27 +2563,34 @@ gpu.module @{0} {{
       }
 )",
                         last);
-  } else if (p.rowBlocks > 1) {
-    // One accumulator per row block, carried together.
+  } else {
+    // One accumulator per row block, carried together (%acc#r; one row
+    // block: %acc).
+    const int64_t r = p.rowBlocks;
+    auto accName = [&](StringRef base, int64_t rb) {
+      return r == 1 ? base.str() : llvm::formatv("{0}{1}", base, rb).str();
+    };
     std::string undefs, ins, types;
-    for (int64_t rb = 0; rb < p.rowBlocks; ++rb) {
+    for (int64_t rb = 0; rb < r; ++rb) {
       undefs += (rb ? ", " : "") + std::string("%accU");
-      ins += llvm::formatv("{0}%accIn{1}", rb ? ", " : "", rb).str();
+      ins += (rb ? ", " : "") + accName("%accIn", rb);
       types += rb ? ", !acc" : "!acc";
     }
     std::string first = emitKTile(os, "f", "%it0", /*isFirst=*/true, undefs, p);
     SmallVector<StringRef> firsts;
     StringRef(first).split(firsts, ',');
     std::string iterArgs;
-    for (int64_t rb = 0; rb < p.rowBlocks; ++rb)
-      iterArgs += llvm::formatv("{0}%accIn{1} = {2}", rb ? ", " : "", rb,
-                                firsts[rb].trim())
+    for (int64_t rb = 0; rb < r; ++rb)
+      iterArgs += llvm::formatv("{0}{1} = {2}", rb ? ", " : "",
+                                accName("%accIn", rb), firsts[rb].trim())
                       .str();
     os << llvm::formatv(R"(
-      %acc:{2} = scf.for %kt = %c1 to %len step %c1 iter_args({0}) -> ({1}) {{
+      {2} = scf.for %kt = %c1 to %len step %c1 iter_args({0}) -> ({1}) {{
         %it = arith.addi %it0, %kt : index
 )",
-                        iterArgs, types, p.rowBlocks);
+                        iterArgs, types,
+                        r == 1 ? std::string("%acc")
+                               : llvm::formatv("%acc:{0}", r).str());
     last = emitKTile(os, "", "%it", /*isFirst=*/false, ins, p);
     os << R"(
         // The previous k-tile's wgmma group is done: release its stage.
@@ -2596,26 +2603,6 @@ gpu.module @{0} {{
       }
 )",
                         last, types);
-  } else {
-    std::string first =
-        emitKTile(os, "f", "%it0", /*isFirst=*/true, "%accU", p);
-    os << llvm::formatv(R"(
-      %acc = scf.for %kt = %c1 to %len step %c1 iter_args(%accIn = {0}) -> (!acc) {{
-        %it = arith.addi %it0, %kt : index
-)",
-                        first);
-    last = emitKTile(os, "", "%it", /*isFirst=*/false, "%accIn", p);
-    os << R"(
-        // The previous k-tile's wgmma group is done: release its stage.
-        %prevIt = arith.subi %it, %c1 : index
-        %ps = arith.remui %prevIt, %cStages : index
-)";
-    emitRelease(os, "tok", "%ps", p);
-    os << llvm::formatv(R"(
-        scf.yield {0} : !acc
-      }
-)",
-                        last);
   }
   os << llvm::formatv(R"(
       nvvm.wgmma.wait.group.sync.aligned 0
