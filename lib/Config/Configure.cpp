@@ -93,10 +93,13 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       // ring takes whatever shared memory the block tile leaves.
       // A warp tile M asked for sets the rows of a consumer warpgroup
       // (several 64-row blocks); otherwise the config's where it still
-      // divides the block, else 64.
+      // divides the block and no stream-K or cluster is asked for (row
+      // blocks take neither: the default's belong to its tile), else 64.
+      bool keepsRowBlocks = blockTile.empty() && block[0] % warp[0] == 0 &&
+                            !split && clusterShape[0] * clusterShape[1] == 1;
       int64_t warpM = !warpTile.empty() ? warpTile[0]
-                      : blockTile.empty() && block[0] % warp[0] == 0 ? warp[0]
-                                                                     : 64;
+                      : keepsRowBlocks  ? warp[0]
+                                        : 64;
       warp = {warpM, block[1], block[2]};
       // A wgmma takes 32 bytes of K: k16 for 16-bit, k8 for tf32 operands.
       mma = {64, block[1], 32 / (info.aType.getIntOrFloatBitWidth() / 8)};
@@ -104,7 +107,8 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       // the store); otherwise the config's own (a tuned one may be
       // shallower than the deepest that fits).
       bool reshaped = !blockTile.empty() || !store.empty() ||
-                      !warpTile.empty() || swapped != config.getSwap();
+                      warpM != config.getWarpTile()[0] ||
+                      swapped != config.getSwap();
       numStages = stages >= 0 ? int64_t(stages)
                   : reshaped  ? sm90::chooseStages(
                                     block[0], block[1],
