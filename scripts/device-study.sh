@@ -481,6 +481,7 @@ fi
 [ -d "$CARRY/rbsquares-bundles" ] && check_and_bench rbsquares "128x128 r2 against the default at the squares" t_
 [ -d "$CARRY/rbbert-bundles" ] && check_and_bench rbbert "192-row tiles of one warpgroup at the BERT shapes" t_
 [ -d "$CARRY/talldef1wg-bundles" ] && check_and_bench talldef1wg "one-wave 192-row defaults of one warpgroup against the old (o_)" t_
+[ -d "$CARRY/clsquares-bundles" ] && check_and_bench clsquares "clusters over the squares" t_
 [ -d "$CARRY/misrowsclusters-bundles" ] && check_and_bench misrowsclusters "narrow tiles in clusters where rows straddle lines" t_
 [ -d "$CARRY/smallclusters-bundles" ] && check_and_bench smallclusters "clustered tiles at the small squares" t_
 [ -d "$CARRY/bertclusters-bundles" ] && check_and_bench bertclusters "clustered tiles at the BERT shapes" t_
