@@ -35,11 +35,13 @@ bench_bundles() {
     --csv "$OUT/$name.csv" > "$OUT/$name.log" 2>&1 || echo "$name bench failed"
 }
 
-# check_and_bench MODE LABEL BENCH_PREFIX: checks carry/MODE-bundles/chk_*
+# check_and_bench MODE LABEL BENCH_PREFIX: where carry/MODE-bundles exists (else
+# nothing), checks carry/MODE-bundles/chk_*
 # (two launches each), times carry/MODE-bundles/BENCH_PREFIX* and prints
 # "name TFLOP/s cuBLAS-TFLOP/s ratio" sorted.
 check_and_bench() {
   local mode=$1 label=$2 prefix=$3 dir="$CARRY/$1-bundles"
+  [ -d "$dir" ] || return 0
   echo "=== $label: checks"
   check_bundles "$mode-checks.log" --launches 2 -- "$dir"/chk_*/
   echo "=== $label (name TFLOP/s cuBLAS-TFLOP/s ratio)"
@@ -79,7 +81,7 @@ if [ -d "$CARRY/sm90-bundles" ]; then
     END {for (k in line) print line[k]}' | sort -V
 fi
 
-[ -d "$CARRY/edges-bundles" ] && check_and_bench edges "edge tiles" t
+check_and_bench edges "edge tiles" t
 
 if [ -d "$CARRY/store-bundles" ]; then
   echo "=== TMA-store epilogue: checks"
@@ -312,19 +314,19 @@ if [ -d "$CARRY/layouts-bundles" ]; then
   tail -n +2 "$OUT/layouts.csv" | awk -F, '{print $3, $11, $13, $14}' | sort -V
 fi
 
-[ -d "$CARRY/batched-bundles" ] && check_and_bench batched "batched against cublasGemmStridedBatchedEx" b
+check_and_bench batched "batched against cublasGemmStridedBatchedEx" b
 
-[ -d "$CARRY/smallm-bundles" ] && check_and_bench smallm "small M" m
+check_and_bench smallm "small M" m
 
-[ -d "$CARRY/colmajor-bundles" ] && check_and_bench colmajor "column-major C" t
+check_and_bench colmajor "column-major C" t
 
-[ -d "$CARRY/staged-bundles" ] && check_and_bench staged "staged stores" t
+check_and_bench staged "staged stores" t
 
-[ -d "$CARRY/odd-bundles" ] && check_and_bench odd "odd and unaligned sizes" t
+check_and_bench odd "odd and unaligned sizes" t
 
-[ -d "$CARRY/squares-bundles" ] && check_and_bench squares "square sweep, default configuration" t
+check_and_bench squares "square sweep, default configuration" t
 
-[ -d "$CARRY/accumulate-bundles" ] && check_and_bench accumulate "C += A*B" t
+check_and_bench accumulate "C += A*B" t
 
 # Random sm90 draws (prepare-study.sh random; several seeds may sit in
 # carry/random-bundles, carry/random-<seed>-bundles ...).
@@ -363,15 +365,15 @@ if [ -d "$CARRY/sm80fusion-bundles" ]; then
   tail -n +2 "$OUT/sm80fusion-plain.csv" | awk -F, '{print $3, $10, $12, $14}' | sort -V
 fi
 
-[ -d "$CARRY/sm80bf16-bundles" ] && check_and_bench sm80bf16 "sm80 bf16" ""
+check_and_bench sm80bf16 "sm80 bf16" ""
 
-[ -d "$CARRY/sm80layouts-bundles" ] && check_and_bench sm80layouts "sm80 A [k][m] and B [n][k]" ""
+check_and_bench sm80layouts "sm80 A [k][m] and B [n][k]" ""
 
-[ -d "$CARRY/sm80epilogue-bundles" ] && check_and_bench sm80epilogue "sm80 staged epilogue and few-tile defaults" ""
+check_and_bench sm80epilogue "sm80 staged epilogue and few-tile defaults" ""
 
-[ -d "$CARRY/sm80splitk-bundles" ] && check_and_bench sm80splitk "sm80 intra-block split-K and repeats" ""
+check_and_bench sm80splitk "sm80 intra-block split-K and repeats" ""
 
-[ -d "$CARRY/sm80sweep-bundles" ] && check_and_bench sm80sweep "sm80 square sweep, f16 C and tilings" ""
+check_and_bench sm80sweep "sm80 square sweep, f16 C and tilings" ""
 
 if [ -d "$CARRY/sm80-bundles" ]; then
   D="$CARRY/sm80-bundles"
@@ -445,9 +447,9 @@ if [ -d "$CARRY/smallcluster-bundles" ]; then
   (cd "$OUT" && tar czf ncu-smallcluster.tgz ncu_sc_*.txt && rm -f ncu_sc_*.txt)
 fi
 
-[ -d "$CARRY/packone-bundles" ] && check_and_bench packone "packing one operand, both or neither" t
+check_and_bench packone "packing one operand, both or neither" t
 
-[ -d "$CARRY/batchmiddle-bundles" ] && check_and_bench batchmiddle "batches between the matrix dimensions" t
+check_and_bench batchmiddle "batches between the matrix dimensions" t
 
 if [ -d "$CARRY/pointwise-bundles" ]; then
   echo "=== pointwise kernels of consumers that are not fused: checks"
@@ -458,59 +460,59 @@ if [ -d "$CARRY/pointwise-bundles" ]; then
   tail -n +2 "$OUT/pointwise.csv" | awk -F, '{print $3, $10}' 
 fi
 
-[ -d "$CARRY/batchepilogue-bundles" ] && check_and_bench batchepilogue "fused epilogues on a batch" t
+check_and_bench batchepilogue "fused epilogues on a batch" t
 
-[ -d "$CARRY/bshd-bundles" ] && check_and_bench bshd "two batch dimensions ([b, s, h, d] layouts) next to [b, h, s, d]" t
+check_and_bench bshd "two batch dimensions ([b, s, h, d] layouts) next to [b, h, s, d]" t
 
-[ -d "$CARRY/bthree-bundles" ] && check_and_bench bthree "three batch dimensions that do not collapse" t
-[ -d "$CARRY/broadcast-bundles" ] && check_and_bench broadcast "batch dimensions that one input lacks" t
-[ -d "$CARRY/misrows-bundles" ] && check_and_bench misrows "rows that straddle 128-byte lines: defaults and tiles" t
-[ -d "$CARRY/wavetiles-bundles" ] && check_and_bench wavetiles "tiles that fill whole waves at 1536^3 and 5120^3" t
-[ -d "$CARRY/skorder-bundles" ] && check_and_bench skorder "stream-K walk order (sk1 new, o_ old, sk0 data-parallel)" t_
-[ -d "$CARRY/swapmodel-bundles" ] && check_and_bench swapmodel "swapped defaults the model predicts (def against --swap=0)" t_
-[ -d "$CARRY/twok-bundles" ] && check_and_bench twok "2048^3 variants" t_
-[ -d "$CARRY/squares16-bundles" ] && check_and_bench squares16 "square sweep, f16 and bf16 C" t_
-[ -d "$CARRY/bigsquares-bundles" ] && check_and_bench bigsquares "raster and clusters at 6144-8192" t_
-[ -d "$CARRY/swapstore-bundles" ] && check_and_bench swapstore "transposed TMA stores of swapped kernels" t_
-[ -d "$CARRY/st1536-bundles" ] && check_and_bench st1536 "1536^3: stages and stores" t_
-[ -d "$CARRY/kline-bundles" ] && check_and_bench kline "1536 x 1536 x K with fixed tiles" t_
-[ -d "$CARRY/kring-bundles" ] && check_and_bench kring "ring depth, stores and clusters at 1536 x 1536 x K" t_
-[ -d "$CARRY/rowblocks-bundles" ] && check_and_bench rowblocks "consumer warpgroups of several row blocks" t_
-[ -d "$CARRY/swapdef-bundles" ] && check_and_bench swapdef "swapped one-warpgroup defaults against the old (o_)" t_
-[ -d "$CARRY/rb1024-bundles" ] && check_and_bench rb1024 "row blocks at 1024^3 and 2048^3" t_
-[ -d "$CARRY/rbsquares-bundles" ] && check_and_bench rbsquares "128x128 r2 against the default at the squares" t_
-[ -d "$CARRY/rbbert-bundles" ] && check_and_bench rbbert "192-row tiles of one warpgroup at the BERT shapes" t_
-[ -d "$CARRY/talldef1wg-bundles" ] && check_and_bench talldef1wg "one-wave 192-row defaults of one warpgroup against the old (o_)" t_
-[ -d "$CARRY/clsquares-bundles" ] && check_and_bench clsquares "clusters over the squares" t_
-[ -d "$CARRY/misrowsclusters-bundles" ] && check_and_bench misrowsclusters "narrow tiles in clusters where rows straddle lines" t_
-[ -d "$CARRY/smallclusters-bundles" ] && check_and_bench smallclusters "clustered tiles at the small squares" t_
-[ -d "$CARRY/bertclusters-bundles" ] && check_and_bench bertclusters "clustered tiles at the BERT shapes" t_
-[ -d "$CARRY/llm-bundles" ] && check_and_bench llm "transformer shapes (def; dp where the default splits K)" t_
-[ -d "$CARRY/skspread-bundles" ] && check_and_bench skspread "stream-K spread rule: new defaults against old (o_)" t_
-[ -d "$CARRY/llmsweep-bundles" ] && check_and_bench llmsweep "transformer projections (defaults)" t_
-[ -d "$CARRY/mapa-bundles" ] && check_and_bench mapa "cluster releases: mapped per k-tile (v2) or once (new)" t_
+check_and_bench bthree "three batch dimensions that do not collapse" t
+check_and_bench broadcast "batch dimensions that one input lacks" t
+check_and_bench misrows "rows that straddle 128-byte lines: defaults and tiles" t
+check_and_bench wavetiles "tiles that fill whole waves at 1536^3 and 5120^3" t
+check_and_bench skorder "stream-K walk order (sk1 new, o_ old, sk0 data-parallel)" t_
+check_and_bench swapmodel "swapped defaults the model predicts (def against --swap=0)" t_
+check_and_bench twok "2048^3 variants" t_
+check_and_bench squares16 "square sweep, f16 and bf16 C" t_
+check_and_bench bigsquares "raster and clusters at 6144-8192" t_
+check_and_bench swapstore "transposed TMA stores of swapped kernels" t_
+check_and_bench st1536 "1536^3: stages and stores" t_
+check_and_bench kline "1536 x 1536 x K with fixed tiles" t_
+check_and_bench kring "ring depth, stores and clusters at 1536 x 1536 x K" t_
+check_and_bench rowblocks "consumer warpgroups of several row blocks" t_
+check_and_bench swapdef "swapped one-warpgroup defaults against the old (o_)" t_
+check_and_bench rb1024 "row blocks at 1024^3 and 2048^3" t_
+check_and_bench rbsquares "128x128 r2 against the default at the squares" t_
+check_and_bench rbbert "192-row tiles of one warpgroup at the BERT shapes" t_
+check_and_bench talldef1wg "one-wave 192-row defaults of one warpgroup against the old (o_)" t_
+check_and_bench clsquares "clusters over the squares" t_
+check_and_bench misrowsclusters "narrow tiles in clusters where rows straddle lines" t_
+check_and_bench smallclusters "clustered tiles at the small squares" t_
+check_and_bench bertclusters "clustered tiles at the BERT shapes" t_
+check_and_bench llm "transformer shapes (def; dp where the default splits K)" t_
+check_and_bench skspread "stream-K spread rule: new defaults against old (o_)" t_
+check_and_bench llmsweep "transformer projections (defaults)" t_
+check_and_bench mapa "cluster releases: mapped per k-tile (v2) or once (new)" t_
 if [ -d "$CARRY/clusterchecks-bundles" ]; then
   echo "=== clusters with every feature: checks"
   check_bundles clusterchecks-checks.log --launches 2 -- "$CARRY"/clusterchecks-bundles/chk_*/
 fi
 
-[ -d "$CARRY/simt-bundles" ] && check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
+check_and_bench simt "f32 on CUDA cores against cuBLAS SGEMM" t
 
-[ -d "$CARRY/asynccopy-bundles" ] && check_and_bench asynccopy "cp.async loads against packs and unaligned TMA" t
+check_and_bench asynccopy "cp.async loads against packs and unaligned TMA" t
 
-[ -d "$CARRY/swap-bundles" ] && check_and_bench swap "swap (C^T = B^T A^T) for small M" t
+check_and_bench swap "swap (C^T = B^T A^T) for small M" t
 
-[ -d "$CARRY/oddtiles-bundles" ] && check_and_bench oddtiles "tilings at 1000^3, 1024^3 and 1536^3" t
+check_and_bench oddtiles "tilings at 1000^3, 1024^3 and 1536^3" t
 
-[ -d "$CARRY/tall-bundles" ] && check_and_bench tall "block tiles of 192 rows" t
+check_and_bench tall "block tiles of 192 rows" t
 
-[ -d "$CARRY/talldefaults-bundles" ] && check_and_bench talldefaults "the model's 192-row choices against the earlier ones" t
+check_and_bench talldefaults "the model's 192-row choices against the earlier ones" t
 
-[ -d "$CARRY/fp8tall-bundles" ] && check_and_bench fp8tall "e4m3 with 192-row tiles" t
+check_and_bench fp8tall "e4m3 with 192-row tiles" t
 
-[ -d "$CARRY/batchtiles-bundles" ] && check_and_bench batchtiles "128 x 384 x 384 x 64 with tiles that divide 384" t
+check_and_bench batchtiles "128 x 384 x 384 x 64 with tiles that divide 384" t
 
-[ -d "$CARRY/swapsquares-bundles" ] && check_and_bench swapsquares "swapped kernels at the small squares" t
+check_and_bench swapsquares "swapped kernels at the small squares" t
 
 if [ -d "$CARRY/contraction3d-bundles" ]; then
   D="$CARRY/contraction3d-bundles"

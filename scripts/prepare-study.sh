@@ -120,6 +120,26 @@ build() {
   fi
 }
 
+# build_old DEST NAME GEN_ARGS... -- TCGEN_FLAGS...: the same with the
+# compiler in TCGEN_OLD (to time a change against the defaults before it);
+# nothing when TCGEN_OLD is unset.
+build_old() {
+  [ -z "${TCGEN_OLD:-}" ] && return 0
+  TCGEN="$TCGEN_OLD" build "$@"
+}
+
+# build_rows DEST PREFIX [TCGEN_FLAGS...] < LINES: one bundle per line
+# "name|gen_matmul arguments|tcgen flags" (the flags may be left out), named
+# PREFIX<name>, compiled with its flags and then TCGEN_FLAGS.
+build_rows() {
+  local dest=$1 prefix=$2 name gen flags
+  shift 2
+  while IFS='|' read -r name gen flags; do
+    # shellcheck disable=SC2086
+    build "$dest" "$prefix$name" $gen -- $flags "$@"
+  done
+}
+
 if want tiling; then
   rm -rf "$CARRY/tiling-bundles"; mkdir -p "$CARRY/tiling-bundles"
   echo "tiling study, 8192^3 f16 -> f32 (block x warp):"
@@ -2109,10 +2129,8 @@ if want skorder; then
         build "$D" "t_${shape}_${out}_sk${sk}" "$m" "$n" "$k" --out "$out" \
           -- --block-tile=128,256,64 --stream-k=$sk
       done
-      if [ -n "${TCGEN_OLD:-}" ]; then
-        TCGEN="$TCGEN_OLD" build "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out "$out" \
-          -- --block-tile=128,256,64 --stream-k=1
-      fi
+      build_old "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out "$out" \
+        -- --block-tile=128,256,64 --stream-k=1
     done
   done
   build "$D" chk_2049 2049 2049 2049 -- --block-tile=128,256,64 --stream-k=1
@@ -2325,10 +2343,7 @@ if want rowblocks; then
   D="$CARRY/rowblocks-bundles"
   SW="--swap=1 --block-tile=192,96,64 --warp-tile=192,96,64"
   U2="--block-tile=128,160,64 --warp-tile=128,160,64"
-  while IFS='|' read -r name gen flags; do
-    # shellcheck disable=SC2086
-    build "$D" "chk_$name" $gen -- $flags
-  done <<V
+  build_rows "$D" chk_ <<V
 sw_f16_tma|1536 1536 1536 --out f16|$SW --store=tma --stages=5
 sw_f32|1536 1536 1536|$SW --stages=5
 sw_bf16_edges|1000 1000 1000 --in bf16 --out bf16|$SW --store=tma --stages=5
@@ -2346,10 +2361,7 @@ u2_batch|512 640 256 --out f16 --batch 3|--block-tile=128,128,64 --warp-tile=128
 u2_128x128|1024 1024 1024 --out f16|--block-tile=128,128,64 --warp-tile=128,128,64
 u3_192x64_colc|700 640 320 --c-layout nm|--block-tile=192,64,64 --warp-tile=192,64,64
 V
-  while IFS='|' read -r name gen flags; do
-    # shellcheck disable=SC2086
-    build "$D" "t_$name" $gen -- $flags
-  done <<V
+  build_rows "$D" t_ <<V
 1536_f16_def|1536 1536 1536 --out f16|
 1536_f16_sw_tma_s4|1536 1536 1536 --out f16|--swap=1 --block-tile=192,96,64 --store=tma --stages=4
 1536_f16_swr3_tma_s5|1536 1536 1536 --out f16|$SW --store=tma --stages=5
@@ -2385,12 +2397,12 @@ if want swapdef; then
     IFS=x read -r m n k <<<"$shape"
     for out in f32 f16; do
       build "$D" "t_${shape}_${out}_def" "$m" "$n" "$k" --out $out --
-      [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
+      build_old "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
       build "$D" "chk_${shape}_${out}" "$m" "$n" "$k" --out $out --
     done
   done
   build "$D" t_1536x1536x1536_bf16_def 1536 1536 1536 --in bf16 --out bf16 --
-  [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" t_1536x1536x1536_bf16_o 1536 1536 1536 --in bf16 --out bf16 --
+  build_old "$D" t_1536x1536x1536_bf16_o 1536 1536 1536 --in bf16 --out bf16 --
   build "$D" chk_1536_bf16_relu_bias 1536 1536 1536 --in bf16 --out bf16 --tensor --epilogue relu-bias --
   build "$D" chk_1536_f16_resid 1536 1536 1536 --out f16 --tensor --epilogue bias-gelu-residual --
   echo "  $(ls "$D" | wc -l) bundles"
@@ -2419,10 +2431,7 @@ if want rb1024; then
   rm -rf "$CARRY/rb1024-bundles"; mkdir -p "$CARRY/rb1024-bundles"
   echo "rb1024: row blocks at 1024^3 and 2048^3"
   D="$CARRY/rb1024-bundles"
-  while IFS='|' read -r name gen flags; do
-    # shellcheck disable=SC2086
-    build "$D" "t_$name" $gen -- $flags
-  done <<'V'
+  build_rows "$D" t_ <<'V'
 1024_f16_def|1024 1024 1024 --out f16|
 1024_f16_128x64r2|1024 1024 1024 --out f16|--block-tile=128,64,64 --warp-tile=128,64,64
 1024_f16_sw128x64r2|1024 1024 1024 --out f16|--swap=1 --store=tma --block-tile=128,64,64 --warp-tile=128,64,64
@@ -2485,16 +2494,13 @@ if want talldef1wg; then
     IFS=x read -r m n k <<<"$shape"
     for out in f32 f16; do
       build "$D" "t_${shape}_${out}_def" "$m" "$n" "$k" --out $out --
-      [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
+      build_old "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
     done
   done
   build "$D" t_b2_1536x1024x512_f16_def 1536 1024 512 --batch 2 --out f16 --
-  [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" t_b2_1536x1024x512_f16_o 1536 1024 512 --batch 2 --out f16 --
+  build_old "$D" t_b2_1536x1024x512_f16_o 1536 1024 512 --batch 2 --out f16 --
   R="--block-tile=192,128,64 --warp-tile=192,128,64"
-  while IFS='|' read -r name gen; do
-    # shellcheck disable=SC2086
-    build "$D" "chk_$name" $gen -- $R
-  done <<'V'
+  build_rows "$D" chk_ $R <<'V'
 edges|3000 1000 1000 --out f16
 oddn|2900 1001 500 --out f16
 nt|3072 1024 512 --b-layout nk --out f16
@@ -2536,7 +2542,7 @@ if want misrowsclusters; then
     IFS=x read -r m n k <<<"$shape"
     for out in f32 f16; do
       build "$D" "t_${shape}_${out}_def" "$m" "$n" "$k" --out $out --
-      [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
+      build_old "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
       build "$D" "t_${shape}_${out}_64x128c21" "$m" "$n" "$k" --out $out -- --block-tile=64,128,64 --cluster=2,1
       build "$D" "t_${shape}_${out}_64x256c21" "$m" "$n" "$k" --out $out -- --block-tile=64,256,64 --cluster=2,1
     done
@@ -2580,10 +2586,7 @@ if want clusterchecks; then
   rm -rf "$CARRY/clusterchecks-bundles"; mkdir -p "$CARRY/clusterchecks-bundles"
   echo "clusterchecks: clusters with every feature (checks only)"
   D="$CARRY/clusterchecks-bundles"
-  while IFS='|' read -r name gen flags; do
-    # shellcheck disable=SC2086
-    build "$D" "chk_$name" $gen -- $flags
-  done <<'V'
+  build_rows "$D" chk_ <<'V'
 async21|1000 1000 520|--cluster=2,1 --block-tile=128,256,64 --pack=async
 prologue12|700 1536 264 --prologue relu-a|--cluster=1,2 --block-tile=128,128,64
 gelures12|1000 1536 520 --out f16 --epilogue bias-gelu-residual|--cluster=1,2 --block-tile=128,128,64
@@ -2645,7 +2648,7 @@ if want skspread; then
                2048x5120x8192 2048x11008x8192 2048x11008x14336 1024x14336x14336; do
     IFS=x read -r m n k <<<"$shape"
     build "$D" "t_${shape}_new" "$m" "$n" "$k" --out f16 --
-    [ -n "${TCGEN_OLD:-}" ] && TCGEN="$TCGEN_OLD" build "$D" "t_${shape}_o" "$m" "$n" "$k" --out f16 --
+    build_old "$D" "t_${shape}_o" "$m" "$n" "$k" --out f16 --
   done
   build "$D" chk_512x13824x8192 512 13824 8192 --out f16 --
   build "$D" chk_2048x11008x8192 2048 11008 8192 --out f16 --

@@ -137,17 +137,13 @@ ConfigAttr mlir::tcgen::getSM90Config(const ContractionInfo &info,
   // hold half as many 4-byte ones, and one wgmma takes k = 8.
   int64_t bytes = info.aType.getIntOrFloatBitWidth() / 8;
   int64_t blockK = c.blockK * 2 / bytes;
-  // A swapped tile of several row blocks per warpgroup is the model's
-  // prediction (predictedSwap): a 16-bit C goes out through transposed TMA
-  // stores there.
   if (c.swap)
     return ConfigAttr::get(
         info.op->getContext(), "sm90", {c.blockM, c.blockN, blockK},
         {64 * c.rowBlocks, c.blockN, blockK}, {64, c.blockN, 32 / bytes},
         c.stages, /*padding=*/0, /*vector=*/8, c.raster,
         /*persistent=*/true, c.streamK, /*cluster=*/{1, 1},
-        c.rowBlocks > 1 && getModelProblem(info).outBytes == 2 ? "tma"
-                                                               : "global",
+        c.transposedStore ? "tma" : "global",
         /*swap=*/true);
   return ConfigAttr::get(
       info.op->getContext(), "sm90", {c.blockM, c.blockN, blockK},
@@ -324,6 +320,7 @@ mlir::tcgen::swapCandidates(const ContractionInfo &info, int64_t sms) {
       c.blockM = 192;
       c.blockN = 96;
       c.rowBlocks = 3;
+      c.transposedStore = outBytes == 2;
       c.stages =
           sm90::chooseStages(192, 96, 64, /*tmaStore=*/outBytes == 2,
                              /*bKMajor=*/true, /*maxStages=*/5, c.rowBlocks);
@@ -406,8 +403,8 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
     if (info.isDynamic())
       llvm::erase_if(ranked,
                      [](const model::SM90Candidate &c) { return c.streamK; });
-    // A larger M with an f32 C: a swapped tile the model predicts faster
-    // (1536^3: 192x96 swapped, as cuBLAS's kernel there).
+    // A larger M: a swapped tile the model predicts faster (1536^3: 192x96
+    // swapped, one warpgroup, as cuBLAS's kernel there).
     if (swap < 0 && modelRank == 0 && !ranked.empty())
       if (std::optional<model::SM90Candidate> s =
               predictedSwap(info, problem, ranked.front(), d))

@@ -63,8 +63,8 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     bool split = streamK >= 0 ? streamK != 0
                               : config.getStreamK() && persist &&
                                     !askedCluster && blockTile.empty();
-    // Swapped, the kernel's problem is C^T = B^T A^T, stored from
-    // registers: the tile and the ring are in its terms.
+    // Swapped, the kernel's problem is C^T = B^T A^T: the tile and the
+    // ring are in its terms.
     // A block tile given without --swap is in the terms of the problem
     // itself (the base config is then unswapped; runOnOperation).
     bool swapped =

@@ -340,8 +340,8 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
         // H100, docs/NOTES.md).
         if (c.blockM == 192 && c.tiles <= d.sms && !c.streamK &&
             c.clusterM * c.clusterN == 1 && !p.aSlowRows && !p.bSlowRows &&
-            3 * c.blockN / 2 <= sm90::kMaxRowBlockAccRegs) {
-          c.rowBlocks = 3;
+            c.blockM / 64 * c.blockN / 2 <= sm90::kMaxRowBlockAccRegs) {
+          c.rowBlocks = c.blockM / 64;
           c.stages = sm90::chooseStages(t.m, t.n, 64, p.tmaStore, p.bKMajor,
                                         8, c.rowBlocks);
           predict(c, p, d);
@@ -424,6 +424,7 @@ mlir::tcgen::model::rankSM90Swapped(const Problem &swapped,
     c.blockM = t.m;
     c.blockN = t.n;
     c.rowBlocks = t.rowBlocks;
+    c.transposedStore = swapped.tmaStore;
     c.stages =
         sm90::chooseStages(t.m, t.n, 64, swapped.tmaStore, swapped.bKMajor,
                            kSwapTileStages, t.rowBlocks);

@@ -91,10 +91,11 @@ ConfigAttr getDefaultConfig(const ContractionInfo &info, TargetAttr target,
 model::Problem getModelProblem(const ContractionInfo &info);
 
 /// The swapped kernel the sm90 default takes for a larger M (M > 64, where
-/// canSwap, with an f32 output): the fastest of model::rankSM90Swapped on
-/// the swapped `problem` (getModelProblem of `info`) if it is predicted at
-/// least 2 % faster than `unswapped` (the model's first unswapped choice),
-/// else nothing.
+/// canSwap; a 16-bit C only where its rows are 16-byte multiples apart):
+/// the fastest of model::rankSM90Swapped on the swapped `problem`
+/// (getModelProblem of `info`) if it is predicted at least 2 % faster than
+/// `unswapped` (the model's first unswapped choice) and its tiles fit one
+/// wave, else nothing.
 std::optional<model::SM90Candidate>
 predictedSwap(const ContractionInfo &info, const model::Problem &problem,
               const model::SM90Candidate &unswapped,

@@ -94,6 +94,9 @@ struct SM90Candidate {
   /// 64-row blocks per consumer warpgroup (one warpgroup on the whole
   /// tile where this is blockM / 64).
   int64_t rowBlocks = 1;
+  /// Swapped: a 16-bit C through transposed TMA stores (else C is stored
+  /// from registers).
+  bool transposedStore = false;
 
   // The model's terms.
   int64_t tiles = 0;          ///< block tiles, edge tiles and batch included
@@ -129,13 +132,14 @@ struct SM90Tile {
 const std::vector<SM90Tile> &sm90Tiles();
 
 /// The swapped kernels' tiles the model predicts (C^T = B^T A^T, the tile
-/// in the swapped problem's terms; C stored from registers), with their
-/// throughput as for sm90Tiles.
+/// in the swapped problem's terms), with their throughput as for
+/// sm90Tiles and their row blocks per consumer warpgroup.
 const std::vector<SM90Tile> &sm90SwapTiles();
 
 /// The problem C^T = B^T A^T computes for `p`: M and N exchanged, A' =
 /// B^T (MN-major where B is [k][n]), B' = A^T (K-major where A is [m][k]),
-/// C stored from registers.
+/// a 16-bit C through transposed TMA stores (`tmaStore`), an f32 C from
+/// registers.
 Problem swappedProblem(const Problem &p);
 
 /// The swapped candidates of sm90SwapTiles() for `swapped` (a

@@ -673,6 +673,23 @@ static void emitStepDescriptor(llvm::raw_ostream &os, StringRef x, int64_t kk,
                       x, kk, sfx, offset, x.upper());
 }
 
+/// One wgmma m64nNk16 on shared-memory descriptors: `%<name>` = `input`
+/// plus A (`descA`) times B (`descB`), or A times B alone where `scaleZero`
+/// (a tile's first k-step).
+static void emitSmemWgmma(llvm::raw_ostream &os, StringRef name,
+                          StringRef descA, StringRef descB, StringRef input,
+                          bool scaleZero, const KernelParams &p) {
+  os << llvm::formatv(R"(
+        %{0} = nvvm.wgmma.mma_async {1}, {2}, {3}, #nvvm.shape<m = 64, n = {4}, k = {5}>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<{7}>, #nvvm.wgmma_scale_in<one>, <{8}>], B [<{7}>, #nvvm.wgmma_scale_in<one>, <{9}>] : !acc -> !acc
+)",
+                      name, descA, descB, input, p.blockN, p.wgmmaK(),
+                      scaleZero ? "zero" : "one", p.inType,
+                      // NVVM spells the PTX transpose bits as layouts: A
+                      // row = K-major (trans-a 0), B col = K-major (trans-b
+                      // 0).
+                      p.aMNMajor ? "col" : "row", p.bKMajor ? "col" : "row");
+}
+
 /// The wgmmas of one k-tile for a warpgroup of several 64-row blocks
 /// (`rowBlocks`): the B descriptors of every k-step, then per row block (its
 /// A slab 8 KiB further on) its k-steps on its own accumulator, as cuBLAS
@@ -696,15 +713,12 @@ static std::string emitRowBlockWgmmas(llvm::raw_ostream &os, StringRef sfx,
         sfx, rb);
     std::string prev = inputs[rb].trim().str();
     for (int64_t kk = 0; kk < steps; ++kk) {
-      const char *scale = isFirst && kk == 0 ? "zero" : "one";
       emitStepDescriptor(os, "a", kk, rsfx, kk * aStepBytes);
-      os << llvm::formatv(R"(
-        %d{0}{1} = nvvm.wgmma.mma_async %dA{0}{1}, %dB{0}{2}, {3}, #nvvm.shape<m = 64, n = {4}, k = {5}>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<{7}>, #nvvm.wgmma_scale_in<one>, <{8}>], B [<{7}>, #nvvm.wgmma_scale_in<one>, <{9}>] : !acc -> !acc
-)",
-                          kk, rsfx, sfx, prev, p.blockN, p.wgmmaK(), scale,
-                          p.inType, p.aMNMajor ? "col" : "row",
-                          p.bKMajor ? "col" : "row");
-      prev = llvm::formatv("%d{0}{1}", kk, rsfx).str();
+      std::string name = llvm::formatv("d{0}{1}", kk, rsfx).str();
+      emitSmemWgmma(os, name, llvm::formatv("%dA{0}{1}", kk, rsfx).str(),
+                    llvm::formatv("%dB{0}{1}", kk, sfx).str(), prev,
+                    isFirst && kk == 0, p);
+      prev = "%" + name;
     }
     results += (rb ? ", " : "") + prev;
   }
@@ -737,20 +751,13 @@ static std::string emitKTile(llvm::raw_ostream &os, StringRef sfx, StringRef it,
     return emitRowBlockWgmmas(os, sfx, isFirst, input, p);
   std::string prev = input.str();
   for (int64_t kk = 0; kk < p.blockK / p.wgmmaK(); ++kk) {
-    const char *scale = isFirst && kk == 0 ? "zero" : "one";
     emitStepDescriptor(os, "a", kk, sfx, kk * aStepBytes);
     emitStepDescriptor(os, "b", kk, sfx, kk * bStepBytes);
-    os << llvm::formatv(R"(
-        %d{0}{5} = nvvm.wgmma.mma_async %dA{0}{5}, %dB{0}{5}, {3}, #nvvm.shape<m = 64, n = {4}, k = {10}>, D [<f32>, #nvvm.wgmma_scale_out<{6}>], A [<{7}>, #nvvm.wgmma_scale_in<one>, <{8}>], B [<{7}>, #nvvm.wgmma_scale_in<one>, <{9}>] : !acc -> !acc
-)",
-                        kk, kk * aStepBytes, kk * bStepBytes, prev, p.blockN,
-                        sfx, scale, p.inType,
-                        // NVVM spells the PTX transpose bits as layouts:
-                        // A row = K-major (trans-a 0), B col = K-major
-                        // (trans-b 0).
-                        p.aMNMajor ? "col" : "row", p.bKMajor ? "col" : "row",
-                        p.wgmmaK());
-    prev = llvm::formatv("%d{0}{1}", kk, sfx).str();
+    std::string name = llvm::formatv("d{0}{1}", kk, sfx).str();
+    emitSmemWgmma(os, name, llvm::formatv("%dA{0}{1}", kk, sfx).str(),
+                  llvm::formatv("%dB{0}{1}", kk, sfx).str(), prev,
+                  isFirst && kk == 0, p);
+    prev = "%" + name;
   }
   os << R"(
         nvvm.wgmma.commit.group.sync.aligned
@@ -2036,6 +2043,210 @@ static std::string problemSizes(const KernelParams &p) {
       .str();
 }
 
+/// The epilogue of one 64-row block of the tile: `accName` its accumulator,
+/// `wgName` its index among the tile's 64-row blocks (the warpgroup's own
+/// index with one row block a warpgroup). Emitted inside the work loop,
+/// after the main loop and the stream-K fix-up.
+static void emitTileEpilogue(llvm::raw_ostream &os, const KernelParams &p,
+                             StringRef accName, StringRef wgName) {
+  // Epilogue: the m64nN f32 fragment of thread (warp w, lane l) holds, for
+  // j in [0, N/8): d[4j], d[4j+1] at row 16w + l/4, columns 8j + 2(l%4) +
+  // {0,1} and d[4j+2], d[4j+3] eight rows below.
+  os << llvm::formatv(R"(
+    %c32 = arith.constant 32 : index
+    %c4 = arith.constant 4 : index
+    %c8 = arith.constant 8 : index
+    %c16 = arith.constant 16 : index
+    %c64r = arith.constant 64 : index
+    // The thread's place in its warpgroup, read per tile through a
+    // volatile asm that LLVM cannot hoist: coordinates (and the TMA-store
+    // addresses made from them) computed once before the tile loop would
+    // live through every main loop, and with A MN-major and TMA stores
+    // the consumers spilled.
+    %tidE = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
+    %tidEI = arith.index_cast %tidE : i32 to index
+    %wtidE = arith.remui %tidEI, %c128 : index
+    %warp = arith.divui %wtidE, %c32 : index
+    %lane = arith.remui %wtidE, %c32 : index
+    %wgRow = arith.muli {0}, %c64r : index
+    %wRow = arith.muli %warp, %c16 : index
+    %lRow = arith.divui %lane, %c4 : index
+    %r0a = arith.addi %m0, %wgRow : index
+    %r0b = arith.addi %r0a, %wRow : index
+    %row0 = arith.addi %r0b, %lRow : index
+    %row1 = arith.addi %row0, %c8 : index
+    %lq = arith.remui %lane, %c4 : index
+    %c2 = arith.constant 2 : index
+    %lCol = arith.muli %lq, %c2 : index
+    %colBase = arith.addi %n0, %lCol : index
+)",
+                      wgName);
+  if (p.batched && p.tmaStore && !p.multiBatch())
+    os << "      %bIdxI = arith.index_cast %bIdx : index to i32\n";
+  for (size_t i = 0; p.multiBatch() && p.tmaStore && i < p.batchShape.size();
+       ++i)
+    if (int(i) != p.foldDim)
+      os << llvm::formatv("      %bIdxI{0} = arith.index_cast %bIdx{0} : "
+                          "index to i32\n",
+                          i);
+  // Edge tiles: rows past M are clamped for loads (%row<r>c) and not
+  // stored (%row<r>in); columns likewise (emitColumnEdge).
+  if (p.ragged(/*alongM=*/true))
+    os << llvm::formatv(R"(
+    %cLastRow = arith.constant {0} : index
+    %cM = arith.constant {1} : index
+    %row0c = arith.minui %row0, %cLastRow : index
+    %row1c = arith.minui %row1, %cLastRow : index
+    %row0in = arith.cmpi ult, %row0, %cM : index
+    %row1in = arith.cmpi ult, %row1, %cM : index
+)",
+                        p.m - 1, p.m);
+  if (p.ragged(/*alongM=*/false))
+    os << llvm::formatv(R"(
+    %cLastPair = arith.constant {0} : index
+    %cLastCol = arith.constant {1} : index
+    %cN = arith.constant {2} : index
+)",
+                        p.n - 2, p.n - 1, p.n);
+  // Sizes known at run time only: the operand loads are clamped to the last
+  // row and column pair of the run-time sizes (N is even: TMA stores need
+  // C's rows 16-byte multiples apart).
+  if (p.dynamicShape && !p.epilogueOperands.empty())
+    os << R"(
+    %cLastRow = arith.subi %sizeM, %c1 : index
+    %row0c = arith.minui %row0, %cLastRow : index
+    %row1c = arith.minui %row1, %cLastRow : index
+    %cLastPair = arith.subi %sizeN, %c2 : index
+)";
+  if (p.chunkedStore())
+    emitStoreSetup(os, p);
+  emitColumnOperandLoads(os, p);
+  // Column group j goes out in whole chunk j / groupsPerChunk; where the
+  // block width is not a multiple of the chunk, the groups of the last,
+  // overlapping chunk (storeChunks) are stored into it once all are
+  // computed, from the values kept in `stored`.
+  const int64_t groupsPerChunk = p.storeChunkCols() / 8;
+  const std::vector<int64_t> chunks = p.storeChunks();
+  const int64_t wholeChunks = p.blockN / p.storeChunkCols();
+  std::vector<std::array<std::string, 2>> stored(p.blockN / 8);
+  auto inWholeChunk = [&](int64_t j) {
+    return !p.chunkedStore() || j / groupsPerChunk < wholeChunks;
+  };
+  for (int64_t j = 0; j < p.blockN / 8; ++j) {
+    if (p.chunkedStore() && j % groupsPerChunk == 0 && inWholeChunk(j)) {
+      emitStoreChunkBegin(os, p, j / groupsPerChunk);
+      if (p.tmaEpilogueOperand >= 0)
+        emitEpilogueOperandLoad(os, p, j / groupsPerChunk);
+    }
+    if (p.fusedEpilogue && j % kEpilogueLoadGroup == 0)
+      for (int64_t g = j; g < std::min(j + kEpilogueLoadGroup, p.blockN / 8);
+           ++g)
+        emitFusedLoads(os, p, g);
+    if (!p.fusedEpilogue)
+      os << llvm::formatv(R"(
+    %cj{0} = arith.constant {1} : index
+    %col{0} = arith.addi %colBase, %cj{0} : index
+)",
+                          j, 8 * j);
+    if (!p.fusedEpilogue)
+      emitColumnEdge(os, p, j);
+    os << llvm::formatv(R"(
+    %e{0}a{6} = llvm.extractvalue {7}[{2}] : !acc
+    %e{0}b{6} = llvm.extractvalue {7}[{3}] : !acc
+    %e{0}c{6} = llvm.extractvalue {7}[{4}] : !acc
+    %e{0}d{6} = llvm.extractvalue {7}[{5}] : !acc
+)",
+                        j, 8 * j, 4 * j, 4 * j + 1, 4 * j + 2, 4 * j + 3,
+                        pinAccumulators(p) ? "raw" : "", accName);
+    // A fused epilogue computes on the accumulators; LLVM sees nothing tie
+    // them to the wgmma wait and may hoist that arithmetic above it, which
+    // makes ptxas serialize the wgmma chain (C7514). An empty volatile asm
+    // per register (CUTLASS's warpgroup_fence_operand) pins each value
+    // after the wait.
+    // The same with odd N, whose element stores sit in branches.
+    if (pinAccumulators(p))
+      for (char x : StringRef("abcd"))
+        os << llvm::formatv("      %e{0}{1} = llvm.inline_asm has_side_effects "
+                            "\"\", \"=f,0\" %e{0}{1}raw : (f32) -> f32\n",
+                            j, x);
+    std::string e = llvm::formatv("%e{0}", j).str();
+    if (p.streamK) {
+      // Quad j of the accumulators is the fragment's column group j.
+      if (j % kPartialGroup == 0)
+        emitPartialSums(os, j,
+                        std::min<int64_t>(kPartialGroup, p.blockN / 8 - j));
+      std::string sum =
+          llvm::formatv("%ps{0}#{1}", j - j % kPartialGroup, j % kPartialGroup)
+              .str();
+      for (int64_t x = 0; x < 4; ++x)
+        os << llvm::formatv(R"(
+    %p{0}{1} = vector.extract {2}[{3}] : f32 from vector<4xf32>
+    %t{0}{1} = arith.addf %e{0}{1}, %p{0}{1} : f32
+)",
+                            j, "abcd"[x], sum, x);
+      e = llvm::formatv("%t{0}", j).str();
+    }
+    for (auto [h, half, row] :
+         {std::tuple<int, const char *, const char *>{0, "ab", "%row0"},
+          {1, "cd", "%row1"}}) {
+      std::string v = llvm::formatv("%v{0}{1}", j, half).str();
+      if (p.fusedEpilogue) {
+        if (p.tmaEpilogueOperand >= 0)
+          emitEpilogueOperandPair(os, p, p.tmaEpilogueOperand, j, half,
+                                  j / groupsPerChunk, j % groupsPerChunk);
+        emitFusedPair(os, p, j, half, e);
+        stored[j][h] = v + "h";
+        if (inWholeChunk(j))
+          emitPairStore(os, p, v + "h", row, j, half, j / groupsPerChunk,
+                        j % groupsPerChunk);
+        continue;
+      }
+      os << llvm::formatv(R"(
+    {0}0 = vector.from_elements {1}{2}, {1}{3} : vector<2xf32>
+)",
+                          v, e, half[0], half[1]);
+      std::string out = v + "0";
+      if (p.outType != "f32" && pinAccumulators(p) && !singleCColumn(p)) {
+        // Pinned accumulators: one packed cvt per pair, as in the fused
+        // epilogue (scalar cvt.rn.f16.f32 serialize the wgmma chain).
+        os << llvm::formatv(R"(
+    {0}p = llvm.inline_asm "cvt.rn.{4}x2.f32 $0, $1, $2;", "=r,f,f" {1}{3}, {1}{2} : (f32, f32) -> i32
+    {0}h = llvm.bitcast {0}p : i32 to vector<2x{4}>
+)",
+                            v, e, half[0], half[1], p.outType);
+        out = v + "h";
+      } else if (p.outType != "f32") {
+        os << llvm::formatv("      {0}h = arith.truncf {0}0 : vector<2xf32> to "
+                            "vector<2x{1}>\n",
+                            v, p.outType);
+        out = v + "h";
+      }
+      stored[j][h] = out;
+      if (inWholeChunk(j))
+        emitPairStore(os, p, out, row, j, half, j / groupsPerChunk,
+                      j % groupsPerChunk);
+    }
+    if (p.transposedStore() && inWholeChunk(j))
+      emitTransposedStore(os, p, stored[j][0], stored[j][1], j,
+                          j / groupsPerChunk, j % groupsPerChunk);
+    if (p.chunkedStore() && (j + 1) % groupsPerChunk == 0 && inWholeChunk(j))
+      emitStoreChunkEnd(os, p, j / groupsPerChunk,
+                        j / groupsPerChunk * p.storeChunkCols());
+  }
+  if (p.chunkedStore() && int64_t(chunks.size()) > wholeChunks) {
+    const int64_t c = wholeChunks, first = chunks.back() / 8;
+    emitStoreChunkBegin(os, p, c);
+    for (int64_t j = first; j < p.blockN / 8 && p.transposedStore(); ++j)
+      emitTransposedStore(os, p, stored[j][0], stored[j][1], j, c, j - first);
+    for (int64_t j = first; j < p.blockN / 8; ++j)
+      for (auto [h, half, row] :
+           {std::tuple<int, const char *, const char *>{0, "ab", "%row0"},
+            {1, "cd", "%row1"}})
+        emitPairStore(os, p, stored[j][h], row, j, half, c, j - first, "t");
+    emitStoreChunkEnd(os, p, c, chunks.back());
+  }
+}
+
 std::string mlir::tcgen::sm90::renderKernelModule(const KernelParams &p) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -2617,210 +2828,8 @@ gpu.module @{0} {{
   if (p.streamK)
     emitStreamKFixup(os, p);
 
-  // The epilogue of one 64-row block (`wgName`: its index in the tile,
-  // `accName`: its accumulator).
-  auto emitEpilogue = [&](StringRef accName, StringRef wgName) {
-    // Epilogue: the m64nN f32 fragment of thread (warp w, lane l) holds, for
-    // j in [0, N/8): d[4j], d[4j+1] at row 16w + l/4, columns 8j + 2(l%4) +
-    // {0,1} and d[4j+2], d[4j+3] eight rows below.
-    os << llvm::formatv(R"(
-      %c32 = arith.constant 32 : index
-      %c4 = arith.constant 4 : index
-      %c8 = arith.constant 8 : index
-      %c16 = arith.constant 16 : index
-      %c64r = arith.constant 64 : index
-      // The thread's place in its warpgroup, read per tile through a
-      // volatile asm that LLVM cannot hoist: coordinates (and the TMA-store
-      // addresses made from them) computed once before the tile loop would
-      // live through every main loop, and with A MN-major and TMA stores
-      // the consumers spilled.
-      %tidE = llvm.inline_asm has_side_effects "mov.u32 $0, %tid.x;", "=r" : () -> i32
-      %tidEI = arith.index_cast %tidE : i32 to index
-      %wtidE = arith.remui %tidEI, %c128 : index
-      %warp = arith.divui %wtidE, %c32 : index
-      %lane = arith.remui %wtidE, %c32 : index
-      %wgRow = arith.muli {0}, %c64r : index
-      %wRow = arith.muli %warp, %c16 : index
-      %lRow = arith.divui %lane, %c4 : index
-      %r0a = arith.addi %m0, %wgRow : index
-      %r0b = arith.addi %r0a, %wRow : index
-      %row0 = arith.addi %r0b, %lRow : index
-      %row1 = arith.addi %row0, %c8 : index
-      %lq = arith.remui %lane, %c4 : index
-      %c2 = arith.constant 2 : index
-      %lCol = arith.muli %lq, %c2 : index
-      %colBase = arith.addi %n0, %lCol : index
-)",
-                        wgName);
-    if (p.batched && p.tmaStore && !p.multiBatch())
-      os << "      %bIdxI = arith.index_cast %bIdx : index to i32\n";
-    for (size_t i = 0; p.multiBatch() && p.tmaStore && i < p.batchShape.size();
-         ++i)
-      if (int(i) != p.foldDim)
-        os << llvm::formatv("      %bIdxI{0} = arith.index_cast %bIdx{0} : "
-                            "index to i32\n",
-                            i);
-    // Edge tiles: rows past M are clamped for loads (%row<r>c) and not
-    // stored (%row<r>in); columns likewise (emitColumnEdge).
-    if (p.ragged(/*alongM=*/true))
-      os << llvm::formatv(R"(
-      %cLastRow = arith.constant {0} : index
-      %cM = arith.constant {1} : index
-      %row0c = arith.minui %row0, %cLastRow : index
-      %row1c = arith.minui %row1, %cLastRow : index
-      %row0in = arith.cmpi ult, %row0, %cM : index
-      %row1in = arith.cmpi ult, %row1, %cM : index
-)",
-                          p.m - 1, p.m);
-    if (p.ragged(/*alongM=*/false))
-      os << llvm::formatv(R"(
-      %cLastPair = arith.constant {0} : index
-      %cLastCol = arith.constant {1} : index
-      %cN = arith.constant {2} : index
-)",
-                          p.n - 2, p.n - 1, p.n);
-    // Sizes known at run time only: the operand loads are clamped to the last
-    // row and column pair of the run-time sizes (N is even: TMA stores need
-    // C's rows 16-byte multiples apart).
-    if (p.dynamicShape && !p.epilogueOperands.empty())
-      os << R"(
-      %cLastRow = arith.subi %sizeM, %c1 : index
-      %row0c = arith.minui %row0, %cLastRow : index
-      %row1c = arith.minui %row1, %cLastRow : index
-      %cLastPair = arith.subi %sizeN, %c2 : index
-)";
-    if (p.chunkedStore())
-      emitStoreSetup(os, p);
-    emitColumnOperandLoads(os, p);
-    // Column group j goes out in whole chunk j / groupsPerChunk; where the
-    // block width is not a multiple of the chunk, the groups of the last,
-    // overlapping chunk (storeChunks) are stored into it once all are
-    // computed, from the values kept in `stored`.
-    const int64_t groupsPerChunk = p.storeChunkCols() / 8;
-    const std::vector<int64_t> chunks = p.storeChunks();
-    const int64_t wholeChunks = p.blockN / p.storeChunkCols();
-    std::vector<std::array<std::string, 2>> stored(p.blockN / 8);
-    auto inWholeChunk = [&](int64_t j) {
-      return !p.chunkedStore() || j / groupsPerChunk < wholeChunks;
-    };
-    for (int64_t j = 0; j < p.blockN / 8; ++j) {
-      if (p.chunkedStore() && j % groupsPerChunk == 0 && inWholeChunk(j)) {
-        emitStoreChunkBegin(os, p, j / groupsPerChunk);
-        if (p.tmaEpilogueOperand >= 0)
-          emitEpilogueOperandLoad(os, p, j / groupsPerChunk);
-      }
-      if (p.fusedEpilogue && j % kEpilogueLoadGroup == 0)
-        for (int64_t g = j; g < std::min(j + kEpilogueLoadGroup, p.blockN / 8);
-             ++g)
-          emitFusedLoads(os, p, g);
-      if (!p.fusedEpilogue)
-        os << llvm::formatv(R"(
-      %cj{0} = arith.constant {1} : index
-      %col{0} = arith.addi %colBase, %cj{0} : index
-)",
-                            j, 8 * j);
-      if (!p.fusedEpilogue)
-        emitColumnEdge(os, p, j);
-      os << llvm::formatv(R"(
-      %e{0}a{6} = llvm.extractvalue {7}[{2}] : !acc
-      %e{0}b{6} = llvm.extractvalue {7}[{3}] : !acc
-      %e{0}c{6} = llvm.extractvalue {7}[{4}] : !acc
-      %e{0}d{6} = llvm.extractvalue {7}[{5}] : !acc
-)",
-                          j, 8 * j, 4 * j, 4 * j + 1, 4 * j + 2, 4 * j + 3,
-                          pinAccumulators(p) ? "raw" : "", accName);
-      // A fused epilogue computes on the accumulators; LLVM sees nothing tie
-      // them to the wgmma wait and may hoist that arithmetic above it, which
-      // makes ptxas serialize the wgmma chain (C7514). An empty volatile asm
-      // per register (CUTLASS's warpgroup_fence_operand) pins each value
-      // after the wait.
-      // The same with odd N, whose element stores sit in branches.
-      if (pinAccumulators(p))
-        for (char x : StringRef("abcd"))
-          os << llvm::formatv(
-              "      %e{0}{1} = llvm.inline_asm has_side_effects "
-              "\"\", \"=f,0\" %e{0}{1}raw : (f32) -> f32\n",
-              j, x);
-      std::string e = llvm::formatv("%e{0}", j).str();
-      if (p.streamK) {
-        // Quad j of the accumulators is the fragment's column group j.
-        if (j % kPartialGroup == 0)
-          emitPartialSums(os, j,
-                          std::min<int64_t>(kPartialGroup, p.blockN / 8 - j));
-        std::string sum = llvm::formatv("%ps{0}#{1}", j - j % kPartialGroup,
-                                        j % kPartialGroup)
-                              .str();
-        for (int64_t x = 0; x < 4; ++x)
-          os << llvm::formatv(R"(
-      %p{0}{1} = vector.extract {2}[{3}] : f32 from vector<4xf32>
-      %t{0}{1} = arith.addf %e{0}{1}, %p{0}{1} : f32
-)",
-                              j, "abcd"[x], sum, x);
-        e = llvm::formatv("%t{0}", j).str();
-      }
-      for (auto [h, half, row] :
-           {std::tuple<int, const char *, const char *>{0, "ab", "%row0"},
-            {1, "cd", "%row1"}}) {
-        std::string v = llvm::formatv("%v{0}{1}", j, half).str();
-        if (p.fusedEpilogue) {
-          if (p.tmaEpilogueOperand >= 0)
-            emitEpilogueOperandPair(os, p, p.tmaEpilogueOperand, j, half,
-                                    j / groupsPerChunk, j % groupsPerChunk);
-          emitFusedPair(os, p, j, half, e);
-          stored[j][h] = v + "h";
-          if (inWholeChunk(j))
-            emitPairStore(os, p, v + "h", row, j, half, j / groupsPerChunk,
-                          j % groupsPerChunk);
-          continue;
-        }
-        os << llvm::formatv(R"(
-      {0}0 = vector.from_elements {1}{2}, {1}{3} : vector<2xf32>
-)",
-                            v, e, half[0], half[1]);
-        std::string out = v + "0";
-        if (p.outType != "f32" && pinAccumulators(p) && !singleCColumn(p)) {
-          // Pinned accumulators: one packed cvt per pair, as in the fused
-          // epilogue (scalar cvt.rn.f16.f32 serialize the wgmma chain).
-          os << llvm::formatv(R"(
-      {0}p = llvm.inline_asm "cvt.rn.{4}x2.f32 $0, $1, $2;", "=r,f,f" {1}{3}, {1}{2} : (f32, f32) -> i32
-      {0}h = llvm.bitcast {0}p : i32 to vector<2x{4}>
-)",
-                              v, e, half[0], half[1], p.outType);
-          out = v + "h";
-        } else if (p.outType != "f32") {
-          os << llvm::formatv(
-              "      {0}h = arith.truncf {0}0 : vector<2xf32> to "
-              "vector<2x{1}>\n",
-              v, p.outType);
-          out = v + "h";
-        }
-        stored[j][h] = out;
-        if (inWholeChunk(j))
-          emitPairStore(os, p, out, row, j, half, j / groupsPerChunk,
-                        j % groupsPerChunk);
-      }
-      if (p.transposedStore() && inWholeChunk(j))
-        emitTransposedStore(os, p, stored[j][0], stored[j][1], j,
-                            j / groupsPerChunk, j % groupsPerChunk);
-      if (p.chunkedStore() && (j + 1) % groupsPerChunk == 0 && inWholeChunk(j))
-        emitStoreChunkEnd(os, p, j / groupsPerChunk,
-                          j / groupsPerChunk * p.storeChunkCols());
-    }
-    if (p.chunkedStore() && int64_t(chunks.size()) > wholeChunks) {
-      const int64_t c = wholeChunks, first = chunks.back() / 8;
-      emitStoreChunkBegin(os, p, c);
-      for (int64_t j = first; j < p.blockN / 8 && p.transposedStore(); ++j)
-        emitTransposedStore(os, p, stored[j][0], stored[j][1], j, c, j - first);
-      for (int64_t j = first; j < p.blockN / 8; ++j)
-        for (auto [h, half, row] :
-             {std::tuple<int, const char *, const char *>{0, "ab", "%row0"},
-              {1, "cd", "%row1"}})
-          emitPairStore(os, p, stored[j][h], row, j, half, c, j - first, "t");
-      emitStoreChunkEnd(os, p, c, chunks.back());
-    }
-  };
   if (p.rowBlocks == 1) {
-    emitEpilogue("%acc", "%wg");
+    emitTileEpilogue(os, p, "%acc", "%wg");
   } else {
     // A warpgroup's row blocks one after the other, each in a region of its
     // own (the same SSA names in sibling regions), through the same store
@@ -2837,7 +2846,7 @@ gpu.module @{0} {{
       %wgE = arith.addi %wgRB, %cRbE : index
 )",
                           rb);
-      emitEpilogue(llvm::formatv("%acc#{0}", rb).str(), "%wgE");
+      emitTileEpilogue(os, p, llvm::formatv("%acc#{0}", rb).str(), "%wgE");
       os << R"(
       scf.yield
       }
