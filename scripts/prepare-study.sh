@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [kline] [kring] [rowblocks] [swapdef] [rbsan] [rb1024] [rbsquares] [rbbert] [talldef1wg] [clsquares]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [gap2048] [kline] [kring] [rowblocks] [swapdef] [rbsan] [rb1024] [rbsquares] [rbbert] [talldef1wg] [clsquares]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2291,6 +2291,22 @@ if want gap; then
   build "$D" g1536_f16_sw 1536 1536 1536 --out f16 -- --swap=1 --store=tma --block-tile=192,96,64
   build "$D" g2048_f16 2048 2048 2048 --out f16 --
   echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want gap2048; then
+  # 2048^3 f16 C for scripts/device-gap.sh: the default (128x256, 4 stages,
+  # 230 KiB) against 3 stages, stores from registers, no persistence and a
+  # 2x1 cluster (where the benchmark's extra time over ncu's comes from)
+  rm -rf "$CARRY/gap-bundles"; mkdir -p "$CARRY/gap-bundles"
+  echo "gap2048: 2048^3 variants for the benchmark-against-ncu gap"
+  build_rows "$CARRY/gap-bundles" g2048_ <<'V'
+def|2048 2048 2048 --out f16|
+s3|2048 2048 2048 --out f16|--block-tile=128,256,64 --stages=3
+glob|2048 2048 2048 --out f16|--block-tile=128,256,64 --store=global
+np|2048 2048 2048 --out f16|--persistent=0
+c21|2048 2048 2048 --out f16|--cluster=2,1
+V
+  echo "  $(ls "$CARRY/gap-bundles" | wc -l) bundles"
 fi
 
 if want kline; then
