@@ -389,12 +389,13 @@ struct Sides {
 /// read them: with one set per iteration, cuBLAS ran on the A and B the
 /// kernel had just pulled into L2, a bias against the kernel at the sizes
 /// whose operands fit in L2.
-std::string queueIteration(Sides &s, int &launch, int numSets,
+std::string queueIteration(Sides &s, int &launch, int numSets, int backToBack,
                            cudaStream_t stream, cudaEvent_t *events) {
   std::string e;
   auto next = [&] { return launch++ % numSets; };
   cudaEventRecord(events[0], stream);
-  e = s.runTcgen(next(), stream);
+  for (int i = 0; i < backToBack && e.empty(); ++i)
+    e = s.runTcgen(next(), stream);
   cudaEventRecord(events[1], stream);
   if (!e.empty())
     return "tcgen: " + e;
@@ -408,14 +409,16 @@ std::string queueIteration(Sides &s, int &launch, int numSets,
   }
   if (s.haveCublas) {
     cudaEventRecord(events[2], stream);
-    e = s.runCublas(next(), stream);
+    for (int i = 0; i < backToBack && e.empty(); ++i)
+      e = s.runCublas(next(), stream);
     cudaEventRecord(events[3], stream);
     if (!e.empty())
       return e;
   }
   if (s.haveLt) {
     cudaEventRecord(events[4], stream);
-    e = s.runLt(next(), stream);
+    for (int i = 0; i < backToBack && e.empty(); ++i)
+      e = s.runLt(next(), stream);
     cudaEventRecord(events[5], stream);
     if (!e.empty())
       return e;
@@ -434,7 +437,8 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
   std::string e;
   int launch = 0;
   for (int w = 0; w < options.warmup && e.empty(); ++w)
-    e = queueIteration(s, launch, numSets, stream, events.data());
+    e = queueIteration(s, launch, numSets, options.backToBack, stream,
+                       events.data());
   if (e.empty())
     e = formatCuda("warm-up (cudaStreamSynchronize)",
                    cudaStreamSynchronize(stream));
@@ -445,7 +449,7 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
                    cudaLaunchHostFunc(stream, Gate::wait, &gate));
     int end = std::min(options.iters, begin + kBatch);
     for (int it = begin; it < end && e.empty(); ++it)
-      e = queueIteration(s, launch, numSets, stream,
+      e = queueIteration(s, launch, numSets, options.backToBack, stream,
                          &events[kEventsPerIter * it]);
     gate.open();
     // The gate lives on this stack frame: wait for the batch to drain.
@@ -471,7 +475,8 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
       e = formatCuda(
           "cudaEventElapsedTime",
           cudaEventElapsedTime(&ms, ev[pairs[side][0]], ev[pairs[side][1]]));
-      t[side].push_back(ms);
+      // The tcgen, cuBLAS and cuBLASLt sides ran backToBack launches.
+      t[side].push_back(side < 3 ? ms / options.backToBack : ms);
     }
   }
   for (cudaEvent_t ev : events)
@@ -673,6 +678,9 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
     s.haveCublas = s.haveLt = false;
     addNote(row, "solo: cuBLAS not timed");
   }
+  if (options.backToBack > 1)
+    addNote(row, "back to back: " + std::to_string(options.backToBack) +
+                     " launches per event pair");
   return timeAll(s, options, numSets, stream, row);
 }
 } // namespace

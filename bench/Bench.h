@@ -32,6 +32,11 @@ struct BenchOptions {
   /// Time the kernel alone, back to back with itself (no cuBLAS sides): a
   /// kernel slower after cuBLAS's than after its own shows it here.
   bool solo = false;
+  /// Launches of each side (tcgen, cuBLAS, cuBLASLt) between its event
+  /// pair, buffer sets rotating; times are per launch. 1: one launch per
+  /// pair, what the sweeps measure; more shows what a launch costs in a
+  /// stream of launches, without an event between each two.
+  int backToBack = 1;
   /// Also time this unfused baseline (Baseline.h) of a fused bundle. Its
   /// output is first compared with the kernel's (BenchRow::check), and a
   /// bundle whose baseline disagrees is not timed.

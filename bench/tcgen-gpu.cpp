@@ -37,7 +37,7 @@ const char *kUsage =
     "                [--sizes M,N,K]\n"
     "  tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
     "                  [--seed N] [--no-cublaslt] [--solo] [--device-name]\n"
-    "                  [--sizes M,N,K]\n"
+    "                  [--sizes M,N,K] [--back-to-back N]\n"
     "                  [--baseline=NAME [--check-baseline]]\n"
     "  tcgen-gpu tune DIR [--csv FILE] [--budget SECONDS] [--max-iters N]\n"
     "                 [--warmup N] [--seed N]\n"
@@ -110,6 +110,7 @@ const char *kBenchHelp =
     "tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
     "                [--seed N] [--no-cublaslt] [--solo] [--device-name]\n"
     "                [--baseline=NAME [--check-baseline]] [--sizes M,N,K]\n"
+    "                [--back-to-back N]\n"
     "\n"
     "Times each bundle's kernel against cublasGemmEx (same dtypes, default\n"
     "algorithm; cublasGemmStridedBatchedEx for a batched matmul) and\n"
@@ -173,6 +174,9 @@ const char *kBenchHelp =
     "  --no-cublaslt   skip cublasLtMatmul\n"
     "  --solo          time the kernel alone, back to back with itself\n"
     "                  (cuBLAS sides not run; their columns nan)\n"
+    "  --back-to-back N  N launches of each side between its two events\n"
+    "                  (buffer sets rotating), times per launch (default\n"
+    "                  1: an event pair around every launch)\n"
     "  --device-name   print `DEVICE <name> cc=X.Y sms=N l2=MB` first; with "
     "no\n"
     "                  BUNDLE, print it and exit\n"
@@ -535,6 +539,10 @@ int benchCommand(const std::vector<std::string> &args) {
       options.cublasLt = false;
     } else if (a == "--solo") {
       options.solo = true;
+    } else if (a == "--back-to-back") {
+      if (!next(1, 1000))
+        return usageError("--back-to-back needs an integer in [1, 1000]");
+      options.backToBack = static_cast<int>(v);
     } else if (a == "--device-name") {
       printDevice = true;
     } else if (a == "--baseline" || a.rfind("--baseline=", 0) == 0) {

@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [gap2048] [kline] [kring] [rowblocks] [swapdef] [rbsan] [rb1024] [rbsquares] [rbbert] [talldef1wg] [clsquares]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [gap2048] [kline] [kring] [rowblocks] [swapdef] [rbsan] [rb1024] [rbsquares] [rbbert] [talldef1wg] [clsquares] [b2b]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2307,6 +2307,24 @@ np|2048 2048 2048 --out f16|--persistent=0
 c21|2048 2048 2048 --out f16|--cluster=2,1
 V
   echo "  $(ls "$CARRY/gap-bundles" | wc -l) bundles"
+fi
+
+if want b2b; then
+  # Default kernels at the one- and two-wave squares, timed one launch per
+  # event pair and ten back to back (tcgen-gpu bench --back-to-back): what
+  # a launch costs between events against in a stream of launches
+  rm -rf "$CARRY/b2b-bundles"; mkdir -p "$CARRY/b2b-bundles"
+  echo "b2b: defaults at 1024^3-4096^3, f16 and f32 C"
+  build_rows "$CARRY/b2b-bundles" b_ <<'V'
+1024_f16|1024 1024 1024 --out f16|
+1024_f32|1024 1024 1024 --out f32|
+1536_f16|1536 1536 1536 --out f16|
+2048_f16|2048 2048 2048 --out f16|
+2048_f32|2048 2048 2048 --out f32|
+3072_f16|3072 3072 3072 --out f16|
+4096_f16|4096 4096 4096 --out f16|
+V
+  echo "  $(ls "$CARRY/b2b-bundles" | wc -l) bundles"
 fi
 
 if want kline; then
