@@ -478,6 +478,9 @@ check_and_bench st1536 "1536^3: stages and stores" t_
 check_and_bench kline "1536 x 1536 x K with fixed tiles" t_
 check_and_bench kring "ring depth, stores and clusters at 1536 x 1536 x K" t_
 check_and_bench rowblocks "consumer warpgroups of several row blocks" t_
+check_and_bench rastdef "the model's raster groups: new defaults against old (o_)" t_
+check_and_bench raster "raster groups of 4-32 tile rows" t_
+check_and_bench desc "descriptor low words: new defaults against old (o_)" t_
 check_and_bench swapdef "swapped one-warpgroup defaults against the old (o_)" t_
 check_and_bench rb1024 "row blocks at 1024^3 and 2048^3" t_
 check_and_bench rbsquares "128x128 r2 against the default at the squares" t_

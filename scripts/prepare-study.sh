@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [gap2048] [kline] [kring] [rowblocks] [swapdef] [rbsan] [rb1024] [rbsquares] [rbbert] [talldef1wg] [clsquares] [b2b]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [gap2048] [kline] [kring] [rowblocks] [swapdef] [rbsan] [rb1024] [rbsquares] [rbbert] [talldef1wg] [clsquares] [b2b] [kline7168] [desc] [raster] [rastdef]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2325,6 +2325,102 @@ if want b2b; then
 4096_f16|4096 4096 4096 --out f16|
 V
   echo "  $(ls "$CARRY/b2b-bundles" | wc -l) bundles"
+fi
+
+if want desc; then
+  # wgmma descriptors built once per k-tile and advanced in their low word
+  # (one 32-bit add a k-step): new defaults (t_*_n, checked: chk_*) against
+  # the old compiler's (TCGEN_OLD: t_*_o), and 7168^3 in clusters for ncu
+  rm -rf "$CARRY/desc-bundles"; mkdir -p "$CARRY/desc-bundles"
+  echo "desc: descriptor low words, new defaults against old"
+  D="$CARRY/desc-bundles"
+  for shape in 1024x1024x1024 1536x1536x1536 2048x2048x2048 4096x4096x4096 \
+               7168x7168x7168 8192x8192x8192 3072x1024x4096; do
+    IFS=x read -r m n k <<<"$shape"
+    for out in f32 f16; do
+      build "$D" "t_${shape}_${out}_n" "$m" "$n" "$k" --out $out --
+      build_old "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
+    done
+  done
+  build_rows "$D" chk_ <<'V'
+nt|1000 1100 700 --out f16 --b-layout nk|
+tn|1000 1100 700 --out f32 --a-layout km|
+tt|1000 1100 700 --in bf16 --out bf16 --a-layout km --b-layout nk|
+rb1536|1536 1536 1536 --out f16|
+rb_edges|1472 1500 1000 --out f32|--swap=1 --block-tile=192,96,64 --warp-tile=192,96,64
+cl21|2000 2048 1000 --out f16|--cluster=2,1
+cl12|2048 2000 1000 --out f32|--cluster=1,2
+relu_a|1000 1000 1000 --out f16 --tensor --prologue relu-a|
+dual|1000 1000 512 --out f32 --second-k 512|
+batch|700 800 300 --out f16 --batch 3|
+colmajor|1000 1100 700 --out f32 --c-layout nm|
+tf32|1000 1000 500 --in f32 --out f32|--allow-tf32
+fp8|1024 1024 1024 --in e4m3 --out f16 --b-layout nk|
+streamk|2048 2048 4096 --out f32|--stream-k=1
+odd|1001 999 777 --out f16|
+resid|1536 1536 1536 --out f16 --tensor --epilogue bias-gelu-residual|
+V
+  build "$D" "k7_c21" 7168 7168 7168 --out f16 -- --cluster=2,1
+  build "$D" "k7_c12" 7168 7168 7168 --out f16 -- --cluster=1,2
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want rastdef; then
+  # The model's raster groups (16 tile rows where a wave spans fewer bytes):
+  # new defaults (t_*_n, checked: chk_*) against the old compiler's
+  # (TCGEN_OLD: t_*_o)
+  rm -rf "$CARRY/rastdef-bundles"; mkdir -p "$CARRY/rastdef-bundles"
+  echo "rastdef: raster groups of the model, new defaults against old"
+  D="$CARRY/rastdef-bundles"
+  for shape in 1792x1792x1792 2560x2560x2560 3072x3072x3072 3584x3584x3584 \
+               4096x4096x4096 6144x6144x6144 7168x7168x7168 8192x8192x8192 \
+               12288x12288x12288 3072x4096x1024 2048x5120x13824; do
+    IFS=x read -r m n k <<<"$shape"
+    for out in f32 f16; do
+      build "$D" "t_${shape}_${out}_n" "$m" "$n" "$k" --out $out --
+      build_old "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
+    done
+  done
+  build_rows "$D" chk_ <<'V'
+edges|3001 7001 1000 --out f32|
+batch|2000 4096 512 --out f16 --batch 2|
+cl21|4000 4096 512 --out f16|--cluster=2,1 --raster=16
+bf16|4096 4096 1024 --in bf16 --out bf16 --b-layout nk|
+resid|4096 4096 1024 --out f16 --tensor --epilogue bias-gelu-residual|
+V
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want raster; then
+  # Raster groups of 4-32 tile rows at the multi-wave squares: DRAM and L2
+  # traffic (scripts/device-ncu-power.sh) and time against cuBLAS
+  rm -rf "$CARRY/raster-bundles"; mkdir -p "$CARRY/raster-bundles"
+  echo "raster: raster groups at 4096^3-8192^3"
+  D="$CARRY/raster-bundles"
+  for s in 4096 6144 7168 8192; do
+    for r in 4 8 16 32; do
+      build "$D" "t_${s}_r$r" "$s" "$s" "$s" --out f16 -- --raster=$r
+    done
+  done
+  build "$D" t_7168_c21_r16 7168 7168 7168 --out f16 -- --cluster=2,1 --raster=16
+  build "$D" chk_r16_edges 3000 7000 1000 --out f32 -- --raster=16
+  build "$D" chk_r32_cl 4000 4096 512 --out f16 -- --raster=32 --cluster=2,1
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want kline7168; then
+  # 7168 x 7168 x K with the default tile (128x256, 4 stages, 12 waves):
+  # time = per-tile fixed cost (prologue, epilogue) + per-k-tile cost,
+  # fitted for the kernel and for cuBLAS
+  rm -rf "$CARRY/kline7168-bundles"; mkdir -p "$CARRY/kline7168-bundles"
+  echo "kline7168: 7168 x 7168 x K, f16 and f32 C"
+  for k in 512 1792 3584 7168 14336; do
+    for out in f16 f32; do
+      build "$CARRY/kline7168-bundles" "k7_${k}_$out" 7168 7168 "$k" --out "$out" \
+        -- --block-tile=128,256,64 --stages=4 --stream-k=0
+    done
+  done
+  echo "  $(ls "$CARRY/kline7168-bundles" | wc -l) bundles"
 fi
 
 if want kline; then

@@ -112,6 +112,27 @@ TEST(SM90Kernel, StreamKSplitsThePartialWave) {
   EXPECT_EQ(streamKSplitTiles(132, 132), 0);
 }
 
+TEST(SM90Kernel, RasterGroupSpansTheFewestBytes) {
+  // 7168^3 in 128x256 tiles (56 x 28) on 132 SMs: a wave of 16 rows spans
+  // 16 * 128 + 9 * 256 = 4352 against 5248 for 8 rows, 5248 for 4 and 5152
+  // for 32.
+  EXPECT_EQ(rasterGroup(56, 28, 128, 256, 132), 16);
+  // Square tiles tie 8 and 16 (3200 each): 8 stays.
+  EXPECT_EQ(rasterGroup(64, 64, 128, 128, 132), 8);
+  // Tall tiles keep few rows: 256x128 in 32 x 64 tiles, 4 rows (1024 +
+  // 33 * 128 = 5248) against 8 (2048 + 17 * 128 = 4224): 8.
+  EXPECT_EQ(rasterGroup(32, 64, 256, 128, 132), 8);
+  // 2x1 clusters of 128x256 (unit 256 x 256) on 66 cluster slots:
+  // 8 rows 2048 + 9 * 256 = 4352 against 16 rows 4096 + 5 * 256 = 5376.
+  EXPECT_EQ(rasterGroup(28, 28, 256, 256, 66), 8);
+  // Groups beyond the grid's rows count only the rows there are: 12 tile
+  // rows, 16 and 32 span as 12 (1536 + 11 * 256 = 4352) against 8's 5248.
+  EXPECT_EQ(rasterGroup(12, 100, 128, 256, 132), 16);
+  // Every tile at once (one wave or less): 8, nothing to reuse.
+  EXPECT_EQ(rasterGroup(8, 16, 128, 256, 132), 8);
+  EXPECT_EQ(rasterGroup(56, 28, 128, 256, 0), 8);
+}
+
 TEST(SM90Kernel, RingFitsSharedMemory) {
   for (const KernelParams &p : allTiles()) {
     EXPECT_GE(p.stages, 2);

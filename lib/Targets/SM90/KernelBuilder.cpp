@@ -661,16 +661,30 @@ static void emitStageAddresses(llvm::raw_ostream &os, StringRef sfx,
 
 /// The wgmma descriptor `%d<X><kk><sfx>` of operand `x` ("a" or "b", X its
 /// capital) for k-step kk, `offset` bytes into the operand's tile at
-/// `%<x>Addr<sfx>`.
+/// `%<x>Addr<sfx>`. Step 0 builds the tile's descriptor once; every step
+/// adds offset / 16 to its low word only (the start address, bits 0-13,
+/// never carries: shared addresses stay below 2^18) and pairs it with the
+/// constant high word (`%desc<X>HiWord`), one 32-bit add a step where a
+/// 64-bit add, shift and or would be three 64-bit operations (each two
+/// uniform instructions in SASS).
 static void emitStepDescriptor(llvm::raw_ostream &os, StringRef x, int64_t kk,
                                StringRef sfx, int64_t offset) {
-  os << llvm::formatv(R"(
-        %{0}OffK{1}{2} = arith.constant {3} : i64
-        %{0}A{1}{2} = arith.addi %{0}Addr{2}, %{0}OffK{1}{2} : i64
-        %{0}F{1}{2} = arith.shrui %{0}A{1}{2}, %c4i : i64
-        %d{4}{1}{2} = arith.ori %desc{4}Hi, %{0}F{1}{2} : i64
+  if (kk == 0)
+    os << llvm::formatv(R"(
+        %{0}Sh{1} = arith.shrui %{0}Addr{1}, %c4i : i64
+        %{0}Desc{1} = arith.ori %desc{2}Hi, %{0}Sh{1} : i64
+        %{0}Lo{1} = arith.trunci %{0}Desc{1} : i64 to i32
 )",
-                      x, kk, sfx, offset, x.upper());
+                        x, sfx, x.upper());
+  assert(offset % 16 == 0 && "descriptor offsets are 16-byte units");
+  os << llvm::formatv(R"(
+        %{0}OffK{1}{2} = arith.constant {3} : i32
+        %{0}LoK{1}{2} = arith.addi %{0}Lo{2}, %{0}OffK{1}{2} : i32
+        %{0}PairK{1}{2} = vector.from_elements %{0}LoK{1}{2}, %desc{4}HiWord : vector<2xi32>
+        %{0}VecK{1}{2} = vector.bitcast %{0}PairK{1}{2} : vector<2xi32> to vector<1xi64>
+        %d{4}{1}{2} = vector.extract %{0}VecK{1}{2}[0] : i64 from vector<1xi64>
+)",
+                      x, kk, sfx, offset / 16, x.upper());
 }
 
 /// One wgmma m64nNk16 on shared-memory descriptors: `%<name>` = `input`
@@ -2583,6 +2597,8 @@ gpu.module @{0} {{
       %ring = arith.andi %ringAddr, %cAddrMask : i64
       %descAHi = arith.constant {0} : i64
       %descBHi = arith.constant {1} : i64
+      %descAHiWord = arith.constant {7} : i32
+      %descBHiWord = arith.constant {8} : i32
       %c4i = arith.constant 4 : i64
       %wgI = arith.index_cast %wg : index to i64
       %cASlab = arith.constant {6} : i64
@@ -2595,7 +2611,8 @@ gpu.module @{0} {{
 )",
                       descAHi, descBHi, p.stageBytes(), aTileBytes,
                       p.consumerRegisters(), kDescAddressMask,
-                      8192 * p.rowBlocks);
+                      8192 * p.rowBlocks, int32_t(descAHi >> 32),
+                      int32_t(descBHi >> 32));
   // A warpgroup's row blocks: 8 KiB of its A slab each.
   for (int64_t rb = 0; p.rowBlocks > 1 && rb < p.rowBlocks; ++rb)
     os << llvm::formatv("      %cRowBlock{0} = arith.constant {1} : i64\n", rb,

@@ -40,6 +40,30 @@ constexpr int64_t streamKSplitTiles(int64_t tiles, int64_t blocks) {
                               : rest + blocks;
 }
 
+/// The raster group (tile rows of `unitM` x `unitN` cluster tiles walked
+/// before the next tile column) for a grid of `tilesM` x `tilesN` cluster
+/// tiles on `slots` concurrent clusters: among the groups of 4, 8, 16 and
+/// 32 rows (those measured), the one whose wave of `slots` tiles spans the
+/// fewest A and B bytes per k-tile (g * unitM + ceil(slots / g) * unitN),
+/// 8 on ties and where every tile runs at once (nothing to reuse across
+/// waves). At 7168^3 and 8192^3 with 128x256 tiles (H100) 16 rows instead
+/// of 8 cut DRAM traffic by 14-15 % to cuBLAS's and ran 0.6-1.9 % faster
+/// under the power cap (docs/NOTES.md, "DRAM traffic and the clock").
+constexpr int64_t rasterGroup(int64_t tilesM, int64_t tilesN, int64_t unitM,
+                              int64_t unitN, int64_t slots) {
+  if (slots <= 0 || tilesM * tilesN <= slots)
+    return 8;
+  auto span = [&](int64_t g) {
+    int64_t rows = g < tilesM ? g : tilesM;
+    return rows * unitM + ceilDiv(slots, rows) * unitN;
+  };
+  int64_t best = 8;
+  for (int64_t g : {4, 16, 32})
+    if (span(g) < span(best))
+      best = g;
+  return best;
+}
+
 /// Shared memory of the TMA-store buffers of a block tile with `blockM`
 /// rows: two chunks per consumer warpgroup (64 x `rowBlocks` rows each; a
 /// warpgroup stores its row blocks one after the other through the same
