@@ -140,6 +140,21 @@ build_rows() {
   done
 }
 
+# build_new_old DEST NEW SHAPE...: for each MxNxK shape and C type (f32,
+# f16) the default bundle with this compiler (t_<shape>_<c>_<NEW>) and with
+# TCGEN_OLD's (t_<shape>_<c>_o), to time a change of the defaults.
+build_new_old() {
+  local dest=$1 new=$2 shape m n k out
+  shift 2
+  for shape in "$@"; do
+    IFS=x read -r m n k <<<"$shape"
+    for out in f32 f16; do
+      build "$dest" "t_${shape}_${out}_$new" "$m" "$n" "$k" --out $out --
+      build_old "$dest" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
+    done
+  done
+}
+
 if want tiling; then
   rm -rf "$CARRY/tiling-bundles"; mkdir -p "$CARRY/tiling-bundles"
   echo "tiling study, 8192^3 f16 -> f32 (block x warp):"
@@ -2334,14 +2349,8 @@ if want desc; then
   rm -rf "$CARRY/desc-bundles"; mkdir -p "$CARRY/desc-bundles"
   echo "desc: descriptor low words, new defaults against old"
   D="$CARRY/desc-bundles"
-  for shape in 1024x1024x1024 1536x1536x1536 2048x2048x2048 4096x4096x4096 \
-               7168x7168x7168 8192x8192x8192 3072x1024x4096; do
-    IFS=x read -r m n k <<<"$shape"
-    for out in f32 f16; do
-      build "$D" "t_${shape}_${out}_n" "$m" "$n" "$k" --out $out --
-      build_old "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
-    done
-  done
+  build_new_old "$D" n 1024x1024x1024 1536x1536x1536 2048x2048x2048 \
+    4096x4096x4096 7168x7168x7168 8192x8192x8192 3072x1024x4096
   build_rows "$D" chk_ <<'V'
 nt|1000 1100 700 --out f16 --b-layout nk|
 tn|1000 1100 700 --out f32 --a-layout km|
@@ -2372,15 +2381,9 @@ if want rastdef; then
   rm -rf "$CARRY/rastdef-bundles"; mkdir -p "$CARRY/rastdef-bundles"
   echo "rastdef: raster groups of the model, new defaults against old"
   D="$CARRY/rastdef-bundles"
-  for shape in 1792x1792x1792 2560x2560x2560 3072x3072x3072 3584x3584x3584 \
-               4096x4096x4096 6144x6144x6144 7168x7168x7168 8192x8192x8192 \
-               12288x12288x12288 3072x4096x1024 2048x5120x13824; do
-    IFS=x read -r m n k <<<"$shape"
-    for out in f32 f16; do
-      build "$D" "t_${shape}_${out}_n" "$m" "$n" "$k" --out $out --
-      build_old "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
-    done
-  done
+  build_new_old "$D" n 1792x1792x1792 2560x2560x2560 3072x3072x3072 \
+    3584x3584x3584 4096x4096x4096 6144x6144x6144 7168x7168x7168 \
+    8192x8192x8192 12288x12288x12288 3072x4096x1024 2048x5120x13824
   build_rows "$D" chk_ <<'V'
 edges|3001 7001 1000 --out f32|
 batch|2000 4096 512 --out f16 --batch 2|
@@ -2620,13 +2623,7 @@ if want talldef1wg; then
   rm -rf "$CARRY/talldef1wg-bundles"; mkdir -p "$CARRY/talldef1wg-bundles"
   echo "talldef1wg: one-wave 192-row defaults of one warpgroup"
   D="$CARRY/talldef1wg-bundles"
-  for shape in 3072x1024x1024 3072x1024x4096 3000x1000x1000; do
-    IFS=x read -r m n k <<<"$shape"
-    for out in f32 f16; do
-      build "$D" "t_${shape}_${out}_def" "$m" "$n" "$k" --out $out --
-      build_old "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
-    done
-  done
+  build_new_old "$D" def 3072x1024x1024 3072x1024x4096 3000x1000x1000
   build "$D" t_b2_1536x1024x512_f16_def 1536 1024 512 --batch 2 --out f16 --
   build_old "$D" t_b2_1536x1024x512_f16_o 1536 1024 512 --batch 2 --out f16 --
   R="--block-tile=192,128,64 --warp-tile=192,128,64"
