@@ -2525,12 +2525,13 @@ if want swapdef; then
   rm -rf "$CARRY/swapdef-bundles"; mkdir -p "$CARRY/swapdef-bundles"
   echo "swapdef: swapped one-warpgroup defaults against the old defaults"
   D="$CARRY/swapdef-bundles"
-  for shape in 1536x1536x1536 1536x1536x512 1536x1536x768 1536x1536x3072 \
-               1536x1536x4096 1472x1536x1536 1536x1472x1536 2560x2560x2560; do
+  S="1536x1536x1536 1536x1536x512 1536x1536x768 1536x1536x3072 1536x1536x4096
+     1472x1536x1536 1536x1472x1536 2560x2560x2560"
+  # shellcheck disable=SC2086
+  build_new_old "$D" def $S
+  for shape in $S; do
     IFS=x read -r m n k <<<"$shape"
     for out in f32 f16; do
-      build "$D" "t_${shape}_${out}_def" "$m" "$n" "$k" --out $out --
-      build_old "$D" "t_${shape}_${out}_o" "$m" "$n" "$k" --out $out --
       build "$D" "chk_${shape}_${out}" "$m" "$n" "$k" --out $out --
     done
   done

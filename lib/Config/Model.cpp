@@ -309,6 +309,9 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
   bool narrowCols = p.aSlowRows && p.n >= 128;
   if (narrowRows || narrowCols)
     tiles.push_back({128, 128, tileThroughput(128, 128, /*swap=*/false)});
+  const bool operandsExceedL2 =
+      double(p.batch) * double(p.m * p.k + p.k * p.n) * double(p.inBytes) >
+      kL2Bytes;
   // The search order, simplest first: no stream-K, no cluster, then the
   // tiles by per-SM throughput.
   for (bool streamK : {false, true})
@@ -354,16 +357,12 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
         // once whatever the order: 3072^3 with 128x192 tiles ran 0.4-0.7 %
         // slower in groups of 16), and not with stream-K, whose split-tile
         // spread assumes groups of 8.
-        double operandBytes =
-            double(p.batch) * double(p.m * p.k + p.k * p.n) * double(p.inBytes);
-        if (!c.streamK && operandBytes > kL2Bytes) {
-          int64_t size = c.clusterM * c.clusterN;
+        if (!c.streamK && operandsExceedL2)
           c.raster = sm90::rasterGroup(
               sm90::ceilDiv(sm90::ceilDiv(p.m, c.blockM), c.clusterM),
               sm90::ceilDiv(sm90::ceilDiv(p.n, c.blockN), c.clusterN),
               c.clusterM * c.blockM, c.clusterN * c.blockN,
-              std::max<int64_t>(d.sms, 1) / size);
-        }
+              std::max<int64_t>(d.sms, 1) / (c.clusterM * c.clusterN));
         // Stream-K evens out the last wave of a problem with several waves.
         // With fewer tiles than two waves, smaller tiles do that without a
         // fix-up: stream-K never measured fastest with fewer than one wave

@@ -661,19 +661,20 @@ static void emitStageAddresses(llvm::raw_ostream &os, StringRef sfx,
 
 /// The wgmma descriptor `%d<X><kk><sfx>` of operand `x` ("a" or "b", X its
 /// capital) for k-step kk, `offset` bytes into the operand's tile at
-/// `%<x>Addr<sfx>`. Step 0 builds the tile's descriptor once; every step
-/// adds offset / 16 to its low word only (the start address, bits 0-13,
-/// never carries: shared addresses stay below 2^18) and pairs it with the
-/// constant high word (`%desc<X>HiWord`), one 32-bit add a step where a
-/// 64-bit add, shift and or would be three 64-bit operations (each two
-/// uniform instructions in SASS).
+/// `%<x>Addr<sfx>`. Step 0 builds the tile's low word once (address >> 4
+/// or'ed with the constant fields of `%desc<X>LoWord`); every step adds
+/// offset / 16 to it (the start address, bits 0-13, never carries: shared
+/// addresses stay below 2^18) and pairs it with the constant high word
+/// (`%desc<X>HiWord`), one 32-bit add a step where a 64-bit add, shift and
+/// or would be three 64-bit operations (each two uniform instructions in
+/// SASS).
 static void emitStepDescriptor(llvm::raw_ostream &os, StringRef x, int64_t kk,
                                StringRef sfx, int64_t offset) {
   if (kk == 0)
     os << llvm::formatv(R"(
         %{0}Sh{1} = arith.shrui %{0}Addr{1}, %c4i : i64
-        %{0}Desc{1} = arith.ori %desc{2}Hi, %{0}Sh{1} : i64
-        %{0}Lo{1} = arith.trunci %{0}Desc{1} : i64 to i32
+        %{0}Sh32{1} = arith.trunci %{0}Sh{1} : i64 to i32
+        %{0}Lo{1} = arith.ori %desc{2}LoWord, %{0}Sh32{1} : i32
 )",
                         x, sfx, x.upper());
   assert(offset % 16 == 0 && "descriptor offsets are 16-byte units");
@@ -2595,8 +2596,8 @@ gpu.module @{0} {{
       // above them, which would spill into the leading-byte-offset field.
       %cAddrMask = arith.constant {5} : i64
       %ring = arith.andi %ringAddr, %cAddrMask : i64
-      %descAHi = arith.constant {0} : i64
-      %descBHi = arith.constant {1} : i64
+      %descALoWord = arith.constant {0} : i32
+      %descBLoWord = arith.constant {1} : i32
       %descAHiWord = arith.constant {7} : i32
       %descBHiWord = arith.constant {8} : i32
       %c4i = arith.constant 4 : i64
@@ -2609,8 +2610,8 @@ gpu.module @{0} {{
       %wtid = arith.remui %tid, %c128 : index
       %lane32 = arith.remui %tid32, %c32i : i32
 )",
-                      descAHi, descBHi, p.stageBytes(), aTileBytes,
-                      p.consumerRegisters(), kDescAddressMask,
+                      int32_t(descAHi), int32_t(descBHi), p.stageBytes(),
+                      aTileBytes, p.consumerRegisters(), kDescAddressMask,
                       8192 * p.rowBlocks, int32_t(descAHi >> 32),
                       int32_t(descBHi >> 32));
   // A warpgroup's row blocks: 8 KiB of its A slab each.
