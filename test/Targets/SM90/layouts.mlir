@@ -8,7 +8,11 @@
 // CHECK:       !nvgpu.tensormap.descriptor<tensor = memref<256x64xf16, 3>
 // CHECK-COUNT-2: nvgpu.tma.async.load
 // CHECK-NOT:   nvgpu.tma.async.load
-// CHECK:       arith.constant 4611686293305360384 : i64
+// The descriptor's words: low 0x10000 (LBO = 1, the address added per
+// step), high 0x40000040 (128B swizzle, SBO = 1 KiB), paired per k-step.
+// CHECK:       arith.constant 65536 : i32
+// CHECK:       %[[HI:.*]] = arith.constant 1073741888 : i32
+// CHECK:       vector.from_elements %{{.*}}, %[[HI]] : vector<2xi32>
 // CHECK:       nvvm.wgmma.mma_async {{.*}}, A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 func.func @b_k_major(%A: memref<1024x512xf16>, %B: memref<2048x512xf16>, %C: memref<1024x2048xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -21,12 +25,14 @@ func.func @b_k_major(%A: memref<1024x512xf16>, %B: memref<2048x512xf16>, %C: mem
 // -----
 
 // A stored [k][m] (M-major): two [64 k][64 m] boxes per stage, descriptors
-// with LBO = 8 KiB, and wgmma A layout col (PTX trans-a = 1).
+// with LBO = 8 KiB (low word 0x2000000), and wgmma A layout col (PTX
+// trans-a = 1).
 // CHECK-LABEL: func.func @a_m_major
 // CHECK-SAME:    tcgen.transposed = array<i1: true, false>
 // CHECK:       tcgen.tensormap_boxes = {A = array<i64: 64, 64>, B = array<i64: 64, 64>, C = array<i64: {{[0-9]+}}, 64>}
 // CHECK-COUNT-6: nvgpu.tma.async.load
 // CHECK-NOT:   nvgpu.tma.async.load
+// CHECK:       arith.constant 33554432 : i32
 // CHECK:       nvvm.wgmma.mma_async {{.*}}, A[<f16>, <one>, <col>], B[<f16>, <one>, <row>]
 func.func @a_m_major(%A: memref<512x1024xf16>, %B: memref<512x2048xf16>, %C: memref<1024x2048xf32>) {
   %zero = arith.constant 0.0 : f32
