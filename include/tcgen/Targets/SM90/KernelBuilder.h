@@ -47,7 +47,7 @@ constexpr int64_t streamKSplitTiles(int64_t tiles, int64_t blocks) {
 /// fewest A and B bytes per k-tile (g * unitM + ceil(slots / g) * unitN),
 /// 8 on ties and where every tile runs at once (nothing to reuse across
 /// waves). At 7168^3 and 8192^3 with 128x256 tiles (H100) 16 rows instead
-/// of 8 cut DRAM traffic by 14-15 % to cuBLAS's and ran 0.6-1.9 % faster
+/// of 8 cut DRAM traffic by 14-15 % to cuBLAS's and ran 0.5-1.9 % faster
 /// under the power cap (docs/NOTES.md, "DRAM traffic and the clock").
 constexpr int64_t rasterGroup(int64_t tilesM, int64_t tilesN, int64_t unitM,
                               int64_t unitN, int64_t slots) {
