@@ -2,7 +2,7 @@
 # Here: compiles study bundles into carry/<mode>-bundles; then
 # scripts/device-study.sh on the GPU machine checks and times them against
 # cuBLAS (and profiles the best, a middling and the worst WMMA tiling with ncu).
-#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [gap2048] [kline] [kring] [rowblocks] [swapdef] [rbsan] [rb1024] [rbsquares] [rbbert] [talldef1wg] [clsquares] [b2b] [kline7168] [desc] [raster] [rastdef]
+#   scripts/prepare-study.sh [tiling] [sweep] [sm90] [sm90sweep] [sm90ablation] [streamk] [cluster] [store] [sm90tune] [fusion] [edges] [wmma] [layouts] [batched] [smallm] [tune] [colmajor] [staged] [odd] [squares] [accumulate] [dual] [prologue] [tf32] [epilogueops] [random] [sm80] [sm80sweep] [sm80splitk] [sm80epilogue] [sm80layouts] [sm80bf16] [sm80fusion] [sm80random] [dynamic] [fp8] [einsum] [fp8tiles] [dynepilogue] [narrow] [smallcluster] [packone] [batchmiddle] [contraction3d] [bshd] [batchepilogue] [pointwise] [simt] [asynccopy] [swap] [tunesmallm] [oddtiles] [tall] [talldefaults] [bthree] [fp8tall] [batchtiles] [swapsquares] [broadcast] [wavetiles] [randombroadcast] [misrows] [skorder] [swapmodel] [twok] [squares16] [bigsquares] [swapstore] [st1536] [misrowsclusters] [smallclusters] [clusterchecks] [bertclusters] [llm] [skspread] [llmsweep] [gap] [gap2048] [kline] [kring] [rowblocks] [swapdef] [rbsan] [rb1024] [rbsquares] [rbbert] [talldef1wg] [clsquares] [b2b] [kline7168] [desc] [raster] [rastdef] [l2promo]
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TCGEN="${TCGEN:-$SRC/build/bin/tcgen}"
@@ -2408,6 +2408,22 @@ if want raster; then
   build "$D" t_7168_c21_r16 7168 7168 7168 --out f16 -- --cluster=2,1 --raster=16
   build "$D" chk_r16_edges 3000 7000 1000 --out f32 -- --raster=16
   build "$D" chk_r32_cl 4000 4096 512 --out f16 -- --raster=32 --cluster=2,1
+  echo "  $(ls "$D" | wc -l) bundles"
+fi
+
+if want l2promo; then
+  # 7168^3 f16 C (the default) with A's and B's tensor maps promoting L2
+  # fetches to 256 B (as compiled), 128 B or not at all: the manifest's
+  # l2_promotion edited (scripts/device-ncu-power.sh, then bench each)
+  rm -rf "$CARRY/l2promo-bundles"; mkdir -p "$CARRY/l2promo-bundles"
+  echo "l2promo: 7168^3 with A and B maps at 256B, 128B and no L2 promotion"
+  D="$CARRY/l2promo-bundles"
+  build "$D" p7_256B 7168 7168 7168 --out f16 --
+  for v in 128B none; do
+    cp -r "$D/p7_256B" "$D/p7_$v"
+    sed -i '/"operand": "[AB]"/,/"l2_promotion"/ s/"l2_promotion": "256B"/"l2_promotion": "'"$v"'"/' \
+      "$D/p7_$v/p7_256B_kernel.json"
+  done
   echo "  $(ls "$D" | wc -l) bundles"
 fi
 
