@@ -569,6 +569,25 @@ std::string checkBaseline(Sides &s, const std::vector<HostMatrix> &host,
 
 /// Sets up cuBLAS (and cuBLASLt, and the baseline) on `stream`, checks the
 /// baseline and times everything.
+/// `tcgen-gpu bench --api`: the sides through the C ABI (ApiTiming.h).
+std::string timeApi(Sides &s, const BenchOptions &options, cudaStream_t stream,
+                    BenchRow &row) {
+  ApiSides api;
+  api.kernel = s.kernel->get();
+  api.sets = s.sets;
+  if (s.haveCublas)
+    api.cublas = [&s](int set, cudaStream_t st) { return s.runCublas(set, st); };
+  if (s.haveLt)
+    api.lt = [&s](int set, cudaStream_t st) { return s.runLt(set, st); };
+  ApiTimes times;
+  std::string e =
+      timeThroughApi(api, options.iters, options.warmup, stream, times);
+  if (e.empty())
+    row.api = times;
+  row.iters = options.iters;
+  return e;
+}
+
 std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
                            cudaStream_t stream, DeviceBuffer &workspace,
                            DeviceBuffer &plainC, BaselineRunner &baseline,
@@ -684,6 +703,8 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
   if (options.backToBack > 1)
     addNote(row, "back to back: " + std::to_string(options.backToBack) +
                      " launches per event pair");
+  if (options.api)
+    return timeApi(s, options, stream, row);
   return timeAll(s, options, numSets, stream, row);
 }
 } // namespace
@@ -700,15 +721,16 @@ std::string tcgen::bench::needsBaseline(const Manifest &manifest) {
 
 /// Device copies of `host` in as many buffer sets as keep repeated runs
 /// out of L2 (row.bufferSets); `bytesPerSet` is the bytes of one set.
+/// With `fresh`, at least two sets, so that pointers change between calls.
 static std::string createBufferSets(const Manifest &manifest,
                                     const std::vector<HostMatrix> &host,
                                     const DeviceProps &device, BenchRow &row,
                                     std::vector<DeviceOperands> &sets,
-                                    size_t &bytesPerSet) {
+                                    size_t &bytesPerSet, bool fresh) {
   bytesPerSet = 0;
   for (const HostMatrix &h : host)
     bytesPerSet += h.bytes.size();
-  row.bufferSets = bufferSets(bytesPerSet, device);
+  row.bufferSets = std::max(bufferSets(bytesPerSet, device), fresh ? 2 : 1);
   sets.clear();
   sets.resize(row.bufferSets);
   for (DeviceOperands &d : sets)
@@ -740,7 +762,8 @@ static std::string benchPointwise(rt::Kernel &kernel,
   row.accumulator = dtypeName(manifest.op.epilogue->matmulDType);
   std::vector<DeviceOperands> sets;
   size_t bytesPerSet = 0;
-  if (!(e = createBufferSets(manifest, host, device, row, sets, bytesPerSet))
+  if (!(e = createBufferSets(manifest, host, device, row, sets, bytesPerSet,
+                             options.api))
            .empty())
     return e;
   int numSets = row.bufferSets;
@@ -825,7 +848,8 @@ std::string tcgen::bench::benchBundle(const std::string &path,
 
   std::vector<DeviceOperands> sets;
   size_t bytesPerSet = 0;
-  if (!(e = createBufferSets(manifest, host, device, row, sets, bytesPerSet))
+  if (!(e = createBufferSets(manifest, host, device, row, sets, bytesPerSet,
+                             options.api))
            .empty())
     return e;
   int numSets = row.bufferSets;

@@ -14,6 +14,7 @@
 #ifndef TCGEN_BENCH_BENCH_H
 #define TCGEN_BENCH_BENCH_H
 
+#include "ApiTiming.h"
 #include "Baseline.h"
 #include "CudaUtil.h"
 
@@ -42,6 +43,9 @@ struct BenchOptions {
   /// bundle whose baseline disagrees is not timed.
   std::optional<BaselineKind> baseline;
   bool baselineCheckOnly = false; // compare, do not time
+  /// Time through the public C ABI with fresh pointers (ApiTiming.h)
+  /// instead of the kernel-level alternation.
+  bool api = false;
   /// The sizes of bundles whose sizes are fixed at launch (--sizes).
   std::array<int64_t, 3> sizes = {0, 0, 0};
 };
@@ -70,6 +74,9 @@ struct BenchRow {
   double baselinePointwiseMs = std::numeric_limits<double>::quiet_NaN();
   BaselineComparison check;
   std::string checkLine;
+
+  /// With BenchOptions::api: the times through the C ABI.
+  std::optional<ApiTimes> api;
 
   double flops() const {
     return 2.0 * double(batch) * double(m) * double(n) * double(k);

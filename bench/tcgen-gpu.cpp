@@ -110,7 +110,7 @@ const char *kBenchHelp =
     "tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
     "                [--seed N] [--no-cublaslt] [--solo] [--device-name]\n"
     "                [--baseline=NAME [--check-baseline]] [--sizes M,N,K]\n"
-    "                [--back-to-back N]\n"
+    "                [--back-to-back N] [--api]\n"
     "\n"
     "Times each bundle's kernel against cublasGemmEx (same dtypes, default\n"
     "algorithm; cublasGemmStridedBatchedEx for a batched matmul) and\n"
@@ -183,7 +183,18 @@ const char *kBenchHelp =
     "  --baseline=NAME also time the unfused baseline NAME (above);\n"
     "                  `--baseline NAME` works too\n"
     "  --check-baseline  with --baseline: compare the outputs and print the\n"
-    "                  BASELINE-CHECK lines only (exit 1 on a FAIL)\n";
+    "                  BASELINE-CHECK lines only (exit 1 on a FAIL)\n"
+    "  --api           time through the public C ABI as a program calls it,\n"
+    "                  fresh pointers each call (buffer sets rotating),\n"
+    "                  against cublasGemmEx and cublasLtMatmul called the\n"
+    "                  same way: host microseconds per call\n"
+    "                  (tcgen_rt_launch with fresh and the same pointers,\n"
+    "                  tcgen_rt_plan_launch_with, tcgen_rt_plan_launch,\n"
+    "                  cuBLAS, cuBLASLt), and microseconds per launch with\n"
+    "                  one launch per event pair on a drained stream, 20 in\n"
+    "                  a stream, and 20 replayed from a CUDA graph. --csv\n"
+    "                  then writes date,device,entry,backend,m,n,k,a_dtype,\n"
+    "                  c_dtype,batch,iters and the columns of those times\n";
 
 const char *kTuneHelp =
     "tcgen-gpu tune DIR [--csv FILE] [--budget SECONDS] [--max-iters N]\n"
@@ -434,6 +445,35 @@ bool appendCsv(const std::string &path, const std::string &device,
   return ok;
 }
 
+/// Appends `tcgen-gpu bench --api` rows to `path` (header when new).
+bool appendApiCsv(const std::string &path, const std::string &device,
+                  const std::vector<BenchRow> &rows) {
+  FILE *probe = std::fopen(path.c_str(), "rb");
+  bool fresh = !probe || std::fgetc(probe) == EOF;
+  if (probe)
+    std::fclose(probe);
+  FILE *f = std::fopen(path.c_str(), "ab");
+  if (!f) {
+    std::fprintf(stderr, "tcgen-gpu: %s: cannot write CSV: %s\n", path.c_str(),
+                 std::strerror(errno));
+    return false;
+  }
+  if (fresh)
+    std::fprintf(f,
+                 "date,device,entry,backend,m,n,k,a_dtype,c_dtype,batch,iters,"
+                 "%s\n",
+                 kApiCsvHeader);
+  std::string date = utcNow();
+  for (const BenchRow &r : rows)
+    std::fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%lld,%d,%s\n",
+                 date.c_str(), csvField(device).c_str(),
+                 csvField(r.entry).c_str(), csvField(r.backend).c_str(),
+                 (long long)r.m, (long long)r.n, (long long)r.k,
+                 r.aType.c_str(), r.cType.c_str(), (long long)r.batch, r.iters,
+                 apiCsvRow(*r.api).c_str());
+  return std::fclose(f) == 0;
+}
+
 void printTable(const std::vector<BenchRow> &rows) {
   // A batch column only when some bundle is a batched matmul, so that the
   // table of plain ones reads as it always has.
@@ -545,6 +585,8 @@ int benchCommand(const std::vector<std::string> &args) {
       options.backToBack = static_cast<int>(v);
     } else if (a == "--device-name") {
       printDevice = true;
+    } else if (a == "--api") {
+      options.api = true;
     } else if (a == "--baseline" || a.rfind("--baseline=", 0) == 0) {
       std::string name;
       if (a == "--baseline") {
@@ -571,6 +613,9 @@ int benchCommand(const std::vector<std::string> &args) {
     return usageError("bench needs at least one BUNDLE");
   if (options.baselineCheckOnly && !options.baseline)
     return usageError("--check-baseline needs --baseline=NAME");
+  if (options.api && (options.baseline || options.solo ||
+                      options.backToBack > 1))
+    return usageError("--api takes no --baseline, --solo or --back-to-back");
   if (!checkBundles(bundles, options.sizes,
                     /*plainBench=*/!options.baseline.has_value()))
     return kExitFail;
@@ -619,6 +664,13 @@ int benchCommand(const std::vector<std::string> &args) {
                  row.entry.c_str(), row.bufferSets,
                  row.bufferSets == 1 ? "" : "s");
     rows.push_back(row);
+  }
+  if (options.api) {
+    for (const BenchRow &r : rows)
+      printApiTimes(r.entry, *r.api);
+    if (!csv.empty() && !rows.empty() && !appendApiCsv(csv, device.name, rows))
+      failed = true;
+    return failed ? kExitFail : 0;
   }
   if (!rows.empty())
     printTable(rows);

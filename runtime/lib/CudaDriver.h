@@ -47,7 +47,9 @@ struct Driver {
   X(cuLaunchKernel, 4000)                                                      \
   X(cuLaunchKernelEx, 11060)                                                   \
   X(cuOccupancyMaxActiveClusters, 11070)                                       \
-  X(cuTensorMapEncodeTiled, 12000)
+  X(cuTensorMapEncodeTiled, 12000)                                             \
+  X(cuTensorMapReplaceAddress, 12000)                                          \
+  X(cuStreamSynchronize, 2000)
 #define TCGEN_DECLARE_FN(name, version)                                        \
   PFN_##name##_v##version name##Fn = nullptr;
   TCGEN_DRIVER_FUNCTIONS(TCGEN_DECLARE_FN)

@@ -7,11 +7,20 @@
  * TCGEN_ERROR_NO_DRIVER instead.
  *
  * Threading: calls may come from any thread; a kernel handle must not be
- * unloaded while another thread uses it. Error messages are per thread.
- * A kernel with a `workspace` param shares one scratch buffer among all
- * launches of its handle, so those launches must be stream-ordered (one
- * stream, or streams ordered by events): two in flight at once would
- * corrupt each other's partial results.
+ * unloaded while another thread uses it or a plan of it exists. Error
+ * messages are per thread. tcgen_rt_launch may be called on one handle from
+ * several threads at once. A plan (tcgen_rt_plan_create) belongs to one
+ * thread at a time: calls on one plan must not overlap, calls on different
+ * plans of one kernel may. A kernel with a `workspace` param or packs
+ * shares its scratch buffers among all launches of its handle, plans
+ * included, so those launches must be stream-ordered (one stream, or
+ * streams ordered by events): two in flight at once would corrupt each
+ * other's partial results.
+ *
+ * Versions: the ABI is versioned by TCGEN_RT_VERSION_MAJOR; a program built
+ * against this header runs with a library of the same major version and the
+ * same or a later minor version (tcgen_rt_version()). The shared library's
+ * SONAME carries the major version (libtcgen_rt.so.1).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -20,6 +29,10 @@
 
 #include <cuda.h>
 #include <stdint.h>
+
+#define TCGEN_RT_VERSION_MAJOR 1
+#define TCGEN_RT_VERSION_MINOR 1
+#define TCGEN_RT_VERSION_PATCH 0
 
 #ifdef __cplusplus
 extern "C" {
@@ -129,9 +142,53 @@ tcgen_status tcgen_rt_load(const char *path, tcgen_kernel **out);
  *  `stream` at the first launch) and launches on `stream` (0 = the legacy
  *  default stream). Nothing is launched when validation or encoding fails.
  *  Asynchronous: errors of the kernel itself surface at the next
- *  synchronizing call. */
+ *  synchronizing call. The handle keeps the plans of its last four tensor
+ *  shapes: a launch whose tensors have the names, dtypes, shapes and
+ *  strides of one of them only re-points it at their addresses (checked
+ *  for null and alignment), which costs about what tcgen_rt_plan_launch_with
+ *  does. */
 tcgen_status tcgen_rt_launch(tcgen_kernel *kernel, const tcgen_tensor_arg *args,
                              int nargs, CUstream stream);
+
+/** A launch plan: the validated arguments and built kernel parameters of one
+ *  set of tensor shapes, which later launches re-point at new addresses. */
+typedef struct tcgen_plan tcgen_plan;
+
+/** Validates `args` as tcgen_rt_launch does and builds the kernel's
+ *  parameters once (tensor maps encoded; packs' buffers and the workspace
+ *  allocated, the workspace zeroed before this returns). Launches of the
+ *  plan then cost the driver's launch and little else: no validation, no
+ *  allocation, no string building. Make plans outside stream capture; their
+ *  launches may be captured. On success stores the plan in *out (free it
+ *  with tcgen_rt_plan_destroy before unloading the kernel). */
+tcgen_status tcgen_rt_plan_create(tcgen_kernel *kernel,
+                                  const tcgen_tensor_arg *args, int nargs,
+                                  tcgen_plan **out);
+
+/** Moves operand `index` (manifest order) of the plan to `data`, the same
+ *  shape and strides at another address: checks it is non-null and aligned
+ *  as the operand needs, then updates the parameters that hold it (tensor
+ *  maps by address only, cuTensorMapReplaceAddress). */
+tcgen_status tcgen_rt_plan_set_address(tcgen_plan *plan, int index,
+                                       CUdeviceptr data);
+
+/** Launches the plan on `stream`, asynchronously. */
+tcgen_status tcgen_rt_plan_launch(tcgen_plan *plan, CUstream stream);
+
+/** Sets every operand's address (`ndata` = the kernel's operand count, in
+ *  manifest order, as tcgen_rt_plan_set_address does), then launches on
+ *  `stream`: the one call a framework makes per step. Nothing is launched
+ *  if an address is refused. */
+tcgen_status tcgen_rt_plan_launch_with(tcgen_plan *plan,
+                                       const CUdeviceptr *data, int ndata,
+                                       CUstream stream);
+
+/** Frees a plan; null is a no-op. */
+void tcgen_rt_plan_destroy(tcgen_plan *plan);
+
+/** Returns TCGEN_RT_VERSION_MAJOR * 10000 + MINOR * 100 + PATCH of the
+ *  library. */
+int tcgen_rt_version(void);
 
 /** Frees the workspace, unloads the module and frees the handle; null is a
  *  no-op. */
