@@ -628,6 +628,20 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
       return "";
   }
 
+  if (!options.baseline && s.kernel->manifest().op.epilogue) {
+    // A fused bundle timed without a baseline: the cuBLAS sides write the
+    // bare matmul into a scratch, and the row says so.
+    std::string e = plainC.allocate(size_t(spec.batch * spec.m * spec.n *
+                                           dtypeSize(spec.cType)));
+    if (!e.empty())
+      return e;
+    s.plainC = plainC.get();
+    addNote(row, "no baseline named: cuBLAS and cuBLASLt time the bare "
+                 "matmul A B (" +
+                     std::to_string(s.kernel->manifest().op.epilogue->steps.size()) +
+                     "-step epilogue not applied)");
+  }
+
   std::string why;
   if (s.kernel->manifest().op.k2 > 0)
     why = "two products (op.k2): cuBLAS is the 2cublas+add baseline";
@@ -825,6 +839,14 @@ std::string tcgen::bench::benchBundle(const std::string &path,
     s.spec = bareMatmulSpec(manifest, baselinePlan);
     host = makeBaselineHostOperands(manifest, options.seed);
     row.baseline = baselineName(*options.baseline);
+  } else if (manifest.op.epilogue) {
+    // No baseline asked for: the kernel with its epilogue inputs (scales,
+    // biases, ...), cuBLAS and cuBLASLt the bare matmul beside it.
+    if (!(e = needsBaseline(manifest)).empty())
+      return e;
+    if (!(e = describeCheckedGemm(manifest, s.spec)).empty())
+      return e;
+    host = makeCheckOperands(manifest, s.spec, options.seed);
   } else {
     if (!(e = needsBaseline(manifest)).empty())
       return e;

@@ -9,7 +9,11 @@
 // benchmark measures), the span the kernel sees itself (first block's start
 // to last block's end, %globaltimer) and the time per launch of ten
 // launches back to back. All variants alternate in every round, queued
-// behind a gate, as the benchmark does. Needs no MLIR and no tcgen bundle.
+// behind a gate, as the benchmark does. Then the host's side: microseconds
+// of the calling thread per launch call, for a kernel without parameters,
+// with two pointers, with three tensor maps by value (cudaLaunchKernelEx
+// and cuLaunchKernel), and a one-kernel CUDA graph: the floor under any
+// library's launch path on this machine. Needs no MLIR and no tcgen bundle.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +22,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -137,6 +143,12 @@ __global__ void __launch_bounds__(384, 1)
   spinEnd(span, slot);
 }
 
+__global__ void emptyKernel() {}
+__global__ void pointerKernel(const float *a, float *b) {
+  if (a == b && threadIdx.x == 1024)
+    b[0] = 0;
+}
+
 enum class Kind { Plain, TensorMaps, Regs, Store, Bulk, BulkRead };
 
 struct Variant {
@@ -217,6 +229,91 @@ double median(std::vector<double> v) {
     return 0;
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+/// Prints the host microseconds per call of launch calls (the median of
+/// rounds of 64 calls, one block each so that the GPU keeps up).
+void hostCosts(const Context &ctx, cudaStream_t stream) {
+  float *buffer = static_cast<float *>(ctx.out);
+  CUfunction empty, maps;
+  CHECK(cudaGetFuncBySymbol(&empty, reinterpret_cast<const void *>(emptyKernel)));
+  CHECK(cudaGetFuncBySymbol(&maps,
+                            reinterpret_cast<const void *>(tensorMapKernel)));
+  Span span = ctx.span;
+  int slot = 0;
+  long long cycles = 0;
+  void *mapParams[] = {const_cast<CUtensorMap *>(&ctx.maps[0]),
+                       const_cast<CUtensorMap *>(&ctx.maps[1]),
+                       const_cast<CUtensorMap *>(&ctx.maps[2]), &span, &slot,
+                       &cycles};
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  emptyKernel<<<1, 32, 0, stream>>>();
+  CHECK(cudaStreamEndCapture(stream, &graph));
+  CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  // A graph of one tensor-map kernel whose parameters are set anew before
+  // every launch (what a plan launched as a graph would do for new
+  // addresses).
+  cudaGraph_t mapGraph;
+  cudaGraphExec_t mapExec;
+  cudaGraphNode_t mapNode;
+  cudaKernelNodeParams nodeParams = {};
+  nodeParams.func = reinterpret_cast<void *>(tensorMapKernel);
+  nodeParams.gridDim = dim3(1);
+  nodeParams.blockDim = dim3(384);
+  nodeParams.kernelParams = mapParams;
+  CHECK(cudaGraphCreate(&mapGraph, 0));
+  CHECK(cudaGraphAddKernelNode(&mapNode, mapGraph, nullptr, 0, &nodeParams));
+  CHECK(cudaGraphInstantiate(&mapExec, mapGraph, 0));
+  struct Call {
+    const char *name;
+    std::function<void()> run;
+  } calls[] = {
+      {"empty kernel, <<<>>>", [&] { emptyKernel<<<1, 32, 0, stream>>>(); }},
+      {"empty kernel, cuLaunchKernel",
+       [&] {
+         if (cuLaunchKernel(empty, 1, 1, 1, 32, 1, 1, 0, stream, nullptr,
+                            nullptr) != CUDA_SUCCESS)
+           std::exit(1);
+       }},
+      {"two pointers, <<<>>>",
+       [&] { pointerKernel<<<1, 32, 0, stream>>>(buffer, buffer + 1); }},
+      {"3 tensor maps, cuLaunchKernel",
+       [&] {
+         if (cuLaunchKernel(maps, 1, 1, 1, 384, 1, 1, 0, stream, mapParams,
+                            nullptr) != CUDA_SUCCESS)
+           std::exit(1);
+       }},
+      {"one-kernel graph, cudaGraphLaunch",
+       [&] { CHECK(cudaGraphLaunch(exec, stream)); }},
+      {"3 tensor maps, graph launch",
+       [&] { CHECK(cudaGraphLaunch(mapExec, stream)); }},
+      {"3 tensor maps, set node params + graph launch",
+       [&] {
+         CHECK(cudaGraphExecKernelNodeSetParams(mapExec, mapNode, &nodeParams));
+         CHECK(cudaGraphLaunch(mapExec, stream));
+       }},
+  };
+  std::printf("launch call,host_us_per_call\n");
+  for (const Call &c : calls) {
+    std::vector<double> perCall;
+    for (int r = 0; r < 15; ++r) {
+      CHECK(cudaStreamSynchronize(stream));
+      auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < 64; ++i)
+        c.run();
+      auto t1 = std::chrono::steady_clock::now();
+      perCall.push_back(
+          std::chrono::duration<double, std::micro>(t1 - t0).count() / 64);
+    }
+    std::printf("%s,%.2f\n", c.name, median(perCall));
+  }
+  CHECK(cudaStreamSynchronize(stream));
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaGraphExecDestroy(mapExec);
+  cudaGraphDestroy(mapGraph);
 }
 
 } // namespace
@@ -336,5 +433,6 @@ int main(int argc, char **argv) {
                 median(single), s, median(single) - s, median(batch),
                 median(batch) - s);
   }
+  hostCosts(ctx, stream);
   return 0;
 }

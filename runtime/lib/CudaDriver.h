@@ -49,7 +49,16 @@ struct Driver {
   X(cuOccupancyMaxActiveClusters, 11070)                                       \
   X(cuTensorMapEncodeTiled, 12000)                                             \
   X(cuTensorMapReplaceAddress, 12000)                                          \
-  X(cuStreamSynchronize, 2000)
+  X(cuStreamSynchronize, 2000)                                                 \
+  X(cuStreamIsCapturing, 10000)                                                \
+  X(cuGraphCreate, 10000)                                                      \
+  X(cuGraphDestroy, 10000)                                                     \
+  X(cuGraphAddKernelNode, 12000)                                               \
+  X(cuGraphKernelNodeSetAttribute, 11000)                                      \
+  X(cuGraphInstantiateWithFlags, 11040)                                        \
+  X(cuGraphExecDestroy, 10000)                                                 \
+  X(cuGraphExecKernelNodeSetParams, 12000)                                     \
+  X(cuGraphLaunch, 10000)
 #define TCGEN_DECLARE_FN(name, version)                                        \
   PFN_##name##_v##version name##Fn = nullptr;
   TCGEN_DRIVER_FUNCTIONS(TCGEN_DECLARE_FN)

@@ -67,6 +67,25 @@ struct LaunchPlan {
   /// The launch geometry (launchedGrid() of the manifest's launch).
   std::array<unsigned, 3> grid{}, block{}, cluster{};
   unsigned dynamicSmemBytes = 0;
+
+  /// A caller-owned plan launches as a CUDA graph of its packs and kernel
+  /// (buildPlanGraph()): a graph launch costs the host about half of a
+  /// kernel launch. `graphStale` says an address changed since the nodes'
+  /// parameters were last set; `packParams` hold the packs' source and
+  /// destination addresses, which their nodes read.
+  const Driver *driver = nullptr;
+  CUgraph graph = nullptr;
+  CUgraphExec graphExec = nullptr;
+  CUgraphNode kernelNode = nullptr;
+  std::vector<CUgraphNode> packNodes;
+  std::vector<std::array<CUdeviceptr, 2>> packAddresses;
+  std::vector<std::array<void *, 2>> packParams;
+  bool graphStale = false;
+
+  LaunchPlan() = default;
+  LaunchPlan(const LaunchPlan &) = delete;
+  LaunchPlan &operator=(const LaunchPlan &) = delete;
+  ~LaunchPlan();
 };
 
 /// Makes `context` current for the lifetime of the guard, if it is not
@@ -184,6 +203,17 @@ tcgen_status rebindAddress(const tcgen_kernel &k, LaunchPlan &plan,
 /// kernel's context current.
 tcgen_status launchPlan(tcgen_kernel &k, const LaunchPlan &plan,
                         CUstream stream);
+
+/// Builds the CUDA graph of `plan` (its packs, then its kernel). Returns
+/// TCGEN_OK or the failing call's error (the plan then launches without a
+/// graph). Needs the kernel's context current.
+tcgen_status buildPlanGraph(const tcgen_kernel &k, LaunchPlan &plan);
+
+/// Launches `plan` as its graph, refreshing the nodes' parameters first if
+/// an address changed; without a graph, or on a stream being captured, as
+/// launchPlan() does. Needs the kernel's context current.
+tcgen_status launchPlanGraph(tcgen_kernel &k, LaunchPlan &plan,
+                             CUstream stream);
 
 /// Converts the C arguments; reports malformed ones.
 tcgen_status convertArgs(const tcgen_tensor_arg *args, int nargs,

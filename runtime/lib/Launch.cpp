@@ -410,6 +410,7 @@ tcgen_status tcgen::rt::buildPlan(tcgen_kernel &k,
                 "kernel '" + k.manifest.entry + "': " + error);
 
   auto plan = std::make_unique<LaunchPlan>();
+  plan->driver = k.driver;
   plan->tensors = tensors;
   size_t numParams = k.paramPlans.size(), numOperands = tensors.size();
   size_t numMaps = 0;
@@ -526,6 +527,7 @@ tcgen_status tcgen::rt::rebindAddress(const tcgen_kernel &k, LaunchPlan &plan,
                                             "cuTensorMapReplaceAddress", r));
   }
   tensor.address = static_cast<uintptr_t>(address);
+  plan.graphStale = true;
   return TCGEN_OK;
 }
 
@@ -537,6 +539,138 @@ tcgen_status tcgen::rt::launchPlan(tcgen_kernel &k, const LaunchPlan &plan,
   CUresult r = launchKernel(k, plan, stream);
   if (r != CUDA_SUCCESS)
     return failLaunch(k, plan, r);
+  return succeed();
+}
+
+tcgen::rt::LaunchPlan::~LaunchPlan() {
+  if (graphExec)
+    driver->cuGraphExecDestroyFn(graphExec);
+  if (graph)
+    driver->cuGraphDestroyFn(graph);
+}
+
+namespace {
+/// The kernel node of `plan`: its function, geometry and parameters.
+CUDA_KERNEL_NODE_PARAMS kernelNodeParams(const tcgen_kernel &k,
+                                         const LaunchPlan &plan) {
+  CUDA_KERNEL_NODE_PARAMS p = {};
+  p.func = k.function;
+  p.gridDimX = plan.grid[0];
+  p.gridDimY = plan.grid[1];
+  p.gridDimZ = plan.grid[2];
+  p.blockDimX = plan.block[0];
+  p.blockDimY = plan.block[1];
+  p.blockDimZ = plan.block[2];
+  p.sharedMemBytes = plan.dynamicSmemBytes;
+  p.kernelParams = plan.params.empty()
+                       ? nullptr
+                       : const_cast<void **>(plan.params.data());
+  return p;
+}
+
+/// The node of pack `i` of `plan`, its source address refreshed from the
+/// plan's tensors.
+CUDA_KERNEL_NODE_PARAMS packNodeParams(const tcgen_kernel &k, LaunchPlan &plan,
+                                       size_t i) {
+  const Pack &pack = k.manifest.packs[i];
+  const Operand *operand = k.manifest.findOperand(pack.operand);
+  plan.packAddresses[i] = {
+      static_cast<CUdeviceptr>(
+          plan.tensors[operand - k.manifest.operands.data()].address),
+      k.packBuffers[i]};
+  plan.packParams[i] = {&plan.packAddresses[i][0], &plan.packAddresses[i][1]};
+  CUDA_KERNEL_NODE_PARAMS p = {};
+  p.func = k.packFunctions[i];
+  p.gridDimX = static_cast<unsigned>(pack.grid[0]);
+  p.gridDimY = static_cast<unsigned>(pack.grid[1]);
+  p.gridDimZ = static_cast<unsigned>(pack.grid[2]);
+  p.blockDimX = static_cast<unsigned>(pack.block[0]);
+  p.blockDimY = static_cast<unsigned>(pack.block[1]);
+  p.blockDimZ = static_cast<unsigned>(pack.block[2]);
+  p.kernelParams = plan.packParams[i].data();
+  return p;
+}
+} // namespace
+
+tcgen_status tcgen::rt::buildPlanGraph(const tcgen_kernel &k,
+                                       LaunchPlan &plan) {
+  const Driver &d = *k.driver;
+  const char *call = "cuGraphCreate";
+  CUresult r = d.cuGraphCreateFn(&plan.graph, 0);
+  size_t numPacks = k.manifest.packs.size();
+  plan.packNodes.assign(numPacks, nullptr);
+  plan.packAddresses.resize(numPacks);
+  plan.packParams.resize(numPacks);
+  for (size_t i = 0; i < numPacks && r == CUDA_SUCCESS; ++i) {
+    CUDA_KERNEL_NODE_PARAMS p = packNodeParams(k, plan, i);
+    call = "cuGraphAddKernelNode";
+    r = d.cuGraphAddKernelNodeFn(&plan.packNodes[i], plan.graph, nullptr, 0,
+                                 &p);
+  }
+  if (r == CUDA_SUCCESS) {
+    CUDA_KERNEL_NODE_PARAMS p = kernelNodeParams(k, plan);
+    r = d.cuGraphAddKernelNodeFn(&plan.kernelNode, plan.graph,
+                                 plan.packNodes.data(), numPacks, &p);
+  }
+  if (r == CUDA_SUCCESS &&
+      plan.cluster[0] * plan.cluster[1] * plan.cluster[2] != 1) {
+    CUkernelNodeAttrValue value = {};
+    value.clusterDim.x = plan.cluster[0];
+    value.clusterDim.y = plan.cluster[1];
+    value.clusterDim.z = plan.cluster[2];
+    call = "cuGraphKernelNodeSetAttribute";
+    r = d.cuGraphKernelNodeSetAttributeFn(
+        plan.kernelNode, CU_KERNEL_NODE_ATTRIBUTE_CLUSTER_DIMENSION, &value);
+  }
+  if (r == CUDA_SUCCESS) {
+    call = "cuGraphInstantiateWithFlags";
+    r = d.cuGraphInstantiateWithFlagsFn(&plan.graphExec, plan.graph, 0);
+  }
+  if (r != CUDA_SUCCESS) {
+    if (plan.graph)
+      d.cuGraphDestroyFn(plan.graph);
+    plan.graph = nullptr;
+    plan.graphExec = nullptr;
+    return fail(TCGEN_ERROR_CUDA, "kernel '" + k.manifest.entry +
+                                      "': " + formatCudaError(d, call, r));
+  }
+  plan.graphStale = false;
+  return TCGEN_OK;
+}
+
+tcgen_status tcgen::rt::launchPlanGraph(tcgen_kernel &k, LaunchPlan &plan,
+                                        CUstream stream) {
+  const Driver &d = *k.driver;
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  // A stream being captured records plain launches (a graph launched into
+  // it would nest).
+  if (!plan.graphExec ||
+      d.cuStreamIsCapturingFn(stream, &capture) != CUDA_SUCCESS ||
+      capture != CU_STREAM_CAPTURE_STATUS_NONE)
+    return launchPlan(k, plan, stream);
+  CUresult r = CUDA_SUCCESS;
+  const char *call = "cuGraphExecKernelNodeSetParams";
+  if (plan.graphStale) {
+    for (size_t i = 0; i < plan.packNodes.size() && r == CUDA_SUCCESS; ++i) {
+      CUDA_KERNEL_NODE_PARAMS p = packNodeParams(k, plan, i);
+      r = d.cuGraphExecKernelNodeSetParamsFn(plan.graphExec, plan.packNodes[i],
+                                             &p);
+    }
+    if (r == CUDA_SUCCESS) {
+      CUDA_KERNEL_NODE_PARAMS p = kernelNodeParams(k, plan);
+      r = d.cuGraphExecKernelNodeSetParamsFn(plan.graphExec, plan.kernelNode,
+                                             &p);
+    }
+    plan.graphStale = r != CUDA_SUCCESS;
+  }
+  if (r == CUDA_SUCCESS) {
+    call = "cuGraphLaunch";
+    r = d.cuGraphLaunchFn(plan.graphExec, stream);
+  }
+  if (r != CUDA_SUCCESS)
+    return fail(TCGEN_ERROR_CUDA,
+                "kernel '" + k.manifest.entry + "': " +
+                    formatCudaError(d, call, r));
   return succeed();
 }
 
@@ -577,6 +711,9 @@ tcgen_status tcgen_rt_plan_create(tcgen_kernel *kernel,
       (status = ensurePlanWorkspace(*kernel, *plan->plan, nullptr,
                                     /*synchronous=*/true)) != TCGEN_OK)
     return status;
+  // Without its graph (where the driver refuses one), a plan launches
+  // kernel by kernel: slower on the host, the same on the GPU.
+  buildPlanGraph(*kernel, *plan->plan);
   *out = plan.release();
   return succeed();
 }
@@ -603,7 +740,7 @@ tcgen_status tcgen_rt_plan_launch(tcgen_plan *plan, CUstream stream) {
   CUresult r = scope.enter(k.context, call);
   if (r != CUDA_SUCCESS)
     return fail(TCGEN_ERROR_CUDA, formatCudaError(*k.driver, call, r));
-  return launchPlan(k, *plan->plan, stream);
+  return launchPlanGraph(k, *plan->plan, stream);
 }
 
 tcgen_status tcgen_rt_plan_launch_with(tcgen_plan *plan,

@@ -172,7 +172,11 @@ tcgen_status tcgen_rt_plan_create(tcgen_kernel *kernel,
 tcgen_status tcgen_rt_plan_set_address(tcgen_plan *plan, int index,
                                        CUdeviceptr data);
 
-/** Launches the plan on `stream`, asynchronously. */
+/** Launches the plan on `stream`, asynchronously. A plan launches as a
+ *  CUDA graph of its kernel (and packs), whose launch costs the host about
+ *  half of a kernel launch; on a stream being captured, as plain kernel
+ *  launches. Launches of one plan on two streams therefore run one after
+ *  the other, never overlapped. */
 tcgen_status tcgen_rt_plan_launch(tcgen_plan *plan, CUstream stream);
 
 /** Sets every operand's address (`ndata` = the kernel's operand count, in
