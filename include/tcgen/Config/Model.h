@@ -9,7 +9,8 @@
 // cost, the latency a ring of S stages can hide, the DRAM floor, stream-K's
 // fix-up and clusters. Its few device constants are calibrated from a
 // tuning run (tcgen tune --import) and kept per device in the tuning cache.
-// docs/DESIGN.md ("The tile-size model") gives each term and its evidence.
+// docs/log/DESIGN-history.md ("The tile-size model") gives each term and its
+// evidence.
 //
 // Nothing here needs MLIR: the model is plain arithmetic over the problem.
 //
