@@ -124,7 +124,7 @@ mlir::tcgen::predictedSwap(const ContractionInfo &info,
   // they fill the SMs once (1472-1536 x 1536 x 512-4096: 3.5-9 % faster
   // than the unswapped defaults, as predicted within a few %); at 2560^3
   // (378 tiles, three waves) the model predicted 8 % faster and the kernel
-  // ran 1-3 % slower (H100, docs/NOTES.md).
+  // ran 1-3 % slower (H100, docs/log/NOTES.md).
   if (ranked.empty() || ranked.front().totalUs > 0.98 * unswapped.totalUs ||
       ranked.front().tiles > constants.sms)
     return std::nullopt;
@@ -202,10 +202,10 @@ std::vector<SimtCandidate> mlir::tcgen::rankSimtCandidates(int64_t m,
                                                             int64_t batch,
                                                             int64_t sms) {
   // Per-SM rates relative to 128x128x32, measured at 8192^3 on an H200
-  // (docs/PERFORMANCE.md): K steps of 32 / 16 / 8 at 0.94 / 0.91 / 0.82 of
-  // cuBLAS; 64x128 blocks of 4 warps (four per SM) at 0.87; 64x64 blocks of
-  // 4 warps with 4x8 outputs per thread at 0.76 (K steps of 16); 64x64x8
-  // is not measured (a last resort).
+  // (docs/log/PERFORMANCE-history.md): K steps of 32 / 16 / 8 at 0.94 / 0.91 /
+  // 0.82 of cuBLAS; 64x128 blocks of 4 warps (four per SM) at 0.87; 64x64
+  // blocks of 4 warps with 4x8 outputs per thread at 0.76 (K steps of 16);
+  // 64x64x8 is not measured (a last resort).
   std::vector<SimtCandidate> all = {
       {128, 128, 32, 32, 64, 8, 8, 1.0},  {128, 128, 16, 32, 64, 8, 8, 0.969},
       {64, 128, 16, 32, 64, 8, 8, 0.927}, {64, 64, 16, 32, 32, 4, 8, 0.807},
@@ -439,8 +439,8 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
     while (block[2] > warp[2] && !twoStagesFit())
       block[2] /= 2;
     // C leaves through shared memory in 16-byte stores (measured faster
-    // everywhere, most with small K: docs/PERFORMANCE.md), unless the
-    // slabs would leave the budget fewer than three stages (sm_86, sm_89),
+    // everywhere, most with small K: docs/log/PERFORMANCE-history.md), unless
+    // the slabs would leave the budget fewer than three stages (sm_86, sm_89),
     // where stores from registers keep the deeper pipeline.
     StringRef store = "staged";
     int64_t stages =

@@ -299,11 +299,11 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
   // B read from rows that straddle 128-byte lines (bSlowRows): the tiles
   // of 64 rows ran at 0.27-0.5 of their rate (1000^3-2400^3, H100), and
   // 128 x 128, not searched otherwise, was the fastest at 1000^3 and
-  // 1400^3 (docs/NOTES.md). The same for A and the tiles 64 columns wide.
+  // 1400^3 (docs/log/NOTES.md). The same for A and the tiles 64 columns wide.
   // A cluster that shares that operand (2x1 shares B, 1x2 A) reads it
   // half as often per block: there the narrow tiles stay (1000^3: 64x128
   // in 2x1 clusters 0.93 of cuBLAS against 0.87 for 128x128, once the
-  // clusters lost their exit barrier; docs/NOTES.md).
+  // clusters lost their exit barrier; docs/log/NOTES.md).
   std::vector<SM90Tile> tiles = sm90Tiles();
   bool narrowRows = p.bSlowRows && p.m >= 128;
   bool narrowCols = p.aSlowRows && p.n >= 128;
@@ -343,7 +343,7 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
         // +4.5 %), behind with several waves (4096^3 0.87 of cuBLAS
         // against 1.00) and where operand rows straddle 128-byte lines
         // (3000 x 1000 x 1000 -1-2 %: the loads, not the wgmmas, bound it;
-        // H100, docs/NOTES.md).
+        // H100, docs/log/NOTES.md).
         if (c.blockM == 192 && c.tiles <= d.sms && !c.streamK &&
             c.clusterM * c.clusterN == 1 && !p.aSlowRows && !p.bSlowRows &&
             c.blockM / 64 * c.blockN / 2 <= sm90::kMaxRowBlockAccRegs) {
@@ -368,14 +368,14 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
         // fix-up: stream-K never measured fastest with fewer than one wave
         // of tiles (its predicted gain there was a 10-40 % loss), and at
         // 2560^3 (1.5 waves) a 6 % predicted gain measured a 7 % loss
-        // (docs/PERFORMANCE.md, "The tile-size model").
+        // (docs/log/PERFORMANCE-history.md, "The tile-size model").
         if (c.streamK && c.tiles < 2 * d.sms)
           continue;
         // A range of more than one tile holds a head, a whole tile and a
         // tail: the blocks then run out of step in k by up to the range's
         // overhang, and the k-slices of A and B that the split tiles read
         // in between must stay in L2. Beyond that they stream from DRAM
-        // (docs/NOTES.md, "Stream-K: which k-tiles run at once").
+        // (docs/log/NOTES.md, "Stream-K: which k-tiles run at once").
         if (c.streamK && streamKSpreadBytes(c, p, d) > kStreamKSpreadBytes)
           continue;
         // A tile whose width is not a multiple of 64 loads B [k][n] in

@@ -141,7 +141,7 @@ memref::GlobalOp mlir::tcgen::createSharedBuffer(ModuleOp module, Location loc,
                                                  int64_t cols,
                                                  Type elementType) {
   MLIRContext *ctx = module.getContext();
-  // NVVM's shared address space, numeric (docs/NOTES.md).
+  // NVVM's shared address space, numeric (docs/log/NOTES.md).
   auto space = IntegerAttr::get(IntegerType::get(ctx, 64), kSharedMemorySpace);
   auto type = MemRefType::get({rows, cols}, elementType, AffineMap(), space);
   OpBuilder b(ctx);

@@ -54,8 +54,9 @@ TEST(Model, WaveQuantization) {
   EXPECT_NEAR(c.useful, 8191.0 * 8191 / (8192.0 * 8192), 1e-12);
 }
 
-// The first choices the measurements of docs/PERFORMANCE.md support ("Block
-// tiles per shape", "Tuning candidates", "Stream-K", "Batched", "Small M").
+// The first choices the measurements of docs/log/PERFORMANCE-history.md support
+// ("Block tiles per shape", "Tuning candidates", "Stream-K", "Batched", "Small
+// M").
 TEST(Model, FirstChoiceBlockTile) {
   // Enough tiles: the largest.
   EXPECT_EQ(tile(square(2048)), P(128, 256));

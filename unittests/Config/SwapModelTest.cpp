@@ -8,8 +8,8 @@ using namespace mlir::tcgen;
 
 namespace {
 
-// Measured on H200 (docs/PERFORMANCE.md): N = 12288 takes 128-row tiles
-// (96 tiles, one wave; 64-row tiles make 192, two waves of half the
+// Measured on H200 (docs/log/PERFORMANCE-history.md): N = 12288 takes 128-row
+// tiles (96 tiles, one wave; 64-row tiles make 192, two waves of half the
 // height), N = 4096 and 8192 64-row ones (one wave either way, half the
 // height).
 TEST(SwapModel, MeasuredShapes) {

@@ -42,8 +42,8 @@ std::vector<SimtCandidate> rankSimtCandidates(int64_t m, int64_t n, int64_t k,
 /// The block tile M (64 or 128) of a swapped sm90 kernel over a problem
 /// whose N is `n` (the kernel's M) on `sms` SMs: the one with fewer waves
 /// of tile rows, ceil(tiles / sms) x blockM; 128 on a tie (fewer, longer
-/// streams). Measured on H200 (docs/PERFORMANCE.md): N = 12288 128 (96
-/// tiles), N = 4096 and 8192 64.
+/// streams). Measured on H200 (docs/log/PERFORMANCE-history.md): N = 12288 128
+/// (96 tiles), N = 4096 and 8192 64.
 int64_t chooseSwapBlockM(int64_t n, int64_t sms);
 
 /// Whether the sm90 default computes C^T = B^T A^T for `info` (config

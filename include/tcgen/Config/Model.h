@@ -9,7 +9,8 @@
 // cost, the latency a ring of S stages can hide, the DRAM floor, stream-K's
 // fix-up and clusters. Its few device constants are calibrated from a
 // tuning run (tcgen tune --import) and kept per device in the tuning cache.
-// docs/DESIGN.md ("The tile-size model") gives each term and its evidence.
+// docs/log/DESIGN-history.md ("The tile-size model") gives each term and its
+// evidence.
 //
 // Nothing here needs MLIR: the model is plain arithmetic over the problem.
 //
@@ -38,7 +39,7 @@ struct Problem {
   /// B's rows, as the kernel reads them without a pack, are 16-byte but not
   /// 128-byte multiples apart: each row of a TMA box is two L2 requests,
   /// and the tiles of 64 rows, which read B twice per flop as often as
-  /// those of 128, become request-bound (H100, docs/NOTES.md).
+  /// those of 128, become request-bound (H100, docs/log/NOTES.md).
   bool bSlowRows = false;
   /// The same for A: the tiles 64 columns wide read A twice per flop as
   /// often as those of 128.
@@ -49,7 +50,8 @@ struct Problem {
 };
 
 /// The device constants of the model. Defaults: NVIDIA H100 80GB HBM3 (132
-/// SMs, power-capped), from the measurements in docs/PERFORMANCE.md.
+/// SMs, power-capped), from the measurements in
+/// docs/log/PERFORMANCE-history.md.
 struct DeviceConstants {
   int64_t sms = 132;
   /// Dense f16 TFLOP/s one SM sustains on the best tile (128 x 256) in the
@@ -120,7 +122,8 @@ struct SM90Candidate {
 
 /// A block tile the sm90 model considers, with its per-SM throughput
 /// relative to 128 x 256 when every SM is busy (measured on H100 at sizes
-/// that fill whole waves; docs/PERFORMANCE.md "Block tiles per shape").
+/// that fill whole waves; docs/log/PERFORMANCE-history.md "Block tiles per
+/// shape").
 struct SM90Tile {
   int64_t m, n;
   double throughput;
@@ -191,12 +194,12 @@ std::optional<DeviceConstants> calibrate(const std::vector<Measurement> &points,
 
 /// The sm80 back end's block and warp tiles ({m, n, k} each) for an
 /// m x n x k problem on `sms` SMs: 128x128x32 blocks of four 64x64 warps
-/// where those tiles fill at least three quarters of the SMs; otherwise 64x64 blocks of
-/// four 32x32 warps, with intra-block split-K (the k-tile 32 x splits deep,
-/// each warp tile's K shared by `splits` warps) where even those tiles are
-/// few: 4 below one tile per SM, 2 below four (measured on H100,
-/// docs/PERFORMANCE.md). `splitK` false (C += A*B) keeps one share. Sizes
-/// that are not multiples of 64 get the 128x128x32 default (whose
+/// where those tiles fill at least three quarters of the SMs; otherwise 64x64
+/// blocks of four 32x32 warps, with intra-block split-K (the k-tile 32 x splits
+/// deep, each warp tile's K shared by `splits` warps) where even those tiles
+/// are few: 4 below one tile per SM, 2 below four (measured on H100,
+/// docs/log/PERFORMANCE-history.md). `splitK` false (C += A*B) keeps one share.
+/// Sizes that are not multiples of 64 get the 128x128x32 default (whose
 /// divisibility check then reports them).
 struct SM80Tile {
   int64_t block[3];

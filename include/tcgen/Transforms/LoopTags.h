@@ -50,7 +50,7 @@ constexpr llvm::StringLiteral kBF16OperandsAttrName = "tcgen.bf16_operands";
 constexpr int64_t kWarpSize = 32;
 /// NVVM's address space of shared memory, the memory space of the shared
 /// buffers tcgen-promote-operands creates (numeric, not
-/// #gpu.address_space<workgroup>: see docs/NOTES.md).
+/// #gpu.address_space<workgroup>: see docs/log/NOTES.md).
 constexpr unsigned kSharedMemorySpace = 3;
 
 /// Returns the role tag of `op` ("" when untagged).

@@ -100,7 +100,7 @@ std::string checkShape(const SimtShape &s) {
 /// access is 4 bytes wide) in registers at a time (16 at K steps of 16; a
 /// longer unrolled K step holds more shared loads in flight), dividing A's
 /// and B's units per thread and the k-tile's steps. Measured at the edge
-/// of 128 registers: docs/NOTES.md.
+/// of 128 registers: docs/log/NOTES.md.
 int64_t prefetchPhases(const SimtShape &s, const TileCopy &a,
                        const TileCopy &b) {
   int64_t pa = a.perThread(s.threads()), pb = b.perThread(s.threads());
@@ -136,7 +136,7 @@ public:
   /// The tile row and column of the unit `u` of `t`: row-major, so that a
   /// warp reads whole rows of the stored tile. (A transposing order whose
   /// shared stores avoid bank conflicts, 16 rows x 2 units a warp, ran 7 %
-  /// slower at 8192^3: docs/NOTES.md.)
+  /// slower at 8192^3: docs/log/NOTES.md.)
   /// Unit p of thread `tid` is u = tid + p * threads; where the threads
   /// cover whole rows, its row is the thread's first plus a constant and
   /// its column the thread's own (addresses a constant apart).
@@ -527,7 +527,7 @@ struct BuildKernelPass final
     // (checking K where it is partial) and the last one. (With a guarded
     // epilogue LLVM sinks the peeled k-tile's FMAs into the guarded stores
     // and keeps the whole k-tile's shared values live: it spills. Those
-    // kernels keep the loop below with its branches: docs/NOTES.md.)
+    // kernels keep the loop below with its branches: docs/log/NOTES.md.)
     auto emitPeeledLoop = [&](SmallVector<Value> &acc) {
       Value zero = g.cst(0), one = g.cst(1);
       Value fzero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0f));
@@ -575,7 +575,7 @@ struct BuildKernelPass final
 
     // The kernel body. (A second copy of it for the interior blocks of a C
     // the tiles do not divide, behind a branch on the block, made ptxas
-    // spill at every K step: docs/NOTES.md.)
+    // spill at every K step: docs/log/NOTES.md.)
     auto emitBody = [&] {
       // Prologue: k-tile 0 into buffer 0.
       Value zero = g.cst(0);

@@ -436,7 +436,7 @@ struct BuildKernelPass final
     // that writes the transformed copy the kernel reads. In shared memory
     // each element is transformed once per output tile that reads it
     // (N / blockN times for A, M / blockM for B), and the extra
-    // shared-memory traffic slows the main loop (docs/NOTES.md): past 8
+    // shared-memory traffic slows the main loop (docs/log/NOTES.md): past 8
     // readers per tile the pack is cheaper (measured on H100).
     if (prologueMode != "auto" && prologueMode != "smem" &&
         prologueMode != "pack" && prologueMode != "regs")

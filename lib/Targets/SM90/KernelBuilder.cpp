@@ -906,7 +906,7 @@ static void emitRelease(llvm::raw_ostream &os, StringRef name, StringRef stage,
 /// 0.89 and 0.86 of cuBLAS, R split tiles at 0.95 and 0.92 (data-parallel
 /// 1.00 at both); with one wave and more than half of another (2560^3,
 /// R = 68) all T split tiles ran at 0.99, R split tiles at 0.93 (H100,
-/// docs/NOTES.md).
+/// docs/log/NOTES.md).
 static const char *kStreamKPartition = R"(
     %skW = arith.divui %cTiles, %nbl : index
     %skR = arith.remui %cTiles, %nbl : index
@@ -1412,7 +1412,7 @@ static void emitFusedLoads(llvm::raw_ostream &os, const KernelParams &p,
 /// [n][m] (a swapped kernel at M = 1): each pair's second element lies past
 /// C, and ptxas serialized the wgmma chain (C7514) when the pair was
 /// rounded in one packed cvt (M = 1 with N not a multiple of the tile, or
-/// with a fused epilogue; docs/NOTES.md), but not with two truncf.
+/// with a fused epilogue; docs/log/NOTES.md), but not with two truncf.
 static bool singleCColumn(const KernelParams &p) {
   return p.cColumnMajor && p.n == 1;
 }

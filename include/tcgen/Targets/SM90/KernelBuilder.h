@@ -48,7 +48,7 @@ constexpr int64_t streamKSplitTiles(int64_t tiles, int64_t blocks) {
 /// 8 on ties and where every tile runs at once (nothing to reuse across
 /// waves). At 7168^3 and 8192^3 with 128x256 tiles (H100) 16 rows instead
 /// of 8 cut DRAM traffic by 14-15 % to cuBLAS's and ran 0.5-1.9 % faster
-/// under the power cap (docs/NOTES.md, "DRAM traffic and the clock").
+/// under the power cap (docs/log/NOTES.md, "DRAM traffic and the clock").
 constexpr int64_t rasterGroup(int64_t tilesM, int64_t tilesN, int64_t unitM,
                               int64_t unitN, int64_t slots) {
   if (slots <= 0 || tilesM * tilesN <= slots)
@@ -78,7 +78,7 @@ constexpr int64_t storeBufferBytes(int64_t blockM, bool tmaStore,
 /// [64 k][64 n] boxes, so a block width that is not a multiple of 64 loads
 /// (and keeps) its last box whole, and the wgmma reads only the columns it
 /// needs from it. (Boxes of the 64B or 32B swizzle that end at the tile's
-/// edge ran 5-45 % slower on H100 than this over-fetch: docs/NOTES.md.)
+/// edge ran 5-45 % slower on H100 than this over-fetch: docs/log/NOTES.md.)
 constexpr int64_t bTileRows(int64_t blockN, bool bKMajor) {
   return bKMajor ? blockN : ceilDiv(blockN, 64) * 64;
 }
@@ -98,7 +98,7 @@ constexpr int64_t sharedMemoryBytes(int64_t blockM, int64_t blockN,
 /// rows are `srcStride` elements apart, into a buffer with rows
 /// `dstStride` apart (a multiple of 128 bytes): TMA cannot read rows that
 /// are not a multiple of 16 bytes apart, and reads rows that are not a
-/// multiple of 128 bytes apart at a fraction of its speed (docs/NOTES.md).
+/// multiple of 128 bytes apart at a fraction of its speed (docs/log/NOTES.md).
 /// Its parameters are the source and destination addresses.
 struct PackParams {
   std::string name;    ///< the kernel's symbol
@@ -139,12 +139,12 @@ constexpr int64_t paddedRowStride(int64_t cols, int64_t elementBytes) {
 /// Where TMA reads an operand's rows slowly (16-byte but not 128-byte
 /// multiples apart), operands of at least kPackMinBytes are packed, and
 /// those of at least kPackMinSectorBytes if their rows are not 32-byte
-/// (sector) multiples either. Measured on H100 (docs/PERFORMANCE.md):
-/// 2000^3 f16 (4000-byte rows, 8 MB operands) 0.97 of cuBLAS unpacked,
-/// 0.67 packed; 5000^3 (10000-byte rows, 50 MB) 0.37 unpacked, 0.84
-/// packed; 3000x5000x700 with B (10000-byte rows, 7 MB) unpacked 2.06x
-/// cuBLAS, packed 2.28x; 1000^3 (2000-byte rows, 2 MB) 0.73 unpacked, 0.63
-/// packed.
+/// (sector) multiples either. Measured on H100
+/// (docs/log/PERFORMANCE-history.md): 2000^3 f16 (4000-byte rows, 8 MB
+/// operands) 0.97 of cuBLAS unpacked, 0.67 packed; 5000^3 (10000-byte rows, 50
+/// MB) 0.37 unpacked, 0.84 packed; 3000x5000x700 with B (10000-byte rows, 7 MB)
+/// unpacked 2.06x cuBLAS, packed 2.28x; 1000^3 (2000-byte rows, 2 MB) 0.73
+/// unpacked, 0.63 packed.
 constexpr int64_t kPackMinBytes = int64_t(32) << 20;
 constexpr int64_t kPackMinSectorBytes = int64_t(4) << 20;
 
@@ -531,8 +531,8 @@ constexpr bool swapCopiesB(bool swapped, int64_t blockN) {
 
 /// The ring depth of swapped kernels (config `swap`, small M): their stages
 /// are small (an 8 to 64-row B tile), but deeper rings than these lose
-/// (H200, docs/PERFORMANCE.md): 128-row tiles peak at 5-6 stages (96 KiB
-/// of A in flight; 13 stages 8 % slower), 64-row ones at 8 (16: 3 %).
+/// (H200, docs/log/PERFORMANCE-history.md): 128-row tiles peak at 5-6 stages
+/// (96 KiB of A in flight; 13 stages 8 % slower), 64-row ones at 8 (16: 3 %).
 constexpr int64_t swapStages(int64_t blockM) { return blockM >= 128 ? 6 : 8; }
 
 /// Renders the gpu.module of the kernel as MLIR text (exposed for tests).
