@@ -11,6 +11,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <cmath>
 #include <cstdlib>
 
 using namespace mlir::tcgen;
@@ -273,6 +274,8 @@ llvm::FailureOr<SpecExpr> SpecExprParser::parsePrimary() {
     double v = std::strtod(t.text.c_str(), &end);
     if (end != t.text.c_str() + t.text.size())
       return failExpr(t.column, "malformed number '" + t.text + "'");
+    if (!std::isfinite(v))
+      return failExpr(t.column, "number '" + t.text + "' is out of range");
     SpecExpr e;
     e.kind = SpecExpr::Kind::Number;
     e.value = v;

@@ -49,15 +49,26 @@ private:
     error = {field.str(), column, std::move(message)};
     return failure();
   }
+  /// --name: an identifier.
   LogicalResult checkName();
+  /// --einsum: spec.a, b, c and loops, firstColumn.
   LogicalResult parseEinsum();
+  /// --sizes (after the einsum): spec.sizes, every index's.
   LogicalResult parseSizes();
+  /// --dtypes: givenTypes (resolveTypes checks them against the spec).
   LogicalResult parseDtypes();
+  /// --epilogue: spec.epilogue and spec.operands.
   LogicalResult parseEpilogue();
+  /// Resolves the names of an epilogue: acc, operands at C's indices.
   LogicalResult resolveEpilogue(SpecExpr &e);
+  /// One --prologue expression: a spec.prologues entry.
   LogicalResult parsePrologue(const std::string &text);
+  /// Resolves the names of a prologue: `operand` becomes 'a' or 'b'.
   LogicalResult resolvePrologue(SpecExpr &e, char &operand);
+  /// The dtypes of A, B, C, the accumulator and the operands: defaults,
+  /// clashes, names --dtypes gives that the spec lacks.
   LogicalResult resolveTypes();
+  /// Splits `text` of option `field` into `name=value` entries.
   LogicalResult splitEntries(StringRef field, const std::string &text,
                              std::vector<Entry> &entries);
 

@@ -252,6 +252,7 @@ TEST(SpecParserErrors, Epilogue) {
   expectError(epilogue("acc acc"), "--epilogue", 5,
               "expected an operator or the end, found 'acc'");
   expectError(epilogue("1.2.3 * acc"), "--epilogue", 1, "malformed number");
+  expectError(epilogue("acc * 1e999"), "--epilogue", 7, "out of range");
   expectError(epilogue("   "), "--epilogue", 0, "is empty");
   expectError(epilogue(std::string(300, '(') + "acc" + std::string(300, ')')),
               "--epilogue", 201, "nested too deeply");
