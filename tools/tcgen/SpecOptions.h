@@ -49,9 +49,9 @@ OwningOpRef<ModuleOp> buildModuleFromSpec(MLIRContext &context,
 /// column) the option's text from `strings` with a caret under the column.
 std::string formatSpecError(const SpecError &error, const SpecStrings &strings);
 
-/// Hides every option that is not registered in one of `subcommands` from
-/// --help (the LLVM and MLIR libraries' own options), at the top level and
-/// in those subcommands; --help-hidden still lists them.
+/// Hides every option that is not registered in one of `subcommands` (the
+/// LLVM and MLIR libraries' own options) from --help and --help-hidden, at
+/// the top level and in those subcommands; they still parse.
 void hideForeignOptions(
     std::initializer_list<llvm::cl::SubCommand *> subcommands);
 
