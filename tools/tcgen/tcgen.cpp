@@ -2,6 +2,7 @@
 //
 // This file implements the user CLI:
 //   tcgen compile INPUT.mlir --target=sm_90a -o DIR   (kernel bundle)
+//   tcgen compile --einsum mk,kn->mn --sizes ... -o DIR  (from a spec)
 //   tcgen explain INPUT.mlir [--print-ir-after-all]    (config and IR)
 //   tcgen tune INPUT.mlir -o DIR | tcgen tune --import DIR...  (autotuner)
 //   tcgen run DIR --check | tcgen bench DIR...         (forwarded to tcgen-gpu)
@@ -10,6 +11,7 @@
 
 #include "Bundle.h"
 #include "Ptxas.h"
+#include "SpecOptions.h"
 #include "Tune.h"
 
 #include "tcgen/Analysis/Contraction.h"
@@ -50,9 +52,43 @@ static cl::SubCommand tuneCmd(
     "tune", "Compile the model's top candidates, measure them, keep the "
             "fastest in the tuning cache");
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input.mlir>"),
-                                      cl::Required, cl::sub(compileCmd),
-                                      cl::sub(explainCmd));
+static cl::opt<std::string>
+    inputFile(cl::Positional, cl::desc("<input.mlir> (or --einsum ...)"),
+              cl::Optional, cl::sub(compileCmd), cl::sub(explainCmd));
+// The problem as an einsum spec instead of an input file (SpecOptions.cpp;
+// the grammar is in docs/USER-GUIDE.md).
+static cl::opt<std::string> specEinsum(
+    "einsum",
+    cl::desc("The problem as an einsum instead of an input file: A's, B's "
+             "and C's indices, e.g. mk,kn->mn or bmk,bnk->bmn (indices C "
+             "lacks are summed over)"),
+    cl::value_desc("a,b->c"), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<std::string> specSizes(
+    "sizes",
+    cl::desc("With --einsum: the size of every index, e.g. m=3072,n=4096,"
+             "k=1024 (? for a size known at launch)"),
+    cl::value_desc("i=N,..."), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<std::string> specDtypes(
+    "dtypes",
+    cl::desc("With --einsum: dtypes of a, b, c, acc (the accumulator) and "
+             "epilogue operands, e.g. a=bf16,b=bf16,c=bf16,bias=f32 "
+             "(default: a and b f16, c f32, operands c's)"),
+    cl::value_desc("name=type,..."), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<std::string> specEpilogue(
+    "epilogue",
+    cl::desc("With --einsum: C per element from acc (the contraction "
+             "result) and operands read at C's indices, e.g. "
+             "\"gelu_tanh(acc + bias[n]) + res[m,n]\""),
+    cl::value_desc("expr"), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<bool>
+    specAccumulate("accumulate",
+                   cl::desc("With --einsum: C += A B instead of C = A B"),
+                   cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<std::string>
+    specName("name",
+             cl::desc("With --einsum: the function's name, which names the "
+                      "kernels (default: einsum)"),
+             cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::list<std::string>
     tuneInputs(cl::Positional, cl::desc("<input.mlir> | --import <dir>..."),
                cl::OneOrMore, cl::sub(tuneCmd));
@@ -99,8 +135,11 @@ static cl::opt<std::string>
                cl::desc("Seconds of GPU time for measuring (tcgen-gpu tune "
                         "--budget; default 3)"),
                cl::init(""), cl::sub(tuneCmd));
-static cl::opt<std::string> emitKind("emit", cl::desc("cubin (default) or ptx"),
-                                     cl::init("cubin"), cl::sub(compileCmd));
+static cl::opt<std::string> emitKind(
+    "emit",
+    cl::desc("cubin (default), ptx, or mlir (print the linalg module that "
+             "is compiled, from the input or the spec, and stop)"),
+    cl::init("cubin"), cl::sub(compileCmd));
 static cl::opt<std::string>
     backendName("backend",
                 cl::desc("Code generation back end: wmma (sm_70 and later), "
@@ -170,16 +209,20 @@ static cl::opt<bool> allowTf32(
              "(without it: the simt back end, full f32 on CUDA cores)"),
     cl::init(false), cl::sub(compileCmd), cl::sub(explainCmd),
     cl::sub(tuneCmd));
-static cl::opt<std::string> prologueMode(
+static cl::list<std::string> prologueValues(
     "prologue",
-    cl::desc("sm90: where a fused prologue (a pointwise producer of A or B) "
-             "is applied: regs (on A, in registers: ldmatrix and wgmma's "
-             "register-A form), smem (on each tile in shared memory), pack "
-             "(once, by a pack kernel into a copy) or auto (regs where it "
-             "applies, else smem while each tile is read by at most 8 output "
-             "tiles, else pack)"),
-    cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd),
-    cl::sub(tuneCmd));
+    cl::desc("With --einsum: a pointwise producer of a or b, e.g. relu(a) "
+             "(once per operand). Else, or as well, sm90: where a fused "
+             "prologue is applied: regs (on A, in registers: ldmatrix and "
+             "wgmma's register-A form), smem (on each tile in shared "
+             "memory), pack (once, by a pack kernel into a copy) or auto "
+             "(default: regs where it applies, else smem while each tile is "
+             "read by at most 8 output tiles, else pack)"),
+    cl::value_desc("expr|auto|regs|smem|pack"), cl::sub(compileCmd),
+    cl::sub(explainCmd), cl::sub(tuneCmd));
+/// --prologue's placement (the last one given) and its spec expressions.
+static std::string prologueMode = "auto";
+static std::vector<std::string> prologueExprs;
 static cl::opt<bool> epilogueInHalf(
     "epilogue-in-half",
     cl::desc("sm90: compute a fused epilogue on f16x2 / bf16x2 pairs where "
@@ -319,10 +362,9 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
   return success();
 }
 
-/// Parses the input and attaches the target. Diagnostics go to stderr.
-static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx,
-                                       llvm::SourceMgr &sourceMgr,
-                                       StringRef path) {
+/// Parses the input. Diagnostics go to stderr.
+static OwningOpRef<ModuleOp>
+parseInput(MLIRContext &ctx, llvm::SourceMgr &sourceMgr, StringRef path) {
   std::string err;
   auto file = openInputFile(path, &err);
   if (!file) {
@@ -352,13 +394,62 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx,
     llvm::errs() << "\n";
     return {};
   }
+  return module;
+}
+
+/// Attaches --target to `module`; emits an error if it is malformed.
+static LogicalResult attachTarget(MLIRContext &ctx, ModuleOp module) {
   auto target = mlir::tcgen::TargetAttr::getChecked(
       [&] { return emitError(UnknownLoc::get(&ctx), "invalid --target: "); },
       &ctx, StringRef(targetArch));
   if (!target)
-    return {};
-  (*module)->setAttr(mlir::tcgen::kTargetAttrName, target);
-  return module;
+    return failure();
+  module->setAttr(mlir::tcgen::kTargetAttrName, target);
+  return success();
+}
+
+/// The spec options as given.
+static mlir::tcgen::SpecStrings specStrings() {
+  mlir::tcgen::SpecStrings spec;
+  spec.einsum = specEinsum;
+  spec.sizes = specSizes;
+  spec.dtypes = specDtypes;
+  spec.epilogue = specEpilogue;
+  spec.prologues = prologueExprs;
+  spec.name = specName;
+  spec.accumulate = specAccumulate;
+  return spec;
+}
+
+/// The problem of compile and explain: the linalg module the spec builds
+/// (--einsum) or the input file parses to, without a target. Diagnostics
+/// go to stderr.
+static OwningOpRef<ModuleOp> loadProblem(MLIRContext &ctx,
+                                         llvm::SourceMgr &sourceMgr) {
+  if (specEinsum.getNumOccurrences())
+    return mlir::tcgen::buildModuleFromSpec(ctx, specStrings());
+  return parseInput(ctx, sourceMgr, inputFile);
+}
+
+/// Checks that compile and explain have one problem, an input file or a
+/// spec, and sorts --prologue's values into its placement and the spec's
+/// expressions.
+static LogicalResult checkProblemOptions() {
+  if (failed(mlir::tcgen::splitPrologueValues(
+          std::vector<std::string>(prologueValues.begin(),
+                                   prologueValues.end()),
+          prologueMode, prologueExprs)))
+    return failure();
+  mlir::tcgen::SpecOptionsGiven given;
+  given.einsum = specEinsum.getNumOccurrences() > 0;
+  given.inputFile = !inputFile.empty();
+  given.sizes = specSizes.getNumOccurrences() > 0;
+  given.dtypes = specDtypes.getNumOccurrences() > 0;
+  given.epilogue = specEpilogue.getNumOccurrences() > 0;
+  given.prologue = !prologueExprs.empty();
+  given.accumulate = specAccumulate.getNumOccurrences() > 0;
+  given.name = specName.getNumOccurrences() > 0;
+  return mlir::tcgen::checkSpecOptions(given);
 }
 
 /// Whether the options fix part of the configuration (then tcgen compile
@@ -379,8 +470,16 @@ static int compileOnce(MLIRContext &ctx, bool explainOnly, int64_t modelRank,
                        bool retrySpills, std::string &spilled) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
-  OwningOpRef<ModuleOp> module = loadInput(ctx, sourceMgr, inputFile);
+  OwningOpRef<ModuleOp> module = loadProblem(ctx, sourceMgr);
   if (!module)
+    return 1;
+  // --emit=mlir: the module the rest of this function compiles.
+  if (!explainOnly && emitKind == "mlir") {
+    module->print(llvm::outs());
+    llvm::outs() << "\n";
+    return 0;
+  }
+  if (failed(attachTarget(ctx, *module)))
     return 1;
   bool hasContraction = false;
   module->walk([&](Operation *op) {
@@ -388,7 +487,8 @@ static int compileOnce(MLIRContext &ctx, bool explainOnly, int64_t modelRank,
   });
   if (!hasContraction) {
     llvm::errs() << "tcgen: no supported contraction (linalg.matmul) found in "
-                 << inputFile << "\n";
+                 << (inputFile.empty() ? std::string("the spec") : inputFile)
+                 << "\n";
     return 1;
   }
 
@@ -464,8 +564,8 @@ static int compileOnce(MLIRContext &ctx, bool explainOnly, int64_t modelRank,
   }
   bool wantCubin = emitKind == "cubin";
   if (!wantCubin && emitKind != "ptx") {
-    llvm::errs() << "tcgen: --emit must be cubin or ptx, not '" << emitKind
-                 << "'\n";
+    llvm::errs() << "tcgen: --emit must be cubin, ptx or mlir, not '"
+                 << emitKind << "'\n";
     return 1;
   }
   std::string ptxas = wantCubin ? mlir::tcgen::findPtxas() : "";
@@ -592,8 +692,8 @@ static int tune(MLIRContext &ctx, const char *argv0) {
   }
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
-  OwningOpRef<ModuleOp> module = loadInput(ctx, sourceMgr, inputs.front());
-  if (!module)
+  OwningOpRef<ModuleOp> module = parseInput(ctx, sourceMgr, inputs.front());
+  if (!module || failed(attachTarget(ctx, *module)))
     return 1;
   mlir::tcgen::TCGenPipelineOptions options;
   setPipelineOptions(options);
@@ -641,10 +741,13 @@ int main(int argc, char **argv) {
 
   registerAllPasses();
   mlir::tcgen::registerAllTCGenPasses();
+  mlir::tcgen::hideForeignOptions({&compileCmd, &explainCmd, &tuneCmd});
   cl::ParseCommandLineOptions(
       argc, argv,
       "tcgen: tensor-core kernels from linalg\n\n"
       "  tcgen compile INPUT.mlir --target=sm_90a -o DIR\n"
+      "  tcgen compile --einsum mk,kn->mn --sizes m=M,n=N,k=K "
+      "[--dtypes ...] [--epilogue EXPR] -o DIR\n"
       "  tcgen explain INPUT.mlir [--print-ir-after-all]\n"
       "  tcgen tune INPUT.mlir -o DIR [--top=N] [--tuning-cache=FILE]\n"
       "  tcgen tune --import DIR... --tuning-cache=FILE\n"
@@ -661,12 +764,26 @@ int main(int argc, char **argv) {
   ctx.loadAllAvailableDialects();
   ctx.printOpOnDiagnostic(false);
 
+  if ((compileCmd || explainCmd) && failed(checkProblemOptions()))
+    return 1;
   if (compileCmd)
     return compile(ctx, /*explainOnly=*/false);
   if (explainCmd)
     return compile(ctx, /*explainOnly=*/true);
-  if (tuneCmd)
+  if (tuneCmd) {
+    if (failed(mlir::tcgen::splitPrologueValues(
+            std::vector<std::string>(prologueValues.begin(),
+                                     prologueValues.end()),
+            prologueMode, prologueExprs)))
+      return 1;
+    if (!prologueExprs.empty()) {
+      llvm::errs() << "tcgen: error: tune takes an input file, not a "
+                      "prologue expression (write the spec's module with "
+                      "tcgen compile --einsum ... --emit=mlir)\n";
+      return 1;
+    }
     return tune(ctx, argv[0]);
+  }
   llvm::errs() << "tcgen: expected a subcommand: compile, explain, tune, run, "
                   "bench "
                   "(see --help)\n";
