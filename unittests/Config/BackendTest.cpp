@@ -38,6 +38,17 @@ TEST(Backend, EveryBackendIsRegisteredUnderItsName) {
   EXPECT_EQ(lookupTargetBackend(""), nullptr);
 }
 
+// Asking for what is not there is a bug of the caller: a fatal error that
+// names it, never a silent default.
+TEST(BackendDeathTest, UnknownNamesAndMissingFormulasAreFatal) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(getTargetBackend("sm100"), "no back end 'sm100' is registered");
+  EXPECT_DEATH(getTargetBackend("wmma").getSwapStages(64),
+               "the wmma back end has no swapped kernels");
+  EXPECT_DEATH(getTargetBackend("simt").getMaxSharedMemoryBytes(),
+               "the simt back end has no shared-memory budget");
+}
+
 TEST(Backend, RegisteringTwiceKeepsOne) {
   registerTCGenBackends();
   EXPECT_EQ(getTargetBackends().size(), 4u);
