@@ -7,8 +7,7 @@
 #include "tcgen/Config/Config.h"
 
 #include "tcgen/Analysis/Epilogue.h"
-#include "tcgen/Targets/SM80/Swizzle.h"
-#include "tcgen/Targets/SM90/KernelBuilder.h"
+#include "tcgen/Config/Backend.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Format.h"
@@ -17,6 +16,12 @@
 
 using namespace mlir;
 using namespace mlir::tcgen;
+
+/// The sm90 back end's resource and schedule formulas.
+static const TargetBackend &sm90() { return getTargetBackend("sm90"); }
+
+/// The sm80 back end's fit checks.
+static const TargetBackend &sm80Backend() { return getTargetBackend("sm80"); }
 
 TargetAttr mlir::tcgen::getTargetOrDefault(Operation *op) {
   for (Operation *p = op; p; p = p->getParentOp())
@@ -91,7 +96,7 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
     int64_t batch = info.batchReduce || info.batched ? info.batch : 1;
     auto slow = [&](int64_t rowBytes, int64_t bytes) {
       return rowBytes % 16 == 0 && rowBytes % 128 != 0 &&
-             !sm90::shouldPack(rowBytes, bytes, "auto");
+             !sm90().shouldPackOperand(rowBytes, bytes, "auto");
     };
     p.bSlowRows = slow((p.bKMajor ? info.k : info.n) * p.inBytes,
                        info.k * info.n * p.inBytes * batch);
@@ -246,7 +251,7 @@ std::vector<SimtCandidate> mlir::tcgen::rankSimtCandidates(int64_t m,
 
 int64_t mlir::tcgen::chooseSwapBlockM(int64_t n, int64_t sms) {
   auto waves = [&](int64_t blockM) {
-    return sm90::ceilDiv(sm90::ceilDiv(n, blockM), sms) * blockM;
+    return model::ceilDiv(model::ceilDiv(n, blockM), sms) * blockM;
   };
   return waves(64) < waves(128) ? 64 : 128;
 }
@@ -259,8 +264,8 @@ int64_t mlir::tcgen::chooseSwapBlockM(int64_t n, int64_t sms) {
 /// 1024, it loses).
 static bool swapFewTiles(const ContractionInfo &info, int64_t blockM,
                          int64_t sms) {
-  return !info.isDynamic() && sm90::ceilDiv(info.n, blockM) * 4 <= sms &&
-         sm90::ceilDiv(info.k, 64) >= 64;
+  return !info.isDynamic() && model::ceilDiv(info.n, blockM) * 4 <= sms &&
+         model::ceilDiv(info.k, 64) >= 64;
 }
 
 bool mlir::tcgen::canSwap(const ContractionInfo &info) {
@@ -298,8 +303,9 @@ static model::SM90Candidate defaultSwapCandidate(const ContractionInfo &info,
   c.blockM = chooseSwapBlockM(info.n, sms);
   c.blockN = swapBlockN(info);
   c.blockK = 64;
-  c.stages = sm90::chooseStages(c.blockM, c.blockN, 64, /*tmaStore=*/false,
-                                /*bKMajor=*/true, sm90::swapStages(c.blockM));
+  c.stages =
+      sm90().getStagesThatFit(c.blockM, c.blockN, 64, /*tmaStore=*/false,
+                              /*bKMajor=*/true, sm90().getSwapStages(c.blockM));
   c.streamK = swapFewTiles(info, c.blockM, sms);
   return c;
 }
@@ -321,9 +327,9 @@ mlir::tcgen::swapCandidates(const ContractionInfo &info, int64_t sms) {
       c.blockN = 96;
       c.rowBlocks = 3;
       c.transposedStore = outBytes == 2;
-      c.stages =
-          sm90::chooseStages(192, 96, 64, /*tmaStore=*/outBytes == 2,
-                             /*bKMajor=*/true, /*maxStages=*/5, c.rowBlocks);
+      c.stages = sm90().getStagesThatFit(
+          192, 96, 64, /*tmaStore=*/outBytes == 2,
+          /*bKMajor=*/true, /*maxStages=*/5, c.rowBlocks);
       out.push_back(c);
     }
     // An f32 C: the tiles of cuBLAS's (transposed) kernels at 1000^3 -
@@ -343,8 +349,8 @@ mlir::tcgen::swapCandidates(const ContractionInfo &info, int64_t sms) {
       c.blockM = blockM;
       c.blockN = blockN;
       c.blockK = 64;
-      c.stages = sm90::chooseStages(blockM, blockN, 64, /*tmaStore=*/false,
-                                    /*bKMajor=*/true);
+      c.stages = sm90().getStagesThatFit(blockM, blockN, 64, /*tmaStore=*/false,
+                                         /*bKMajor=*/true);
       out.push_back(c);
     }
     return out;
@@ -358,8 +364,8 @@ mlir::tcgen::swapCandidates(const ContractionInfo &info, int64_t sms) {
         c.blockM = blockM;
         c.blockN = swapBlockN(info);
         // A ring that does not fit is left out (the shallower ones stay).
-        if (sm90::chooseStages(blockM, c.blockN, 64, /*tmaStore=*/false,
-                               /*bKMajor=*/true, stages) < stages)
+        if (sm90().getStagesThatFit(blockM, c.blockN, 64, /*tmaStore=*/false,
+                                    /*bKMajor=*/true, stages) < stages)
           continue;
         c.stages = stages;
         c.streamK = streamK;
@@ -414,7 +420,7 @@ ConfigAttr mlir::tcgen::getDefaultConfig(
           info, ranked[std::min<size_t>(std::max<int64_t>(modelRank, 0),
                                         ranked.size() - 1)]);
     model::SM90Candidate fallback;
-    fallback.stages = sm90::chooseStages(128, 256, 64, /*tmaStore=*/true);
+    fallback.stages = sm90().getStagesThatFit(128, 256, 64, /*tmaStore=*/true);
     return getSM90Config(info, fallback);
   }
   if (backend == "sm80") {
@@ -537,7 +543,7 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
                     "store chunk), not ")
              << bt[1];
     swapped = swapRoles(problem);
-    if (sm90::swapCopiesB(true, bt[1]) && !swapped->bTransposed)
+    if (sm90().swapCopiesB(true, bt[1]) && !swapped->bTransposed)
       return refuse("A stored [m][k] for a block tile N below 64 (its B, "
                     "A^T, is then read K-major in tiles of N rows), not a "
                     "block tile N of ")
@@ -593,16 +599,16 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
            << "sm90 k-tiles are one 128-byte swizzle atom of A and B: "
            << 128 / (info.aType.getIntOrFloatBitWidth() / 8) << " "
            << typeName(info.aType) << " elements, not " << bt[2];
-  int64_t smem = sm90::sharedMemoryBytes(
+  int64_t smem = sm90().getSharedMemoryBytes(
       bt[0], bt[1], kUnits, config.getStages(), config.getStore() != "global",
-      readsBKMajor(info) || sm90::swapCopiesB(swapped.has_value(), bt[1]),
+      readsBKMajor(info) || sm90().swapCopiesB(swapped.has_value(), bt[1]),
       config.getWarpTile()[0] / 64);
-  if (config.getStages() < 2 || smem > sm90::kMaxDynamicSmemBytes)
+  if (config.getStages() < 2 || smem > sm90().getMaxSharedMemoryBytes())
     return info.op->emitOpError()
            << config.getStages() << " stages need " << smem
            << " bytes of shared memory; sm90 kernels need 2 or more stages "
               "within "
-           << sm90::kMaxDynamicSmemBytes << " bytes";
+           << sm90().getMaxSharedMemoryBytes() << " bytes";
   return success();
 }
 
@@ -841,7 +847,8 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
     // Unpadded tiles are XOR-swizzled: rows of a power of two bytes.
     int64_t elem = info.aType.getIntOrFloatBitWidth() / 8;
     if (config.getPadding() == 0 &&
-        (!sm80::canSwizzle(bt[2] * elem) || !sm80::canSwizzle(bt[1] * elem)))
+        (!sm80Backend().canSwizzleRows(bt[2] * elem) ||
+         !sm80Backend().canSwizzleRows(bt[1] * elem)))
       return info.op->emitOpError()
              << "unpadded sm80 tiles are XOR-swizzled, which needs rows of a "
                 "power of two from 16 to 1024 bytes: A's are "

@@ -7,15 +7,18 @@
 
 #include "tcgen/Config/Passes.h"
 
+#include "tcgen/Config/Backend.h"
 #include "tcgen/Config/Config.h"
 #include "tcgen/Config/TuningCache.h"
 
 #include "mlir/AsmParser/AsmParser.h"
-#include "tcgen/Targets/SM90/KernelBuilder.h"
 
 namespace mlir::tcgen {
 #define GEN_PASS_DEF_TCGENCONFIGUREPASS
 #include "tcgen/Config/Passes.h.inc"
+
+/// The sm90 back end's stage formulas.
+static const TargetBackend &sm90() { return getTargetBackend("sm90"); }
 
 namespace {
 struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
@@ -109,21 +112,20 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       bool reshaped = !blockTile.empty() || !store.empty() ||
                       warpM != config.getWarpTile()[0] ||
                       swapped != config.getSwap();
-      numStages = stages >= 0 ? int64_t(stages)
-                  : reshaped  ? sm90::chooseStages(
-                                    block[0], block[1],
-                                    block[2] *
-                                        (info.aType.getIntOrFloatBitWidth() /
-                                         8) /
-                                        2,
-                                    storeKind != "global",
-                                    // swap's narrow B: K-major copies.
-                                    readsBKMajor(kinfo) ||
-                                        sm90::swapCopiesB(swapped, block[1]),
-                                    swapped ? sm90::swapStages(block[0]) : 8,
-                                    // Row blocks share the store buffers.
-                                    warpM / 64)
-                              : config.getStages();
+      numStages =
+          stages >= 0 ? int64_t(stages)
+          : reshaped
+              ? sm90().getStagesThatFit(
+                    block[0], block[1],
+                    block[2] * (info.aType.getIntOrFloatBitWidth() / 8) / 2,
+                    storeKind != "global",
+                    // swap's narrow B: K-major copies.
+                    readsBKMajor(kinfo) ||
+                        sm90().swapCopiesB(swapped, block[1]),
+                    swapped ? sm90().getSwapStages(block[0]) : 8,
+                    // Row blocks share the store buffers.
+                    warpM / 64)
+              : config.getStages();
     } else if (backendName == "sm80") {
       // sm80: the deepest cp.async pipeline the budget holds, recomputed
       // when the options change the tile or the padding.

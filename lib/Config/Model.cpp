@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcgen/Config/Model.h"
+#include "tcgen/Config/Backend.h"
 #include "tcgen/IR/TCGenDialect.h"
-#include "tcgen/Targets/SM90/KernelBuilder.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -20,6 +20,9 @@
 
 using namespace mlir::tcgen;
 using namespace mlir::tcgen::model;
+
+/// The sm90 back end's resource and schedule formulas.
+static const TargetBackend &sm90() { return getTargetBackend("sm90"); }
 
 //===----------------------------------------------------------------------===//
 // Device constants
@@ -171,9 +174,10 @@ bool mlir::tcgen::model::isLegal(const SM90Candidate &c, const Problem &p) {
   // tie-break towards larger tiles must not pick a 192-row tile half empty.
   if (c.blockM == 192 && !c.swap && (p.m < 192 || p.n < c.blockN))
     return false;
-  if (c.stages < 2 || sm90::sharedMemoryBytes(
-                          c.blockM, c.blockN, c.blockK, c.stages, p.tmaStore,
-                          p.bKMajor, c.rowBlocks) > sm90::kMaxDynamicSmemBytes)
+  if (c.stages < 2 ||
+      sm90().getSharedMemoryBytes(c.blockM, c.blockN, c.blockK, c.stages,
+                                  p.tmaStore, p.bKMajor, c.rowBlocks) >
+          sm90().getMaxSharedMemoryBytes())
     return false;
   if (c.clusterM * c.clusterN > 2)
     return false;
@@ -191,7 +195,6 @@ bool mlir::tcgen::model::isLegal(const SM90Candidate &c, const Problem &p) {
 
 void mlir::tcgen::model::predict(SM90Candidate &c, const Problem &p,
                                  const DeviceConstants &d) {
-  using sm90::ceilDiv;
   int64_t tm = ceilDiv(ceilDiv(p.m, c.blockM), c.clusterM) * c.clusterM;
   int64_t tn = ceilDiv(ceilDiv(p.n, c.blockN), c.clusterN) * c.clusterN;
   c.tiles = p.batch * tm * tn;
@@ -226,7 +229,7 @@ void mlir::tcgen::model::predict(SM90Candidate &c, const Problem &p,
     // (Nothing split, R = 0: the fix-up counted as for one wave of whole
     // ranges, its floor.)
     int64_t perSM = ceilDiv(c.tiles * c.kTiles, sms);
-    int64_t splitTiles = sm90::streamKSplitTiles(c.tiles, sms);
+    int64_t splitTiles = sm90().getStreamKSplitTiles(c.tiles, sms);
     if (splitTiles == 0)
       splitTiles = std::min(c.tiles, sms);
     double unitsPerSM = double(splitTiles * c.kTiles) / double(sms);
@@ -276,9 +279,8 @@ static constexpr double kStreamKSpreadBytes = 30e6;
 /// 1024 x 14336^2 (~77 MB) lost 14-42 % to other tiles.
 static double streamKSpreadBytes(const SM90Candidate &c, const Problem &p,
                                  const DeviceConstants &d) {
-  using sm90::ceilDiv;
   int64_t sms = std::max<int64_t>(d.sms, 1);
-  int64_t split = sm90::streamKSplitTiles(c.tiles, sms);
+  int64_t split = sm90().getStreamKSplitTiles(c.tiles, sms);
   double range = double(split) / double(sms);
   if (range <= 1.0)
     return 0.0;
@@ -320,7 +322,7 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
         SM90Candidate c;
         c.blockM = t.m;
         c.blockN = t.n;
-        c.stages = sm90::chooseStages(t.m, t.n, 64, p.tmaStore, p.bKMajor);
+        c.stages = sm90().getStagesThatFit(t.m, t.n, 64, p.tmaStore, p.bKMajor);
         c.streamK = streamK;
         c.clusterM = cl[0];
         c.clusterN = cl[1];
@@ -346,10 +348,11 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
         // H100, docs/log/NOTES.md).
         if (c.blockM == 192 && c.tiles <= d.sms && !c.streamK &&
             c.clusterM * c.clusterN == 1 && !p.aSlowRows && !p.bSlowRows &&
-            c.blockM / 64 * c.blockN / 2 <= sm90::kMaxRowBlockAccRegs) {
+            c.blockM / 64 * c.blockN / 2 <=
+                sm90().getMaxAccumulatorRegisters()) {
           c.rowBlocks = c.blockM / 64;
-          c.stages = sm90::chooseStages(t.m, t.n, 64, p.tmaStore, p.bKMajor,
-                                        8, c.rowBlocks);
+          c.stages = sm90().getStagesThatFit(t.m, t.n, 64, p.tmaStore,
+                                             p.bKMajor, 8, c.rowBlocks);
           predict(c, p, d);
         }
         // The raster group whose wave spans the fewest A and B bytes, where
@@ -358,9 +361,9 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
         // slower in groups of 16), and not with stream-K, whose split-tile
         // spread assumes groups of 8.
         if (!c.streamK && operandsExceedL2)
-          c.raster = sm90::rasterGroup(
-              sm90::ceilDiv(sm90::ceilDiv(p.m, c.blockM), c.clusterM),
-              sm90::ceilDiv(sm90::ceilDiv(p.n, c.blockN), c.clusterN),
+          c.raster = sm90().getRasterGroup(
+              ceilDiv(ceilDiv(p.m, c.blockM), c.clusterM),
+              ceilDiv(ceilDiv(p.n, c.blockN), c.clusterN),
               c.clusterM * c.blockM, c.clusterN * c.blockN,
               std::max<int64_t>(d.sms, 1) / (c.clusterM * c.clusterN));
         // Stream-K evens out the last wave of a problem with several waves.
@@ -443,8 +446,8 @@ mlir::tcgen::model::rankSM90Swapped(const Problem &swapped,
     c.rowBlocks = t.rowBlocks;
     c.transposedStore = swapped.tmaStore;
     c.stages =
-        sm90::chooseStages(t.m, t.n, 64, swapped.tmaStore, swapped.bKMajor,
-                           kSwapTileStages, t.rowBlocks);
+        sm90().getStagesThatFit(t.m, t.n, 64, swapped.tmaStore, swapped.bKMajor,
+                                kSwapTileStages, t.rowBlocks);
     if (!isLegal(c, swapped))
       continue;
     predict(c, swapped, d);

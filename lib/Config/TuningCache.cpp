@@ -6,7 +6,7 @@
 
 #include "tcgen/Config/TuningCache.h"
 
-#include "tcgen/Runtime/TuneFile.h"
+#include "tcgen/Support/Records.h"
 
 #include <cerrno>
 #include <cmath>

@@ -7,9 +7,11 @@
 
 #include "tcgen/Pipelines/Pipelines.h"
 
+#include "tcgen/Config/Backend.h"
 #include "tcgen/Config/Passes.h"
-#include "tcgen/Targets/SM80/Passes.h"
+#include "tcgen/Targets/Backends.h"
 #include "tcgen/Targets/SIMT/Passes.h"
+#include "tcgen/Targets/SM80/Passes.h"
 #include "tcgen/Targets/SM90/Passes.h"
 #include "tcgen/Targets/WMMA/Passes.h"
 #include "tcgen/Transforms/Passes.h"
@@ -29,6 +31,8 @@ static void addTextual(OpPassManager &pm, StringRef pipeline) {
 
 void mlir::tcgen::buildTCGenConfigurePipeline(
     OpPassManager &pm, const TCGenPipelineOptions &options) {
+  // The configuration asks the back ends for their formulas.
+  registerTCGenBackends();
   if (options.bufferize && options.fuse) {
     pm.addNestedPass<func::FuncOp>(createTCGenChainContractionsPass());
     pm.addNestedPass<func::FuncOp>(createTCGenPeelAccumulatorInitPass());
@@ -68,19 +72,13 @@ void mlir::tcgen::buildTCGenConfigurePipeline(
 void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
                                      const TCGenPipelineOptions &options) {
   buildTCGenConfigurePipeline(pm, options);
-  // The sm90 back end generates whole kernels; the rest goes down the
-  // paper's pipeline.
-  TCGenSM90BuildKernelPassOptions build;
-  build.fuseEpilogue = options.fuse;
-  build.pack = options.pack;
-  build.prologueMode = options.prologue;
-  build.epilogueLoads = options.epilogueLoads;
-  build.epilogueInHalf = options.epilogueInHalf;
-  pm.addPass(createTCGenSM90BuildKernelPass(build));
-  // CUDA-core f32 kernels are generated whole as well.
-  TCGenSIMTBuildKernelPassOptions simt;
-  simt.fuseEpilogue = options.fuse;
-  pm.addPass(createTCGenSIMTBuildKernelPass(simt));
+  // Each back end adds its passes at the points below, in registration
+  // order (registerTCGenBackends). The back ends that generate whole
+  // kernels (sm90, simt) do so first; the rest goes down the paper's
+  // pipeline.
+  std::vector<const TargetBackend *> backends = getTargetBackends();
+  for (const TargetBackend *backend : backends)
+    backend->addKernelBuilders(pm, options);
   OpPassManager &fpm = pm.nest<func::FuncOp>();
   TCGenLowerContractionPassOptions lower;
   lower.asyncCopies = options.asyncCopies && options.prefetch && options.promote;
@@ -89,7 +87,8 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   if (options.promote)
     fpm.addPass(createTCGenPromoteOperandsPass());
   fpm.addPass(createTCGenDetectParallelPass());
-  fpm.addPass(createTCGenWMMAMapMMAPass());
+  for (const TargetBackend *backend : backends)
+    backend->addMMAMapping(fpm);
   if (options.hoist) {
     TCGenHoistAccumulatorsPassOptions hoist;
     hoist.unroll = options.unroll;
@@ -103,8 +102,9 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   fpm.addPass(createTCGenSplitKReducePass());
   fpm.addPass(createTCGenStageEpiloguePass());
   if (options.prefetch && options.promote) {
-    // cp.async stages: always for sm80 kernels, for wmma ones on request;
-    // the register prefetch takes the other wmma kernels.
+    // cp.async stages: always for back ends that always take them (sm80),
+    // on request for the others (wmma); the register prefetch takes the
+    // rest.
     TCGenAsyncCopiesPassOptions async;
     async.wmma = options.asyncCopies;
     fpm.addPass(createTCGenAsyncCopiesPass(async));
@@ -118,10 +118,10 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
   pm.nest<func::FuncOp>().addPass(createTCGenVerifyLoweredPass());
   addTextual(pm, "lower-affine,canonicalize,cse");
   // sm80: fragments to ldmatrix / mma.sync, then the swizzle of the
-  // unpadded tiles (it rewrites the ldmatrix addresses too).
+  // unpadded tiles.
   OpPassManager &lowered = pm.nest<func::FuncOp>();
-  lowered.addPass(createTCGenSM80LowerMMAPass());
-  lowered.addPass(createTCGenSM80SwizzleSharedPass());
+  for (const TargetBackend *backend : backends)
+    backend->addLoweredKernelPasses(lowered);
   lowered.addPass(createTCGenDynamicSharedMemoryPass());
   addTextual(pm, "canonicalize,cse,gpu-launch-sink-index-computations,"
                  "gpu-kernel-outlining,canonicalize");
@@ -129,6 +129,7 @@ void mlir::tcgen::buildTCGenPipeline(OpPassManager &pm,
 
 void mlir::tcgen::buildTCGenLowerToNVVM(OpPassManager &pm,
                                         const TCGenNVVMOptions &options) {
+  registerTCGenBackends();
   std::string pipeline;
   llvm::raw_string_ostream os(pipeline);
   os << "nvvm-attach-target{chip=" << options.chip
@@ -140,7 +141,8 @@ void mlir::tcgen::buildTCGenLowerToNVVM(OpPassManager &pm,
         "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
         "canonicalize,cse,reconcile-unrealized-casts)";
   addTextual(pm, pipeline);
-  pm.addPass(createTCGenSM90GridConstantPass());
+  for (const TargetBackend *backend : getTargetBackends())
+    backend->addNVVMPasses(pm);
 }
 
 void mlir::tcgen::registerTCGenPipelines() {
@@ -153,7 +155,17 @@ void mlir::tcgen::registerTCGenPipelines() {
       buildTCGenLowerToNVVM);
 }
 
+void mlir::tcgen::registerTCGenBackends() {
+  // The order of their passes in the pipeline: sm90's kernel builder
+  // before simt's.
+  registerWMMABackend();
+  registerSM80Backend();
+  registerSM90Backend();
+  registerSIMTBackend();
+}
+
 void mlir::tcgen::registerAllTCGenPasses() {
+  registerTCGenBackends();
   registerTCGenConfigPasses();
   registerTCGenTransformsPasses();
   registerTCGenWMMAPasses();

@@ -14,6 +14,8 @@
 
 #include "tcgen/Transforms/Passes.h"
 
+#include "tcgen/Config/Backend.h"
+
 #include "tcgen/Transforms/KLoop.h"
 #include "tcgen/Transforms/LoopTags.h"
 
@@ -57,7 +59,10 @@ struct AsyncCopiesPass final
   void runOnOperation() override {
     for (AffineForOp loop : collectKLoops(getOperation())) {
       ConfigAttr config = getEnclosingConfig(loop);
-      if (config && config.getBackend() != "sm80" && !wmma)
+      // Back ends that take cp.async stages always (sm80); the others'
+      // (wmma) only when asked.
+      if (config &&
+          !getTargetBackend(config.getBackend()).alwaysAsyncCopies() && !wmma)
         continue;
       if (failed(pipeline(loop)))
         return signalPassFailure();

@@ -10,6 +10,7 @@
 
 #include "tcgen/Analysis/Contraction.h"
 #include "tcgen/Analysis/Epilogue.h"
+#include "tcgen/Config/Backend.h"
 #include "tcgen/Transforms/LoopTags.h"
 
 #include "mlir/Dialect/Affine/LoopUtils.h"
@@ -67,6 +68,14 @@ struct LowerContractionPass final
                                    func.getFunctionType().getResults()));
   }
 
+  /// The back end whose bf16 operands travel as f16 bits (sm80).
+  static StringRef bf16AsF16Backend() {
+    for (const TargetBackend *backend : getTargetBackends())
+      if (backend->carriesBF16AsF16())
+        return backend->getName();
+    return "";
+  }
+
   /// Picks the producer of A (or else of B) to fuse as a prologue, remarks
   /// why the other is not, and makes the contraction read its source.
   static LogicalResult choosePrologue(func::FuncOp func, linalg::LinalgOp op,
@@ -80,8 +89,10 @@ struct LowerContractionPass final
       if (found && chosen)
         whyNot = "a kernel fuses one prologue, and A's is fused";
       else if (found && info.aType.isBF16())
-        whyNot = "the sm80 back end carries bf16 operands as f16 bits: no "
-                 "bf16 prologues";
+        whyNot = ("the " + bf16AsF16Backend() +
+                  " back end carries bf16 operands as f16 bits: no bf16 "
+                  "prologues")
+                     .str();
       if (!whyNot.empty()) {
         op.emitRemark("the producer of ")
             << name << " is not fused into the kernel: " << whyNot;
@@ -135,18 +146,20 @@ struct LowerContractionPass final
     // sm80, and wmma with cp.async stages: a pointwise producer of A (or
     // else B) is applied by each thread to the chunks it copied into shared
     // memory (tcgen-apply-prologue); the kernel reads the producer's input.
-    bool prologues = cfg.getBackend() == "sm80" ||
-                     (cfg.getBackend() == "wmma" && asyncCopies);
+    const TargetBackend &backend = getTargetBackend(cfg.getBackend());
+    bool prologues = backend.alwaysAsyncCopies() ||
+                     (backend.asyncCopiesOnRequest() && asyncCopies);
     if (prologues && failed(choosePrologue(func, op, *info)))
       return failure();
-    if (cfg.getBackend() == "wmma" && !asyncCopies)
+    if (backend.asyncCopiesOnRequest() && !asyncCopies)
       for (auto [operand, name] :
            {std::pair<Value, StringRef>{info->a, "A"}, {info->b, "B"}}) {
         std::string whyNot;
         if (findPrologue(*info, operand, whyNot))
           op.emitRemark("the producer of ")
-              << name
-              << " is not fused into the kernel: the wmma back end applies "
+              << name << " is not fused into the kernel: the "
+              << backend.getName()
+              << " back end applies "
                  "prologues in its cp.async K loop only (--async-copies)";
       }
     if (failed(tagOperandArgument(func, op, info->a, "A")) ||
@@ -204,7 +217,8 @@ struct LowerContractionPass final
     // passes use) has no bf16, so A and B travel as f16 bit patterns
     // (copies and fragment loads only move bits) and tcgen-sm80-lower-mma
     // multiplies them as bf16 again; the manifest keeps bf16.
-    if (cast<ConfigAttr>(config).getBackend() == "sm80" &&
+    if (getTargetBackend(cast<ConfigAttr>(config).getBackend())
+            .carriesBF16AsF16() &&
         info->aType.isBF16()) {
       for (Value operand : {info->a, info->b})
         carryAsF16(func, cast<BlockArgument>(operand));

@@ -10,6 +10,8 @@
 
 #include "tcgen/Transforms/Passes.h"
 
+#include "tcgen/Config/Backend.h"
+
 #include "tcgen/Transforms/KLoop.h"
 #include "tcgen/Transforms/LoopTags.h"
 
@@ -44,9 +46,10 @@ struct PrefetchTilesPass final
 
   void runOnOperation() override {
     for (AffineForOp loop : collectKLoops(getOperation())) {
-      // sm80 kernels pipeline their copies with cp.async instead.
+      // Back ends that always pipeline their copies with cp.async (sm80)
+      // are not prefetched through registers.
       if (ConfigAttr config = getEnclosingConfig(loop);
-          config && config.getBackend() == "sm80")
+          config && getTargetBackend(config.getBackend()).alwaysAsyncCopies())
         continue;
       if (failed(pipeline(loop)))
         return signalPassFailure();

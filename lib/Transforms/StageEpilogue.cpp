@@ -9,6 +9,8 @@
 
 #include "tcgen/Transforms/Passes.h"
 
+#include "tcgen/Config/Backend.h"
+
 #include "tcgen/Analysis/Epilogue.h"
 #include "tcgen/Transforms/LoopTags.h"
 
@@ -39,8 +41,9 @@ struct StageEpiloguePass final
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     auto config = func->getAttrOfType<ConfigAttr>(kConfigAttrName);
+    // A back end that stages its epilogue itself (sm90) is left alone.
     if (!config || config.getStore() != "staged" ||
-        config.getBackend() == "sm90")
+        getTargetBackend(config.getBackend()).stagesOwnEpilogue())
       return;
     // Identical index computations become one value, so that the fragment
     // grid can be read off the stores' indices: affine.apply ops first lose

@@ -26,6 +26,9 @@
 
 namespace mlir::tcgen::model {
 
+/// `a` / `b` rounded up (tiles of `b` covering `a`).
+constexpr int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 /// The problem as the model sees it.
 struct Problem {
   int64_t m = 0, n = 0, k = 0;

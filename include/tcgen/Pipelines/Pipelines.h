@@ -160,7 +160,12 @@ void buildTCGenLowerToNVVM(OpPassManager &pm, const TCGenNVVMOptions &options);
 /// Registers both pipelines (`tcgen-pipeline`, `tcgen-lower-to-nvvm`).
 void registerTCGenPipelines();
 
-/// Registers every tcgen pass and pipeline.
+/// Registers the four back ends (wmma, sm80, sm90, simt; Config/Backend.h),
+/// whose formulas the configuration asks and whose passes the pipelines
+/// compose. Idempotent.
+void registerTCGenBackends();
+
+/// Registers every back end, tcgen pass and pipeline.
 void registerAllTCGenPasses();
 
 } // namespace mlir::tcgen

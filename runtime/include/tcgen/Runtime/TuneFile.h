@@ -12,15 +12,17 @@
 //                    cluster_n, raster, predicted_us, status, config
 //
 // Each candidate's bundle is DIR/<id>; status is "ok" or why it did not
-// compile. No MLIR here: both halves share this file format.
+// compile. No MLIR here: both halves share this file format; its lines are
+// the tab-separated records of tcgen/Support/Records.h.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TCGEN_RUNTIME_TUNEFILE_H
 #define TCGEN_RUNTIME_TUNEFILE_H
 
+#include "tcgen/Support/Records.h"
+
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,19 +43,6 @@ struct TuneFile {
   std::string key, input, problem, constants;
   std::vector<TuneCandidateRecord> candidates;
 };
-
-/// The tab-separated fields of `line`.
-std::vector<std::string> splitTabs(const std::string &line);
-
-/// Calls `record` with the tab-separated fields of each line of `text` that
-/// is neither empty nor a '#' comment (a trailing '\r' dropped). Stops at
-/// the first non-empty string `record` returns and gives it back as
-/// "name:line: why"; returns "" when every line was taken. Shared by the
-/// tab-separated files of the tuner (tune.tsv, the tuning cache).
-std::string forEachRecord(
-    const std::string &text, const std::string &name,
-    const std::function<std::string(const std::vector<std::string> &)>
-        &record);
 
 /// Parses the text of a tune.tsv (`name` for messages). Returns "" or the
 /// first error, "name:line: why".
