@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Batch.h"
 #include "SpecOptions.h"
 #include "Tune.h"
 
@@ -88,6 +89,18 @@ static cl::opt<std::string>
              cl::desc("With --einsum: the function's name, which names the "
                       "kernels (default: einsum)"),
              cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<std::string> batchFile(
+    "batch",
+    cl::desc("Compile every problem of FILE (a line each: NAME, then tcgen "
+             "compile's options: a spec or an input file) into DIR/NAME in "
+             "parallel; a summary in DIR/batch.tsv. Options given with "
+             "--batch apply to every problem"),
+    cl::value_desc("FILE"), cl::sub(compileCmd));
+static cl::opt<unsigned>
+    batchJobs("j",
+              cl::desc("With --batch: problems compiled at once (default: "
+                       "the host's threads)"),
+              cl::init(0), cl::sub(compileCmd));
 static cl::list<std::string>
     tuneInputs(cl::Positional, cl::desc("<input.mlir> | --import <dir>..."),
                cl::OneOrMore, cl::sub(tuneCmd));
@@ -533,6 +546,38 @@ static int tune(MLIRContext &ctx, const char *argv0) {
   return mlir::tcgen::runTune(*module, options, request);
 }
 
+/// `tcgen compile --batch FILE`: the options of the command line other
+/// than --batch, -o and -j go to every problem.
+static int batch(int argc, char **argv) {
+  if (!inputFile.empty() || specEinsum.getNumOccurrences()) {
+    llvm::errs() << "tcgen: error: --batch takes its problems from the batch "
+                    "file, not an input file or --einsum\n";
+    return 1;
+  }
+  if (outputDir.empty()) {
+    llvm::errs() << "tcgen: error: --batch needs an output directory (-o "
+                    "DIR)\n";
+    return 1;
+  }
+  mlir::tcgen::BatchRequest request;
+  request.file = batchFile;
+  request.outputDir = outputDir;
+  request.jobs = batchJobs;
+  request.tcgenPath = llvm::sys::fs::getMainExecutable(
+      argv[0], reinterpret_cast<void *>(&forwardToGpuTool));
+  for (int i = 2; i < argc; ++i) {
+    StringRef arg = argv[i];
+    StringRef name = arg.ltrim('-').split('=').first;
+    if (arg.starts_with("-") && (name == "batch" || name == "o" || name == "j")) {
+      if (!arg.contains('='))
+        ++i; // its value
+      continue;
+    }
+    request.forwarded.push_back(arg.str());
+  }
+  return mlir::tcgen::runBatch(request);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   if (argc >= 2 &&
@@ -549,6 +594,8 @@ int main(int argc, char **argv) {
       "  tcgen compile INPUT.mlir --target=sm_90a -o DIR\n"
       "  tcgen compile --einsum mk,kn->mn --sizes m=M,n=N,k=K "
       "[--dtypes ...] [--epilogue EXPR] -o DIR\n"
+      "  tcgen compile --batch FILE -o DIR [-j N] [options for every "
+      "problem]\n"
       "  tcgen explain INPUT.mlir [--print-ir-after-all]\n"
       "  tcgen tune INPUT.mlir -o DIR [--top=N] [--tuning-cache=FILE]\n"
       "  tcgen tune --import DIR... --tuning-cache=FILE\n"
@@ -565,6 +612,8 @@ int main(int argc, char **argv) {
   ctx.loadAllAvailableDialects();
   ctx.printOpOnDiagnostic(false);
 
+  if (compileCmd && batchFile.getNumOccurrences())
+    return batch(argc, argv);
   if ((compileCmd || explainCmd) && failed(checkProblemOptions()))
     return 1;
   if (compileCmd)
