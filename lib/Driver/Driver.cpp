@@ -96,8 +96,8 @@ CompileTry::lowerToPTX(ModuleOp module) {
   nvvm.chip = options.target;
   nvvm.features = ptxFeatures();
   buildTCGenLowerToNVVM(lower, nvvm);
-  if (failed(parsePassPipeline("gpu-module-to-binary{format=isa}", lower,
-                               errs)) ||
+  if (failed(
+          parsePassPipeline("gpu-module-to-binary{format=isa}", lower, errs)) ||
       failed(lower.run(module)))
     return failure();
   return collectPTX(module);
@@ -108,8 +108,7 @@ LogicalResult CompileTry::assemble(KernelRecord &k, StringRef ptxas,
                                    bool retrySpills, std::string &spilled) {
   ::tcgen::Manifest &m = k.manifest;
   PtxasReport report;
-  std::string err =
-      runPtxas(ptxas, options.target, ptxPath, cubinPath, report);
+  std::string err = runPtxas(ptxas, options.target, ptxPath, cubinPath, report);
   if (!err.empty()) {
     errs << "tcgen: " << err << "\n";
     return failure();
@@ -121,8 +120,8 @@ LogicalResult CompileTry::assemble(KernelRecord &k, StringRef ptxas,
   bool serialized = llvm::any_of(report.warnings, [](const std::string &w) {
     return StringRef(w).contains("(C75");
   });
-  bool guarded = (report.resources.spillBytes != 0 || serialized) &&
-                 !options.allowSpills;
+  bool guarded =
+      (report.resources.spillBytes != 0 || serialized) && !options.allowSpills;
   if (guarded && retrySpills) {
     spilled = llvm::formatv("{0} spills {1} bytes of registers{2}", m.entry,
                             report.resources.spillBytes,
@@ -146,8 +145,8 @@ LogicalResult CompileTry::assemble(KernelRecord &k, StringRef ptxas,
     int64_t wanted =
         128 * k.setmaxnreg[0] + 128 * k.setmaxnreg[1] * k.setmaxnreg[2];
     if (wanted > owned) {
-      errs << "tcgen: error: " << m.entry << ": setmaxnreg asks for "
-           << wanted << " registers but the block owns " << owned << " ("
+      errs << "tcgen: error: " << m.entry << ": setmaxnreg asks for " << wanted
+           << " registers but the block owns " << owned << " ("
            << m.launch.block[0] << " threads x " << m.resources.registers
            << "); the consumers would wait forever\n";
       return failure();
@@ -195,8 +194,8 @@ CompileTry::writeBundles(std::vector<KernelRecord> &kernels,
     if (failed(writeFile(ptxPath, it->second)))
       return failure();
     m.ptx = m.entry + ".ptx";
-    if (wantCubin && failed(assemble(k, ptxas, ptxPath, cubinPath,
-                                     retrySpills, spilled)))
+    if (wantCubin &&
+        failed(assemble(k, ptxas, ptxPath, cubinPath, retrySpills, spilled)))
       return failure();
     if (failed(writeFile((base + ".json").str(), ::tcgen::writeManifest(m))))
       return failure();
@@ -261,8 +260,7 @@ LogicalResult CompileTry::run(ModuleOp module, int64_t modelRank,
   if (options.explain) {
     for (KernelRecord &k : *kernels)
       outs << "// kernel " << k.manifest.entry << ": config "
-           << ::tcgen::json::print(k.manifest.config, /*pretty=*/false)
-           << "\n";
+           << ::tcgen::json::print(k.manifest.config, /*pretty=*/false) << "\n";
     return success();
   }
   result.modelRank = modelRank;
@@ -280,8 +278,9 @@ LogicalResult mlir::tcgen::attachTarget(ModuleOp module, StringRef target) {
   return success();
 }
 
-FailureOr<BundleResult> mlir::tcgen::compileToBundle(
-    ModuleOp problem, const DriverOptions &options, StringRef outDir) {
+FailureOr<BundleResult>
+mlir::tcgen::compileToBundle(ModuleOp problem, const DriverOptions &options,
+                             StringRef outDir) {
   bool retry = !options.explain && !options.allowSpills && !options.configFixed;
   llvm::raw_ostream &errs = options.errs ? *options.errs : llvm::errs();
   constexpr int64_t kMaxTries = 8;
@@ -291,8 +290,7 @@ FailureOr<BundleResult> mlir::tcgen::compileToBundle(
     OwningOpRef<ModuleOp> module = problem.clone();
     BundleResult result;
     CompileTry attempt(options, outDir);
-    if (succeeded(
-            attempt.run(*module, rank, retry && !last, spilled, result)))
+    if (succeeded(attempt.run(*module, rank, retry && !last, spilled, result)))
       return result;
     if (spilled.empty())
       return failure();

@@ -53,10 +53,13 @@ std::vector<BatchProblem> mlir::tcgen::parseBatchFile(StringRef text,
     BatchProblem p;
     p.line = i + 1;
     p.name = tokens.front();
-    if (!llvm::all_of(p.name, [](char c) {
-          return llvm::isAlnum(c) || c == '_' || c == '-' || c == '.';
-        }) ||
-        StringRef(p.name).starts_with("-") || StringRef(p.name).starts_with("."))
+    if (!llvm::all_of(p.name,
+                      [](char c) {
+                        return llvm::isAlnum(c) || c == '_' || c == '-' ||
+                               c == '.';
+                      }) ||
+        StringRef(p.name).starts_with("-") ||
+        StringRef(p.name).starts_with("."))
       return fail("'" + p.name +
                   "' is not a problem name (letters, digits, '_', '-' and "
                   "'.', first a letter, digit or '_'); a line is NAME then "
@@ -108,8 +111,8 @@ BatchOutcome mlir::tcgen::classifyBatchRun(int rc, StringRef log) {
   static const llvm::Regex located(
       "(^|[[:space:]])[^[:space:]:]+:[0-9]+:[0-9]+: error: |"
       "error: --[a-z-]+(:[0-9]+)?: ");
-  bool isLocated = llvm::any_of(
-      lines, [](StringRef l) { return located.match(l); });
+  bool isLocated =
+      llvm::any_of(lines, [](StringRef l) { return located.match(l); });
   if (!isLocated || log.contains("tcgen bug"))
     return {"failed", firstError};
   return {"refused", firstError};
@@ -147,8 +150,8 @@ int mlir::tcgen::runBatch(const BatchRequest &request) {
   }
   if (std::error_code ec =
           llvm::sys::fs::create_directories(request.outputDir)) {
-    llvm::errs() << "tcgen: error: cannot create " << request.outputDir
-                 << ": " << ec.message() << "\n";
+    llvm::errs() << "tcgen: error: cannot create " << request.outputDir << ": "
+                 << ec.message() << "\n";
     return 1;
   }
   unsigned jobs = request.jobs
@@ -188,10 +191,10 @@ int mlir::tcgen::runBatch(const BatchRequest &request) {
       rec.outcome = classifyBatchRun(rc, output);
       std::lock_guard<std::mutex> lock(progressMutex);
       ++done;
-      StringRef shown = rec.outcome.status == "ok" ||
-                                rec.outcome.status == "refused"
-                            ? StringRef(rec.outcome.status)
-                            : StringRef("FAILED");
+      StringRef shown =
+          rec.outcome.status == "ok" || rec.outcome.status == "refused"
+              ? StringRef(rec.outcome.status)
+              : StringRef("FAILED");
       llvm::errs() << "[" << done << "/" << problems.size() << "] " << p.name
                    << " " << shown;
       if (shown == "FAILED")

@@ -15,6 +15,7 @@
 
 #include "tcgen/Analysis/Contraction.h"
 #include "tcgen/Driver/Driver.h"
+#include "tcgen/Frontend/Generate.h"
 #include "tcgen/IR/TCGenDialect.h"
 #include "tcgen/Pipelines/Pipelines.h"
 
@@ -47,6 +48,10 @@ static cl::SubCommand
 static cl::SubCommand
     explainCmd("explain",
                "Print the chosen configuration and the IR of every stage");
+
+static cl::SubCommand genCmd(
+    "gen-problems",
+    "Write a batch file of random problems (specs) for tcgen compile --batch");
 
 static cl::SubCommand tuneCmd(
     "tune", "Compile the model's top candidates, measure them, keep the "
@@ -101,6 +106,26 @@ static cl::opt<unsigned>
               cl::desc("With --batch: problems compiled at once (default: "
                        "the host's threads)"),
               cl::init(0), cl::sub(compileCmd));
+static cl::opt<uint64_t> genSeed("seed",
+                                 cl::desc("The generator's seed (default 1)"),
+                                 cl::init(1), cl::sub(genCmd));
+static cl::opt<unsigned> genCount("count",
+                                  cl::desc("Problems to write (default 100)"),
+                                  cl::init(100), cl::sub(genCmd));
+static cl::list<std::string> genKinds(
+    "kinds",
+    cl::desc("Features to draw (default: all): layout, batch, contract2, "
+             "dtype, epilogue, prologue, accumulate, dynamic, config"),
+    cl::CommaSeparated, cl::sub(genCmd));
+static cl::opt<int64_t> genMaxFlops(
+    "max-flops",
+    cl::desc("The most multiply-adds (batch x M x N x K) of a problem "
+             "(default 2^28)"),
+    cl::init(int64_t(1) << 28), cl::sub(genCmd));
+static cl::opt<std::string> genOutput("o",
+                                      cl::desc("Output file (default: stdout)"),
+                                      cl::value_desc("file"), cl::init("-"),
+                                      cl::sub(genCmd));
 static cl::list<std::string>
     tuneInputs(cl::Positional, cl::desc("<input.mlir> | --import <dir>..."),
                cl::OneOrMore, cl::sub(tuneCmd));
@@ -546,6 +571,42 @@ static int tune(MLIRContext &ctx, const char *argv0) {
   return mlir::tcgen::runTune(*module, options, request);
 }
 
+/// `tcgen gen-problems`: a batch file of random problems.
+static int genProblems() {
+  mlir::tcgen::GenerateOptions options;
+  options.seed = genSeed;
+  options.count = genCount;
+  options.kinds = std::set<std::string>(genKinds.begin(), genKinds.end());
+  options.maxFlops = genMaxFlops;
+  std::string unknown = mlir::tcgen::unknownGeneratorKind(options.kinds);
+  if (!unknown.empty()) {
+    llvm::errs() << "tcgen: error: --kinds: unknown kind '" << unknown
+                 << "' (known: "
+                 << llvm::join(mlir::tcgen::generatorKinds(), ", ") << ")\n";
+    return 1;
+  }
+  if (options.maxFlops < 1) {
+    llvm::errs() << "tcgen: error: --max-flops must be positive\n";
+    return 1;
+  }
+  std::string err;
+  auto file = openOutputFile(genOutput, &err);
+  if (!file) {
+    llvm::errs() << "tcgen: error: " << err << "\n";
+    return 1;
+  }
+  file->os() << "# tcgen gen-problems --seed " << options.seed << " --count "
+             << options.count;
+  if (!options.kinds.empty())
+    file->os() << " --kinds " << llvm::join(options.kinds, ",");
+  file->os() << " --max-flops " << options.maxFlops << "\n";
+  for (const mlir::tcgen::GeneratedProblem &p :
+       mlir::tcgen::generateProblems(options))
+    file->os() << mlir::tcgen::formatBatchLine(p) << "\n";
+  file->keep();
+  return 0;
+}
+
 /// `tcgen compile --batch FILE`: the options of the command line other
 /// than --batch, -o and -j go to every problem.
 static int batch(int argc, char **argv) {
@@ -587,7 +648,8 @@ int main(int argc, char **argv) {
 
   registerAllPasses();
   mlir::tcgen::registerAllTCGenPasses();
-  mlir::tcgen::hideForeignOptions({&compileCmd, &explainCmd, &tuneCmd});
+  mlir::tcgen::hideForeignOptions(
+      {&compileCmd, &explainCmd, &tuneCmd, &genCmd});
   cl::ParseCommandLineOptions(
       argc, argv,
       "tcgen: tensor-core kernels from linalg\n\n"
@@ -596,6 +658,7 @@ int main(int argc, char **argv) {
       "[--dtypes ...] [--epilogue EXPR] -o DIR\n"
       "  tcgen compile --batch FILE -o DIR [-j N] [options for every "
       "problem]\n"
+      "  tcgen gen-problems --seed S --count N [--kinds ...] -o FILE\n"
       "  tcgen explain INPUT.mlir [--print-ir-after-all]\n"
       "  tcgen tune INPUT.mlir -o DIR [--top=N] [--tuning-cache=FILE]\n"
       "  tcgen tune --import DIR... --tuning-cache=FILE\n"
@@ -612,6 +675,8 @@ int main(int argc, char **argv) {
   ctx.loadAllAvailableDialects();
   ctx.printOpOnDiagnostic(false);
 
+  if (genCmd)
+    return genProblems();
   if (compileCmd && batchFile.getNumOccurrences())
     return batch(argc, argv);
   if ((compileCmd || explainCmd) && failed(checkProblemOptions()))
@@ -634,8 +699,8 @@ int main(int argc, char **argv) {
     }
     return tune(ctx, argv[0]);
   }
-  llvm::errs() << "tcgen: expected a subcommand: compile, explain, tune, run, "
-                  "bench "
+  llvm::errs() << "tcgen: expected a subcommand: compile, explain, tune, "
+                  "gen-problems, run, bench "
                   "(see --help)\n";
   return 1;
 }

@@ -15,13 +15,13 @@ namespace {
 
 TEST(BatchFile, NamesAndQuotedOptions) {
   std::string error;
-  std::vector<BatchProblem> problems = parseBatchFile(
-      "# a comment\n"
-      "\n"
-      "p1 --einsum=\"mk,kn->mn\" --sizes=m=64,n=64,k=64 "
-      "--epilogue=\"relu(acc + bias[n])\"\n"
-      "  file_2 in.mlir --block-tile 128,128,64  \n",
-      "list.txt", error);
+  std::vector<BatchProblem> problems =
+      parseBatchFile("# a comment\n"
+                     "\n"
+                     "p1 --einsum=\"mk,kn->mn\" --sizes=m=64,n=64,k=64 "
+                     "--epilogue=\"relu(acc + bias[n])\"\n"
+                     "  file_2 in.mlir --block-tile 128,128,64  \n",
+                     "list.txt", error);
   ASSERT_EQ(problems.size(), 2u) << error;
   EXPECT_EQ(problems[0].name, "p1");
   EXPECT_EQ(problems[0].line, 3u);
@@ -30,9 +30,8 @@ TEST(BatchFile, NamesAndQuotedOptions) {
   EXPECT_EQ(problems[0].args[2], "--epilogue=relu(acc + bias[n])");
   EXPECT_EQ(problems[1].name, "file_2");
   EXPECT_EQ(problems[1].line, 4u);
-  EXPECT_EQ(problems[1].args,
-            (std::vector<std::string>{"in.mlir", "--block-tile",
-                                      "128,128,64"}));
+  EXPECT_EQ(problems[1].args, (std::vector<std::string>{
+                                  "in.mlir", "--block-tile", "128,128,64"}));
 }
 
 TEST(BatchFile, Errors) {
@@ -64,13 +63,11 @@ TEST(BatchOutcome, Classification) {
                                 "function 'gleu'\n  gleu(acc)\n  ^\n")
                 .status,
             "refused");
-  EXPECT_EQ(classifyBatchRun(1, "in.mlir:3:5: error: bad\n").status,
-            "refused");
+  EXPECT_EQ(classifyBatchRun(1, "in.mlir:3:5: error: bad\n").status, "refused");
   // No location, a tcgen bug, a pass failure without a diagnostic.
   EXPECT_EQ(classifyBatchRun(1, "tcgen: error: --emit must be ...\n").status,
             "failed");
-  EXPECT_EQ(classifyBatchRun(1, "x.mlir:1:1: error: a tcgen bug: ...\n")
-                .status,
+  EXPECT_EQ(classifyBatchRun(1, "x.mlir:1:1: error: a tcgen bug: ...\n").status,
             "failed");
   BatchOutcome silent = classifyBatchRun(1, "");
   EXPECT_EQ(silent.status, "failed");
