@@ -9,12 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Bundle.h"
-#include "Ptxas.h"
+#include "Batch.h"
 #include "SpecOptions.h"
 #include "Tune.h"
 
 #include "tcgen/Analysis/Contraction.h"
+#include "tcgen/Driver/Driver.h"
+#include "tcgen/Frontend/Generate.h"
 #include "tcgen/IR/TCGenDialect.h"
 #include "tcgen/Pipelines/Pipelines.h"
 
@@ -47,6 +48,10 @@ static cl::SubCommand
 static cl::SubCommand
     explainCmd("explain",
                "Print the chosen configuration and the IR of every stage");
+
+static cl::SubCommand genCmd(
+    "gen-problems",
+    "Write a batch file of random problems (specs) for tcgen compile --batch");
 
 static cl::SubCommand tuneCmd(
     "tune", "Compile the model's top candidates, measure them, keep the "
@@ -89,6 +94,38 @@ static cl::opt<std::string>
              cl::desc("With --einsum: the function's name, which names the "
                       "kernels (default: einsum)"),
              cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<std::string> batchFile(
+    "batch",
+    cl::desc("Compile every problem of FILE (a line each: NAME, then tcgen "
+             "compile's options: a spec or an input file) into DIR/NAME in "
+             "parallel; a summary in DIR/batch.tsv. Options given with "
+             "--batch apply to every problem"),
+    cl::value_desc("FILE"), cl::sub(compileCmd));
+static cl::opt<unsigned>
+    batchJobs("j",
+              cl::desc("With --batch: problems compiled at once (default: "
+                       "the host's threads)"),
+              cl::init(0), cl::sub(compileCmd));
+static cl::opt<uint64_t> genSeed("seed",
+                                 cl::desc("The generator's seed (default 1)"),
+                                 cl::init(1), cl::sub(genCmd));
+static cl::opt<unsigned> genCount("count",
+                                  cl::desc("Problems to write (default 100)"),
+                                  cl::init(100), cl::sub(genCmd));
+static cl::list<std::string> genKinds(
+    "kinds",
+    cl::desc("Features to draw (default: all): layout, batch, contract2, "
+             "dtype, epilogue, prologue, accumulate, dynamic, config"),
+    cl::CommaSeparated, cl::sub(genCmd));
+static cl::opt<int64_t> genMaxFlops(
+    "max-flops",
+    cl::desc("The most multiply-adds (batch x M x N x K) of a problem "
+             "(default 2^28)"),
+    cl::init(int64_t(1) << 28), cl::sub(genCmd));
+static cl::opt<std::string> genOutput("o",
+                                      cl::desc("Output file (default: stdout)"),
+                                      cl::value_desc("file"), cl::init("-"),
+                                      cl::sub(genCmd));
 static cl::list<std::string>
     tuneInputs(cl::Positional, cl::desc("<input.mlir> | --import <dir>..."),
                cl::OneOrMore, cl::sub(tuneCmd));
@@ -347,21 +384,6 @@ static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
   options.asyncCopies = asyncCopies;
 }
 
-/// The PTX features for `arch`: PTX 8.3 (CUDA 12.3+) serves sm_70 .. sm_90a.
-static std::string ptxFeatures() { return "+ptx83"; }
-
-static LogicalResult writeFile(StringRef path, StringRef contents) {
-  std::string err;
-  auto file = openOutputFile(path, &err);
-  if (!file) {
-    llvm::errs() << "tcgen: " << err << "\n";
-    return failure();
-  }
-  file->os() << contents;
-  file->keep();
-  return success();
-}
-
 /// Parses the input. Diagnostics go to stderr.
 static OwningOpRef<ModuleOp>
 parseInput(MLIRContext &ctx, llvm::SourceMgr &sourceMgr, StringRef path) {
@@ -395,17 +417,6 @@ parseInput(MLIRContext &ctx, llvm::SourceMgr &sourceMgr, StringRef path) {
     return {};
   }
   return module;
-}
-
-/// Attaches --target to `module`; emits an error if it is malformed.
-static LogicalResult attachTarget(MLIRContext &ctx, ModuleOp module) {
-  auto target = mlir::tcgen::TargetAttr::getChecked(
-      [&] { return emitError(UnknownLoc::get(&ctx), "invalid --target: "); },
-      &ctx, StringRef(targetArch));
-  if (!target)
-    return failure();
-  module->setAttr(mlir::tcgen::kTargetAttrName, target);
-  return success();
 }
 
 /// The spec options as given.
@@ -463,216 +474,44 @@ static bool configFixedByOptions() {
          vectorWidth >= 0;
 }
 
-/// One compile with the tile-size model's candidate of rank `modelRank`.
-/// With `retrySpills`, a kernel that fails the spill guard is not reported:
-/// `spilled` says so, and the caller tries the next candidate.
-static int compileOnce(MLIRContext &ctx, bool explainOnly, int64_t modelRank,
-                       bool retrySpills, std::string &spilled) {
+/// `tcgen compile` and `tcgen explain` of one problem: loads it and hands
+/// it to the compile driver.
+static int compile(MLIRContext &ctx, bool explainOnly) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
   OwningOpRef<ModuleOp> module = loadProblem(ctx, sourceMgr);
   if (!module)
     return 1;
-  // --emit=mlir: the module the rest of this function compiles.
+  // --emit=mlir: the module the driver compiles.
   if (!explainOnly && emitKind == "mlir") {
     module->print(llvm::outs());
     llvm::outs() << "\n";
     return 0;
   }
-  if (failed(attachTarget(ctx, *module)))
-    return 1;
-  bool hasContraction = false;
-  module->walk([&](Operation *op) {
-    hasContraction |= mlir::tcgen::isContractionCandidate(op);
-  });
-  if (!hasContraction) {
-    llvm::errs() << "tcgen: no supported contraction (linalg.matmul) found in "
-                 << (inputFile.empty() ? std::string("the spec") : inputFile)
-                 << "\n";
-    return 1;
-  }
-
-  mlir::tcgen::TCGenPipelineOptions options;
-  setPipelineOptions(options);
-  options.modelRank = modelRank;
-  if (explainOnly) {
+  mlir::tcgen::DriverOptions options;
+  options.target = targetArch;
+  options.emit = emitKind;
+  setPipelineOptions(options.pipeline);
+  options.configFixed = configFixedByOptions();
+  options.allowSpills = allowSpills;
+  options.explain = explainOnly;
+  if (explainOnly)
     // The model's view first, from a configured copy of the input.
-    FailureOr<std::vector<mlir::tcgen::RankedContraction>> ranked =
-        mlir::tcgen::rankContractions(*module, options);
-    if (failed(ranked))
-      return 1;
-    for (const mlir::tcgen::RankedContraction &r : *ranked)
-      mlir::tcgen::printRanking(llvm::outs(), r, topCandidates);
-  }
-
-  PassManager pm(&ctx);
-  if (printAfterAll || explainOnly) {
-    ctx.disableMultithreading();
-    pm.enableIRPrinting(
-        /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
-        /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
-        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false,
-        /*printAfterOnlyOnFailure=*/false, llvm::outs());
-  }
-  mlir::tcgen::buildTCGenPipeline(pm, options);
-  if (failed(pm.run(*module)))
-    return 1;
-
-  FailureOr<std::vector<mlir::tcgen::KernelRecord>> kernels =
-      mlir::tcgen::collectKernels(*module, targetArch);
-  if (failed(kernels))
-    return 1;
-  if (kernels->empty()) {
-    llvm::errs() << "tcgen: the input produced no kernel\n";
-    return 1;
-  }
-
-  PassManager lower(&ctx);
-  if (printAfterAll || explainOnly)
-    lower.enableIRPrinting([](Pass *, Operation *) { return false; },
-                           [](Pass *, Operation *) { return true; }, true,
-                           false, false, llvm::outs());
-  mlir::tcgen::TCGenNVVMOptions nvvm;
-  nvvm.chip = targetArch;
-  nvvm.features = ptxFeatures();
-  mlir::tcgen::buildTCGenLowerToNVVM(lower, nvvm);
-  if (failed(parsePassPipeline("gpu-module-to-binary{format=isa}", lower,
-                               llvm::errs())) ||
-      failed(lower.run(*module)))
-    return 1;
-  FailureOr<std::map<std::string, std::string>> ptx =
-      mlir::tcgen::collectPTX(*module);
-  if (failed(ptx))
-    return 1;
-
-  if (explainOnly) {
-    for (mlir::tcgen::KernelRecord &k : *kernels)
-      llvm::outs() << "// kernel " << k.manifest.entry << ": config "
-                   << ::tcgen::json::print(k.manifest.config, /*pretty=*/false)
-                   << "\n";
-    return 0;
-  }
-
-  if (outputDir.empty()) {
-    llvm::errs() << "tcgen: compile needs an output directory (-o DIR)\n";
-    return 1;
-  }
-  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
-    llvm::errs() << "tcgen: cannot create " << outputDir << ": " << ec.message()
-                 << "\n";
-    return 1;
-  }
-  bool wantCubin = emitKind == "cubin";
-  if (!wantCubin && emitKind != "ptx") {
-    llvm::errs() << "tcgen: --emit must be cubin, ptx or mlir, not '"
-                 << emitKind << "'\n";
-    return 1;
-  }
-  std::string ptxas = wantCubin ? mlir::tcgen::findPtxas() : "";
-  if (wantCubin && ptxas.empty()) {
-    llvm::errs() << "tcgen: ptxas not found (set CUDA_ROOT or put the CUDA "
-                    "toolkit on PATH), or use --emit=ptx\n";
-    return 1;
-  }
-  for (mlir::tcgen::KernelRecord &k : *kernels) {
-    ::tcgen::Manifest &m = k.manifest;
-    auto it = ptx->find(k.gpuModule);
-    if (it == ptx->end()) {
-      llvm::errs() << "tcgen: no PTX for kernel " << m.entry << "\n";
-      return 1;
-    }
-    llvm::SmallString<256> base(outputDir);
-    llvm::sys::path::append(base, m.entry);
-    std::string ptxPath = (base + ".ptx").str();
-    std::string cubinPath = (base + ".cubin").str();
-    if (failed(writeFile(ptxPath, it->second)))
-      return 1;
-    m.ptx = m.entry + ".ptx";
-    if (wantCubin) {
-      mlir::tcgen::PtxasReport report;
-      std::string err =
-          mlir::tcgen::runPtxas(ptxas, targetArch, ptxPath, cubinPath, report);
-      if (!err.empty()) {
-        llvm::errs() << "tcgen: " << err << "\n";
-        return 1;
-      }
-      for (const std::string &w : report.warnings)
-        llvm::errs() << "tcgen: " << m.entry << ": ptxas " << w << "\n";
-      // Build guard: a kernel that spills registers or whose wgmma chain
-      // ptxas serialized is not shipped unless asked for.
-      bool serialized = llvm::any_of(report.warnings, [](const std::string &w) {
-        return StringRef(w).contains("(C75");
-      });
-      if ((report.resources.spillBytes != 0 || serialized) && !allowSpills &&
-          retrySpills) {
-        spilled = llvm::formatv("{0} spills {1} bytes of registers{2}",
-                                m.entry, report.resources.spillBytes,
-                                serialized ? " / has serialized wgmma" : "")
-                      .str();
-        return 1;
-      }
-      if ((report.resources.spillBytes != 0 || serialized) && !allowSpills) {
-        llvm::errs() << "tcgen: error: " << m.entry << " spills "
-                     << report.resources.spillBytes << " bytes of registers"
-                     << (serialized ? " / has serialized wgmma (C75xx)" : "")
-                     << "; choose another configuration or pass "
-                        "--allow-spills\n";
-        return 1;
-      }
-      m.cubin = m.entry + ".cubin";
-      m.resources = report.resources;
-      // setmaxnreg.inc waits until the block has the registers: the split
-      // must fit in what ptxas allocated at entry, or the kernel hangs.
-      if (k.setmaxnreg.size() == 3) {
-        int64_t owned = m.launch.block[0] * m.resources.registers;
-        int64_t wanted =
-            128 * k.setmaxnreg[0] + 128 * k.setmaxnreg[1] * k.setmaxnreg[2];
-        if (wanted > owned) {
-          llvm::errs() << "tcgen: error: " << m.entry
-                       << ": setmaxnreg asks for " << wanted
-                       << " registers but the block owns " << owned << " ("
-                       << m.launch.block[0] << " threads x "
-                       << m.resources.registers
-                       << "); the consumers would wait forever\n";
-          return 1;
-        }
-      }
-    }
-    if (failed(writeFile((base + ".json").str(), ::tcgen::writeManifest(m))))
-      return 1;
-    llvm::outs() << "tcgen: wrote " << base << ".{"
-                 << (wantCubin ? "cubin," : "") << "ptx,json} (grid ";
-    if (m.launch.grid[0] == ::tcgen::kDynamicSize)
-      llvm::outs() << "one block per SM";
-    else
-      llvm::outs() << m.launch.grid[0] << "x" << m.launch.grid[1];
-    llvm::outs() << ", block "
-                 << m.launch.block[0] << ", " << m.resources.registers
-                 << " registers, " << m.resources.staticSmemBytes
-                 << " B smem";
-    if (m.launch.dynamicSmemBytes)
-      llvm::outs() << " + " << m.launch.dynamicSmemBytes << " B dynamic";
-    llvm::outs() << ")\n";
-  }
-  return 0;
-}
-
-/// Compiles with the model's first choice; where a kernel of it spills (or
-/// serializes wgmma) and the options fix no part of the configuration,
-/// with its next choices, up to eight.
-static int compile(MLIRContext &ctx, bool explainOnly) {
-  bool retry = !explainOnly && !allowSpills && !configFixedByOptions();
-  constexpr int64_t kMaxTries = 8;
-  for (int64_t rank = 0;; ++rank) {
-    std::string spilled;
-    bool last = rank + 1 == kMaxTries;
-    int rc = compileOnce(ctx, explainOnly, rank, retry && !last, spilled);
-    if (spilled.empty())
-      return rc;
-    llvm::errs() << "tcgen: note: " << spilled
-                 << " with the tile-size model's choice " << rank + 1
-                 << "; trying its next\n";
-  }
+    options.beforePipeline =
+        [](ModuleOp m, const mlir::tcgen::TCGenPipelineOptions &pipeline) {
+          FailureOr<std::vector<mlir::tcgen::RankedContraction>> ranked =
+              mlir::tcgen::rankContractions(m, pipeline);
+          if (failed(ranked))
+            return failure();
+          for (const mlir::tcgen::RankedContraction &r : *ranked)
+            mlir::tcgen::printRanking(llvm::outs(), r, topCandidates);
+          return success();
+        };
+  options.printIRAfterAll = printAfterAll;
+  if (!inputFile.empty())
+    options.problemName = inputFile;
+  return failed(mlir::tcgen::compileToBundle(*module, options, outputDir)) ? 1
+                                                                           : 0;
 }
 
 /// `tcgen tune`: the host half of the autotuner, or --import.
@@ -693,7 +532,7 @@ static int tune(MLIRContext &ctx, const char *argv0) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &ctx);
   OwningOpRef<ModuleOp> module = parseInput(ctx, sourceMgr, inputs.front());
-  if (!module || failed(attachTarget(ctx, *module)))
+  if (!module || failed(mlir::tcgen::attachTarget(*module, targetArch)))
     return 1;
   mlir::tcgen::TCGenPipelineOptions options;
   setPipelineOptions(options);
@@ -732,6 +571,74 @@ static int tune(MLIRContext &ctx, const char *argv0) {
   return mlir::tcgen::runTune(*module, options, request);
 }
 
+/// `tcgen gen-problems`: a batch file of random problems.
+static int genProblems() {
+  mlir::tcgen::GenerateOptions options;
+  options.seed = genSeed;
+  options.count = genCount;
+  options.kinds = std::set<std::string>(genKinds.begin(), genKinds.end());
+  options.maxFlops = genMaxFlops;
+  std::string unknown = mlir::tcgen::unknownGeneratorKind(options.kinds);
+  if (!unknown.empty()) {
+    llvm::errs() << "tcgen: error: --kinds: unknown kind '" << unknown
+                 << "' (known: "
+                 << llvm::join(mlir::tcgen::generatorKinds(), ", ") << ")\n";
+    return 1;
+  }
+  if (options.maxFlops < 1) {
+    llvm::errs() << "tcgen: error: --max-flops must be positive\n";
+    return 1;
+  }
+  std::string err;
+  auto file = openOutputFile(genOutput, &err);
+  if (!file) {
+    llvm::errs() << "tcgen: error: " << err << "\n";
+    return 1;
+  }
+  file->os() << "# tcgen gen-problems --seed " << options.seed << " --count "
+             << options.count;
+  if (!options.kinds.empty())
+    file->os() << " --kinds " << llvm::join(options.kinds, ",");
+  file->os() << " --max-flops " << options.maxFlops << "\n";
+  for (const mlir::tcgen::GeneratedProblem &p :
+       mlir::tcgen::generateProblems(options))
+    file->os() << mlir::tcgen::formatBatchLine(p) << "\n";
+  file->keep();
+  return 0;
+}
+
+/// `tcgen compile --batch FILE`: the options of the command line other
+/// than --batch, -o and -j go to every problem.
+static int batch(int argc, char **argv) {
+  if (!inputFile.empty() || specEinsum.getNumOccurrences()) {
+    llvm::errs() << "tcgen: error: --batch takes its problems from the batch "
+                    "file, not an input file or --einsum\n";
+    return 1;
+  }
+  if (outputDir.empty()) {
+    llvm::errs() << "tcgen: error: --batch needs an output directory (-o "
+                    "DIR)\n";
+    return 1;
+  }
+  mlir::tcgen::BatchRequest request;
+  request.file = batchFile;
+  request.outputDir = outputDir;
+  request.jobs = batchJobs;
+  request.tcgenPath = llvm::sys::fs::getMainExecutable(
+      argv[0], reinterpret_cast<void *>(&forwardToGpuTool));
+  for (int i = 2; i < argc; ++i) {
+    StringRef arg = argv[i];
+    StringRef name = arg.ltrim('-').split('=').first;
+    if (arg.starts_with("-") && (name == "batch" || name == "o" || name == "j")) {
+      if (!arg.contains('='))
+        ++i; // its value
+      continue;
+    }
+    request.forwarded.push_back(arg.str());
+  }
+  return mlir::tcgen::runBatch(request);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   if (argc >= 2 &&
@@ -741,13 +648,17 @@ int main(int argc, char **argv) {
 
   registerAllPasses();
   mlir::tcgen::registerAllTCGenPasses();
-  mlir::tcgen::hideForeignOptions({&compileCmd, &explainCmd, &tuneCmd});
+  mlir::tcgen::hideForeignOptions(
+      {&compileCmd, &explainCmd, &tuneCmd, &genCmd});
   cl::ParseCommandLineOptions(
       argc, argv,
       "tcgen: tensor-core kernels from linalg\n\n"
       "  tcgen compile INPUT.mlir --target=sm_90a -o DIR\n"
       "  tcgen compile --einsum mk,kn->mn --sizes m=M,n=N,k=K "
       "[--dtypes ...] [--epilogue EXPR] -o DIR\n"
+      "  tcgen compile --batch FILE -o DIR [-j N] [options for every "
+      "problem]\n"
+      "  tcgen gen-problems --seed S --count N [--kinds ...] -o FILE\n"
       "  tcgen explain INPUT.mlir [--print-ir-after-all]\n"
       "  tcgen tune INPUT.mlir -o DIR [--top=N] [--tuning-cache=FILE]\n"
       "  tcgen tune --import DIR... --tuning-cache=FILE\n"
@@ -764,6 +675,10 @@ int main(int argc, char **argv) {
   ctx.loadAllAvailableDialects();
   ctx.printOpOnDiagnostic(false);
 
+  if (genCmd)
+    return genProblems();
+  if (compileCmd && batchFile.getNumOccurrences())
+    return batch(argc, argv);
   if ((compileCmd || explainCmd) && failed(checkProblemOptions()))
     return 1;
   if (compileCmd)
@@ -784,8 +699,8 @@ int main(int argc, char **argv) {
     }
     return tune(ctx, argv[0]);
   }
-  llvm::errs() << "tcgen: expected a subcommand: compile, explain, tune, run, "
-                  "bench "
+  llvm::errs() << "tcgen: expected a subcommand: compile, explain, tune, "
+                  "gen-problems, run, bench "
                   "(see --help)\n";
   return 1;
 }

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Ptxas.h"
+#include "tcgen/Driver/Ptxas.h"
 
 #include "gtest/gtest.h"
 

@@ -1,7 +1,7 @@
 //===- Ptxas.h - Assemble PTX with the CUDA toolkit's ptxas -----*- C++ -*-===//
 
-#ifndef TCGEN_TOOLS_TCGEN_PTXAS_H
-#define TCGEN_TOOLS_TCGEN_PTXAS_H
+#ifndef TCGEN_DRIVER_PTXAS_H
+#define TCGEN_DRIVER_PTXAS_H
 
 #include "tcgen/Runtime/Manifest.h"
 
@@ -35,4 +35,4 @@ void parsePtxasLog(llvm::StringRef log, PtxasReport &report);
 
 } // namespace mlir::tcgen
 
-#endif // TCGEN_TOOLS_TCGEN_PTXAS_H
+#endif // TCGEN_DRIVER_PTXAS_H

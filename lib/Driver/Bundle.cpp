@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Bundle.h"
+#include "tcgen/Driver/Bundle.h"
 
 #include "tcgen/IR/TCGenDialect.h"
 #include "tcgen/Transforms/LoopTags.h"

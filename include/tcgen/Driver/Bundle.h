@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TCGEN_TOOLS_TCGEN_BUNDLE_H
-#define TCGEN_TOOLS_TCGEN_BUNDLE_H
+#ifndef TCGEN_DRIVER_BUNDLE_H
+#define TCGEN_DRIVER_BUNDLE_H
 
 #include "tcgen/Runtime/Manifest.h"
 
@@ -39,4 +39,4 @@ FailureOr<std::map<std::string, std::string>> collectPTX(ModuleOp module);
 
 } // namespace mlir::tcgen
 
-#endif // TCGEN_TOOLS_TCGEN_BUNDLE_H
+#endif // TCGEN_DRIVER_BUNDLE_H
