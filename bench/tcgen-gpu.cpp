@@ -48,8 +48,13 @@ const char *kUsage =
     "the manifest itself (docs/BUNDLE.md).\n";
 
 const char *kRunHelp =
-    "tcgen-gpu run BUNDLE [--check] [--seed N] [--launches N]\n"
+    "tcgen-gpu run BUNDLE... [--check] [--seed N] [--launches N]\n"
     "              [--sizes M,N,K]\n"
+    "\n"
+    "With several bundles, each is checked in turn in one process (each\n"
+    "line prefixed with its path; --sizes applies to the bundles whose\n"
+    "sizes are fixed at launch), and a last line says\n"
+    "`RUN-SUMMARY bundles=N pass=P fail=F error=E`.\n"
     "\n"
     "Allocates the bundle's operands, fills A and B (and an inout C, and\n"
     "the epilogue inputs of role \"in\" of a fused epilogue) with uniform\n"
@@ -298,8 +303,17 @@ bool initDeviceOrReport() {
   return false;
 }
 
+/// Whether the bundle at `path` has sizes fixed at launch (false if its
+/// manifest does not load: checkBundles() reports that).
+bool isDynamicBundle(const std::string &path) {
+  std::string manifestPath;
+  Manifest m;
+  return findManifest(path, manifestPath).empty() &&
+         loadManifest(manifestPath, m).empty() && m.isDynamic();
+}
+
 int runCommand(const std::vector<std::string> &args) {
-  std::string bundle;
+  std::vector<std::string> bundles;
   CheckOptions options;
   options.compare = false;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -325,27 +339,43 @@ int runCommand(const std::vector<std::string> &args) {
         return usageError("--sizes needs M,N,K (integers >= 1)");
     } else if (!a.empty() && a[0] == '-') {
       return usageError("run: unknown option '" + a + "'");
-    } else if (bundle.empty()) {
-      bundle = a;
     } else {
-      return usageError("run takes one BUNDLE, got '" + bundle + "' and '" + a +
-                        "'");
+      bundles.push_back(a);
     }
   }
-  if (bundle.empty())
+  if (bundles.empty())
     return usageError("run needs a BUNDLE");
-  if (!checkBundles({bundle}, options.sizes))
-    return kExitFail;
-  if (!initDeviceOrReport())
-    return kExitFail;
-  CheckResult r = checkBundle(bundle, options);
-  if (!r.error.empty()) {
-    std::fprintf(stderr, "tcgen-gpu: %s: %s\n", bundle.c_str(),
-                 r.error.c_str());
-    return kExitFail;
+  // Several bundles: each is checked in this one process, --sizes applying
+  // to those whose sizes are fixed at launch; a summary line ends the run.
+  bool several = bundles.size() > 1;
+  int counts[3] = {0, 0, 0}; // pass, fail, error
+  bool deviceReady = false;
+  for (const std::string &bundle : bundles) {
+    CheckOptions o = options;
+    if (several && !isDynamicBundle(bundle))
+      o.sizes = {0, 0, 0};
+    if (!checkBundles({bundle}, o.sizes)) {
+      ++counts[2];
+      continue;
+    }
+    if (!deviceReady && !(deviceReady = initDeviceOrReport()))
+      return kExitFail;
+    CheckResult r = checkBundle(bundle, o);
+    if (!r.error.empty()) {
+      std::fprintf(stderr, "tcgen-gpu: %s: %s\n", bundle.c_str(),
+                   r.error.c_str());
+      ++counts[2];
+      continue;
+    }
+    std::printf("%s%s%s\n", several ? bundle.c_str() : "", several ? ": " : "",
+                r.line(options.compare).c_str());
+    std::fflush(stdout);
+    ++counts[r.pass ? 0 : 1];
   }
-  std::printf("%s\n", r.line(options.compare).c_str());
-  return r.pass ? 0 : kExitFail;
+  if (several)
+    std::printf("RUN-SUMMARY bundles=%zu pass=%d fail=%d error=%d\n",
+                bundles.size(), counts[0], counts[1], counts[2]);
+  return counts[1] + counts[2] == 0 ? 0 : kExitFail;
 }
 
 std::string utcNow() {
