@@ -9,6 +9,7 @@
 #include "tcgen/tcgen_rt.h"
 
 #include "CudaDriver.h"
+#include "tcgen/Runtime/Elf.h"
 #include "tcgen/Runtime/Manifest.h"
 #include "tcgen/Runtime/Runtime.h"
 #include "tcgen/Runtime/Validate.h"
@@ -155,6 +156,9 @@ struct tcgen_kernel {
   Manifest manifest;
   std::string manifestPath;
   std::string binaryKind;
+  /// Why the manifest's cubin was not used (empty if it was, or if there is
+  /// none): tcgen_rt_load_note().
+  std::string loadNote;
   DeviceInfo device;
   CUcontext context = nullptr;
   CUdevice cuDevice = 0;
@@ -285,8 +289,10 @@ CUresult loadPtx(const Driver &d, const std::string &ptx, CUmodule &module,
   return r;
 }
 
-/// Loads the cubin, or the PTX if there is no cubin or the cubin does not
-/// fit this device.
+/// Loads the cubin, or the PTX if there is no cubin or the driver refuses
+/// the cubin for this device (the reason is kept in k.loadNote). A cubin
+/// that is not a well-formed ELF image within its file is an error: the
+/// driver trusts the image's own sizes and would read past the buffer.
 tcgen_status loadModule(tcgen_kernel &k) {
   const Driver &d = *k.driver;
   std::filesystem::path dir =
@@ -297,6 +303,10 @@ tcgen_status loadModule(tcgen_kernel &k) {
     std::string image;
     if (!readFile(path, image)) {
       cubinError = path + ": cannot read cubin";
+    } else if (std::string bad = validateCubinImage(image.data(), image.size());
+               !bad.empty()) {
+      return fail(TCGEN_ERROR_MANIFEST,
+                  path + ": truncated or corrupt cubin: " + bad);
     } else {
       CUresult r = d.cuModuleLoadDataFn(&k.module, image.data());
       if (r == CUDA_SUCCESS) {
@@ -326,6 +336,9 @@ tcgen_status loadModule(tcgen_kernel &k) {
                     (log.empty() ? "" : "\n" + log));
   }
   k.binaryKind = "ptx";
+  if (!cubinError.empty())
+    k.loadNote = cubinError + "; loaded the PTX instead (JIT-compiled by the "
+                              "driver)";
   return TCGEN_OK;
 }
 
@@ -1015,6 +1028,10 @@ tcgen_status tcgen_rt_launch_info(const tcgen_kernel *k,
   out->spill_bytes = k->manifest.resources.spillBytes;
   out->static_smem_bytes = k->manifest.resources.staticSmemBytes;
   return succeed();
+}
+
+const char *tcgen_rt_load_note(const tcgen_kernel *k) {
+  return k ? k->loadNote.c_str() : nullptr;
 }
 
 const char *tcgen_rt_dtype_name(tcgen_dtype dtype) {
