@@ -25,13 +25,35 @@ TargetAttr mlir::tcgen::getTargetOrDefault(Operation *op) {
   return TargetAttr::get(op->getContext(), "sm_90a");
 }
 
-/// Whether TMA stores can write C: its rows must be a multiple of 16 bytes
-/// apart. (A and B rows that are not are copied into padded buffers before
-/// the kernel: tcgen-sm90-build-kernel's packs.)
-static bool tmaCanStoreC(const ContractionInfo &info) {
+/// The element type of the output the kernel writes by default: a fused
+/// consumer's (a truncf to bf16 after a matmul into f32, say), else C's.
+static Type writtenType(const ContractionInfo &info) {
+  std::string whyNot;
+  std::optional<EpilogueInfo> epilogue = findEpilogue(info, whyNot);
+  return epilogue ? epilogue->outType : info.cType;
+}
+
+/// The element type of an output the sm90 kernel may write whose rows TMA
+/// stores cannot address (N elements not a multiple of 16 bytes), or null.
+/// The kernel writes C, or where a pointwise consumer is fused into it the
+/// consumer's output instead, whose type may differ (a matmul into f32
+/// followed by a truncf to bf16 writes rows of N bf16): both must do (the
+/// fusion may be switched off). (A and B rows that are not 16-byte
+/// multiples are copied into padded buffers before the kernel:
+/// tcgen-sm90-build-kernel's packs.)
+static Type typeTmaCannotStore(const ContractionInfo &info) {
   // A dynamic N is checked at launch (the runtime's TMA rules).
-  return ShapedType::isDynamic(info.n) ||
-         info.n * info.cType.getIntOrFloatBitWidth() / 8 % 16 == 0;
+  if (ShapedType::isDynamic(info.n))
+    return {};
+  for (Type t : {info.cType, writtenType(info)})
+    if (info.n * t.getIntOrFloatBitWidth() / 8 % 16 != 0)
+      return t;
+  return {};
+}
+
+/// Whether TMA stores can write every output the kernel may write.
+static bool tmaCanStoreC(const ContractionInfo &info) {
+  return !typeTmaCannotStore(info);
 }
 
 /// The size the model plans for where a size is known only at run time: a
@@ -528,7 +550,9 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
                     "already)");
     if (!problem.aType.isF16() && !problem.aType.isBF16())
       return refuse("f16 or bf16 inputs, not ") << typeName(problem.aType);
-    if (config.getStore() == "tma" && problem.cType.isF32())
+    // (The output the kernel writes: a fused conversion's 16-bit output
+    // over f32 accumulators too.)
+    if (config.getStore() == "tma" && writtenType(problem).isF32())
       return refuse("a 16-bit C for store = \"tma\" (its 8x8 blocks are "
                     "transposed by stmatrix; an f32 C is stored from "
                     "registers, store = \"global\")");
@@ -563,12 +587,13 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
                     "walking whole tiles)");
   }
   // (Swapped, the stores write C in its own layout: its own rows.)
-  if (config.getStore() == "tma" && !tmaCanStoreC(problem))
+  if (Type t = typeTmaCannotStore(problem); t && config.getStore() == "tma")
     return info.op->emitOpError()
            << "TMA stores need the rows of C to be a multiple of 16 bytes "
               "apart, but N="
-           << problem.n << " " << typeName(problem.cType) << " elements are "
-           << problem.n * problem.cType.getIntOrFloatBitWidth() / 8
+           << problem.n << " " << typeName(t) << " elements"
+           << (t != problem.cType ? " (the fused consumer's output)" : "")
+           << " are " << problem.n * t.getIntOrFloatBitWidth() / 8
            << " bytes (store = \"staged\" or \"global\" writes them)";
   // A cluster walks pairs of neighbouring tiles (rounded up: a tile past
   // the edge loads zeros and stores nothing); the operand tile the pair

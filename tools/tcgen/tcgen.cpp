@@ -15,6 +15,7 @@
 #include "tcgen/Analysis/Contraction.h"
 #include "tcgen/IR/TCGenDialect.h"
 #include "tcgen/Pipelines/Pipelines.h"
+#include "tcgen/Runtime/Validate.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -537,6 +538,22 @@ static int compileOnce(MLIRContext &ctx, bool explainOnly, int64_t modelRank,
           return 1;
         }
       }
+    }
+    // What the runtime checks at every launch, checked once here: a rule
+    // that chose a kernel no launch can satisfy is an error, not a bundle.
+    if (std::string why = ::tcgen::validateLaunchable(
+            m, mlir::tcgen::TargetAttr::get(&ctx, targetArch)
+                   .getMaxSharedMemoryPerBlock());
+        !why.empty()) {
+      llvm::errs() << "tcgen: error: " << m.entry
+                   << ": the runtime would refuse every launch of this "
+                      "kernel: "
+                   << why
+                   << " (a bug in tcgen's choice of kernel; the bundle is "
+                      "not written)\n";
+      llvm::sys::fs::remove(ptxPath);
+      llvm::sys::fs::remove(cubinPath);
+      return 1;
     }
     if (failed(writeFile((base + ".json").str(), ::tcgen::writeManifest(m))))
       return 1;
