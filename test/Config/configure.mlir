@@ -269,3 +269,12 @@ module attributes {tcgen.target = #tcgen.target<"sm_89">} {
     return
   }
 }
+
+// -----
+
+// An empty contraction is refused, naming the operand and the dimension.
+func.func @empty_n(%a: memref<64x32xf16>, %b: memref<32x0xf16>, %c: memref<64x0xf32>) {
+  // expected-error @+1 {{operand B (#1) of type memref<32x0xf16> is empty: its dimension 1, the contraction's N dimension, has extent 0 (tcgen compiles contractions whose extents are all at least 1)}}
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x0xf16>) outs(%c : memref<64x0xf32>)
+  return
+}

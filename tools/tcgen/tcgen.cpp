@@ -320,7 +320,8 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
   return success();
 }
 
-/// Parses the input and attaches the target. Diagnostics go to stderr.
+/// Parses the input, attaches the target and refuses empty contractions
+/// (verifyNoEmptyDimension). Diagnostics go to stderr.
 static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx,
                                        llvm::SourceMgr &sourceMgr,
                                        StringRef path) {
@@ -359,6 +360,17 @@ static OwningOpRef<ModuleOp> loadInput(MLIRContext &ctx,
   if (!target)
     return {};
   (*module)->setAttr(mlir::tcgen::kTargetAttrName, target);
+  // An empty contraction computes nothing, and the pipeline's
+  // canonicalization would erase it without a word: say which operand is
+  // empty here.
+  WalkResult empty = module->walk([](linalg::LinalgOp op) {
+    return mlir::tcgen::isContractionCandidate(op) &&
+                   failed(mlir::tcgen::verifyNoEmptyDimension(op))
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (empty.wasInterrupted())
+    return {};
   return module;
 }
 
