@@ -704,6 +704,10 @@ int64_t mlir::tcgen::batchFoldedIntoN(const ContractionInfo &info,
         return o.kind == EpilogueOperandKind::Matrix;
       }))
     return -1;
+  // C += A*B reads C's old value like a matrix operand (add(gemm, gemm)
+  // accumulates onto its first product, computed from zero).
+  if (!getZeroFillOfOutput(info) && !findFirstProduct(info.op))
+    return -1;
   int64_t best = -1;
   for (size_t i = 0; i < info.batchShape.size(); ++i)
     if (info.aBatchPos[i] < 0 && info.bBatchPos[i] >= 0 &&

@@ -67,9 +67,8 @@ static int64_t plannedSize(int64_t size) {
 StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
                                          TargetAttr target) {
   // All four A/B layouts (K-major or MN-major operands), any sizes, C = A*B
-  // and C += A*B go to sm90, but for C += A*B on a batch.
-  if (target.getArch() == "sm_90a" &&
-      (getZeroFillOfOutput(info) || !(info.batched && info.batch > 1)))
+  // and C += A*B (on batches too) go to sm90.
+  if (target.getArch() == "sm_90a")
     return "sm90";
   // Ampere and Ada: ldmatrix, mma.sync and cp.async.
   if (target.getComputeCapability() >= 80 && target.getArch() != "sm_90a")
@@ -736,7 +735,7 @@ int64_t mlir::tcgen::getSharedMemoryBytes(const ContractionInfo &info,
 static LogicalResult verifySIMTConfigFits(const ContractionInfo &info,
                                           ConfigAttr config,
                                           TargetAttr target) {
-  if (failed(verifyBackendTakesSizes(info, "simt")))
+  if (failed(verifyBackendTakesSizes(info, "simt", target)))
     return failure();
   if (!info.aType.isF32() || !info.bType.isF32() || !info.cType.isF32())
     return info.op->emitOpError()
@@ -769,14 +768,23 @@ static LogicalResult verifySIMTConfigFits(const ContractionInfo &info,
   return success();
 }
 
+/// How to get the sm90 back end on `target`: --target=sm_90a, or where the
+/// target is sm_90a already (another back end was asked for)
+/// --backend=sm90.
+static std::string sm90Hint(TargetAttr target) {
+  return target.getArch() == "sm_90a" ? "the sm90 back end (--backend=sm90)"
+                                      : "the sm90 back end (--target=sm_90a)";
+}
+
 LogicalResult mlir::tcgen::verifyBackendTakesSizes(const ContractionInfo &info,
-                                                   StringRef backend) {
+                                                   StringRef backend,
+                                                   TargetAttr target) {
   if (!info.isDynamic() || backend == "sm90")
     return success();
   return info.op->emitOpError()
-         << "sizes known only at run time (M, N or K is `?`) need the sm90 "
-            "back end (--target=sm_90a); the "
-         << backend << " back end compiles static sizes only";
+         << "sizes known only at run time (M, N or K is `?`) need "
+         << sm90Hint(target) << "; the " << backend
+         << " back end compiles static sizes only";
 }
 
 LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
@@ -787,14 +795,13 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
   if (config.getBackend() == "simt")
     return verifySIMTConfigFits(info, config, target);
   StringRef be = config.getBackend();
-  if (failed(verifyBackendTakesSizes(info, be)))
+  if (failed(verifyBackendTakesSizes(info, be, target)))
     return failure();
   if (isFP8Type(info.aType))
     return info.op->emitOpError()
-           << "fp8 (" << typeName(info.aType)
-           << ") inputs need the sm90 back end (--target=sm_90a: wgmma with "
-              "8-bit floats); the "
-           << be << " back end takes f16 and bf16";
+           << "fp8 (" << typeName(info.aType) << ") inputs need "
+           << sm90Hint(target) << ", whose wgmma takes 8-bit floats; the " << be
+           << " back end takes f16 and bf16";
   bool sm80 = be == "sm80";
   if (sm80 && target.getComputeCapability() < 80)
     return info.op->emitOpError("the sm80 back end needs cp.async and "
@@ -805,13 +812,14 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
     return info.op->emitOpError()
            << "the " << be
            << " back end takes unbatched matmuls only; batched contractions "
-              "need --target=sm_90a and the sm90 back end (C = A*B)";
+              "need "
+           << sm90Hint(target);
   if (info.batchReduce)
     return info.op->emitOpError()
            << "the " << be
            << " back end takes one K dimension only; a sum over two K "
               "dimensions that do not collapse into one needs "
-              "--target=sm_90a and the sm90 back end";
+           << sm90Hint(target);
   if (info.cTransposed && !sm80)
     return info.op->emitOpError()
            << "the " << be
@@ -830,12 +838,11 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
   if ((!info.aType.isF16() && !(sm80 && info.aType.isBF16())) ||
       info.cType.isBF16())
     return info.op->emitOpError()
-           << "the " << be
-           << " back end takes f16 inputs"
+           << "the " << be << " back end takes f16 inputs"
            << (sm80 ? " (or bf16 with an f32 output)" : "")
            << " and an f16 or f32 output (its fragments are "
               "gpu.subgroup_mma's, which have no bf16); other types need "
-              "--target=sm_90a and the sm90 back end";
+           << sm90Hint(target);
   ArrayRef<int64_t> bt = config.getBlockTile();
   if (failed(verifyDivisible(info, bt)))
     return failure();
