@@ -825,6 +825,8 @@ std::string tcgen::bench::benchBundle(const std::string &path,
     e = bindLaunchSizes(kernel, options.sizes);
   if (!e.empty())
     return e;
+  if (std::string note = ptxFallbackNote(kernel); !note.empty())
+    addNote(row, note);
   const Manifest &manifest = kernel.manifest();
   // (With a baseline, planBaseline below refuses the pointwise kind.)
   if (manifest.op.kind == "pointwise" && !options.baseline)

@@ -1086,5 +1086,8 @@ CheckResult tcgen::bench::checkBundle(const std::string &path,
     r.error = error;
     return r;
   }
+  if (std::string note = ptxFallbackNote(kernel); !note.empty())
+    std::fprintf(stderr, "tcgen-gpu: note: %s: %s\n", path.c_str(),
+                 note.c_str());
   return checkKernel(kernel, options);
 }

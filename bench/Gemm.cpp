@@ -174,6 +174,14 @@ std::string tcgen::bench::bindLaunchSizes(rt::Kernel &kernel,
   return kernel.bindSizes(sizes[0], sizes[1], sizes[2]);
 }
 
+std::string tcgen::bench::ptxFallbackNote(const rt::Kernel &kernel) {
+  if (kernel.manifest().cubin.empty() ||
+      std::string(kernel.binaryKind()) != "ptx")
+    return "";
+  return std::string("ran from the PTX, not the manifest's cubin: ") +
+         kernel.loadNote();
+}
+
 std::string tcgen::bench::checkLaunchSizes(const Manifest &manifest,
                                            const LaunchSizes &sizes) {
   bool given = sizes[0] || sizes[1] || sizes[2];

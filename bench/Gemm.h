@@ -85,6 +85,13 @@ std::string checkLaunchSizes(const Manifest &manifest,
 /// checkLaunchSizes(). Returns "" or why not.
 std::string bindLaunchSizes(rt::Kernel &kernel, const LaunchSizes &sizes);
 
+/// Requires kernel.isLoaded(). Returns "" when the kernel runs from the
+/// binary its manifest chose (the cubin, or the PTX of a manifest without
+/// one); otherwise a note saying that the PTX runs instead of the cubin and
+/// why (tcgen_rt_load_note), which tcgen-gpu prints: a measurement of the
+/// JIT's code is not one of the cubin's.
+std::string ptxFallbackNote(const rt::Kernel &kernel);
+
 /// Parses "M,N,K" (each >= 1) into `out`; false if malformed.
 bool parseLaunchSizes(const std::string &text, LaunchSizes &out);
 

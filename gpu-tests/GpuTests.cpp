@@ -12,6 +12,7 @@
 //   GpuRuntime.*      rejected launches (misaligned pointer, wrong dtype),
 //                     also after launches that reused their plan
 //                     return the runtime's error and launch nothing;
+//   GpuCubin.*        a truncated cubin is refused at load, naming it;
 //   GpuWorkspace.*    a hand-written kernel with a workspace param sees a
 //                     zeroed, per-handle buffer and the stream-K grid;
 //   RuntimeHost.*     runtime errors raised before the driver is touched;
@@ -294,6 +295,44 @@ TEST_F(GpuRuntime, MissingEntryNamesTheEntry) {
   EXPECT_EQ(other.status(), TCGEN_ERROR_CUDA);
   EXPECT_NE(error.find("CUDA_ERROR_NOT_FOUND"), std::string::npos) << error;
   EXPECT_NE(error.find("entry 'no_such_kernel'"), std::string::npos) << error;
+}
+
+/// A cubin cut short, or with a section moved past its end, is refused
+/// before the driver reads it (which trusts the image's sizes): an error
+/// naming the file, not a crash and not a silent fallback to the PTX. The
+/// whole cubin loads, with no note.
+TEST(GpuCubin, TruncatedCubinIsAnErrorNotAFallback) {
+  SKIP_WITHOUT_GPU();
+  fs::path from = fs::path(refBundlesDir()) / "ref_f16_f32_rowmajor";
+  if (!fs::exists(from))
+    GTEST_SKIP() << from << " not found (set TCGEN_REF_BUNDLES)";
+  fs::path dir = fs::temp_directory_path() /
+                 ("tcgen-gpu-cubin-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  for (const char *ext : {".json", ".ptx", ".cubin"})
+    fs::copy_file(from / (std::string("ref_f16_f32_rowmajor") + ext),
+                  dir / (std::string("ref_f16_f32_rowmajor") + ext));
+  fs::path cubin = dir / "ref_f16_f32_rowmajor.cubin";
+  rt::Kernel whole;
+  ASSERT_EQ(whole.load(dir.string()), "");
+  if (std::string(whole.binaryKind()) == "cubin")
+    EXPECT_STREQ(whole.loadNote(), "");
+  else // A device the sm_90 cubin does not fit: the note says why.
+    EXPECT_NE(std::string(whole.loadNote()), "");
+  uintmax_t size = fs::file_size(cubin);
+  for (uintmax_t keep : {size / 2, size - 1, uintmax_t(100), uintmax_t(10)}) {
+    fs::resize_file(cubin, keep);
+    rt::Kernel cut;
+    std::string error = cut.load(dir.string());
+    EXPECT_EQ(cut.status(), TCGEN_ERROR_MANIFEST) << keep << ": " << error;
+    EXPECT_NE(error.find(cubin.string() + ": truncated or corrupt cubin: "),
+              std::string::npos)
+        << error;
+    fs::remove(cubin);
+    fs::copy_file(from / "ref_f16_f32_rowmajor.cubin", cubin);
+  }
+  fs::remove_all(dir);
 }
 
 //===----------------------------------------------------------------------===//

@@ -64,8 +64,52 @@ static constexpr const char *kNotCollapsed =
     "contiguous function argument used by no other op than a linalg.fill); "
     "other forms are not supported yet";
 
+LogicalResult mlir::tcgen::verifyNoEmptyDimension(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  // What loop dimension `d` is to the contraction.
+  auto role = [&](unsigned d) -> std::string {
+    if (failed(dims))
+      return "";
+    for (auto [name, list] :
+         {std::pair<StringRef, ArrayRef<unsigned>>{"a batch", dims->batch},
+          {"M", dims->m},
+          {"N", dims->n},
+          {"K", dims->k}})
+      if (llvm::is_contained(list, d))
+        return (", the contraction's " + name + " dimension,").str();
+    return "";
+  };
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto type = dyn_cast<ShapedType>(operand.get().getType());
+    if (!type)
+      continue;
+    for (auto [i, extent] : llvm::enumerate(type.getShape())) {
+      if (extent != 0)
+        continue;
+      unsigned number = operand.getOperandNumber();
+      // A, B and C where the op has two inputs and one output.
+      std::string name = "#" + std::to_string(number);
+      if (op.getNumDpsInputs() == 2 && op.getNumDpsInits() == 1)
+        name = std::string(1, "ABC"[number]) + " (" + name + ")";
+      std::string what;
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      if (auto d = dyn_cast<AffineDimExpr>(map.getResult(i)))
+        what = role(d.getPosition());
+      return op.emitOpError("operand ")
+             << name << " of type " << typeName(type) << " is empty: its dimension " << i
+             << what
+             << " has extent 0 (tcgen compiles contractions whose extents "
+                "are all at least 1)";
+    }
+  }
+  return success();
+}
+
 FailureOr<ContractionInfo>
 mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
+  if (failed(verifyNoEmptyDimension(op)))
+    return failure();
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)

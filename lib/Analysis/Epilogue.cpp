@@ -169,24 +169,28 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
   }
   // A batch adds leading loops: one batch dimension outermost in C, or
   // several, all outermost in C in their order ([b0, b1, m, n]); other
-  // batch layouts of C are not fused.
+  // batch layouts of C are not fused. A batch of one is a plain matmul to
+  // the kernel, but C and its consumer still have the batch dimensions
+  // (of extent 1): [1, m, n].
   bool batched = info.batched && info.batch > 1;
   bool cOutermost = !info.cBatchMiddle;
   for (auto [i, pos] : llvm::enumerate(info.cBatchPos))
     cOutermost &= pos == int64_t(i);
-  if (batched && !cOutermost) {
+  if (info.batched && !cOutermost) {
     whyNot = "fused epilogues of a batch need C stored with its batch "
              "dimensions outermost";
     return std::nullopt;
   }
-  unsigned lead = !batched ? 0 : info.multiBatch() ? info.batchShape.size() : 1;
+  unsigned lead = !info.batched       ? 0
+                  : info.multiBatch() ? info.batchShape.size()
+                                      : 1;
   unsigned rank = 2 + lead;
   if (!isElementwiseOnMemrefs(op, rank)) {
-    whyNot = batched ? "the consumer is not a " + std::to_string(rank) +
-                           "-dimensional (batch, m, n) elementwise op on "
-                           "memrefs with one output"
-                     : "the consumer is not a two-dimensional elementwise op "
-                       "on memrefs with one output";
+    whyNot = lead ? "the consumer is not a " + std::to_string(rank) +
+                        "-dimensional (batch, m, n) elementwise op on "
+                        "memrefs with one output"
+                  : "the consumer is not a two-dimensional elementwise op "
+                    "on memrefs with one output";
     return std::nullopt;
   }
   if (std::string body = checkBody(op); !body.empty()) {
@@ -204,10 +208,10 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
       AffineMap::getMultiDimIdentityMap(rank, op->getContext());
   // C's shape: [m, n], [batch, m, n] or [b0, b1, ..., m, n].
   SmallVector<int64_t> cShape = {info.m, info.n};
-  if (batched && info.multiBatch())
+  if (info.batched && info.multiBatch())
     cShape.insert(cShape.begin(), info.batchShape.begin(),
                   info.batchShape.end());
-  else if (batched)
+  else if (info.batched)
     cShape.insert(cShape.begin(), info.batch);
   std::string cShapeText;
   for (int64_t d : ArrayRef(cShape).drop_back(2))
@@ -699,6 +703,10 @@ int64_t mlir::tcgen::batchFoldedIntoN(const ContractionInfo &info,
   if (epilogue && llvm::any_of(epilogue->operands, [](const auto &o) {
         return o.kind == EpilogueOperandKind::Matrix;
       }))
+    return -1;
+  // C += A*B reads C's old value like a matrix operand (add(gemm, gemm)
+  // accumulates onto its first product, computed from zero).
+  if (!getZeroFillOfOutput(info) && !findFirstProduct(info.op))
     return -1;
   int64_t best = -1;
   for (size_t i = 0; i < info.batchShape.size(); ++i)

@@ -30,13 +30,35 @@ TargetAttr mlir::tcgen::getTargetOrDefault(Operation *op) {
   return TargetAttr::get(op->getContext(), "sm_90a");
 }
 
-/// Whether TMA stores can write C: its rows must be a multiple of 16 bytes
-/// apart. (A and B rows that are not are copied into padded buffers before
-/// the kernel: tcgen-sm90-build-kernel's packs.)
-static bool tmaCanStoreC(const ContractionInfo &info) {
+/// The element type of the output the kernel writes by default: a fused
+/// consumer's (a truncf to bf16 after a matmul into f32, say), else C's.
+static Type writtenType(const ContractionInfo &info) {
+  std::string whyNot;
+  std::optional<EpilogueInfo> epilogue = findEpilogue(info, whyNot);
+  return epilogue ? epilogue->outType : info.cType;
+}
+
+/// The element type of an output the sm90 kernel may write whose rows TMA
+/// stores cannot address (N elements not a multiple of 16 bytes), or null.
+/// The kernel writes C, or where a pointwise consumer is fused into it the
+/// consumer's output instead, whose type may differ (a matmul into f32
+/// followed by a truncf to bf16 writes rows of N bf16): both must do (the
+/// fusion may be switched off). (A and B rows that are not 16-byte
+/// multiples are copied into padded buffers before the kernel:
+/// tcgen-sm90-build-kernel's packs.)
+static Type typeTmaCannotStore(const ContractionInfo &info) {
   // A dynamic N is checked at launch (the runtime's TMA rules).
-  return ShapedType::isDynamic(info.n) ||
-         info.n * info.cType.getIntOrFloatBitWidth() / 8 % 16 == 0;
+  if (ShapedType::isDynamic(info.n))
+    return {};
+  for (Type t : {info.cType, writtenType(info)})
+    if (info.n * t.getIntOrFloatBitWidth() / 8 % 16 != 0)
+      return t;
+  return {};
+}
+
+/// Whether TMA stores can write every output the kernel may write.
+static bool tmaCanStoreC(const ContractionInfo &info) {
+  return !typeTmaCannotStore(info);
 }
 
 /// The size the model plans for where a size is known only at run time: a
@@ -50,9 +72,8 @@ static int64_t plannedSize(int64_t size) {
 StringRef mlir::tcgen::getDefaultBackend(const ContractionInfo &info,
                                          TargetAttr target) {
   // All four A/B layouts (K-major or MN-major operands), any sizes, C = A*B
-  // and C += A*B go to sm90, but for C += A*B on a batch.
-  if (target.getArch() == "sm_90a" &&
-      (getZeroFillOfOutput(info) || !(info.batched && info.batch > 1)))
+  // and C += A*B (on batches too) go to sm90.
+  if (target.getArch() == "sm_90a")
     return "sm90";
   // Ampere and Ada: ldmatrix, mma.sync and cp.async.
   if (target.getComputeCapability() >= 80 && target.getArch() != "sm_90a")
@@ -534,7 +555,9 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
                     "already)");
     if (!problem.aType.isF16() && !problem.aType.isBF16())
       return refuse("f16 or bf16 inputs, not ") << typeName(problem.aType);
-    if (config.getStore() == "tma" && problem.cType.isF32())
+    // (The output the kernel writes: a fused conversion's 16-bit output
+    // over f32 accumulators too.)
+    if (config.getStore() == "tma" && writtenType(problem).isF32())
       return refuse("a 16-bit C for store = \"tma\" (its 8x8 blocks are "
                     "transposed by stmatrix; an f32 C is stored from "
                     "registers, store = \"global\")");
@@ -569,12 +592,13 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
                     "walking whole tiles)");
   }
   // (Swapped, the stores write C in its own layout: its own rows.)
-  if (config.getStore() == "tma" && !tmaCanStoreC(problem))
+  if (Type t = typeTmaCannotStore(problem); t && config.getStore() == "tma")
     return info.op->emitOpError()
            << "TMA stores need the rows of C to be a multiple of 16 bytes "
               "apart, but N="
-           << problem.n << " " << typeName(problem.cType) << " elements are "
-           << problem.n * problem.cType.getIntOrFloatBitWidth() / 8
+           << problem.n << " " << typeName(t) << " elements"
+           << (t != problem.cType ? " (the fused consumer's output)" : "")
+           << " are " << problem.n * t.getIntOrFloatBitWidth() / 8
            << " bytes (store = \"staged\" or \"global\" writes them)";
   // A cluster walks pairs of neighbouring tiles (rounded up: a tile past
   // the edge loads zeros and stores nothing); the operand tile the pair
@@ -717,7 +741,7 @@ int64_t mlir::tcgen::getSharedMemoryBytes(const ContractionInfo &info,
 static LogicalResult verifySIMTConfigFits(const ContractionInfo &info,
                                           ConfigAttr config,
                                           TargetAttr target) {
-  if (failed(verifyBackendTakesSizes(info, "simt")))
+  if (failed(verifyBackendTakesSizes(info, "simt", target)))
     return failure();
   if (!info.aType.isF32() || !info.bType.isF32() || !info.cType.isF32())
     return info.op->emitOpError()
@@ -750,14 +774,23 @@ static LogicalResult verifySIMTConfigFits(const ContractionInfo &info,
   return success();
 }
 
+/// How to get the sm90 back end on `target`: --target=sm_90a, or where the
+/// target is sm_90a already (another back end was asked for)
+/// --backend=sm90.
+static std::string sm90Hint(TargetAttr target) {
+  return target.getArch() == "sm_90a" ? "the sm90 back end (--backend=sm90)"
+                                      : "the sm90 back end (--target=sm_90a)";
+}
+
 LogicalResult mlir::tcgen::verifyBackendTakesSizes(const ContractionInfo &info,
-                                                   StringRef backend) {
+                                                   StringRef backend,
+                                                   TargetAttr target) {
   if (!info.isDynamic() || backend == "sm90")
     return success();
   return info.op->emitOpError()
-         << "sizes known only at run time (M, N or K is `?`) need the sm90 "
-            "back end (--target=sm_90a); the "
-         << backend << " back end compiles static sizes only";
+         << "sizes known only at run time (M, N or K is `?`) need "
+         << sm90Hint(target) << "; the " << backend
+         << " back end compiles static sizes only";
 }
 
 LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
@@ -768,14 +801,13 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
   if (config.getBackend() == "simt")
     return verifySIMTConfigFits(info, config, target);
   StringRef be = config.getBackend();
-  if (failed(verifyBackendTakesSizes(info, be)))
+  if (failed(verifyBackendTakesSizes(info, be, target)))
     return failure();
   if (isFP8Type(info.aType))
     return info.op->emitOpError()
-           << "fp8 (" << typeName(info.aType)
-           << ") inputs need the sm90 back end (--target=sm_90a: wgmma with "
-              "8-bit floats); the "
-           << be << " back end takes f16 and bf16";
+           << "fp8 (" << typeName(info.aType) << ") inputs need "
+           << sm90Hint(target) << ", whose wgmma takes 8-bit floats; the " << be
+           << " back end takes f16 and bf16";
   bool sm80 = be == "sm80";
   if (sm80 && target.getComputeCapability() < 80)
     return info.op->emitOpError("the sm80 back end needs cp.async and "
@@ -786,13 +818,14 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
     return info.op->emitOpError()
            << "the " << be
            << " back end takes unbatched matmuls only; batched contractions "
-              "need --target=sm_90a and the sm90 back end (C = A*B)";
+              "need "
+           << sm90Hint(target);
   if (info.batchReduce)
     return info.op->emitOpError()
            << "the " << be
            << " back end takes one K dimension only; a sum over two K "
               "dimensions that do not collapse into one needs "
-              "--target=sm_90a and the sm90 back end";
+           << sm90Hint(target);
   if (info.cTransposed && !sm80)
     return info.op->emitOpError()
            << "the " << be
@@ -811,12 +844,11 @@ LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
   if ((!info.aType.isF16() && !(sm80 && info.aType.isBF16())) ||
       info.cType.isBF16())
     return info.op->emitOpError()
-           << "the " << be
-           << " back end takes f16 inputs"
+           << "the " << be << " back end takes f16 inputs"
            << (sm80 ? " (or bf16 with an f32 output)" : "")
            << " and an f16 or f32 output (its fragments are "
               "gpu.subgroup_mma's, which have no bf16); other types need "
-              "--target=sm_90a and the sm90 back end";
+           << sm90Hint(target);
   ArrayRef<int64_t> bt = config.getBlockTile();
   if (failed(verifyDivisible(info, bt)))
     return failure();

@@ -217,7 +217,7 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
         StringRef chosenBackend = !backend.empty()  ? StringRef(backend)
                                   : !f32Backend.empty() ? f32Backend
                                                : getDefaultBackend(*info, target);
-        if (failed(verifyBackendTakesSizes(*info, chosenBackend)))
+        if (failed(verifyBackendTakesSizes(*info, chosenBackend, target)))
           return WalkResult::interrupt();
         const model::DeviceConstants *constants =
             cache ? cache->constants(device) : nullptr;

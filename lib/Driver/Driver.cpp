@@ -12,7 +12,9 @@
 #include "tcgen/Driver/Bundle.h"
 #include "tcgen/Driver/Ptxas.h"
 #include "tcgen/IR/TCGenDialect.h"
+#include "tcgen/Runtime/Validate.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -62,6 +64,10 @@ private:
   const DriverOptions &options;
   StringRef outDir;
   llvm::raw_ostream &outs, &errs;
+  MLIRContext *ctx = nullptr; // The module's, set by run().
+  /// The location errors about the whole problem are reported at: its
+  /// first contraction's (the module's if it has none). Set by run().
+  std::optional<Location> problemLoc;
 };
 
 } // namespace
@@ -197,6 +203,22 @@ CompileTry::writeBundles(std::vector<KernelRecord> &kernels,
     if (wantCubin &&
         failed(assemble(k, ptxas, ptxPath, cubinPath, retrySpills, spilled)))
       return failure();
+    // What the runtime checks at every launch, checked once here: a rule
+    // that chose a kernel no launch can satisfy is an error, not a bundle.
+    // Reported at the problem's contraction, so that the user sees which
+    // problem tcgen cannot compile yet.
+    if (std::string why = ::tcgen::validateLaunchable(
+            m, TargetAttr::get(ctx, options.target).getMaxSharedMemoryPerBlock());
+        !why.empty()) {
+      emitError(*problemLoc)
+          << "tcgen cannot compile this problem yet: the runtime would refuse "
+             "every launch of kernel '"
+          << m.entry << "': " << why
+          << " (a defect in tcgen's choice of kernel; no bundle is written)";
+      llvm::sys::fs::remove(ptxPath);
+      llvm::sys::fs::remove(cubinPath);
+      return failure();
+    }
     if (failed(writeFile((base + ".json").str(), ::tcgen::writeManifest(m))))
       return failure();
     outs << "tcgen: wrote " << base << ".{" << (wantCubin ? "cubin," : "")
@@ -219,6 +241,14 @@ LogicalResult CompileTry::run(ModuleOp module, int64_t modelRank,
                               bool retrySpills, std::string &spilled,
                               BundleResult &result) {
   MLIRContext &ctx = *module->getContext();
+  this->ctx = &ctx;
+  problemLoc = module.getLoc();
+  module->walk([&](Operation *op) {
+    if (!isContractionCandidate(op))
+      return WalkResult::advance();
+    problemLoc = op->getLoc();
+    return WalkResult::interrupt();
+  });
   if (failed(attachTarget(module, options.target)))
     return failure();
   bool hasContraction = false;
@@ -283,6 +313,16 @@ mlir::tcgen::compileToBundle(ModuleOp problem, const DriverOptions &options,
                              StringRef outDir) {
   bool retry = !options.explain && !options.allowSpills && !options.configFixed;
   llvm::raw_ostream &errs = options.errs ? *options.errs : llvm::errs();
+  // An empty contraction computes nothing, and the pipeline's
+  // canonicalization would erase it without a word: say which operand is
+  // empty here.
+  WalkResult empty = problem->walk([](linalg::LinalgOp op) {
+    return isContractionCandidate(op) && failed(verifyNoEmptyDimension(op))
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  if (empty.wasInterrupted())
+    return failure();
   constexpr int64_t kMaxTries = 8;
   for (int64_t rank = 0;; ++rank) {
     std::string spilled;

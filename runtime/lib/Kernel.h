@@ -140,6 +140,9 @@ struct tcgen_kernel {
   tcgen::Manifest manifest;
   std::string manifestPath;
   std::string binaryKind;
+  /// Why the manifest's cubin was not used (empty if it was, or if there is
+  /// none): tcgen_rt_load_note().
+  std::string loadNote;
   tcgen::DeviceInfo device;
   CUcontext context = nullptr;
   CUdevice cuDevice = 0;

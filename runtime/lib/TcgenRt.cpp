@@ -10,6 +10,7 @@
 #include "tcgen/tcgen_rt.h"
 
 #include "Kernel.h"
+#include "tcgen/Runtime/Elf.h"
 #include "tcgen/Runtime/Runtime.h"
 
 #include <algorithm>
@@ -166,8 +167,10 @@ CUresult loadPtx(const Driver &d, const std::string &ptx, CUmodule &module,
   return r;
 }
 
-/// Loads the cubin, or the PTX if there is no cubin or the cubin does not
-/// fit this device.
+/// Loads the cubin, or the PTX if there is no cubin or the driver refuses
+/// the cubin for this device (the reason is kept in k.loadNote). A cubin
+/// that is not a well-formed ELF image within its file is an error: the
+/// driver trusts the image's own sizes and would read past the buffer.
 tcgen_status loadModule(tcgen_kernel &k) {
   const Driver &d = *k.driver;
   std::filesystem::path dir =
@@ -178,6 +181,10 @@ tcgen_status loadModule(tcgen_kernel &k) {
     std::string image;
     if (!readFile(path, image)) {
       cubinError = path + ": cannot read cubin";
+    } else if (std::string bad = validateCubinImage(image.data(), image.size());
+               !bad.empty()) {
+      return fail(TCGEN_ERROR_MANIFEST,
+                  path + ": truncated or corrupt cubin: " + bad);
     } else {
       CUresult r = d.cuModuleLoadDataFn(&k.module, image.data());
       if (r == CUDA_SUCCESS) {
@@ -207,6 +214,9 @@ tcgen_status loadModule(tcgen_kernel &k) {
                     (log.empty() ? "" : "\n" + log));
   }
   k.binaryKind = "ptx";
+  if (!cubinError.empty())
+    k.loadNote = cubinError + "; loaded the PTX instead (JIT-compiled by the "
+                              "driver)";
   return TCGEN_OK;
 }
 
@@ -509,6 +519,10 @@ tcgen_status tcgen_rt_launch_info(const tcgen_kernel *k,
   out->spill_bytes = k->manifest.resources.spillBytes;
   out->static_smem_bytes = k->manifest.resources.staticSmemBytes;
   return succeed();
+}
+
+const char *tcgen_rt_load_note(const tcgen_kernel *k) {
+  return k ? k->loadNote.c_str() : nullptr;
 }
 
 const char *tcgen_rt_dtype_name(tcgen_dtype dtype) {

@@ -1,7 +1,7 @@
 //===- Validate.cpp - Launch-argument validation --------------------------===//
 //
-// This file implements validateDevice(), validateLaunch(), launchedGrid()
-// and workspaceBytes().
+// This file implements validateDevice(), validateLaunch(),
+// validateLaunchable(), launchedGrid() and workspaceBytes().
 //
 //===----------------------------------------------------------------------===//
 
@@ -417,4 +417,31 @@ std::string tcgen::specializeManifest(const Manifest &manifest, int64_t m,
     }
   }
   return "";
+}
+
+std::string tcgen::validateLaunchable(const Manifest &manifest,
+                                      int64_t maxSharedBytes) {
+  // A size fixed at launch: one every TMA rule admits for any dtype.
+  constexpr int64_t kNominalSize = 128;
+  Manifest m;
+  std::string error =
+      specializeManifest(manifest, kNominalSize, kNominalSize, kNominalSize, m);
+  if (!error.empty())
+    return error;
+  // The device the manifest asks for: min_cc, or exactly XX for sm_XXa.
+  int cc = std::max(m.target.minCC, archSpecificCC(m.target.arch));
+  DeviceInfo device;
+  device.ccMajor = cc / 10;
+  device.ccMinor = cc % 10;
+  device.maxDynamicSmemBytes = maxSharedBytes;
+  device.name = "nominal " + m.target.arch;
+  device.smCount = 1;
+  std::vector<TensorArg> args;
+  uintptr_t address = 0;
+  for (const Operand &o : m.operands) {
+    // Far apart, each 256-byte aligned (as cudaMalloc's).
+    address += uintptr_t(1) << 32;
+    args.push_back({o.name, o.dtype, o.shape, o.strides, address});
+  }
+  return validateLaunch(m, args, device);
 }

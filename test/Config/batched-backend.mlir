@@ -21,7 +21,7 @@ func.func @batched(%a: memref<16x1024x512xf16>, %b: memref<16x512x1024xf16>, %c:
 // B[l,k,j]) goes to sm90, whose model plans the tiles of the one C with a
 // K loop of 16 x 256, as for a 1024 x 1024 x 4096 matmul: 64x128 (128
 // tiles, one wave). The sm80 back end takes one K dimension only.
-// SM80: error: 'linalg.generic' op the sm80 back end takes one K dimension only; a sum over two K dimensions that do not collapse into one needs --target=sm_90a and the sm90 back end
+// SM80: error: 'linalg.generic' op the sm80 back end takes one K dimension only; a sum over two K dimensions that do not collapse into one needs the sm90 back end (--target=sm_90a)
 // CHECK-LABEL: func @summed
 // CHECK: #tcgen.config<backend = "sm90", block = [64, 128, 64]
 func.func @summed(%A: memref<1024x16x256xf16>, %B: memref<256x16x1024xf16>, %C: memref<1024x1024xf32>) {

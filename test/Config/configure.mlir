@@ -49,7 +49,7 @@ module attributes {tcgen.target = #tcgen.target<"sm_80">} {
 
 // A config written by hand for another back end is checked too.
 func.func @dynamic_wmma_config(%a: memref<?x128xf16>, %b: memref<128x256xf16>, %c: memref<?x256xf32>) {
-  // expected-error @+1 {{sizes known only at run time (M, N or K is `?`) need the sm90 back end (--target=sm_90a); the wmma back end compiles static sizes only}}
+  // expected-error @+1 {{sizes known only at run time (M, N or K is `?`) need the sm90 back end (--backend=sm90); the wmma back end compiles static sizes only}}
   linalg.matmul {tcgen.config = #tcgen.config<block = [64, 64, 64], warp = [32, 32, 32]>}
     ins(%a, %b : memref<?x128xf16>, memref<128x256xf16>) outs(%c : memref<?x256xf32>)
   return
@@ -127,10 +127,24 @@ module attributes {tcgen.target = #tcgen.target<"sm_75">} {
 
 // -----
 
-// C += A*B stays on the wmma back end, which has no batched form.
-func.func @batched(%a: memref<2x128x64xf16>, %b: memref<2x64x128xf16>, %c: memref<2x128x128xf32>) {
-  // expected-error @+1 {{the wmma back end takes unbatched matmuls only; batched contractions need --target=sm_90a and the sm90 back end (C = A*B)}}
+// C += A*B on a batch goes to the sm90 back end, like C = A*B (the epilogue
+// adds C's old value, one matrix per batch entry).
+// CHECK-LABEL: func @batched_accumulate
+// CHECK: linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90"
+func.func @batched_accumulate(%a: memref<2x128x64xf16>, %b: memref<2x64x128xf16>, %c: memref<2x128x128xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<2x128x64xf16>, memref<2x64x128xf16>) outs(%c : memref<2x128x128xf32>)
+  return
+}
+
+// -----
+
+// A config for the wmma back end, which has no batched form: the sm90 back
+// end is one option away on this target (sm_90a, the default), so the
+// error names the option, not the target.
+func.func @batched_wmma(%a: memref<2x128x64xf16>, %b: memref<2x64x128xf16>, %c: memref<2x128x128xf32>) {
+  // expected-error @+1 {{the wmma back end takes unbatched matmuls only; batched contractions need the sm90 back end (--backend=sm90)}}
+  linalg.batch_matmul {tcgen.config = #tcgen.config<block = [64, 64, 32], warp = [32, 32, 32]>}
+    ins(%a, %b : memref<2x128x64xf16>, memref<2x64x128xf16>) outs(%c : memref<2x128x128xf32>)
   return
 }
 
@@ -138,9 +152,12 @@ func.func @batched(%a: memref<2x128x64xf16>, %b: memref<2x64x128xf16>, %c: memre
 
 // Two batch dimensions in different orders in A and C (tcgen-collapse-dims
 // leaves them): the analysis takes them (the sm90 back end reads them
-// through 4-d tensor maps), the wmma back end has no batched form.
+// through 4-d tensor maps) and configures the sm90 back end (whose kernel
+// then refuses C += A*B with C's batch dimensions in another order:
+// test/Targets/SM90/build-kernel.mlir).
+// CHECK-LABEL: func @two_batch_dims
+// CHECK: linalg.generic {{.*}}tcgen.config = #tcgen.config<backend = "sm90"
 func.func @two_batch_dims(%a: memref<2x3x128x64xf16>, %b: memref<2x3x64x128xf16>, %c: memref<3x2x128x128xf32>) {
-  // expected-error @+1 {{the wmma back end takes unbatched matmuls only; batched contractions need --target=sm_90a and the sm90 back end (C = A*B)}}
   linalg.generic {indexing_maps = [affine_map<(b0, b1, m, n, k) -> (b0, b1, m, k)>, affine_map<(b0, b1, m, n, k) -> (b0, b1, k, n)>, affine_map<(b0, b1, m, n, k) -> (b1, b0, m, n)>],
                   iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
       ins(%a, %b : memref<2x3x128x64xf16>, memref<2x3x64x128xf16>) outs(%c : memref<3x2x128x128xf32>) {
@@ -263,9 +280,18 @@ func.func @k32_f16(%a: memref<256x128xf16>, %b: memref<128x256xf16>, %c: memref<
 // The other back ends take no fp8.
 module attributes {tcgen.target = #tcgen.target<"sm_89">} {
   func.func @sm89(%A: memref<256x256xf8E4M3FN>, %B: memref<256x256xf8E4M3FN>, %C: memref<256x256xf32>) {
-    // expected-error @+1 {{fp8 (f8E4M3FN) inputs need the sm90 back end (--target=sm_90a: wgmma with 8-bit floats); the sm80 back end takes f16 and bf16}}
+    // expected-error @+1 {{fp8 (f8E4M3FN) inputs need the sm90 back end (--target=sm_90a), whose wgmma takes 8-bit floats; the sm80 back end takes f16 and bf16}}
     linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
       ins(%A, %B : memref<256x256xf8E4M3FN>, memref<256x256xf8E4M3FN>) outs(%C : memref<256x256xf32>)
     return
   }
+}
+
+// -----
+
+// An empty contraction is refused, naming the operand and the dimension.
+func.func @empty_n(%a: memref<64x32xf16>, %b: memref<32x0xf16>, %c: memref<64x0xf32>) {
+  // expected-error @+1 {{operand B (#1) of type memref<32x0xf16> is empty: its dimension 1, the contraction's N dimension, has extent 0 (tcgen compiles contractions whose extents are all at least 1)}}
+  linalg.matmul ins(%a, %b : memref<64x32xf16>, memref<32x0xf16>) outs(%c : memref<64x0xf32>)
+  return
 }

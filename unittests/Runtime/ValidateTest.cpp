@@ -687,3 +687,44 @@ TEST(DynamicLaunchTest, OneBlockPerSM) {
   EXPECT_EQ(launchedGrid(l, 132), (std::array<int64_t, 3>{132, 1, 1}));
   EXPECT_EQ(launchedGrid(l, 0), (std::array<int64_t, 3>{2, 1, 1}));
 }
+
+TEST(LaunchableTest, AcceptsWhatSomeLaunchSatisfies) {
+  Manifest m;
+  ASSERT_EQ(parseManifest(tensorMapManifestText(), m), "");
+  EXPECT_EQ(validateLaunchable(m, 232448), "");
+  // Sizes fixed at launch: dense tensors of a nominal size.
+  ASSERT_EQ(parseManifest(dynamicManifestText(), m), "");
+  EXPECT_EQ(validateLaunchable(m, 232448), "");
+}
+
+TEST(LaunchableTest, RefusesATensorMapOverRowsNoLaunchCanHave) {
+  // A bf16 C of N = 100 (200-byte rows) written through a tensor map: the
+  // manifest fixes the strides, and TMA refuses them at every launch.
+  Manifest m;
+  ASSERT_EQ(parseManifest(tensorMapManifestText(), m), "");
+  m.operands[2].dtype = DType::BF16;
+  m.operands[2].shape = {1024, 100};
+  m.operands[2].strides = {100, 1};
+  m.operands[1].shape = {1024, 100};
+  m.operands[1].strides = {100, 1};
+  m.op.n = 100;
+  m.params[1] = {"ptr", "B", ""};
+  m.params[2] = {"tensormap", "C", ""};
+  m.params[2].box = {64, 64};
+  EXPECT_EQ(validateLaunchable(m, 232448),
+            "operand 'C': TMA needs byte strides that are multiples of 16, got "
+            "stride 100 (200 bytes of bf16) in dimension 0 (strides [100, 1])");
+  // With C's pointer there is nothing to refuse.
+  m.params[2] = {"ptr", "C", ""};
+  EXPECT_EQ(validateLaunchable(m, 232448), "");
+}
+
+TEST(LaunchableTest, RefusesMoreSharedMemoryThanTheTargetHas) {
+  Manifest m;
+  ASSERT_EQ(parseManifest(sampleManifestText(), m), "");
+  m.launch.dynamicSmemBytes = 200000;
+  EXPECT_EQ(validateLaunchable(m, 163 * 1024),
+            "launch: shared memory 200000 B dynamic + 27648 B static exceeds "
+            "the limit of 166912 B per block on device 'nominal sm_90a' "
+            "(compute capability 9.0)");
+}

@@ -120,10 +120,19 @@ linalg::FillOp getZeroFillOfOutput(const ContractionInfo &info);
 /// zero fill, which `op` then accumulates into; null if none.
 linalg::LinalgOp findFirstProduct(linalg::LinalgOp op);
 
+/// Checks that no operand of the contraction `op` has a static extent of 0:
+/// such a contraction computes nothing (or, over an empty K, a C of zeros
+/// or of its old value), and canonicalization erases it, so that nothing
+/// is left to compile. Emits an error at `op` naming the first empty
+/// operand (A, B or C and its position), its type, the empty dimension and
+/// which of M, N, K or a batch dimension that is, and fails.
+LogicalResult verifyNoEmptyDimension(linalg::LinalgOp op);
+
 /// Analyzes `op`. Several M (N) dimensions that did not collapse into one
 /// become one matrix dimension (the largest that fits the layout) and
 /// batch dimensions that B (A) lacks. On failure emits an error at `op`
-/// naming the problem (a dynamic batch, unsupported element types, forms
+/// naming the problem (an empty dimension: verifyNoEmptyDimension, a
+/// dynamic batch, unsupported element types, forms
 /// not supported yet: more than three batch dimensions, counting those,
 /// more than two K dimensions or two with a batch, a batch dimension that
 /// is innermost) and returns failure.

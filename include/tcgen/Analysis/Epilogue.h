@@ -72,8 +72,9 @@ std::optional<EpilogueInfo> findEpilogue(const ContractionInfo &info,
 /// each tile takes its (h, e') from its columns (a row vector of the
 /// epilogue is read at e'). Returns that dimension's index in
 /// `info.batchShape` (the largest such, if several), or -1: none, N is not
-/// a static multiple of 64, C is column-major, or `epilogue` has a matrix
-/// operand.
+/// a static multiple of 64, C is column-major, `epilogue` has a matrix
+/// operand, or the contraction computes C += A*B (reading C's old value
+/// like a matrix operand).
 int64_t batchFoldedIntoN(const ContractionInfo &info,
                          const EpilogueInfo *epilogue);
 

@@ -19,9 +19,8 @@ namespace mlir::tcgen {
 TargetAttr getTargetOrDefault(Operation *op);
 
 /// The back end for `info` on `target` when the user names none: sm90 on
-/// sm_90a for what it generates (C = A*B in any of the four A/B layouts,
-/// any sizes whose rows are multiples of 16 bytes, as TMA needs), wmma
-/// otherwise.
+/// sm_90a (C = A*B or C += A*B, batched or not, in any of the four A/B
+/// layouts), sm80 on sm_80 to sm_89, wmma otherwise.
 StringRef getDefaultBackend(const ContractionInfo &info, TargetAttr target);
 
 /// A candidate tiling of the simt back end: block tile bm x bn x bk, warp
@@ -149,9 +148,10 @@ int64_t chooseSM80Stages(const ContractionInfo &info,
                          StringRef store, TargetAttr target);
 
 /// Checks that `backend` compiles the problem's sizes: sizes known only at
-/// run time need sm90. Emits an error at `info.op`.
+/// run time need sm90 (the error says how to get it on `target`). Emits an
+/// error at `info.op`.
 LogicalResult verifyBackendTakesSizes(const ContractionInfo &info,
-                                      StringRef backend);
+                                      StringRef backend, TargetAttr target);
 
 /// Checks that `config` fits the problem (wmma: sizes are multiples of the
 /// block tile; sm90: rows TMA can address) and the target (shared memory). Emits an error at `info.op`.

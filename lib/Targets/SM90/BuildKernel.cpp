@@ -162,6 +162,26 @@ struct BuildKernelPass final
     return success();
   }
 
+  /// C += A*B on a batch: the epilogue adds C's old value, read through a
+  /// plain pointer as a dense [batch..., m, n] array (the kernel's view of
+  /// a matrix operand of a batch; C is contiguous, tagOperandArgument).
+  /// Emits an error at `op` unless C is stored with its batch dimensions
+  /// outermost, in their order.
+  LogicalResult checkAccumulatedBatch(linalg::LinalgOp op,
+                                      const ContractionInfo &info) {
+    // (A column-major C is C^T's row-major [n][m] in the kernel's terms.)
+    bool cOutermost = !info.cBatchMiddle;
+    for (auto [i, pos] : llvm::enumerate(info.cBatchPos))
+      cOutermost &= pos == int64_t(i);
+    if (!cOutermost)
+      return op.emitOpError(
+          "C += A*B on a batch reads C's old value as one dense matrix per "
+          "batch entry: the sm90 back end needs C stored with its batch "
+          "dimensions outermost, in their order (zero-fill C first to "
+          "compute C = A*B)");
+    return success();
+  }
+
   /// The prologues a kernel fuses: A's, or else B's (one per kernel).
   struct ChosenPrologues {
     std::optional<PrologueInfo> a, b;
@@ -302,9 +322,11 @@ struct BuildKernelPass final
       return op.emitOpError("C += A*B with a fused pointwise consumer is not "
                             "supported by the sm90 back end yet (zero-fill C "
                             "first, or compute the sum in the consumer)");
-    if (accumulate && info->batched && info->batch > 1)
-      return op.emitOpError("C += A*B on a batch is not supported by the sm90 "
-                            "back end yet (zero-fill C first)");
+    // On a batch, C's old value is read like a matrix operand of a fused
+    // epilogue: one dense [m][n] matrix per batch entry, outermost.
+    if (accumulate && info->batched && info->batch > 1 &&
+        failed(checkAccumulatedBatch(op, *info)))
+      return failure();
     // Sizes known at run time only: the kernel of verifySM90ConfigFits
     // (tensor maps in and out, persistent, data-parallel), C = A*B alone.
     const bool dynamicShape = info->isDynamic() || pa.isDynamic();

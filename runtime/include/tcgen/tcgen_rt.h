@@ -45,7 +45,7 @@ typedef enum tcgen_status {
   TCGEN_OK = 0,
   TCGEN_ERROR_INVALID_ARGUMENT = 1,   /* null handle or pointer, bad index */
   TCGEN_ERROR_NOT_FOUND = 2,          /* bundle, manifest or binary missing */
-  TCGEN_ERROR_MANIFEST = 3,           /* manifest malformed or inconsistent */
+  TCGEN_ERROR_MANIFEST = 3,           /* manifest (or its cubin) malformed */
   TCGEN_ERROR_NO_DRIVER = 4,          /* libcuda could not be loaded */
   TCGEN_ERROR_NO_DEVICE = 5,          /* cuInit failed or no device present */
   TCGEN_ERROR_UNSUPPORTED_DEVICE = 6, /* compute capability or smem too low */
@@ -129,7 +129,11 @@ tcgen_status tcgen_rt_device_count(int *count);
  *  or JIT-compiles the PTX if there is no cubin (or the cubin does not fit
  *  the device), looks up the entry and raises its dynamic shared memory
  *  limit when the manifest asks for more than 48 KiB. Refuses a device the
- *  manifest's target excludes. On success stores a handle in *out. */
+ *  manifest's target excludes, and a cubin that is not a well-formed ELF
+ *  image within its file (truncated or corrupt: TCGEN_ERROR_MANIFEST,
+ *  naming the file and the problem) rather than fall back to the PTX.
+ *  tcgen_rt_load_note() says why a cubin was not used. On success stores a
+ *  handle in *out. */
 tcgen_status tcgen_rt_load(const char *path, tcgen_kernel **out);
 
 /** Validates `args` (one per manifest operand, in order; see
@@ -214,6 +218,12 @@ tcgen_status tcgen_rt_operand(const tcgen_kernel *kernel, int index,
 tcgen_status tcgen_rt_op(const tcgen_kernel *kernel, tcgen_op_info *out);
 tcgen_status tcgen_rt_launch_info(const tcgen_kernel *kernel,
                                   tcgen_launch_info *out);
+/** Returns why the manifest's cubin was not used although it names one
+ *  (the file could not be read, or the driver refused it for this device:
+ *  the driver's error; the kernel then runs from the PTX, JIT-compiled by
+ *  the driver), or "" when the cubin was loaded or the manifest names
+ *  none. */
+const char *tcgen_rt_load_note(const tcgen_kernel *kernel);
 
 /** Returns the manifest spelling of a dtype ("f16"), or "?". */
 const char *tcgen_rt_dtype_name(tcgen_dtype dtype);

@@ -98,14 +98,43 @@ func.func @accumulate(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memr
 
 // -----
 
-// C += A*B with a pointwise consumer, or on a batch: not yet.
+// C += A*B on a batch: the plain pointer to C views one dense matrix per
+// batch entry, loaded at the tile's matrix first.
+// CHECK-LABEL: func.func @accumulate_batch(
+// CHECK-SAME:    memref<2x256x512xf32> {tcgen.operand = "C"}
+// CHECK-NOT:     tcgen.overwrite
+// CHECK:       gpu.func @accumulate_batch_kernel(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[OLD:.*]]: memref<2x256x512xf32>)
+// CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "ptr:C"]
+// CHECK:         vector.load %[[OLD]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x256x512xf32>, vector<2xf32>
+// CHECK:         arith.addf %{{.*}}, %{{.*}} : f32
 func.func @accumulate_batch(%A: memref<2x256x128xf16>, %B: memref<2x128x512xf16>, %C: memref<2x256x512xf32>) {
-  // expected-error @+1 {{C += A*B on a batch is not supported by the sm90 back end yet (zero-fill C first)}}
   linalg.batch_matmul ins(%A, %B : memref<2x256x128xf16>, memref<2x128x512xf16>) outs(%C : memref<2x256x512xf32>)
   return
 }
 
 // -----
+
+// ... but not a C whose batch sits between its rows and columns: the old
+// value is read as dense matrices, one after the other.
+func.func @accumulate_batch_middle(%A: memref<2x256x128xf16>, %B: memref<2x128x512xf16>, %C: memref<256x2x512xf32>) {
+  // expected-error @+1 {{C += A*B on a batch reads C's old value as one dense matrix per batch entry: the sm90 back end needs C stored with its batch dimensions outermost, in their order (zero-fill C first to compute C = A*B)}}
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (m, b, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%A, %B : memref<2x256x128xf16>, memref<2x128x512xf16>) outs(%C : memref<256x2x512xf32>) {
+  ^bb0(%x: f16, %y: f16, %z: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+
+// -----
+
+// C += A*B with a pointwise consumer: not yet.
 
 #acc_id = affine_map<(d0, d1) -> (d0, d1)>
 func.func @accumulate_fused(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %out: memref<256x512xf32>) {

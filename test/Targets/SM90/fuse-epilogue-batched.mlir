@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
 
 // A pointwise consumer of a batch (attention-style scores: S * 0.125 + M
 // + bias[j]) fuses like one of a single matrix: the matrix operand M holds
@@ -27,5 +27,30 @@ func.func @batched_epilogue(%A: memref<4x256x64xf16>, %B: memref<4x64x384xf16>, 
     linalg.yield %r : f16
   }
   memref.dealloc %C : memref<4x256x384xf32>
+  return
+}
+
+// -----
+
+// A batch of one is a plain matmul, but its C and the consumer keep the
+// batch dimension of extent 1: a conversion over [1, m, n] (f32 -> bf16)
+// fuses like one over [m, n], and the kernel writes the bf16 output.
+// CHECK-LABEL: func.func @batch_of_one_truncf(
+// CHECK-SAME:    memref<1x256x384xbf16> {tcgen.operand = "C"}
+// CHECK-SAME:    tcgen.fused_epilogue
+// CHECK-NOT:     linalg.generic
+// CHECK-LABEL: gpu.func @batch_of_one_truncf_kernel(
+// CHECK:         arith.truncf %{{.*}} : f32 to bf16
+func.func @batch_of_one_truncf(%A: memref<1x256x64xbf16>, %B: memref<1x64x384xbf16>, %O: memref<1x256x384xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<1x256x384xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<1x256x384xf32>)
+  linalg.batch_matmul ins(%A, %B : memref<1x256x64xbf16>, memref<1x64x384xbf16>) outs(%C : memref<1x256x384xf32>)
+  linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%C : memref<1x256x384xf32>) outs(%O : memref<1x256x384xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %r = arith.truncf %x : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  memref.dealloc %C : memref<1x256x384xf32>
   return
 }

@@ -94,6 +94,8 @@ public:
   /// Whether the loaded kernel leaves sizes to the launch.
   bool isDynamic() const { return getManifest(handle)->isDynamic(); }
   const char *binaryKind() const { return tcgen_rt_binary_kind(handle); }
+  /// Why the manifest's cubin was not used ("" if it was, or if none).
+  const char *loadNote() const { return tcgen_rt_load_note(handle); }
   const char *deviceName() const { return tcgen_rt_device_name(handle); }
 
 private:

@@ -132,6 +132,19 @@ std::string bindSizes(const Manifest &manifest,
 std::string specializeManifest(const Manifest &manifest, int64_t m, int64_t n,
                                int64_t k, Manifest &out);
 
+/// Returns "" if validateLaunch() accepts a launch of `manifest` with
+/// tensors exactly as it describes them, as far as that can be told
+/// without a device: on a nominal device of the manifest's min_cc (XX for
+/// an arch sm_XXa) with
+/// `maxSharedBytes` of shared memory per block, each operand a tensor of
+/// its shape and strides at an address aligned to 256 bytes (sizes fixed
+/// at launch taken as 128, with dense strides: specializeManifest).
+/// Otherwise validateLaunch()'s message: a manifest that no launch can
+/// satisfy (a tensor map over rows that are not 16-byte multiples apart,
+/// say). `tcgen compile` runs it on every manifest before writing it.
+std::string validateLaunchable(const Manifest &manifest,
+                               int64_t maxSharedBytes);
+
 } // namespace tcgen
 
 #endif // TCGEN_RUNTIME_VALIDATE_H
