@@ -129,7 +129,7 @@ class Kernel:
             _registry[self.id] = self
         self._handles = {}
         self._plans = {}
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         if "torch" in sys.modules:
             from . import torch_ops
             torch_ops.ensure_registered()
@@ -138,9 +138,15 @@ class Kernel:
 
     def _aliases(self, spec_names):
         names = {}
+        # A kernel that computes C^T = B^T A^T lists the caller's a as its
+        # rhs "B": lower-case a and b would then mislead, so they are only
+        # names where the lhs comes first.
+        roles = [o.role for o in self.operands if o.role in ("lhs", "rhs")]
+        lower = roles[:1] != ["rhs"]
         for o in self.operands:
             names[o.name] = o.index
-            names.setdefault(o.name.lower(), o.index)
+            if lower or o.role not in ("lhs", "rhs"):
+                names.setdefault(o.name.lower(), o.index)
         names.setdefault("out", self.result.index)
         non_out = [o for o in self.operands if o.role != "out"]
         if spec_names and len(spec_names) == len(non_out):
@@ -332,6 +338,14 @@ class Kernel:
         return result
 
     def _make_plan(self, key, views, torch):
+        with self._lock:  # one plan per key, also when threads race to it
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = self._new_plan(views, torch)
+                self._plans[key] = plan
+            return plan
+
+    def _new_plan(self, views, torch):
         mapped, device = self.check(views)
         if torch is not None and torch.cuda.is_available() and \
                 torch.cuda.is_current_stream_capturing():
@@ -358,10 +372,7 @@ class Kernel:
         out = ctypes.c_void_p()
         lib.check("tcgen_rt_plan_create",
                   lib.cdll.tcgen_rt_plan_create(handle, args, n, ctypes.byref(out)))
-        plan = _Plan(lib, out, n, keep)
-        with self._lock:
-            self._plans[key] = plan
-        return plan
+        return _Plan(lib, out, n, keep)
 
     def _handle(self, lib, device, torch):
         with self._lock:

@@ -223,8 +223,9 @@ _id_memo = {}
 
 
 def compiler_id(path):
-    """A short hash of the compiler binary's bytes (memoized per process by
-    path, size and modification time)."""
+    """A short hash of the compiler binary's bytes and its --version output
+    (which names the MLIR/LLVM it runs on), memoized per process by path,
+    size and modification time."""
     st = os.stat(path)
     memo_key = (os.path.realpath(path), st.st_size, st.st_mtime_ns)
     with _id_lock:
@@ -235,6 +236,12 @@ def compiler_id(path):
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
+    try:
+        proc = subprocess.run([path, "--version"], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=60)
+        h.update(proc.stdout)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise CompileError("cannot run %s --version: %s" % (path, e))
     ident = h.hexdigest()[:24]
     with _id_lock:
         _id_memo[memo_key] = ident

@@ -11,7 +11,10 @@ import math
 
 import torch
 
-from .compiler import Spec, compile as _compile, extra_operands
+from .compiler import compile as _compile
+from .specs import ACTIVATIONS, linear_spec as _linear_spec
+
+__all__ = ["ACTIVATIONS", "Linear", "linear_spec"]
 
 _DTYPES = {
     torch.float16: "f16",
@@ -19,31 +22,16 @@ _DTYPES = {
     torch.float32: "f32",
 }
 
-ACTIVATIONS = ("relu", "gelu_tanh", "gelu_erf", "silu", "sigmoid", "tanh")
-
 
 def linear_spec(tokens, in_features, out_features, dtype, bias=True,
                 activation=None, epilogue=None, extra_dtypes=None):
-    """The Spec of y[m, n] = epilogue(sum_k x[m, k] w[n, k]) for `tokens` rows
-    (None: fixed at launch)."""
+    """tcgen.specs.linear_spec with a PyTorch dtype."""
     d = _DTYPES.get(dtype)
     if d is None:
         raise ValueError("dtype %s is not supported (float16, bfloat16, float32)"
                          % dtype)
-    if epilogue is not None and activation is not None:
-        raise ValueError("give activation= or epilogue=, not both")
-    if activation is not None and activation not in ACTIVATIONS:
-        raise ValueError("activation %r is not one of %s" % (activation, ACTIVATIONS))
-    if epilogue is None:
-        value = "acc + bias[n]" if bias else "acc"
-        if activation is not None:
-            value = "%s(%s)" % (activation, value)
-        epilogue = None if value == "acc" else value
-    dtypes = {"a": d, "b": d, "c": d}
-    for name in extra_operands(epilogue or ""):
-        dtypes[name] = (extra_dtypes or {}).get(name, d)
-    return Spec("mk,nk->mn", {"m": tokens, "n": out_features, "k": in_features},
-                dtypes, epilogue=epilogue)
+    return _linear_spec(tokens, in_features, out_features, d, bias, activation,
+                        epilogue, extra_dtypes)
 
 
 class Linear(torch.nn.Module):
@@ -78,8 +66,6 @@ class Linear(torch.nn.Module):
                 torch.empty(out_features, dtype=dtype, device=device))
         else:
             self.register_parameter("bias", None)
-        if epilogue is not None and bias and "bias[n]" not in epilogue.replace(" ", ""):
-            raise ValueError("epilogue %r does not read bias[n], but bias=True" % epilogue)
         linear_spec(1, in_features, out_features, dtype, bias, activation, epilogue)
         self._kernels = {}
         self.reset_parameters()

@@ -49,7 +49,6 @@ def operands(opts):
     m, n, k = sizes.get("m", 64), sizes.get("n", 64), sizes.get("k", 64)
     einsum = opts.get("einsum", "mk,kn->mn")
     b_nk = einsum.split(",")[1].startswith("n")
-    dyn = lambda *xs: -1 if -1 in xs else xs[0] * (xs[1] if len(xs) > 1 else 1)
     ops = [
         {"name": "A", "role": "lhs", "dtype": dtypes.get("a", "f16"),
          "shape": [m, k], "strides": [k, 1], "align_bytes": 16},
@@ -81,12 +80,15 @@ def operands(opts):
 
 def main():
     argv = sys.argv[1:]
-    if os.environ.get("FAKE_TCGEN_COUNTER"):
+    if os.environ.get("FAKE_TCGEN_COUNTER") and argv[:1] == ["compile"]:
         path = os.environ["FAKE_TCGEN_COUNTER"]
         with open(path, "a") as f:
             f.write("run\n")
     if os.environ.get("FAKE_TCGEN_SLEEP"):
         time.sleep(float(os.environ["FAKE_TCGEN_SLEEP"]))
+    if argv == ["--version"]:
+        print("fake tcgen 0")
+        return 0
     if not argv or argv[0] != "compile":
         print("fake tcgen: expected 'compile'", file=sys.stderr)
         return 2

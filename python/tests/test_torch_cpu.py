@@ -7,7 +7,7 @@ operands), so these run without a GPU; test_gpu.py runs the real kernels."""
 import os
 import unittest
 
-import util
+import util  # noqa: F401  (the source package first on sys.path)
 from util import env, fake_compiler, tempdir, torch_or_none
 
 torch = torch_or_none()
