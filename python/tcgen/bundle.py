@@ -23,7 +23,7 @@ import threading
 
 from . import _rt
 from ._operands import Operand, fmt, result_shape
-from ._tensors import describe, is_torch_tensor, torch_dtypes
+from ._tensors import describe, torch_dtypes
 from .compiler import META_FILE
 from .errors import ArgumentError, BundleError, TcgenError
 
@@ -71,13 +71,24 @@ def load(path, entry=None):
     return Kernel(path, meta)
 
 
+def _current_stream(device):
+    """The raw CUstream of PyTorch's current stream on a device index (the
+    C call inductor's generated code uses, else the public API)."""
+    torch = sys.modules["torch"]
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw(device)
+    return torch.cuda.current_stream(device).cuda_stream
+
+
 class _Plan:
     """A runtime plan and the address array its launches fill."""
 
-    __slots__ = ("handle", "n", "ptrs", "lock", "lib", "keep")
+    __slots__ = ("handle", "n", "ptrs", "lock", "lib", "keep", "fn")
 
     def __init__(self, lib, handle, n, keep):
         self.lib = lib
+        self.fn = lib.cdll.tcgen_rt_plan_launch_with
         self.handle = handle
         self.n = n
         self.ptrs = (_rt.CUdeviceptr * n)()
@@ -87,8 +98,7 @@ class _Plan:
     def launch(self, ptrs, stream):
         with self.lock:
             self.ptrs[:] = ptrs
-            status = self.lib.cdll.tcgen_rt_plan_launch_with(
-                self.handle, self.ptrs, self.n, stream)
+            status = self.fn(self.handle, self.ptrs, self.n, stream)
         if status:
             self.lib.check("tcgen_rt_plan_launch_with", status)
 
@@ -121,6 +131,10 @@ class Kernel:
                               (manifest_path, len(results)))
         self.result = results[0]
         self.inputs = [o for o in self.operands if o.role != "out"]
+        # Calls that pass every input positionally and no inout operand
+        # skip bind().
+        self._n_inputs = len(self.inputs)
+        self._positional = self.result.role == "out"
         self.meta = meta or {}
         self.names = self._aliases(self.meta.get("operand_names"))
         self._labels = {o.index: o.label(self._spec_name(o)) for o in self.operands}
@@ -269,13 +283,18 @@ class Kernel:
     # -- launching ------------------------------------------------------------
 
     def __call__(self, *args, out=None, stream=None, **kwargs):
-        ins, result = self.bind(args, kwargs, out)
+        if not kwargs and self._positional and len(args) == self._n_inputs:
+            ins, result = list(args), out  # the common case, bound as given
+        else:
+            ins, result = self.bind(args, kwargs, out)
         torch = sys.modules.get("torch")
-        if torch is not None and torch.compiler.is_compiling():
-            from . import torch_ops
-            return torch_ops.call(self, ins, result)
-        if torch is not None and all(is_torch_tensor(t) for t in ins):
-            if result is None or is_torch_tensor(result):
+        if torch is not None:
+            if torch.compiler.is_compiling():
+                from . import torch_ops
+                return torch_ops.call(self, ins, result)
+            tensor = torch.Tensor
+            if all(isinstance(t, tensor) for t in ins) and (
+                    result is None or isinstance(result, tensor)):
                 return self.run_torch(ins, result, stream)
         return self.run_views(ins, result, stream)
 
@@ -283,19 +302,18 @@ class Kernel:
         """Launches on PyTorch tensors (the custom op's body): allocates the
         result if None, launches on `stream` (default: the current stream of
         the tensors' device) and returns the result."""
-        import torch
-
         if result is None:
-            result = self._allocate(ins, torch)
-        tensors = self._with_result(ins, result)
-        key = tuple((t.shape, t.stride(), t.dtype, t.device) for t in tensors)
+            result = self._allocate(ins, sys.modules["torch"])
+        tensors = list(ins)
+        tensors.insert(self.result.index, result)
+        key = tuple([(t.shape, t.stride(), t.dtype, t.device) for t in tensors])
         plan = self._plans.get(key)
         if plan is None:
             views = [describe(t, self._labels[o.index])
                      for o, t in zip(self.operands, tensors)]
-            plan = self._make_plan(key, views, torch)
+            plan = self._make_plan(key, views, sys.modules["torch"])
         if stream is None:
-            stream = torch.cuda.current_stream(tensors[0].device).cuda_stream
+            stream = _current_stream(tensors[0].get_device())
         elif not isinstance(stream, int):
             stream = stream.cuda_stream
         plan.launch([t.data_ptr() for t in tensors], stream)

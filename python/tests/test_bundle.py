@@ -20,12 +20,34 @@ def operand(name, role, shape, strides, dtype="f16", align=16):
             "strides": strides, "align_bytes": align}
 
 
+def epilogue(operands):
+    """op.epilogue adding every `in` operand (a row [n], a matrix or a
+    scalar) to the product, in the out operand's dtype."""
+    ins = [o for o in operands if o["role"] == "in"]
+    if not ins:
+        return None
+    dtype = next(o["dtype"] for o in operands if o["role"] in ("out", "inout"))
+    kinds = {0: "scalar", 1: "row", 2: "matrix"}
+    ops = [{"op": "addf", "args": [i, i + 1] if i == 0 else [len(ins) + i, i + 1],
+            "dtype": dtype} for i in range(len(ins))]
+    return {"matmul_dtype": dtype,
+            "inputs": [{"operand": o["name"], "kind": kinds[len(o["shape"])]} for o in ins],
+            "ops": ops, "result": 2 * len(ins)}
+
+
 def manifest(operands, m, n, k, entry="k0", kind="matmul"):
+    op = {"kind": kind, "batch": 1, "m": m, "n": n, "k": k,
+          "accumulate": any(o["role"] == "inout" for o in operands)}
+    if epilogue(operands):
+        op["epilogue"] = epilogue(operands)
     return {"format": "tcgen.bundle", "version": 1, "entry": entry,
             "target": {"arch": "sm_90a", "backend": "sm90", "min_cc": 90},
-            "op": {"kind": kind, "batch": 1, "m": m, "n": n, "k": k,
-                   "accumulate": any(o["role"] == "inout" for o in operands)},
-            "operands": operands, "params": [], "launch": {}}
+            "op": op,
+            "cubin": entry + ".cubin", "ptx": entry + ".ptx",
+            "operands": operands,
+            "params": [{"kind": "ptr", "operand": o["name"]} for o in operands],
+            "launch": {"grid": [1, 1, 1], "block": [128, 1, 1], "cluster": [1, 1, 1],
+                       "dynamic_smem_bytes": 0}}
 
 
 # y[m, n] = acc + bias[n] of mk,nk->mn, m = 128, n = 256, k = 64.
@@ -71,6 +93,9 @@ class BundleTest(unittest.TestCase):
         os.makedirs(d, exist_ok=True)
         with open(os.path.join(d, m["entry"] + ".json"), "w") as f:
             json.dump(m, f)
+        for ext in ("ptx", "cubin"):
+            with open(os.path.join(d, m["entry"] + "." + ext), "w") as f:
+                f.write("// not a kernel\n")
         if meta is not None:
             with open(os.path.join(d, ".tcgen-cache"), "w") as f:
                 json.dump(meta, f)
