@@ -13,8 +13,8 @@ first launch, PyTorch imported where a function needs it, and ``tcgen.nn``
 """
 
 from .bundle import Kernel, load
-from .compiler import (Spec, cache_root, compile, compile_bundle, find_compiler,
-                       problem_key)
+from .compiler import (Spec, cache_root, compile, compile_bundle, emit_mlir,
+                       find_compiler, problem_key)
 from .errors import (ArgumentError, BundleError, CacheMiss, CompileError,
                      LibraryNotFound, RuntimeCallError, TcgenError)
 
@@ -23,7 +23,7 @@ __version__ = "0.1.0"
 __all__ = [
     "ArgumentError", "BundleError", "CacheMiss", "CompileError", "Kernel",
     "LibraryNotFound", "RuntimeCallError", "Spec", "TcgenError", "cache_root",
-    "compile", "compile_bundle", "find_compiler", "load", "problem_key",
+    "compile", "compile_bundle", "emit_mlir", "find_compiler", "load", "problem_key",
     "runtime_available",
 ]
 

@@ -399,6 +399,22 @@ def compile_bundle(spec=None, mlir=None, *, target="sm_90a", options=None,
         raise
 
 
+def emit_mlir(spec, *, target="sm_90a", compiler=None):
+    """The linalg module a spec becomes (``tcgen compile --einsum ...
+    --emit=mlir``), as text."""
+    compiler = compiler or find_compiler()
+    if not compiler:
+        raise CompileError("no tcgen compiler found (set TCGEN_BIN or put tcgen on PATH)")
+    argv = [compiler, "compile"] + as_spec(spec).cli_args() + [
+        "--target=%s" % target, "--emit=mlir"]
+    proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        raise CompileError("tcgen compile failed (exit %d): %s\n%s" %
+                           (proc.returncode, " ".join(_quote(a) for a in argv),
+                            proc.stderr.strip()))
+    return proc.stdout
+
+
 def _describe(desc):
     if "spec" in desc:
         s = dict(desc["spec"])
