@@ -74,6 +74,7 @@ def call(kernel, inputs, result):
     """Calls a Kernel through the operators (what Kernel.__call__ does while
     torch.compile traces): returns the output tensor."""
     torch = sys.modules["torch"]
+    ensure_registered()
     if result is None:
         return torch.ops.tcgen.launch(kernel.id, list(inputs))
     torch.ops.tcgen.launch_out(kernel.id, list(inputs), result)
