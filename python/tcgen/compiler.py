@@ -258,6 +258,17 @@ def problem_description(spec=None, mlir=None, target="sm_90a", options=None):
         desc["spec"] = as_spec(spec).fields()
     else:
         desc["mlir"] = _mlir_text(mlir)
+    # A tuning cache's records change the kernel: its bytes are part of the
+    # problem, not only its name.
+    for arg in desc["options"]:
+        if arg.startswith("--tuning-cache="):
+            path = arg.split("=", 1)[1]
+            try:
+                with open(path, "rb") as f:
+                    digest = hashlib.sha256(f.read()).hexdigest()
+            except OSError:
+                digest = None
+            desc.setdefault("files", {})[path] = digest
     return desc
 
 
@@ -351,6 +362,7 @@ def compile_bundle(spec=None, mlir=None, *, target="sm_90a", options=None,
     if _read_meta(final) is not None:
         return final
     os.makedirs(pdir, exist_ok=True)
+    _remove_stale(pdir)
     tmp = tempfile.mkdtemp(prefix=".tmp-", dir=pdir)
     try:
         mlir_path = None
@@ -413,6 +425,24 @@ def emit_mlir(spec, *, target="sm_90a", compiler=None):
                            (proc.returncode, " ".join(_quote(a) for a in argv),
                             proc.stderr.strip()))
     return proc.stdout
+
+
+STALE_SECONDS = 6 * 3600
+
+
+def _remove_stale(problem_dir):
+    """Removes temporary directories of compilations that died (older than
+    STALE_SECONDS; a live one is younger than any compile takes)."""
+    now = time.time()
+    for name in os.listdir(problem_dir):
+        if not name.startswith(".tmp-"):
+            continue
+        path = os.path.join(problem_dir, name)
+        try:
+            if now - os.stat(path).st_mtime > STALE_SECONDS:
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            pass
 
 
 def _describe(desc):

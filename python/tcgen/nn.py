@@ -110,6 +110,8 @@ class Linear(torch.nn.Module):
     def forward(self, x, **operands):
         shape = x.shape
         x2 = x.reshape(-1, self.in_features)
+        if not x2.is_contiguous():
+            x2 = x2.contiguous()
         tokens = x2.shape[0]
         key = None if self.dynamic else tokens
         k = self._kernels.get(key)
@@ -121,7 +123,8 @@ class Linear(torch.nn.Module):
             k = self.kernel(tokens)
         extra = {}
         for name, t in operands.items():
-            extra[name] = t.reshape(-1, t.shape[-1]) if t.dim() > 2 else t
+            t = t.reshape(-1, t.shape[-1]) if t.dim() > 2 else t
+            extra[name] = t if t.is_contiguous() else t.contiguous()
         if self.bias is not None:
             extra["bias"] = self.bias
         y = k(x2, self.weight, **extra)

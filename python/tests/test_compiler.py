@@ -83,6 +83,17 @@ class KeyTest(unittest.TestCase):
         ]
         self.assertEqual(len(set(variants + [base])), len(variants) + 1)
 
+    def test_tuning_cache_contents(self):
+        with tempdir() as d:
+            path = os.path.join(d, "tune.txt")
+            with open(path, "w") as f:
+                f.write("a\n")
+            first = tcgen.problem_key(spec(), options={"tuning_cache": path})
+            self.assertEqual(first, tcgen.problem_key(spec(), options={"tuning_cache": path}))
+            with open(path, "w") as f:
+                f.write("b\n")
+            self.assertNotEqual(first, tcgen.problem_key(spec(), options={"tuning_cache": path}))
+
     def test_exactly_one_problem(self):
         with self.assertRaisesRegex(TypeError, "exactly one"):
             tcgen.problem_key()
@@ -212,6 +223,15 @@ class CompileTest(unittest.TestCase):
         with env(TCGEN_BIN=os.path.join(self.dir, "nope")):
             with self.assertRaisesRegex(tcgen.CompileError, "not an executable"):
                 tcgen.compile_bundle(spec(), cache_dir=self.cache)
+
+    def test_stale_temporaries_removed(self):
+        pdir = os.path.join(self.cache, tcgen.problem_key(spec())[:32])
+        os.makedirs(os.path.join(pdir, ".tmp-dead"))
+        os.makedirs(os.path.join(pdir, ".tmp-live"))
+        old = os.stat(pdir).st_mtime - compiler.STALE_SECONDS - 60
+        os.utime(os.path.join(pdir, ".tmp-dead"), (old, old))
+        path = tcgen.compile_bundle(spec(), cache_dir=self.cache)
+        self.assertEqual(sorted(os.listdir(pdir)), [".tmp-live", os.path.basename(path)])
 
     def test_failure_leaves_nothing(self):
         with env(FAKE_TCGEN_FAIL="1"):
