@@ -71,6 +71,18 @@ def load(path, entry=None):
     return Kernel(path, meta)
 
 
+# (torch, torch.compiler.is_compiling, torch.Tensor) once PyTorch is imported.
+_TORCH = None
+
+
+def _torch_state():
+    global _TORCH
+    torch = sys.modules.get("torch")
+    if torch is not None and _TORCH is None:
+        _TORCH = (torch, torch.compiler.is_compiling, torch.Tensor)
+    return _TORCH
+
+
 def _current_stream(device):
     """The raw CUstream of PyTorch's current stream on a device index (the
     C call inductor's generated code uses, else the public API)."""
@@ -287,15 +299,18 @@ class Kernel:
             ins, result = list(args), out  # the common case, bound as given
         else:
             ins, result = self.bind(args, kwargs, out)
-        torch = sys.modules.get("torch")
-        if torch is not None:
-            if torch.compiler.is_compiling():
+        state = _TORCH or _torch_state()
+        if state is not None:
+            if state[1]():  # torch.compiler.is_compiling()
                 from . import torch_ops
                 return torch_ops.call(self, ins, result)
-            tensor = torch.Tensor
-            if all(isinstance(t, tensor) for t in ins) and (
-                    result is None or isinstance(result, tensor)):
-                return self.run_torch(ins, result, stream)
+            tensor = state[2]
+            for t in ins:
+                if not isinstance(t, tensor):
+                    break
+            else:
+                if result is None or isinstance(result, tensor):
+                    return self.run_torch(ins, result, stream)
         return self.run_views(ins, result, stream)
 
     def run_torch(self, ins, result, stream=None):
