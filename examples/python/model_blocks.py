@@ -201,16 +201,24 @@ def run(args):
     os.makedirs(args.out, exist_ok=True)
     blocks = bert_block(torch, args.cache_dir) + llama_blocks(torch, args.cache_dir)
     rows = []
+    print("%s, torch %s, %d x %d calls per side (median of the repetitions)" % (
+        torch.cuda.get_device_name(), torch.__version__, args.reps, args.iters))
     print("%-10s %6s %11s %11s %11s %8s %8s %9s" % (
         "block", "tokens", "tcgen us", "compile us", "eager us", "x eager", "x compile",
         "rel err"))
     with torch.inference_mode():
         for name, tokens, flops, tcgen_fn, eager_fn, x in blocks:
             torch._dynamo.reset()
+            sides = {"tcgen": tcgen_fn, "eager": eager_fn}
             compiled = torch.compile(eager_fn, dynamic=False)
+            try:
+                compiled(x)  # compiles now, outside the timing
+                sides["compile"] = compiled
+            except Exception as e:  # the table says so; the other sides still run
+                print("torch.compile failed on %s/%d: %s" % (name, tokens, e))
             err = rel_error(torch, tcgen_fn(x), eager_fn(x))
-            t = time_sides(torch, {"tcgen": tcgen_fn, "eager": eager_fn, "compile": compiled},
-                           x, args.iters, args.reps, args.warmup)
+            t = time_sides(torch, sides, x, args.iters, args.reps, args.warmup)
+            t.setdefault("compile", float("nan"))
             row = {"block": name, "tokens": tokens, "tcgen_us": t["tcgen"],
                    "compile_us": t["compile"], "eager_us": t["eager"],
                    "tcgen_tflops": flops / t["tcgen"] / 1e6,
