@@ -177,13 +177,15 @@ def plot(rows, path):
         ax1.bar([x + (i - 1) * width for x in xs], [r[key] for r in rows], width,
                 label=name, color=color)
         if key != "eager_us":
-            ax2.bar([x + (i - 1) * width for x in xs],
-                    [r["eager_us"] / r[key] for r in rows], width, label=name, color=color)
+            bars = ax2.bar([x + (i - 1) * width for x in xs],
+                           [r["eager_us"] / r[key] for r in rows], width, label=name,
+                           color=color)
+            ax2.bar_label(bars, fmt="%.2f", fontsize=7)
     ax1.set_yscale("log")
     ax1.set_ylabel("time per block (us, log)")
     ax1.legend()
     ax2.axhline(1.0, color="black", linewidth=0.8)
-    ax2.axhline(1.2, color="black", linewidth=0.8, linestyle="--")
+    ax2.axhline(1.2, color="black", linewidth=0.8, linestyle="--", label="1.2x")
     ax2.set_ylabel("speed-up over eager")
     ax2.set_xticks(list(xs))
     ax2.set_xticklabels(labels)
