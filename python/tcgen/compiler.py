@@ -239,9 +239,12 @@ def compiler_id(path):
     try:
         proc = subprocess.run([path, "--version"], stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, timeout=60)
-        h.update(proc.stdout)
     except (OSError, subprocess.SubprocessError) as e:
         raise CompileError("cannot run %s --version: %s" % (path, e))
+    if proc.returncode != 0:
+        raise CompileError("%s --version failed (exit %d): %s" % (
+            path, proc.returncode, proc.stdout.decode("utf-8", "replace").strip()[-500:]))
+    h.update(proc.stdout)
     ident = h.hexdigest()[:24]
     with _id_lock:
         _id_memo[memo_key] = ident
@@ -333,9 +336,10 @@ def cached_bundles(problem_dir):
 def compile_bundle(spec=None, mlir=None, *, target="sm_90a", options=None,
                    cache_dir=None, compiler=None):
     """Returns the directory of the problem's bundle, compiling it into the
-    cache if it is not there. Without a compiler, a cached bundle of any
-    compiler (the newest, or $TCGEN_COMPILER_ID's) is taken; CacheMiss if
-    there is none."""
+    cache if it is not there. `compiler`: the tcgen binary (default:
+    find_compiler()), or False for the cache only. Without a compiler that
+    runs, a cached bundle of any compiler (the newest, or
+    $TCGEN_COMPILER_ID's) is taken; CacheMiss if there is none."""
     desc = problem_description(spec, mlir, target, options)
     pkey = problem_key(spec, mlir, target, options)
     root = cache_root(cache_dir)
@@ -344,20 +348,27 @@ def compile_bundle(spec=None, mlir=None, *, target="sm_90a", options=None,
         compiler = find_compiler()
     elif compiler is False:
         compiler = None  # the cache only
-    pinned = os.environ.get("TCGEN_COMPILER_ID")
-    if compiler is None:
+    why = "no compiler to build one (set TCGEN_BIN or put tcgen on PATH)"
+    cid = None
+    if compiler is not None:
+        try:
+            cid = compiler_id(compiler)
+        except CompileError as e:
+            # A tree copied to a machine without MLIR holds a tcgen that
+            # cannot start there: the cache may still have the bundle.
+            why = "the compiler cannot run here (%s)" % e
+    if cid is None:
+        pinned = os.environ.get("TCGEN_COMPILER_ID")
         bundles = cached_bundles(pdir)
         if pinned:
             bundles = [b for b in bundles if os.path.basename(b) == pinned]
         if bundles:
             return bundles[0]
         raise CacheMiss(
-            "no bundle for this problem in the cache %s%s and no compiler to "
-            "build one (set TCGEN_BIN or put tcgen on PATH; or compile on a "
-            "machine with the compiler into a cache directory and ship it): %s"
+            "no bundle for this problem in the cache %s%s and %s; or compile "
+            "it where the compiler is into a cache directory and ship that: %s"
             % (root, " for TCGEN_COMPILER_ID=%s" % pinned if pinned else "",
-               _describe(desc)))
-    cid = compiler_id(compiler)
+               why, _describe(desc)))
     final = os.path.join(pdir, cid)
     if _read_meta(final) is not None:
         return final

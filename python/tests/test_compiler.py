@@ -219,6 +219,20 @@ class CompileTest(unittest.TestCase):
         with env(TCGEN_BIN=None, PATH=bindir):
             self.assertEqual(tcgen.find_compiler(), on_path)
 
+    def test_compiler_that_cannot_run(self):
+        # A tcgen copied to a machine without its libraries: --version fails.
+        broken = os.path.join(self.dir, "broken")
+        with open(broken, "w") as f:
+            f.write("#!/bin/sh\necho 'error while loading shared libraries' >&2\nexit 127\n")
+        os.chmod(broken, 0o755)
+        with env(TCGEN_BIN=broken):
+            with self.assertRaisesRegex(tcgen.CacheMiss,
+                                        "cannot run here.*exit 127.*shared libraries"):
+                tcgen.compile_bundle(spec(), cache_dir=self.cache)
+        path = tcgen.compile_bundle(spec(), cache_dir=self.cache)
+        with env(TCGEN_BIN=broken):
+            self.assertEqual(tcgen.compile_bundle(spec(), cache_dir=self.cache), path)
+
     def test_bad_tcgen_bin(self):
         with env(TCGEN_BIN=os.path.join(self.dir, "nope")):
             with self.assertRaisesRegex(tcgen.CompileError, "not an executable"):
