@@ -108,11 +108,14 @@ class Spec:
 
     def operand_names(self):
         """The caller's names of the kernel's inputs, in argument order: a,
-        b, then the epilogue's operands in order of first use."""
+        b, the epilogue's operands in order of first use, and c where it is
+        read (accumulate)."""
         names = ["a", "b"]
         for word in extra_operands(self.epilogue or ""):
             if word not in names:
                 names.append(word)
+        if self.accumulate:
+            names.append("c")
         return names
 
     def __repr__(self):

@@ -47,6 +47,7 @@ class SpecTest(unittest.TestCase):
         s = spec(epilogue="silu(acc) * up[m, n] + alpha * bias[n] + f16(res[m,n]) + 1e-3")
         self.assertEqual(s.operand_names(), ["a", "b", "up", "alpha", "bias", "res"])
         self.assertEqual(spec(epilogue=None).operand_names(), ["a", "b"])
+        self.assertEqual(spec(accumulate=True).operand_names(), ["a", "b", "bias", "c"])
         self.assertEqual(compiler.extra_operands("max(acc, 0.5e2) + scale[]"), ["scale"])
 
     def test_option_args(self):
