@@ -5,9 +5,10 @@ This file implements just enough of ``tcgen compile`` for the tests: it
 records its argv (argv.txt, JSON, in the output directory) and the number of its
 runs (the file named by FAKE_TCGEN_COUNTER), and writes a bundle whose
 manifest follows docs/BUNDLE.md for an ``mk,nk->mn`` (or ``mk,kn->mn``)
-spec: A [m, k], B [k, n] (stored [n, k] for ``nk``), C [m, n], then one
-``in`` operand per epilogue operand (``x[n]`` a row, ``x[m,n]`` a matrix,
-``x`` a scalar), sizes of ``?`` as -1. FAKE_TCGEN_FAIL makes it fail,
+spec: A [m, k], B [k, n] (stored [n, k] for ``nk``), one ``in`` operand
+per epilogue operand (``x[n]`` a row, ``x[m,n]`` a matrix, ``x`` a
+scalar), then C [m, n] (as the spec front end orders them), sizes of
+``?`` as -1. FAKE_TCGEN_FAIL makes it fail,
 FAKE_TCGEN_SLEEP makes it slow (seconds), FAKE_TCGEN_SECOND writes a second
 manifest.
 """
@@ -58,8 +59,6 @@ def operands(opts):
     c_role = "inout" if opts.get("accumulate") else "out"
     c = {"name": "C", "role": c_role, "dtype": dtypes.get("c", "f16"),
          "shape": [m, n], "strides": [n, 1], "align_bytes": 16}
-    if c_role == "inout":
-        ops.append(c)
     names = []
     for match in re.finditer(r"([A-Za-z_]\w*)\s*(\[[^\]]*\])?", opts.get("epilogue", "")):
         word, index = match.group(1), match.group(2)
@@ -73,8 +72,7 @@ def operands(opts):
         ops.append({"name": "E%d" % (len(names) - 1), "role": "in",
                     "dtype": dtypes.get(word, dtypes.get("c", "f16")),
                     "shape": shape, "strides": strides, "align_bytes": 2})
-    if c_role == "out":
-        ops.insert(2, c)
+    ops.append(c)  # the function's arguments: A, B, the epilogue's, C
     return {"batch": 1, "m": m, "n": n, "k": k}, ops
 
 

@@ -45,7 +45,7 @@ class PackagingTest(unittest.TestCase):
                                cwd=d, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, text=True)
             self.assertEqual(p.returncode, 0, p.stdout)
-            self.assertEqual(p.stdout.strip(), "spec_kernel ['A', 'B', 'C', 'E0'] 0.1.0")
+            self.assertEqual(p.stdout.strip(), "spec_kernel ['A', 'B', 'E0', 'C'] 0.1.0")
 
 
 if __name__ == "__main__":
