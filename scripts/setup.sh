@@ -19,6 +19,18 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# The Python package (python/) installs with pip from the build backend on
+# the machine (no build isolation, no network): setuptools with bdist_wheel.
+if ! python3 -c 'import setuptools, wheel' >/dev/null 2>&1 &&
+   ! python3 -c 'import setuptools.command.bdist_wheel' >/dev/null 2>&1; then
+  if ! python3 -m pip install --quiet setuptools wheel >/dev/null 2>&1; then
+    SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+      python3-pip python3-venv python3-setuptools python3-wheel
+  fi
+fi
+
 extra=()
 command -v ccache >/dev/null 2>&1 && extra+=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 command -v ld.lld >/dev/null 2>&1 && extra+=(-DLLVM_USE_LINKER=lld)

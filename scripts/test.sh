@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every CPU test: lit (compiler passes, CLI) and GoogleTest (runtime,
-# manifest, ...). GPU tests skip themselves where no GPU is present.
+# Runs every CPU test: lit (compiler passes, CLI), GoogleTest (runtime,
+# manifest, ...) and the Python package's unittest suite (python/tests).
+# GPU tests skip themselves where no GPU is present.
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${TCGEN_BUILD_DIR:-$SRC/build}"
@@ -8,3 +9,4 @@ LLVM_PREFIX="${LLVM_PREFIX:-/usr/lib/llvm-22}"
 ninja -C "$BUILD" -j "${JOBS:-$(nproc)}"
 "$LLVM_PREFIX/bin/lit" -sv "$BUILD/test"
 ctest --test-dir "$BUILD" --output-on-failure
+python3 -m unittest discover -s "$SRC/python/tests" -t "$SRC/python/tests" -v
