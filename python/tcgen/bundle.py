@@ -155,6 +155,7 @@ class Kernel:
             _registry[self.id] = self
         self._handles = {}
         self._plans = {}
+        self._fast = {}  # (input shapes/strides/dtypes, device) -> plan, result
         self._lock = threading.RLock()
         if "torch" in sys.modules:
             from . import torch_ops
@@ -317,11 +318,43 @@ class Kernel:
         """Launches on PyTorch tensors (the custom op's body): allocates the
         result if None, launches on `stream` (default: the current stream of
         the tensors' device) and returns the result."""
+        if result is None and stream is None:
+            # The steady state of a framework: inputs of shapes seen before,
+            # the result allocated here. One dictionary look-up keyed by the
+            # inputs alone finds the plan and the result's shape and dtype.
+            key = tuple([(t.shape, t.stride(), t.dtype) for t in ins])
+            fast = self._fast.get((key, ins[0].get_device()))
+            if fast is not None:
+                plan, shape, dtype, device = fast
+                torch = sys.modules["torch"]
+                result = torch.empty(shape, dtype=dtype, device=ins[0].device)
+                ptrs = [t.data_ptr() for t in ins]
+                ptrs.insert(self.result.index, result.data_ptr())
+                plan.launch(ptrs, _current_stream(device))
+                return result
+            result = self._run_torch_slow(ins, None, None)
+            device = ins[0].get_device()
+            plan = self._plans.get(self._plan_key(ins, result))
+            if plan is not None:
+                self._fast[(key, device)] = (plan, result.shape, result.dtype, device)
+            return result
+        return self._run_torch_slow(ins, result, stream)
+
+    @staticmethod
+    def _plan_key_of(tensors):
+        return tuple([(t.shape, t.stride(), t.dtype, t.device) for t in tensors])
+
+    def _plan_key(self, ins, result):
+        tensors = list(ins)
+        tensors.insert(self.result.index, result)
+        return self._plan_key_of(tensors)
+
+    def _run_torch_slow(self, ins, result, stream=None):
         if result is None:
             result = self._allocate(ins, sys.modules["torch"])
         tensors = list(ins)
         tensors.insert(self.result.index, result)
-        key = tuple([(t.shape, t.stride(), t.dtype, t.device) for t in tensors])
+        key = self._plan_key_of(tensors)
         plan = self._plans.get(key)
         if plan is None:
             views = [describe(t, self._labels[o.index])
@@ -429,6 +462,7 @@ class Kernel:
         with self._lock:
             plans, self._plans = self._plans, {}
             handles, self._handles = self._handles, {}
+            self._fast = {}
         if not plans and not handles:
             return
         lib = _rt.lib()

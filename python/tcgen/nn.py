@@ -34,6 +34,17 @@ def linear_spec(tokens, in_features, out_features, dtype, bias=True,
                         epilogue, extra_dtypes)
 
 
+def _input_order(kernel, extra):
+    """Where each of the kernel's inputs (manifest order) is among (x,
+    weight, *extra.values()): the kernel's own binding of those names,
+    done once on stand-in objects."""
+    stand_ins = [object() for _ in range(2 + len(extra))]
+    ins, _ = kernel.bind(tuple(stand_ins[:2]),
+                         dict(zip(extra, stand_ins[2:])))
+    where = {id(o): i for i, o in enumerate(stand_ins)}
+    return tuple(where[id(t)] for t in ins)
+
+
 class Linear(torch.nn.Module):
     """Like torch.nn.Linear (weight [out_features, in_features], bias
     [out_features]) with the bias and activation fused into a tcgen kernel.
@@ -68,6 +79,7 @@ class Linear(torch.nn.Module):
             self.register_parameter("bias", None)
         linear_spec(1, in_features, out_features, dtype, bias, activation, epilogue)
         self._kernels = {}
+        self._orders = {}
         self.reset_parameters()
 
     def reset_parameters(self):
@@ -127,5 +139,13 @@ class Linear(torch.nn.Module):
             extra[name] = t if t.is_contiguous() else t.contiguous()
         if self.bias is not None:
             extra["bias"] = self.bias
-        y = k(x2, self.weight, **extra)
-        return y.reshape(*shape[:-1], self.out_features)
+        # The kernel's inputs in manifest order, found once per kernel and
+        # set of operand names: a positional call skips the kernel's
+        # binding by name.
+        order_key = (k.id, tuple(extra))
+        order = self._orders.get(order_key)
+        if order is None:
+            order = self._orders[order_key] = _input_order(k, extra)
+        values = (x2, self.weight) + tuple(extra.values())
+        y = k(*[values[i] for i in order])
+        return y if len(shape) == 2 else y.reshape(*shape[:-1], self.out_features)
