@@ -136,10 +136,13 @@ LogicalResult CompileTry::assemble(KernelRecord &k, StringRef ptxas,
     return failure();
   }
   if (guarded) {
-    errs << "tcgen: error: " << m.entry << " spills "
-         << report.resources.spillBytes << " bytes of registers"
-         << (serialized ? " / has serialized wgmma (C75xx)" : "")
-         << "; choose another configuration or pass --allow-spills\n";
+    // At the problem's contraction: the configuration asked for does not
+    // make a kernel worth shipping.
+    emitError(*problemLoc)
+        << m.entry << " spills " << report.resources.spillBytes
+        << " bytes of registers"
+        << (serialized ? " / has serialized wgmma (C75xx)" : "")
+        << "; choose another configuration or pass --allow-spills";
     return failure();
   }
   m.cubin = m.entry + ".cubin";
@@ -151,10 +154,11 @@ LogicalResult CompileTry::assemble(KernelRecord &k, StringRef ptxas,
     int64_t wanted =
         128 * k.setmaxnreg[0] + 128 * k.setmaxnreg[1] * k.setmaxnreg[2];
     if (wanted > owned) {
-      errs << "tcgen: error: " << m.entry << ": setmaxnreg asks for " << wanted
-           << " registers but the block owns " << owned << " ("
-           << m.launch.block[0] << " threads x " << m.resources.registers
-           << "); the consumers would wait forever\n";
+      emitError(*problemLoc)
+          << m.entry << ": setmaxnreg asks for " << wanted
+          << " registers but the block owns " << owned << " ("
+          << m.launch.block[0] << " threads x " << m.resources.registers
+          << "); the consumers would wait forever";
       return failure();
     }
   }
