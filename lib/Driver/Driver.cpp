@@ -210,13 +210,20 @@ CompileTry::writeBundles(std::vector<KernelRecord> &kernels,
     // What the runtime checks at every launch, checked once here: a rule
     // that chose a kernel no launch can satisfy is an error, not a bundle.
     // Reported at the problem's contraction, so that the user sees which
-    // problem tcgen cannot compile yet.
-    if (std::string why = ::tcgen::validateLaunchable(
-            m, TargetAttr::get(ctx, options.target).getMaxSharedMemoryPerBlock());
-        !why.empty()) {
+    // problem tcgen cannot compile yet. First what the runtime's loader
+    // checks (the manifest read back), then what every launch checks.
+    ::tcgen::Manifest readBack;
+    std::string why =
+        ::tcgen::parseManifest(::tcgen::writeManifest(m), readBack);
+    if (!why.empty())
+      why = "its manifest does not load: " + why;
+    else
+      why = ::tcgen::validateLaunchable(
+          m, TargetAttr::get(ctx, options.target).getMaxSharedMemoryPerBlock());
+    if (!why.empty()) {
       emitError(*problemLoc)
           << "tcgen cannot compile this problem yet: the runtime would refuse "
-             "every launch of kernel '"
+             "every load or launch of kernel '"
           << m.entry << "': " << why
           << " (a defect in tcgen's choice of kernel; no bundle is written)";
       llvm::sys::fs::remove(ptxPath);
