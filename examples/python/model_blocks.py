@@ -65,23 +65,23 @@ def specs():
     return out
 
 
-def compile_only(cache_dir):
+def compile_only(cache_dir, options=None):
     for spec in specs():
-        path = tcgen.compile_bundle(spec, cache_dir=cache_dir)
+        path = tcgen.compile_bundle(spec, cache_dir=cache_dir, options=options)
         print("m=%-5s %-28s %s" % (spec.sizes["m"], spec.epilogue or "acc", path))
 
 
-def make_linear(torch, layer, weight, bias, cache_dir):
+def make_linear(torch, layer, weight, bias, cache_dir, options=None):
     lin = tcgen.nn.Linear(layer[0], layer[1], bias=layer[2], activation=layer[3],
                           epilogue=layer[4], dtype=torch.bfloat16, device="cuda",
-                          cache_dir=cache_dir)
+                          cache_dir=cache_dir, options=options)
     lin.weight.data = weight
     if bias is not None:
         lin.bias.data = bias
     return lin
 
 
-def bert_block(torch, cache_dir):
+def bert_block(torch, cache_dir, options=None):
     F = torch.nn.functional
     g = torch.Generator(device="cuda").manual_seed(0)
 
@@ -92,8 +92,8 @@ def bert_block(torch, cache_dir):
     w1, b1 = rand(f, h, scale=h ** -0.5), rand(f, scale=0.1)
     w2, b2 = rand(h, f, scale=f ** -0.5), rand(h, scale=0.1)
     x = rand(t, h)
-    fc1 = make_linear(torch, BERT_LAYERS["fc1"], w1, b1, cache_dir)
-    fc2 = make_linear(torch, BERT_LAYERS["fc2"], w2, b2, cache_dir)
+    fc1 = make_linear(torch, BERT_LAYERS["fc1"], w1, b1, cache_dir, options)
+    fc2 = make_linear(torch, BERT_LAYERS["fc2"], w2, b2, cache_dir, options)
 
     def tcgen_fn(x):
         return fc2(fc1(x), res=x)
@@ -105,7 +105,7 @@ def bert_block(torch, cache_dir):
     return [("bert_ffn", t, flops, tcgen_fn, eager_fn, x)]
 
 
-def llama_blocks(torch, cache_dir):
+def llama_blocks(torch, cache_dir, options=None):
     F = torch.nn.functional
     g = torch.Generator(device="cuda").manual_seed(1)
 
@@ -115,9 +115,9 @@ def llama_blocks(torch, cache_dir):
     h, f = LLAMA["hidden"], LLAMA["ffn"]
     w1, w3 = rand(f, h, scale=h ** -0.5), rand(f, h, scale=h ** -0.5)
     w2 = rand(h, f, scale=f ** -0.5)
-    up = make_linear(torch, LLAMA_LAYERS["up"], w3, None, cache_dir)
-    gate = make_linear(torch, LLAMA_LAYERS["gate"], w1, None, cache_dir)
-    down = make_linear(torch, LLAMA_LAYERS["down"], w2, None, cache_dir)
+    up = make_linear(torch, LLAMA_LAYERS["up"], w3, None, cache_dir, options)
+    gate = make_linear(torch, LLAMA_LAYERS["gate"], w1, None, cache_dir, options)
+    down = make_linear(torch, LLAMA_LAYERS["down"], w2, None, cache_dir, options)
 
     def tcgen_fn(x):
         return down(gate(x, up=up(x)))
@@ -201,7 +201,8 @@ def run(args):
     if not torch.cuda.is_available():
         sys.exit("model_blocks: no CUDA device (use --compile-only on a machine without one)")
     os.makedirs(args.out, exist_ok=True)
-    blocks = bert_block(torch, args.cache_dir) + llama_blocks(torch, args.cache_dir)
+    blocks = (bert_block(torch, args.cache_dir, args.options) +
+              llama_blocks(torch, args.cache_dir, args.options))
     rows = []
     print("%s, torch %s, %d x %d calls per side (median of the repetitions)" % (
         torch.cuda.get_device_name(), torch.__version__, args.reps, args.iters))
@@ -231,14 +232,15 @@ def run(args):
                 name, tokens, t["tcgen"], t["compile"], t["eager"],
                 row["speedup_vs_eager"], row["speedup_vs_compile"], err))
     device = torch.cuda.get_device_name()
-    csv_path = os.path.join(args.out, "model_blocks.csv")
+    name = "model_blocks" + args.label
+    csv_path = os.path.join(args.out, name + ".csv")
     with open(csv_path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=["device"] + list(rows[0]))
         w.writeheader()
         for r in rows:
             w.writerow(dict(r, device=device))
-    plot(rows, os.path.join(args.out, "model_blocks.png"))
-    print("wrote %s and model_blocks.png (%s, torch %s)" % (csv_path, device, torch.__version__))
+    plot(rows, os.path.join(args.out, name + ".png"))
+    print("wrote %s and %s.png (%s, torch %s)" % (csv_path, name, device, torch.__version__))
     bad = [r for r in rows if r["rel_err"] > 2e-2]
     if bad:
         sys.exit("model_blocks: tcgen differs from eager by more than 2%% of the output's "
@@ -255,11 +257,16 @@ def main():
     p.add_argument("--iters", type=int, default=20, help="calls per timed repetition")
     p.add_argument("--reps", type=int, default=15, help="timed repetitions (median)")
     p.add_argument("--warmup", type=int, default=10, help="untimed calls first")
+    p.add_argument("--tuning-cache", help="a tuning cache (tcgen tune --import) "
+                   "every kernel is compiled with; part of each bundle's cache key")
+    p.add_argument("--label", default="", help="a suffix for the CSV and PNG names")
     args = p.parse_args()
     if args.cache_dir:
         args.cache_dir = os.path.abspath(args.cache_dir)
+    args.options = (["--tuning-cache=" + os.path.abspath(args.tuning_cache)]
+                    if args.tuning_cache else None)
     if args.compile_only:
-        compile_only(args.cache_dir)
+        compile_only(args.cache_dir, args.options)
     else:
         run(args)
 
