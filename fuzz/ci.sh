@@ -5,26 +5,28 @@
 # temporary directory. The linalg target is built in its quick form (only
 # the target instrumented). Skips, with a message, where clang-22 or
 # libFuzzer is missing. Fails on a crash, a hang, a leak or a sanitizer
-# report, leaving the input under build-fuzz/artifacts/.
+# report, leaving the input under build-fuzz/ci/artifacts/.
 set -euo pipefail
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${TCGEN_FUZZ_BUILD_DIR:-$SRC/build-fuzz}"
+OUT="${TCGEN_FUZZ_BUILD_DIR:-$SRC/build-fuzz/ci}"
+export TCGEN_FUZZ_BUILD_DIR="$OUT"
 SECONDS_PER_TARGET="${FUZZ_SECONDS:-15}"
 
 status=0
-"$SRC/fuzz/build.sh" manifest validate >"$OUT.log" 2>&1 || status=$?
+mkdir -p "$OUT"
+"$SRC/fuzz/build.sh" manifest validate >"$OUT/build.log" 2>&1 || status=$?
 if [ "$status" -eq 2 ]; then
-  echo "fuzz: SKIPPED: $(tail -1 "$OUT.log")"
+  echo "fuzz: SKIPPED: $(tail -1 "$OUT/build.log")"
   exit 0
 elif [ "$status" -ne 0 ]; then
-  cat "$OUT.log" >&2
+  cat "$OUT/build.log" >&2
   exit "$status"
 fi
 targets=(manifest validate)
-if FUZZ_LINALG_FRONT=0 "$SRC/fuzz/build-linalg.sh" >>"$OUT.log" 2>&1; then
+if FUZZ_LINALG_FRONT=0 "$SRC/fuzz/build-linalg.sh" >>"$OUT/build.log" 2>&1; then
   targets+=(linalg)
 else
-  echo "fuzz: linalg target not built (see $OUT.log); running the others"
+  echo "fuzz: linalg target not built (see $OUT/build.log); running the others"
 fi
 
 mkdir -p "$OUT/artifacts"

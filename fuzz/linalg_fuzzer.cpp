@@ -39,6 +39,7 @@
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -304,6 +305,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         {"sm_90a", "sm_90a", "sm_80", "sm_86", "sm_75", "sm_70", "sm_100a",
          "sm_89", "sm_90", "sm_1"});
     deriveOptions(fdp, options);
+    // To see what an input compiles: TCGEN_FUZZ_PRINT=1 linalg_fuzzer FILE.
+    if (std::getenv("TCGEN_FUZZ_PRINT")) {
+      llvm::errs() << "// target " << arch << ", options: ";
+      options.print(llvm::errs());
+      llvm::errs() << "\n" << derived;
+    }
     module = parseSourceString<ModuleOp>(derived, config);
     if (!module) {
       // The generator's own output must parse unless a type combination is

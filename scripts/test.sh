@@ -8,3 +8,6 @@ LLVM_PREFIX="${LLVM_PREFIX:-/usr/lib/llvm-22}"
 ninja -C "$BUILD" -j "${JOBS:-$(nproc)}"
 "$LLVM_PREFIX/bin/lit" -sv "$BUILD/test"
 ctest --test-dir "$BUILD" --output-on-failure
+# A short libFuzzer run of each fuzz target (fuzz/README.md); skipped with a
+# message where clang-22 or libFuzzer is missing.
+"$SRC/fuzz/ci.sh"

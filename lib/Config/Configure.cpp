@@ -95,6 +95,14 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       // (several 64-row blocks); otherwise the config's where it still
       // divides the block and no stream-K or cluster is asked for (row
       // blocks take neither: the default's belong to its tile), else 64.
+      // A consumer warpgroup's wgmma spans 64 rows: the ring's size is
+      // computed per 64-row block (warpM / 64 of them).
+      if (!warpTile.empty() && warpTile[0] % 64 != 0) {
+        op->emitOpError("--warp-tile: sm90 takes a warp tile m that is a "
+                        "multiple of 64 (the rows of a wgmma), not ")
+            << warpTile[0];
+        return failure();
+      }
       bool keepsRowBlocks = blockTile.empty() && block[0] % warp[0] == 0 &&
                             !split && clusterShape[0] * clusterShape[1] == 1;
       int64_t warpM = !warpTile.empty() ? warpTile[0]
