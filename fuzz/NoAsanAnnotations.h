@@ -1,4 +1,5 @@
-//===- NoAsanAnnotations.h - LLVM headers without ASan poisoning -*- C++ -*-===//
+//===- NoAsanAnnotations.h - LLVM headers without ASan poisons --*- C++ -*-===//
+//-*-===//
 //
 // This file is included first (-include) in every source of the linalg
 // fuzz target. Under ASan, LLVM's headers poison and unpoison the memory

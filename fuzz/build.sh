@@ -30,36 +30,50 @@ SAN=(-fsanitize=address,undefined -fno-sanitize-recover=all)
 FLAGS=(-std=c++17 -O1 -g -fno-omit-frame-pointer -Wno-deprecated-declarations "${SAN[@]}"
        -I"$SRC/runtime/include")
 
-# Compiles $1 into $OUT/obj with coverage instrumentation; prints the object.
+# The object of source $1.
+object() { echo "$OUT/obj/$(echo "${1#$SRC/}" | tr '/' '_').o"; }
+
+# Compiles $1 with coverage instrumentation unless its object is newer
+# than it and than every header.
 compile() {
-  local src="$1" obj; shift
-  obj="$OUT/obj/$(echo "${src#$SRC/}" | tr '/' '_').o"
-  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find "$SRC/runtime/include" "$SRC/include" -newer "$obj" -name '*.h' 2>/dev/null | head -1)" ]; then
-    "${LAUNCHER[@]}" "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer-no-link "$@" -c "$src" -o "$obj"
+  local src="$1" obj
+  obj="$(object "$src")"
+  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] ||
+     [ -n "$(find "$SRC/runtime/include" -newer "$obj" -name '*.h' | head -1)" ]; then
+    "${LAUNCHER[@]}" "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer-no-link -c "$src" -o "$obj"
   fi
-  echo "$obj"
 }
 
-RUNTIME_SRCS=(Json Manifest TuneFile Validate)
-runtime_objs() {
-  local s
-  for s in "${RUNTIME_SRCS[@]}"; do compile "$SRC/runtime/lib/$s.cpp"; done
-}
-
-build_runtime_target() {
-  local name="$1" objs
-  objs=($(runtime_objs) $(compile "$SRC/fuzz/${name}_fuzzer.cpp"))
-  "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer "${objs[@]}" -o "$OUT/${name}_fuzzer"
-  echo "fuzz: built $OUT/${name}_fuzzer"
-}
+RUNTIME=()
+for s in Json Manifest TuneFile Validate; do RUNTIME+=("$SRC/runtime/lib/$s.cpp"); done
 
 targets=("$@")
 [ "${#targets[@]}" -eq 0 ] && targets=(manifest validate linalg)
+runtimeTargets=()
 for t in "${targets[@]}"; do
   case "$t" in
-  manifest | validate) build_runtime_target "$t" ;;
-  linalg) "$SRC/fuzz/build-linalg.sh" ;;
-  # spec: the spec front end's target goes here once parseSpec exists.
+  manifest | validate) runtimeTargets+=("$t") ;;
+  linalg) ;;
+  # spec: the spec front end's target (spec_fuzzer.cpp, on parseSpec) goes
+  # here, built like manifest and validate, once that front end exists.
   *) echo "fuzz: unknown target '$t' (manifest, validate, linalg)" >&2; exit 1 ;;
   esac
 done
+
+if [ "${#runtimeTargets[@]}" -gt 0 ]; then
+  # Compile in parallel, ${JOBS:-nproc} at a time, then link each target.
+  sources=("${RUNTIME[@]}")
+  for t in "${runtimeTargets[@]}"; do sources+=("$SRC/fuzz/${t}_fuzzer.cpp"); done
+  printf '%s\n' "${sources[@]}" |
+    xargs -P "${JOBS:-$(nproc)}" -I{} bash -c "$(declare -p SRC OUT CXX LAUNCHER FLAGS); $(declare -f object compile); compile {}"
+  for t in "${runtimeTargets[@]}"; do
+    objs=()
+    for s in "${RUNTIME[@]}" "$SRC/fuzz/${t}_fuzzer.cpp"; do objs+=("$(object "$s")"); done
+    "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer "${objs[@]}" -o "$OUT/${t}_fuzzer"
+    echo "fuzz: built $OUT/${t}_fuzzer"
+  done
+fi
+for t in "${targets[@]}"; do
+  [ "$t" = linalg ] && "$SRC/fuzz/build-linalg.sh"
+done
+exit 0

@@ -73,7 +73,7 @@ struct ElementType {
 };
 
 constexpr ElementType kTypes[] = {
-    {"f16", true, 16}, {"bf16", true, 16},     {"f32", true, 32},
+    {"f16", true, 16}, {"bf16", true, 16},    {"f32", true, 32},
     {"f64", true, 64}, {"f8E4M3FN", true, 8}, {"f8E5M2", true, 8},
     {"i8", false, 8},  {"i32", false, 32},    {"i1", false, 1}};
 
@@ -98,10 +98,9 @@ std::string cast(std::string &body, const std::string &value,
 
 /// A dimension size: mostly typical ones, at times 0, 1 or dynamic.
 std::string pickDim(FuzzedDataProvider &fdp, bool allowDynamic) {
-  static constexpr const char *kDims[] = {"1",   "2",    "8",    "16",
-                                          "17",  "64",   "100",  "128",
-                                          "256", "1000", "1024", "4096",
-                                          "0",   "8191", "65536"};
+  static constexpr const char *kDims[] = {
+      "1",   "2",    "8",    "16",   "17", "64",   "100",  "128",
+      "256", "1000", "1024", "4096", "0",  "8191", "65536"};
   if (allowDynamic && fdp.ConsumeIntegralInRange(0, 5) == 0)
     return "?";
   return fdp.PickValueInArray(kDims);
@@ -149,13 +148,13 @@ std::string deriveModule(FuzzedDataProvider &fdp) {
       dims.insert(dims.begin(), b);
     return dims;
   };
-  std::vector<int> aDims = withBatch(fdp.ConsumeBool() ? std::vector<int>{m, k}
-                                                       : std::vector<int>{k, m});
-  std::vector<int> bDims = withBatch(fdp.ConsumeBool() ? std::vector<int>{k, n}
-                                                       : std::vector<int>{n, k});
-  std::vector<int> cDims = withBatch(fdp.ConsumeIntegralInRange(0, 3)
-                                         ? std::vector<int>{m, n}
-                                         : std::vector<int>{n, m});
+  std::vector<int> aDims = withBatch(
+      fdp.ConsumeBool() ? std::vector<int>{m, k} : std::vector<int>{k, m});
+  std::vector<int> bDims = withBatch(
+      fdp.ConsumeBool() ? std::vector<int>{k, n} : std::vector<int>{n, k});
+  std::vector<int> cDims =
+      withBatch(fdp.ConsumeIntegralInRange(0, 3) ? std::vector<int>{m, n}
+                                                 : std::vector<int>{n, m});
   std::string ta = shapedType(tensor, sizes, aDims, in.name);
   std::string tb = shapedType(tensor, sizes, bDims, in2.name);
   std::string tc = shapedType(tensor, sizes, cDims, out.name);
@@ -193,8 +192,8 @@ std::string deriveModule(FuzzedDataProvider &fdp) {
     std::string iterators = "iterator_types = [";
     for (int i = 0; i < rank; ++i)
       iterators += i == k ? "\"reduction\"" : "\"parallel\", ";
-    s += "  " + result + "linalg.generic {" + maps + ", " + iterators +
-         "]} " + ins + " {\n  ^bb0(%a: " + in.name + ", %b: " + in2.name +
+    s += "  " + result + "linalg.generic {" + maps + ", " + iterators + "]} " +
+         ins + " {\n  ^bb0(%a: " + in.name + ", %b: " + in2.name +
          ", %c: " + out.name + "):\n";
     std::string body;
     std::string a = cast(body, "%a", in, out, "a1");
@@ -224,8 +223,8 @@ std::string deriveModule(FuzzedDataProvider &fdp) {
          affineMap(rank - 1, loop) + "], iterator_types = [" + pointwise +
          "]} ins(" + last + ", %bias : " + tc + ", " + tbias + ") outs(" +
          last + " : " + tc + ")" + (tensor ? " -> " + tc : "") +
-         " {\n  ^bb0(%x: " + out.name + ", %y: " + out.name + ", %o: " +
-         out.name + "):\n    %t = arith.addf %x, %y : " + out.name +
+         " {\n  ^bb0(%x: " + out.name + ", %y: " + out.name +
+         ", %o: " + out.name + "):\n    %t = arith.addf %x, %y : " + out.name +
          "\n    %r = arith.maximumf %t, %zero : " + out.name +
          "\n    linalg.yield %r : " + out.name + "\n  }\n";
     if (tensor)
@@ -243,17 +242,16 @@ void deriveOptions(FuzzedDataProvider &fdp,
   if (fdp.ConsumeBool())
     return;
   auto pick = [&](std::initializer_list<int64_t> values) {
-    return values.begin()[fdp.ConsumeIntegralInRange<size_t>(
-        0, values.size() - 1)];
+    return values
+        .begin()[fdp.ConsumeIntegralInRange<size_t>(0, values.size() - 1)];
   };
   if (fdp.ConsumeBool())
-    options.blockTile = SmallVector<int64_t>{pick({0, 16, 64, 128, 256}),
-                                             pick({16, 64, 96, 128, 256}),
-                                             pick({16, 32, 64})};
+    options.blockTile =
+        SmallVector<int64_t>{pick({0, 16, 64, 128, 256}),
+                             pick({16, 64, 96, 128, 256}), pick({16, 32, 64})};
   if (fdp.ConsumeBool())
     options.warpTile = SmallVector<int64_t>{pick({16, 32, 64}),
-                                            pick({16, 32, 64}),
-                                            pick({16, 32})};
+                                            pick({16, 32, 64}), pick({16, 32})};
   options.stages = pick({-1, -1, 0, 1, 2, 4, 7});
   options.padding = pick({-1, -1, 0, 8, 3});
   options.vector = pick({-1, -1, 1, 4, 8, 3});
@@ -288,6 +286,22 @@ void compileFront(ModuleOp module, StringRef arch,
   tcgen::buildTCGenConfigurePipeline(pm, options);
   (void)pm.run(module);
 }
+/// Whether `text` has a known crash of the upstream MLIR 22 parser, outside
+/// tcgen: linalg.broadcast (and the other ops whose `dimensions` or
+/// `permutation` is parsed the same way) dereferences a null attribute when
+/// the `=` is not followed by `[` (`dimensions =([0]`). tcgen-opt and tcgen
+/// crash the same way on such text; the target skips it to go on fuzzing.
+bool hasUpstreamParserCrash(StringRef text) {
+  for (StringRef keyword : {"dimensions", "permutation"}) {
+    for (size_t at = text.find(keyword); at != StringRef::npos;
+         at = text.find(keyword, at + 1)) {
+      StringRef rest = text.drop_front(at + keyword.size()).ltrim();
+      if (rest.consume_front("=") && !rest.ltrim().starts_with("["))
+        return true;
+    }
+  }
+  return false;
+}
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -297,13 +311,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ParserConfig config(&ctx);
   tcgen::TCGenPipelineOptions options;
   std::string arch = "sm_90a";
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, config);
+  OwningOpRef<ModuleOp> module;
+  if (!hasUpstreamParserCrash(text))
+    module = parseSourceString<ModuleOp>(text, config);
   if (!module) {
     FuzzedDataProvider fdp(data, size);
     std::string derived = deriveModule(fdp);
-    arch = fdp.PickValueInArray(
-        {"sm_90a", "sm_90a", "sm_80", "sm_86", "sm_75", "sm_70", "sm_100a",
-         "sm_89", "sm_90", "sm_1"});
+    arch = fdp.PickValueInArray({"sm_90a", "sm_90a", "sm_80", "sm_86", "sm_75",
+                                 "sm_70", "sm_100a", "sm_89", "sm_90", "sm_1"});
     deriveOptions(fdp, options);
     // To see what an input compiles: TCGEN_FUZZ_PRINT=1 linalg_fuzzer FILE.
     if (std::getenv("TCGEN_FUZZ_PRINT")) {

@@ -27,8 +27,9 @@ namespace {
 /// Prints `what` and the offending texts, then aborts (a libFuzzer crash).
 [[noreturn]] void violated(const char *what, const std::string &first,
                            const std::string &second) {
-  std::fprintf(stderr, "property violated: %s\n--- first:\n%s\n--- second:\n%s\n",
-               what, first.c_str(), second.c_str());
+  std::fprintf(stderr,
+               "property violated: %s\n--- first:\n%s\n--- second:\n%s\n", what,
+               first.c_str(), second.c_str());
   std::abort();
 }
 

@@ -73,8 +73,8 @@ Operand makeMatrix(FuzzedDataProvider &fdp, const char *name, OperandRole role,
   // Padded leading dimension; -1 where unknown or where it overflows (the
   // parser then refuses the manifest).
   int64_t lead = -1, batchStride = -1;
-  if (inner > 0 &&
-      __builtin_add_overflow(inner, 8 * fdp.ConsumeIntegralInRange(0, 2), &lead))
+  if (inner > 0 && __builtin_add_overflow(
+                       inner, 8 * fdp.ConsumeIntegralInRange(0, 2), &lead))
     lead = -1;
   if (lead > 0 && outer > 0 &&
       __builtin_mul_overflow(lead, outer, &batchStride))
@@ -127,10 +127,10 @@ Manifest deriveManifest(FuzzedDataProvider &fdp) {
   m.op.k = dynamic ? kDynamicSize : pickSize(fdp);
   m.op.accumulate = !dynamic && fdp.ConsumeBool();
   DType in = pickDType(fdp), out = pickDType(fdp);
-  m.operands.push_back(makeMatrix(fdp, "A", OperandRole::Lhs, in, m.op.batch,
-                                  m.op.m, m.op.k));
-  m.operands.push_back(makeMatrix(fdp, "B", OperandRole::Rhs, in, m.op.batch,
-                                  m.op.k, m.op.n));
+  m.operands.push_back(
+      makeMatrix(fdp, "A", OperandRole::Lhs, in, m.op.batch, m.op.m, m.op.k));
+  m.operands.push_back(
+      makeMatrix(fdp, "B", OperandRole::Rhs, in, m.op.batch, m.op.k, m.op.n));
   m.operands.push_back(makeMatrix(
       fdp, "C", m.op.accumulate ? OperandRole::InOut : OperandRole::Out, out,
       m.op.batch, m.op.m, m.op.n));
@@ -173,7 +173,8 @@ Manifest deriveManifest(FuzzedDataProvider &fdp) {
     pack.entry = "pack_a";
     pack.strides = m.operands[0].strides;
     for (int64_t &s : pack.strides)
-      if (s != 1 && __builtin_add_overflow(s, fdp.ConsumeIntegralInRange(0, 64), &s))
+      if (s != 1 &&
+          __builtin_add_overflow(s, fdp.ConsumeIntegralInRange(0, 64), &s))
         s = -1;
     pack.grid = {fdp.ConsumeIntegralInRange<int64_t>(1, 1024), 1, 1};
     pack.block = {256, 1, 1};
@@ -227,8 +228,7 @@ std::vector<TensorArg> makeArgs(FuzzedDataProvider &fdp, const Manifest &m) {
   }
   if (args.empty() || fdp.ConsumeBool())
     return args;
-  TensorArg &arg =
-      args[fdp.ConsumeIntegralInRange<size_t>(0, args.size() - 1)];
+  TensorArg &arg = args[fdp.ConsumeIntegralInRange<size_t>(0, args.size() - 1)];
   switch (fdp.ConsumeIntegralInRange(0, 7)) {
   case 0:
     arg.dtype = pickDType(fdp);
@@ -241,8 +241,8 @@ std::vector<TensorArg> makeArgs(FuzzedDataProvider &fdp, const Manifest &m) {
     break;
   case 3:
     if (!arg.strides.empty())
-      arg.strides[fdp.ConsumeIntegralInRange<size_t>(
-          0, arg.strides.size() - 1)] = pickSize(fdp);
+      arg.strides[fdp.ConsumeIntegralInRange<size_t>(0, arg.strides.size() -
+                                                            1)] = pickSize(fdp);
     break;
   case 4:
     arg.address = fdp.ConsumeIntegral<uintptr_t>();
@@ -346,8 +346,7 @@ void exercise(const Manifest &m, FuzzedDataProvider &fdp) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // Manifest text, then NUL and the bytes that choose tensors and device.
-  const uint8_t *nul =
-      static_cast<const uint8_t *>(std::memchr(data, 0, size));
+  const uint8_t *nul = static_cast<const uint8_t *>(std::memchr(data, 0, size));
   size_t textSize = nul ? size_t(nul - data) : size;
   Manifest manifest;
   std::string_view text(reinterpret_cast<const char *>(data), textSize);

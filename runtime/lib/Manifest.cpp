@@ -940,8 +940,8 @@ bool checkBlockThreads(FieldReader &r, const std::string &field,
   int64_t threads = 1;
   for (int64_t extent : block)
     if (__builtin_mul_overflow(threads, extent, &threads))
-      return r.fail("field '" + field + "': " +
-                    formatDims({block.begin(), block.end()}) +
+      return r.fail("field '" + field +
+                    "': " + formatDims({block.begin(), block.end()}) +
                     " has more than " + std::to_string(kMaxBlockThreads) +
                     " threads per block");
   if (threads > kMaxBlockThreads)

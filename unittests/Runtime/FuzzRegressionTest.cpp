@@ -71,9 +71,9 @@ TEST(FuzzRegressionTest, HugeBlockIsAnError) {
 
 /// validateLaunch added dynamic and static shared memory in int64_t.
 TEST(FuzzRegressionTest, SharedMemorySumOverflowIsRefused) {
-  std::string text = replaceFirst(sampleManifestText(),
-                                  R"("dynamic_smem_bytes": 0,)",
-                                  R"("dynamic_smem_bytes": 9223372036854775807,)");
+  std::string text =
+      replaceFirst(sampleManifestText(), R"("dynamic_smem_bytes": 0,)",
+                   R"("dynamic_smem_bytes": 9223372036854775807,)");
   Manifest m;
   ASSERT_EQ(parseManifest(text, m), "");
   std::vector<TensorArg> args;
@@ -91,9 +91,8 @@ TEST(FuzzRegressionTest, SharedMemorySumOverflowIsRefused) {
 /// as a byte stride of 2^64 - 32, or, for INT64_MIN, with an overflow.
 TEST(FuzzRegressionTest, NegativeTensorMapStrideIsRefused) {
   // A row-major with rows fixed at launch: strides [-1, 1].
-  std::string text = replaceFirst(dynamicManifestText(),
-                                  R"("strides": [1, -1])",
-                                  R"("strides": [-1, 1])");
+  std::string text = replaceFirst(
+      dynamicManifestText(), R"("strides": [1, -1])", R"("strides": [-1, 1])");
   Manifest manifest, bound;
   ASSERT_EQ(parseManifest(text, manifest), "");
   DeviceInfo h100{9, 0, 232448, "NVIDIA H100", 132};
