@@ -287,16 +287,25 @@ void compileFront(ModuleOp module, StringRef arch,
   (void)pm.run(module);
 }
 /// Whether `text` has a known crash of the upstream MLIR 22 parser, outside
-/// tcgen: linalg.broadcast (and the other ops whose `dimensions` or
-/// `permutation` is parsed the same way) dereferences a null attribute when
-/// the `=` is not followed by `[` (`dimensions =([0]`). tcgen-opt and tcgen
-/// crash the same way on such text; the target skips it to go on fuzzing.
+/// tcgen: linalg.broadcast, linalg.transpose (and the other ops whose
+/// `dimensions` or `permutation` is parsed the same way) dereference a null
+/// attribute when what follows the `=` is not a well-formed integer list
+/// (`dimensions =([0]`, `permutation = [1, 0x]`). tcgen-opt and tcgen crash
+/// the same way on such text; the target skips it to go on fuzzing.
 bool hasUpstreamParserCrash(StringRef text) {
   for (StringRef keyword : {"dimensions", "permutation"}) {
     for (size_t at = text.find(keyword); at != StringRef::npos;
          at = text.find(keyword, at + 1)) {
       StringRef rest = text.drop_front(at + keyword.size()).ltrim();
-      if (rest.consume_front("=") && !rest.ltrim().starts_with("["))
+      if (!rest.consume_front("="))
+        continue;
+      rest = rest.ltrim();
+      if (!rest.consume_front("["))
+        return true;
+      size_t close = rest.find(']');
+      if (close == StringRef::npos ||
+          rest.take_front(close).find_first_not_of("0123456789, \t\n-") !=
+              StringRef::npos)
         return true;
     }
   }
