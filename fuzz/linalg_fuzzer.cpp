@@ -7,7 +7,8 @@
 // op, then the front of the pipeline (buildTCGenConfigurePipeline: fusion
 // of pointwise ops, bufferization, dimension collapsing, tcgen-configure).
 // Diagnostics are swallowed: the property is no crash, no hang and no
-// sanitizer report, not acceptance.
+// sanitizer report, not acceptance. Text that crashes upstream MLIR's own
+// parser (hasUpstreamParserCrash) is not parsed.
 //
 // An input that parses as MLIR is taken as it is, compiled for sm_90a with
 // the default options. Any other input is read as bytes from which a
@@ -286,6 +287,7 @@ void compileFront(ModuleOp module, StringRef arch,
   tcgen::buildTCGenConfigurePipeline(pm, options);
   (void)pm.run(module);
 }
+
 /// Whether `text` has a known crash of the upstream MLIR 22 parser, outside
 /// tcgen: linalg.broadcast, linalg.transpose (and the other ops whose
 /// `dimensions` or `permutation` is parsed the same way) dereference a null
