@@ -8,7 +8,8 @@ LLVM_PREFIX="${LLVM_PREFIX:-/usr/lib/llvm-22}"
 
 PKGS=(cmake ninja-build g++ lld ccache python3
       libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-      libgtest-dev googletest pkgconf)
+      libgtest-dev googletest pkgconf
+      clang-22 libclang-rt-22-dev)  # libFuzzer targets (fuzz/)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -10,3 +10,6 @@ ninja -C "$BUILD" -j "${JOBS:-$(nproc)}"
 "$LLVM_PREFIX/bin/lit" -sv "$BUILD/test"
 ctest --test-dir "$BUILD" --output-on-failure
 python3 -m unittest discover -s "$SRC/python/tests" -t "$SRC/python/tests" -v
+# A short libFuzzer run of each fuzz target (fuzz/README.md); skipped with a
+# message where clang-22 or libFuzzer is missing.
+"$SRC/fuzz/ci.sh"

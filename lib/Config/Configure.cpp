@@ -98,6 +98,15 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       // (several 64-row blocks); otherwise the config's where it still
       // divides the block and no stream-K or cluster is asked for (row
       // blocks take neither: the default's belong to its tile), else 64.
+      // A consumer warpgroup's wgmma spans 64 rows: the ring's size below
+      // is computed per 64-row block (warpM / 64 of them), so a warp tile
+      // below 64 rows is refused here, with the config verifier's words
+      // for any m that is not a multiple of 64.
+      if (!warpTile.empty() && warpTile[0] < 64) {
+        op->emitOpError("invalid configuration: warp tile m=")
+            << warpTile[0] << " is not a multiple of the mma shape 64";
+        return failure();
+      }
       bool keepsRowBlocks = blockTile.empty() && block[0] % warp[0] == 0 &&
                             !split && clusterShape[0] * clusterShape[1] == 1;
       int64_t warpM = !warpTile.empty() ? warpTile[0]

@@ -683,10 +683,12 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
       return r.fail(std::string("field 'op.") + name +
                     "' must be >= 1, or -1 (fixed at launch), got 0");
   if (!op.batchShape.empty()) {
+    // Extents whose product overflows cannot multiply to op.batch either.
     int64_t product = 1;
+    bool overflow = false;
     for (int64_t e : op.batchShape)
-      product *= e;
-    if (op.batchShape.size() < 2 || op.batchShape.size() > 3 ||
+      overflow |= __builtin_mul_overflow(product, e, &product);
+    if (op.batchShape.size() < 2 || op.batchShape.size() > 3 || overflow ||
         product != op.batch)
       return r.fail("field 'op.batch_shape' must list two or three batch "
                     "extents whose product is op.batch (" +
@@ -929,6 +931,26 @@ bool parseParams(FieldReader &r, const Value &root, Manifest &m) {
   return true;
 }
 
+constexpr int64_t kMaxBlockThreads = 1024; // CUDA's limit per block.
+
+/// Checks that the block `block` (each extent >= 1) of field `field` has at
+/// most 1024 threads, without overflowing on huge extents.
+bool checkBlockThreads(FieldReader &r, const std::string &field,
+                       const std::array<int64_t, 3> &block) {
+  int64_t threads = 1;
+  for (int64_t extent : block)
+    if (__builtin_mul_overflow(threads, extent, &threads))
+      return r.fail("field '" + field +
+                    "': " + formatDims({block.begin(), block.end()}) +
+                    " has more than " + std::to_string(kMaxBlockThreads) +
+                    " threads per block");
+  if (threads > kMaxBlockThreads)
+    return r.fail("field '" + field + "': " + std::to_string(threads) +
+                  " threads per block exceeds " +
+                  std::to_string(kMaxBlockThreads));
+  return true;
+}
+
 /// Parses the optional "packs": copies of read-only operands with padded
 /// strides, made before the main kernel.
 bool parsePacks(FieldReader &r, const Value &root, Manifest &m) {
@@ -970,10 +992,8 @@ bool parsePacks(FieldReader &r, const Value &root, Manifest &m) {
                     p.operand + "' (rank " +
                     std::to_string(operand->shape.size()) +
                     "), one of them 1");
-    int64_t threads = p.block[0] * p.block[1] * p.block[2];
-    if (threads > 1024)
-      return r.fail("field '" + path + ".block': " + std::to_string(threads) +
-                    " threads per block exceeds 1024");
+    if (!checkBlockThreads(r, path + ".block", p.block))
+      return false;
     m.packs.push_back(std::move(p));
   }
   return true;
@@ -1005,10 +1025,8 @@ bool parseLaunch(FieldReader &r, const Value &root, Launch &launch) {
       launch.gridFormula.push_back(e.getString());
     }
   }
-  int64_t threads = launch.block[0] * launch.block[1] * launch.block[2];
-  if (threads > 1024) // CUDA's limit on threads per block.
-    return r.fail("field 'launch.block': " + std::to_string(threads) +
-                  " threads per block exceeds 1024");
+  if (!checkBlockThreads(r, "launch.block", launch.block))
+    return false;
   // grid[0] = -1: one block per SM (checkDynamic: a persistent kernel of
   // sizes fixed at launch).
   for (int i = 0; i < 3; ++i)

@@ -153,6 +153,11 @@ std::string tcgen::tensorMapLayout(const Param &param, const Operand &operand,
     }
     int64_t stride = operand.strides[dim];
     std::string which = "got stride " + std::to_string(stride);
+    // Reachable when an extent-1 dimension holds the innermost place.
+    if (stride < 0)
+      return prefix + "TMA needs strides >= 0, " + which + " in dimension " +
+             std::to_string(dim) + " (strides " + formatDims(operand.strides) +
+             ")";
     if (stride >= kTensorMapMaxStride / size)
       return prefix + "TMA needs byte strides below 2^40, " + which +
              " in dimension " + std::to_string(dim) + " (strides " +
@@ -258,9 +263,12 @@ std::string tcgen::validateLaunch(const Manifest &manifest,
       return describeDevice(device) + " cannot take params[" +
              std::to_string(i) +
              "] of kind tensormap: TMA needs compute capability 9.0 or higher";
-  int64_t smem =
-      manifest.launch.dynamicSmemBytes + manifest.resources.staticSmemBytes;
-  if (smem > device.maxDynamicSmemBytes)
+  // Both are >= 0 in a parsed manifest; a sum past int64_t exceeds any
+  // device's limit.
+  int64_t smem;
+  if (__builtin_add_overflow(manifest.launch.dynamicSmemBytes,
+                             manifest.resources.staticSmemBytes, &smem) ||
+      smem > device.maxDynamicSmemBytes)
     return "launch: shared memory " +
            std::to_string(manifest.launch.dynamicSmemBytes) + " B dynamic + " +
            std::to_string(manifest.resources.staticSmemBytes) +
@@ -413,7 +421,9 @@ std::string tcgen::specializeManifest(const Manifest &manifest, int64_t m,
     for (size_t d : order) {
       if (o.strides[d] == kDynamicSize)
         o.strides[d] = dense;
-      dense = o.strides[d] * o.shape[d];
+      if (__builtin_mul_overflow(o.strides[d], o.shape[d], &dense))
+        return "operand '" + o.name + "': dense strides of shape " +
+               formatDims(o.shape) + " do not fit in 64 bits";
     }
   }
   return "";

@@ -70,8 +70,9 @@ struct TensorMapLayout {
 /// Returns "" or a message naming the operand, e.g. "operand 'A': TMA
 /// needs a 16-byte aligned global address, got 0x10002": the address is
 /// not 16-byte aligned, the innermost dimension does not have stride 1 (nor
-/// extent 1), a byte stride is not a multiple of 16 or not below 2^40, an
-/// extent exceeds 2^32, or the box does not have one entry per dimension.
+/// extent 1), a stride is negative, a byte stride is not a multiple of 16
+/// or not below 2^40, an extent exceeds 2^32, or the box does not have one
+/// entry per dimension.
 std::string tensorMapLayout(const Param &param, const Operand &operand,
                             uintptr_t address, TensorMapLayout &out);
 
@@ -128,7 +129,8 @@ std::string bindSizes(const Manifest &manifest,
 /// launch must be >= 1; the others are ignored) with dense strides: the
 /// dimension of stride 1 innermost, then the others from the last to the
 /// first. For tools that allocate the tensors of one launch. Returns "" or
-/// a message naming a missing size.
+/// a message naming a missing size or an operand whose dense strides do not
+/// fit in 64 bits.
 std::string specializeManifest(const Manifest &manifest, int64_t m, int64_t n,
                                int64_t k, Manifest &out);
 
