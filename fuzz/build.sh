@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang-22 into build-fuzz/ (or
 # $TCGEN_FUZZ_BUILD_DIR): fuzz/build.sh [TARGET...], TARGET one of
-# manifest, validate, linalg (default: all). The runtime targets compile
+# manifest, validate, linalg, spec (default: all). The runtime targets compile
 # their few sources here; the linalg target also needs the compiler's build
 # (build/ or $TCGEN_BUILD_DIR: the generated headers and tcgen's libraries).
 # Exits 2, with a message, where clang-22 or libFuzzer is missing.
@@ -48,15 +48,13 @@ RUNTIME=()
 for s in Json Manifest TuneFile Validate; do RUNTIME+=("$SRC/runtime/lib/$s.cpp"); done
 
 targets=("$@")
-[ "${#targets[@]}" -eq 0 ] && targets=(manifest validate linalg)
+[ "${#targets[@]}" -eq 0 ] && targets=(manifest validate linalg spec)
 runtimeTargets=()
 for t in "${targets[@]}"; do
   case "$t" in
   manifest | validate) runtimeTargets+=("$t") ;;
-  linalg) ;;
-  # spec: the spec front end's target (spec_fuzzer.cpp, on parseSpec) goes
-  # here, built like manifest and validate, once that front end exists.
-  *) echo "fuzz: unknown target '$t' (manifest, validate, linalg)" >&2; exit 1 ;;
+  linalg | spec) ;;
+  *) echo "fuzz: unknown target '$t' (manifest, validate, linalg, spec)" >&2; exit 1 ;;
   esac
 done
 
@@ -72,6 +70,26 @@ if [ "${#runtimeTargets[@]}" -gt 0 ]; then
     "$CXX" "${FLAGS[@]}" -fsanitize=fuzzer "${objs[@]}" -o "$OUT/${t}_fuzzer"
     echo "fuzz: built $OUT/${t}_fuzzer"
   done
+fi
+# The spec front end's parser: its two sources (no MLIR) instrumented,
+# LLVM's support library from the Debian packages.
+if printf '%s\n' "${targets[@]}" | grep -qx spec; then
+  SPEC=("$SRC/lib/Frontend/SpecExpr.cpp" "$SRC/lib/Frontend/SpecParser.cpp"
+        "$SRC/fuzz/spec_fuzzer.cpp")
+  specFlags=("${FLAGS[@]}" -I"$SRC/include" -I"$SRC/lib/Frontend"
+             -I"$LLVM_PREFIX/include" -DNDEBUG)
+  objs=()
+  for s in "${SPEC[@]}"; do
+    obj="$(object "$s")"
+    if [ ! -f "$obj" ] || [ "$s" -nt "$obj" ] ||
+       [ "$SRC/include/tcgen/Frontend/Spec.h" -nt "$obj" ]; then
+      "${LAUNCHER[@]}" "$CXX" "${specFlags[@]}" -fsanitize=fuzzer-no-link -c "$s" -o "$obj"
+    fi
+    objs+=("$obj")
+  done
+  "$CXX" "${specFlags[@]}" -fsanitize=fuzzer "${objs[@]}" \
+    -L"$LLVM_PREFIX/lib" -Wl,-rpath,"$LLVM_PREFIX/lib" -lLLVM -o "$OUT/spec_fuzzer"
+  echo "fuzz: built $OUT/spec_fuzzer"
 fi
 for t in "${targets[@]}"; do
   [ "$t" = linalg ] && "$SRC/fuzz/build-linalg.sh"

@@ -14,7 +14,7 @@ SECONDS_PER_TARGET="${FUZZ_SECONDS:-15}"
 
 status=0
 mkdir -p "$OUT"
-"$SRC/fuzz/build.sh" manifest validate >"$OUT/build.log" 2>&1 || status=$?
+"$SRC/fuzz/build.sh" manifest validate spec >"$OUT/build.log" 2>&1 || status=$?
 if [ "$status" -eq 2 ]; then
   echo "fuzz: SKIPPED: $(tail -1 "$OUT/build.log")"
   exit 0
@@ -22,7 +22,7 @@ elif [ "$status" -ne 0 ]; then
   cat "$OUT/build.log" >&2
   exit "$status"
 fi
-targets=(manifest validate)
+targets=(manifest validate spec)
 if FUZZ_LINALG_FRONT=0 "$SRC/fuzz/build-linalg.sh" >>"$OUT/build.log" 2>&1; then
   targets+=(linalg)
 else
@@ -36,6 +36,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$tmp/$t"
   dict=(-dict="$SRC/fuzz/manifest.dict")
   [ "$t" = linalg ] && dict=(-dict="$SRC/fuzz/linalg.dict")
+  [ "$t" = spec ] && dict=()
   if ! "$OUT/${t}_fuzzer" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 \
       -rss_limit_mb=4096 "${dict[@]}" -artifact_prefix="$OUT/artifacts/$t-" \
       -print_final_stats=1 "$tmp/$t" "$SRC/fuzz/corpus/$t" >"$tmp/$t.log" 2>&1; then
