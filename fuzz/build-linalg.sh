@@ -15,7 +15,7 @@ CXX="${FUZZ_CXX:-clang++-22}"
 JOBS="${JOBS:-$(nproc)}"
 
 LIBS=(TCGenPipelines TCGenConfig tcgen_manifest TCGenWMMA TCGenSM80 TCGenSM90
-      TCGenSIMT TCGenTransforms TCGenIR TCGenAnalysis)
+      TCGenSIMT TCGenTransforms TCGenIR TCGenAnalysis tcgen_support)
 for l in "${LIBS[@]}"; do
   if [ ! -f "$BUILD/lib/lib$l.a" ]; then
     echo "fuzz: $BUILD/lib/lib$l.a not found: build the compiler first (scripts/setup.sh)" >&2
@@ -64,7 +64,9 @@ for p in "${pids[@]}"; do wait "$p"; done
 
 archives=()
 for l in "${LIBS[@]}"; do archives+=("$BUILD/lib/lib$l.a"); done
-"$CXX" "${FLAGS[@]}" -fsanitize=fuzzer "${objs[@]}" "${archives[@]}" \
+# A group: the back ends and lib/Config refer to each other (the registry).
+"$CXX" "${FLAGS[@]}" -fsanitize=fuzzer "${objs[@]}" \
+  -Wl,--start-group "${archives[@]}" -Wl,--end-group \
   -Wl,-rpath,"$LLVM_PREFIX/lib" "$LLVM_PREFIX/lib/libMLIR.so" \
   "$LLVM_PREFIX/lib/libLLVM.so" -o "$OUT/linalg_fuzzer"
 echo "fuzz: built $OUT/linalg_fuzzer"

@@ -28,7 +28,7 @@ command -v ccache >/dev/null 2>&1 && LAUNCHER=(ccache)
 # Every sanitizer report aborts, so that libFuzzer reports it as a crash.
 SAN=(-fsanitize=address,undefined -fno-sanitize-recover=all)
 FLAGS=(-std=c++17 -O1 -g -fno-omit-frame-pointer -Wno-deprecated-declarations "${SAN[@]}"
-       -I"$SRC/runtime/include")
+       -I"$SRC/runtime/include" -I"$SRC/include")
 
 # The object of source $1.
 object() { echo "$OUT/obj/$(echo "${1#$SRC/}" | tr '/' '_').o"; }
@@ -46,6 +46,7 @@ compile() {
 
 RUNTIME=()
 for s in Json Manifest TuneFile Validate; do RUNTIME+=("$SRC/runtime/lib/$s.cpp"); done
+RUNTIME+=("$SRC/lib/Support/Records.cpp") # the tune file's record format
 
 targets=("$@")
 [ "${#targets[@]}" -eq 0 ] && targets=(manifest validate linalg spec)
