@@ -411,6 +411,20 @@ const char *kCsvHeader =
     "accumulator,baseline,baseline_ms,baseline_tflops,baseline_ratio,"
     "baseline_pointwise_ms,baseline_check_maxerr,batch";
 
+/// Opens `path` for appending, writing `header` first if it is not null;
+/// nullptr (and a message) if it cannot be written.
+FILE *openCsv(const std::string &path, const char *header) {
+  FILE *f = std::fopen(path.c_str(), "ab");
+  if (!f) {
+    std::fprintf(stderr, "tcgen-gpu: %s: cannot write CSV: %s\n", path.c_str(),
+                 std::strerror(errno));
+    return nullptr;
+  }
+  if (header)
+    std::fprintf(f, "%s\n", header);
+  return f;
+}
+
 bool appendCsv(const std::string &path, const std::string &device,
                const std::vector<BenchRow> &rows, int iters) {
   FILE *probe = std::fopen(path.c_str(), "rb");
@@ -438,14 +452,9 @@ bool appendCsv(const std::string &path, const std::string &device,
                    "(%s); appending rows with this version's columns\n",
                    path.c_str(), kCsvHeader);
   }
-  FILE *f = std::fopen(path.c_str(), "ab");
-  if (!f) {
-    std::fprintf(stderr, "tcgen-gpu: %s: cannot write CSV: %s\n", path.c_str(),
-                 std::strerror(errno));
+  FILE *f = openCsv(path, fresh ? kCsvHeader : nullptr);
+  if (!f)
     return false;
-  }
-  if (fresh)
-    std::fprintf(f, "%s\n", kCsvHeader);
   std::string date = utcNow();
   for (const BenchRow &r : rows) {
     bool b = !r.baseline.empty();
@@ -482,17 +491,12 @@ bool appendApiCsv(const std::string &path, const std::string &device,
   bool fresh = !probe || std::fgetc(probe) == EOF;
   if (probe)
     std::fclose(probe);
-  FILE *f = std::fopen(path.c_str(), "ab");
-  if (!f) {
-    std::fprintf(stderr, "tcgen-gpu: %s: cannot write CSV: %s\n", path.c_str(),
-                 std::strerror(errno));
+  std::string header = "date,device,entry,backend,m,n,k,a_dtype,c_dtype,"
+                       "batch,iters," +
+                       std::string(kApiCsvHeader);
+  FILE *f = openCsv(path, fresh ? header.c_str() : nullptr);
+  if (!f)
     return false;
-  }
-  if (fresh)
-    std::fprintf(f,
-                 "date,device,entry,backend,m,n,k,a_dtype,c_dtype,batch,iters,"
-                 "%s\n",
-                 kApiCsvHeader);
   std::string date = utcNow();
   for (const BenchRow &r : rows)
     std::fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%lld,%d,%s\n",

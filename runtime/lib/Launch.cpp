@@ -486,13 +486,15 @@ tcgen_status tcgen::rt::ensurePlanWorkspace(tcgen_kernel &k, LaunchPlan &plan,
                                             bool synchronous) {
   if (plan.workspaceParam < 0)
     return TCGEN_OK;
+  // The kernel's workspace, once allocated, stays for the handle's life:
+  // a plan that has its address needs nothing more.
   size_t i = static_cast<size_t>(plan.workspaceParam);
-  if (plan.pointers[i] == 0 || plan.pointers[i] != k.workspace) {
-    tcgen_status status = ensureWorkspace(k, stream, synchronous);
-    if (status != TCGEN_OK)
-      return status;
-    plan.pointers[i] = k.workspace;
-  }
+  if (plan.pointers[i] != 0)
+    return TCGEN_OK;
+  tcgen_status status = ensureWorkspace(k, stream, synchronous);
+  if (status != TCGEN_OK)
+    return status;
+  plan.pointers[i] = k.workspace;
   return TCGEN_OK;
 }
 
