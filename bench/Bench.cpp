@@ -567,8 +567,23 @@ std::string checkBaseline(Sides &s, const std::vector<HostMatrix> &host,
   return e;
 }
 
-/// Sets up cuBLAS (and cuBLASLt, and the baseline) on `stream`, checks the
-/// baseline and times everything.
+/// With options.ltAlgos > 1, keeps the fastest of cuBLASLt's heuristic
+/// algorithms on buffer set 0 (LtGemm::keepFastest) and notes which.
+std::string keepFastestLt(Sides &s, const BenchOptions &options,
+                          cudaStream_t stream, BenchRow &row) {
+  if (options.ltAlgos <= 1)
+    return "";
+  constexpr int kRepsPerAlgo = 5; // a median of 5 runs each
+  DeviceOperands &d = (*s.sets)[0];
+  std::string summary;
+  std::string e = s.lt.keepFastest(d.buffers[s.spec.aIndex].get(),
+                                   d.buffers[s.spec.bIndex].get(), s.cFor(d),
+                                   stream, kRepsPerAlgo, summary);
+  if (e.empty())
+    addNote(row, "cuBLASLt: " + summary);
+  return e;
+}
+
 /// `tcgen-gpu bench --api`: the sides through the C ABI (ApiTiming.h).
 std::string timeApi(Sides &s, const BenchOptions &options, cudaStream_t stream,
                     BenchRow &row) {
@@ -588,6 +603,8 @@ std::string timeApi(Sides &s, const BenchOptions &options, cudaStream_t stream,
   return e;
 }
 
+/// Sets up cuBLAS (and cuBLASLt, and the baseline) on `stream`, checks the
+/// baseline and times everything.
 std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
                            cudaStream_t stream, DeviceBuffer &workspace,
                            DeviceBuffer &plainC, BaselineRunner &baseline,
@@ -686,7 +703,10 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
   if (why.empty() && fp8) {
     // cublasGemmEx has no 8-bit floats: cuBLASLt is the cuBLAS side.
     why = s.lt.init(s.plan, spec.aType, spec.cType,
-                    spec.accumulate ? 1.0f : 0.0f, s.compute);
+                    spec.accumulate ? 1.0f : 0.0f, s.compute,
+                    LtEpilogue::None, nullptr, options.ltAlgos);
+    if (why.empty())
+      why = keepFastestLt(s, options, stream, row);
     if (why.empty()) {
       s.haveCublas = s.cublasViaLt = true;
       row.cublasCompute = computeTypeName(s.compute);
@@ -700,7 +720,11 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
     row.cublasCall = gemmExName(s.plan);
     if (options.cublasLt) {
       std::string ltWhy = s.lt.init(s.plan, spec.aType, spec.cType,
-                                    spec.accumulate ? 1.0f : 0.0f, s.compute);
+                                    spec.accumulate ? 1.0f : 0.0f, s.compute,
+                                    LtEpilogue::None, nullptr,
+                                    options.ltAlgos);
+      if (ltWhy.empty())
+        ltWhy = keepFastestLt(s, options, stream, row);
       s.haveLt = ltWhy.empty();
       if (!s.haveLt)
         addNote(row, "cuBLASLt: " + ltWhy);

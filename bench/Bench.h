@@ -30,6 +30,10 @@ struct BenchOptions {
   int warmup = 10;
   uint64_t seed = 1;
   bool cublasLt = true; // also time cublasLtMatmul
+  /// cuBLASLt runs the fastest of its heuristic's first `ltAlgos`
+  /// algorithms (LtGemm::keepFastest), each timed a few times on the
+  /// bundle's buffers first; 1: the heuristic's top algorithm.
+  int ltAlgos = 8;
   /// Time the kernel alone, back to back with itself (no cuBLAS sides): a
   /// kernel slower after cuBLAS's than after its own shows it here.
   bool solo = false;
@@ -53,6 +57,9 @@ struct BenchOptions {
 /// One bundle's timings. Times are medians in milliseconds; NaN where a
 /// side could not run (its reason in `note`).
 struct BenchRow {
+  /// The bundle's name in a study (its path under the study directory),
+  /// else the path given.
+  std::string problem;
   std::string entry, backend, aType, cType;
   std::string accumulator;   // the kernel's op.accumulator ("f32", "f16")
   std::string cublasCompute; // e.g. "CUBLAS_COMPUTE_16F"; "" if no cuBLAS

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 
 using namespace tcgen;
 using namespace tcgen::bench;
@@ -273,7 +274,8 @@ cublasLtEpilogue_t ltEpilogueOf(LtEpilogue epilogue) {
 
 std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
                          float beta, cublasComputeType_t compute,
-                         LtEpilogue epilogue, const void *bias) {
+                         LtEpilogue epilogue, const void *bias,
+                         int algoCount) {
   swapped = plan.swapped;
   betaValue = beta;
   // The scale type (alpha, beta) follows the compute type.
@@ -380,18 +382,76 @@ std::string LtGemm::init(const CublasPlan &plan, DType abType, DType cType,
   cublasLtMatmulPreferenceSetAttribute(pref,
                                        CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                        &workspaceBytes, sizeof(workspaceBytes));
-  cublasLtMatmulHeuristicResult_t result = {};
+  cublasLtMatmulHeuristicResult_t results[kMaxLtAlgos] = {};
+  int requested = std::clamp(algoCount, 1, kMaxLtAlgos);
   int found = 0;
   e = formatCublas("cublasLtMatmulAlgoGetHeuristic",
-                   cublasLtMatmulAlgoGetHeuristic(handle, desc, layoutA,
-                                                  layoutB, layoutC, layoutC,
-                                                  pref, 1, &result, &found));
+                   cublasLtMatmulAlgoGetHeuristic(
+                       handle, desc, layoutA, layoutB, layoutC, layoutC, pref,
+                       requested, results, &found));
   cublasLtMatmulPreferenceDestroy(pref);
   if (!e.empty())
     return e;
-  if (found == 0)
+  algos.clear();
+  for (int i = 0; i < found; ++i)
+    if (results[i].state == CUBLAS_STATUS_SUCCESS)
+      algos.push_back(results[i].algo);
+  if (algos.empty())
     return "cublasLtMatmulAlgoGetHeuristic: no algorithm for this problem";
-  algo = result.algo;
+  algo = algos.front();
+  return "";
+}
+
+std::string LtGemm::keepFastest(const void *a, const void *b, void *c,
+                                cudaStream_t stream, int reps,
+                                std::string &summary) {
+  if (algos.empty())
+    return "no cuBLASLt algorithm to choose from";
+  std::vector<cudaEvent_t> events(2 * size_t(std::max(reps, 1)));
+  std::string e;
+  for (cudaEvent_t &ev : events)
+    if (e.empty())
+      e = formatCuda("cudaEventCreate", cudaEventCreate(&ev));
+  double bestMs = std::numeric_limits<double>::infinity();
+  size_t best = algos.size();
+  for (size_t i = 0; i < algos.size() && e.empty(); ++i) {
+    algo = algos[i];
+    // An algorithm that does not run here is passed over; a fault that
+    // leaves the context unusable shows in the synchronization.
+    if (!run(a, b, c, stream).empty())
+      continue;
+    std::string failed;
+    for (int r = 0; r < reps && failed.empty(); ++r) {
+      cudaEventRecord(events[2 * r], stream);
+      failed = run(a, b, c, stream);
+      cudaEventRecord(events[2 * r + 1], stream);
+    }
+    if (!(e = formatCuda("cudaStreamSynchronize",
+                         cudaStreamSynchronize(stream)))
+             .empty() ||
+        !failed.empty())
+      continue;
+    std::vector<double> ms;
+    for (int r = 0; r < reps; ++r) {
+      float t = 0;
+      cudaEventElapsedTime(&t, events[2 * r], events[2 * r + 1]);
+      ms.push_back(t);
+    }
+    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+    if (ms[ms.size() / 2] < bestMs)
+      bestMs = ms[ms.size() / 2], best = i;
+  }
+  for (cudaEvent_t ev : events)
+    if (ev)
+      cudaEventDestroy(ev);
+  if (!e.empty())
+    return e;
+  if (best == algos.size())
+    return "none of cuBLASLt's " + std::to_string(algos.size()) +
+           " heuristic algorithms ran";
+  algo = algos[best];
+  summary = "fastest of " + std::to_string(algos.size()) +
+            " heuristic algorithms: #" + std::to_string(best + 1);
   return "";
 }
 

@@ -111,10 +111,14 @@ std::string runGemmEx(cublasHandle_t handle, const CublasPlan &plan,
 /// that is our column j, a vector of length n; otherwise our row i.
 enum class LtEpilogue { None, Bias, ReluBias, GeluBias };
 
+/// The most algorithms LtGemm asks cuBLASLt's heuristic for.
+constexpr int kMaxLtAlgos = 32;
+
 /// The cuBLASLt enumerator's name, e.g. "CUBLASLT_EPILOGUE_RELU_BIAS".
 const char *ltEpilogueName(LtEpilogue epilogue);
 
-/// cublasLtMatmul with the heuristic's top algorithm, set up once.
+/// cublasLtMatmul with the heuristic's top algorithm, or the fastest of
+/// its first few (keepFastest()), set up once.
 class LtGemm {
 public:
   LtGemm() = default;
@@ -131,11 +135,24 @@ public:
   /// cType: CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE is set to the output's
   /// type, which is what cuBLASLt takes for f16/bf16/f32 outputs (other
   /// bias types are for fp8 and int8 matmuls only); the heuristic sees its
-  /// alignment. Returns "" or why not.
+  /// alignment. The heuristic is asked for `algoCount` algorithms (at
+  /// least 1, at most kMaxLtAlgos); run() uses its first until
+  /// keepFastest() picks another. Returns "" or why not.
   std::string init(const CublasPlan &plan, DType abType, DType cType,
                    float beta, cublasComputeType_t compute,
                    LtEpilogue epilogue = LtEpilogue::None,
-                   const void *bias = nullptr);
+                   const void *bias = nullptr, int algoCount = 1);
+  /// Times each algorithm the heuristic returned on a, b, c (`reps` runs
+  /// each, every run between its own CUDA events on `stream`, after one
+  /// untimed run) and keeps the one of the smallest median; an algorithm
+  /// that fails to run is passed over. Returns "" or why none ran;
+  /// `summary` says which was kept, e.g. "fastest of 8 heuristic
+  /// algorithms: #3".
+  std::string keepFastest(const void *a, const void *b, void *c,
+                          cudaStream_t stream, int reps,
+                          std::string &summary);
+  /// How many algorithms the heuristic returned.
+  size_t algorithmCount() const { return algos.size(); }
   /// Runs D = C = epilogue(A B + beta C) on `stream`; `bias` (if not null)
   /// replaces the bias vector from then on.
   std::string run(const void *a, const void *b, void *c, cudaStream_t stream,
@@ -147,6 +164,7 @@ private:
   cublasLtMatrixLayout_t layoutA = nullptr, layoutB = nullptr,
                          layoutC = nullptr;
   cublasLtMatmulAlgo_t algo = {};
+  std::vector<cublasLtMatmulAlgo_t> algos; // the heuristic's, best first
   void *workspace = nullptr;
   size_t workspaceBytes = 0;
   bool swapped = false;

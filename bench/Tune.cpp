@@ -51,7 +51,7 @@ std::string tcgen::bench::timeCandidates(
     auto kernel = std::make_unique<rt::Kernel>();
     if (c.status != "ok") {
       t.error = "not compiled: " + c.status;
-    } else if (std::string e = kernel->load(dir + "/" + c.id); !e.empty()) {
+    } else if (std::string e = kernel->load(c.path.empty() ? dir + "/" + c.id : c.path); !e.empty()) {
       t.error = e;
     } else if (!problem) {
       problem = &kernel->manifest();

@@ -24,6 +24,7 @@ namespace tcgen::bench {
 struct TuneCandidate {
   std::string id;     ///< its bundle directory under DIR
   std::string status; ///< "ok", or why it did not compile
+  std::string path;   ///< its bundle, where not DIR/id ("": DIR/id)
 };
 
 /// Reads the candidates of DIR/tune.tsv. Returns "" or why it cannot.
@@ -51,7 +52,7 @@ struct TuneTiming {
   }
 };
 
-/// Times the bundles DIR/<id> of the compiled candidates. They must compute
+/// Times the bundles DIR/<id> (or `path`) of the compiled candidates. They must compute
 /// the same problem (same operands); one that cannot load or launch gets
 /// its error and NaN. Returns "" or why nothing could be timed.
 std::string timeCandidates(const std::string &dir,

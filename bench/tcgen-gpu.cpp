@@ -2,12 +2,17 @@
 //
 // This file implements the tcgen-gpu command line: `run` launches a bundle
 // on random inputs (optionally checking it against a float64 reference) and
-// `bench` times bundles against cuBLAS. See usage() for the options.
+// `bench` times bundles (or a study's) against cuBLAS, `compare` times two
+// bundle sets against each other. See usage() for the options.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Bench.h"
 #include "Check.h"
+#include "Compare.h"
+#include "CublasGemm.h"
+#include "Study.h"
+#include "Timing.h"
 #include "Tune.h"
 #include "CudaUtil.h"
 #include "tcgen/Runtime/Manifest.h"
@@ -35,14 +40,16 @@ const char *kUsage =
     "usage:\n"
     "  tcgen-gpu run BUNDLE [--check] [--seed N] [--launches N]\n"
     "                [--sizes M,N,K]\n"
-    "  tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
-    "                  [--seed N] [--no-cublaslt] [--solo] [--device-name]\n"
-    "                  [--sizes M,N,K] [--back-to-back N]\n"
+    "  tcgen-gpu bench BUNDLE... [--study DIR]... [--iters N] [--warmup N]\n"
+    "                  [--csv FILE] [--seed N] [--no-cublaslt]\n"
+    "                  [--lt-algos N] [--solo] [--device-name]\n"
+    "                  [--sizes M,N,K] [--back-to-back N] [--api]\n"
     "                  [--baseline=NAME [--check-baseline]]\n"
+    "  tcgen-gpu compare A_DIR B_DIR [--csv FILE] [--budget SECONDS]\n"
     "  tcgen-gpu tune DIR [--csv FILE] [--budget SECONDS] [--max-iters N]\n"
     "                 [--warmup N] [--seed N]\n"
     "  tcgen-gpu --help | tcgen-gpu run --help | tcgen-gpu bench --help |\n"
-    "  tcgen-gpu tune --help\n"
+    "  tcgen-gpu compare --help | tcgen-gpu tune --help\n"
     "\n"
     "BUNDLE is a bundle directory holding exactly one manifest (*.json) or\n"
     "the manifest itself (docs/BUNDLE.md).\n";
@@ -112,16 +119,18 @@ const char *kRunHelp =
     "Exit status: 0 pass, 1 fail or error, 2 usage.\n";
 
 const char *kBenchHelp =
-    "tcgen-gpu bench BUNDLE... [--iters N] [--warmup N] [--csv FILE]\n"
-    "                [--seed N] [--no-cublaslt] [--solo] [--device-name]\n"
-    "                [--baseline=NAME [--check-baseline]] [--sizes M,N,K]\n"
-    "                [--back-to-back N] [--api]\n"
+    "tcgen-gpu bench BUNDLE... [--study DIR]... [--iters N] [--warmup N]\n"
+    "                [--csv FILE] [--seed N] [--no-cublaslt] [--lt-algos N]\n"
+    "                [--solo] [--device-name] [--baseline=NAME\n"
+    "                [--check-baseline]] [--sizes M,N,K] [--back-to-back N]\n"
+    "                [--api]\n"
     "\n"
     "Times each bundle's kernel against cublasGemmEx (same dtypes, default\n"
     "algorithm; cublasGemmStridedBatchedEx for a batched matmul) and\n"
-    "cublasLtMatmul (heuristic's top algorithm, 32 MiB workspace; a batch\n"
-    "through its layouts' batch count and strided batch offset) on the\n"
-    "same buffers. cuBLAS accumulates like the kernel (manifest\n"
+    "cublasLtMatmul (the fastest of the heuristic's first --lt-algos\n"
+    "algorithms, each timed 5 times on the bundle's buffers first; 32 MiB\n"
+    "workspace; a batch through its layouts' batch count and strided batch\n"
+    "offset) on the same buffers. cuBLAS accumulates like the kernel (manifest\n"
     "op.accumulator): CUBLAS_COMPUTE_16F with __half alpha/beta\n"
     "(cuBLASLt scale type CUDA_R_16F; needs f16 A, B and C) for f16,\n"
     "CUBLAS_COMPUTE_32F with float scalars for f32; a note names it per\n"
@@ -159,6 +168,12 @@ const char *kBenchHelp =
     "4e-2 (bf16) after the coarsest dtype of the matmul result, the\n"
     "epilogue and the output. A FAIL is not timed (exit status 1).\n"
     "\n"
+    "  --study DIR     time every bundle of a study directory: the ok rows\n"
+    "                  of DIR/batch.tsv (tcgen compile --batch), or each\n"
+    "                  subdirectory holding a manifest; a bundle that only\n"
+    "                  a baseline times (op.k2, op.batch_reduce) is skipped\n"
+    "                  with a line saying so, and a bundle that fails does\n"
+    "                  not stop the others\n"
     "  --iters N       timed iterations (default 50)\n"
     "  --warmup N      untimed iterations first (default 10)\n"
     "  --csv FILE      append rows to FILE (header written when FILE is new):\n"
@@ -166,17 +181,21 @@ const char *kBenchHelp =
     "                  tcgen_ms,tcgen_tflops,cublas_ms,cublas_tflops,ratio,\n"
     "                  iters,cublaslt_ms,cublaslt_tflops,accumulator,\n"
     "                  baseline,baseline_ms,baseline_tflops,baseline_ratio,\n"
-    "                  baseline_pointwise_ms,baseline_check_maxerr,batch\n"
+    "                  baseline_pointwise_ms,baseline_check_maxerr,batch,\n"
+    "                  problem\n"
     "                  (ratio = cuBLAS time / tcgen time: >1 is tcgen faster;\n"
     "                  accumulator = the kernel's op.accumulator, which is\n"
     "                  also cuBLAS's compute type; baseline_ratio = baseline\n"
     "                  time / tcgen time; baseline_pointwise_ms = its\n"
-    "                  pointwise kernels alone; batch = op.batch; TFLOP/s\n"
-    "                  count 2*batch*m*n*k)\n"
+    "                  pointwise kernels alone; batch = op.batch; problem\n"
+    "                  = the bundle's name in its study, else its path;\n"
+    "                  TFLOP/s count 2*batch*m*n*k)\n"
     "  --seed N        random seed (default 1)\n"
     "  --sizes M,N,K   the sizes of bundles whose sizes are fixed at launch\n"
     "                  (as for run)\n"
     "  --no-cublaslt   skip cublasLtMatmul\n"
+    "  --lt-algos N    cuBLASLt's candidates (default 8, at most 32; 1: the\n"
+    "                  heuristic's top algorithm, untimed)\n"
     "  --solo          time the kernel alone, back to back with itself\n"
     "                  (cuBLAS sides not run; their columns nan)\n"
     "  --back-to-back N  N launches of each side between its two events\n"
@@ -199,7 +218,8 @@ const char *kBenchHelp =
     "                  one launch per event pair on a drained stream, 20 in\n"
     "                  a stream, and 20 replayed from a CUDA graph. --csv\n"
     "                  then writes date,device,entry,backend,m,n,k,a_dtype,\n"
-    "                  c_dtype,batch,iters and the columns of those times\n";
+    "                  c_dtype,batch,iters, the columns of those times and\n"
+    "                  problem\n";
 
 const char *kTuneHelp =
     "tcgen-gpu tune DIR [--csv FILE] [--budget SECONDS] [--max-iters N]\n"
@@ -378,38 +398,12 @@ int runCommand(const std::vector<std::string> &args) {
   return counts[1] + counts[2] == 0 ? 0 : kExitFail;
 }
 
-std::string utcNow() {
-  std::time_t now = std::time(nullptr);
-  std::tm tm;
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-std::string csvField(const std::string &s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
-  std::string q = "\"";
-  for (char c : s)
-    q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
-std::string fmt(const char *format, double v) {
-  if (std::isnan(v))
-    return "nan";
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), format, v);
-  return buf;
-}
-
 // New columns go at the end, so that older columns keep their positions.
 const char *kCsvHeader =
     "date,device,entry,backend,m,n,k,a_dtype,c_dtype,tcgen_ms,tcgen_tflops,"
     "cublas_ms,cublas_tflops,ratio,iters,cublaslt_ms,cublaslt_tflops,"
     "accumulator,baseline,baseline_ms,baseline_tflops,baseline_ratio,"
-    "baseline_pointwise_ms,baseline_check_maxerr,batch";
+    "baseline_pointwise_ms,baseline_check_maxerr,batch,problem";
 
 /// Opens `path` for appending, writing `header` first if it is not null;
 /// nullptr (and a message) if it cannot be written.
@@ -461,7 +455,7 @@ bool appendCsv(const std::string &path, const std::string &device,
     std::fprintf(
         f,
         "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,"
-        "%s,%s,%s,%lld\n",
+        "%s,%s,%s,%lld,%s\n",
         date.c_str(), csvField(device).c_str(), csvField(r.entry).c_str(),
         csvField(r.backend).c_str(), (long long)r.m, (long long)r.n,
         (long long)r.k, r.aType.c_str(), r.cType.c_str(),
@@ -476,7 +470,8 @@ bool appendCsv(const std::string &path, const std::string &device,
         fmt("%.3f", r.tflops(r.baselineMs)).c_str(),
         fmt("%.4f", r.baselineMs / r.tcgenMs).c_str(),
         fmt("%.6f", r.baselinePointwiseMs).c_str(),
-        fmt("%.3g", b ? r.check.maxErr : NAN).c_str(), (long long)r.batch);
+        fmt("%.3g", b ? r.check.maxErr : NAN).c_str(), (long long)r.batch,
+        csvField(r.problem).c_str());
   }
   bool ok = std::fclose(f) == 0;
   if (!ok)
@@ -493,18 +488,18 @@ bool appendApiCsv(const std::string &path, const std::string &device,
     std::fclose(probe);
   std::string header = "date,device,entry,backend,m,n,k,a_dtype,c_dtype,"
                        "batch,iters," +
-                       std::string(kApiCsvHeader);
+                       std::string(kApiCsvHeader) + ",problem";
   FILE *f = openCsv(path, fresh ? header.c_str() : nullptr);
   if (!f)
     return false;
   std::string date = utcNow();
   for (const BenchRow &r : rows)
-    std::fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%lld,%d,%s\n",
+    std::fprintf(f, "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%lld,%d,%s,%s\n",
                  date.c_str(), csvField(device).c_str(),
                  csvField(r.entry).c_str(), csvField(r.backend).c_str(),
                  (long long)r.m, (long long)r.n, (long long)r.k,
                  r.aType.c_str(), r.cType.c_str(), (long long)r.batch, r.iters,
-                 apiCsvRow(*r.api).c_str());
+                 apiCsvRow(*r.api).c_str(), csvField(r.problem).c_str());
   return std::fclose(f) == 0;
 }
 
@@ -575,6 +570,7 @@ void printTable(const std::vector<BenchRow> &rows) {
 
 int benchCommand(const std::vector<std::string> &args) {
   std::vector<std::string> bundles;
+  std::vector<std::string> studies;
   BenchOptions options;
   std::string csv;
   bool printDevice = false;
@@ -611,6 +607,15 @@ int benchCommand(const std::vector<std::string> &args) {
         return usageError("--sizes needs M,N,K (integers >= 1)");
     } else if (a == "--no-cublaslt") {
       options.cublasLt = false;
+    } else if (a == "--lt-algos") {
+      if (!next(1, kMaxLtAlgos))
+        return usageError("--lt-algos needs an integer in [1, " +
+                          std::to_string(kMaxLtAlgos) + "]");
+      options.ltAlgos = int(v);
+    } else if (a == "--study") {
+      if (i + 1 >= args.size())
+        return usageError("--study needs a DIR");
+      studies.push_back(args[++i]);
     } else if (a == "--solo") {
       options.solo = true;
     } else if (a == "--back-to-back") {
@@ -643,8 +648,34 @@ int benchCommand(const std::vector<std::string> &args) {
       bundles.push_back(a);
     }
   }
+  // The problem name of each bundle: its path, or its name in its study.
+  std::vector<std::string> problems = bundles;
+  size_t skipped = 0;
+  for (const std::string &dir : studies) {
+    std::vector<StudyBundle> found;
+    if (std::string e = listStudyBundles(dir, found); !e.empty()) {
+      std::fprintf(stderr, "tcgen-gpu: %s\n", e.c_str());
+      return kExitFail;
+    }
+    for (const StudyBundle &b : found) {
+      // What the plain bench cannot time is skipped, not fatal, in a study.
+      std::string manifestPath;
+      Manifest m;
+      if (!options.baseline && findManifest(b.path, manifestPath).empty() &&
+          loadManifest(manifestPath, m).empty()) {
+        if (std::string why = needsBaseline(m); !why.empty()) {
+          std::printf("SKIP %s: %s\n", b.name.c_str(), why.c_str());
+          ++skipped;
+          continue;
+        }
+      }
+      bundles.push_back(b.path);
+      problems.push_back(b.name);
+    }
+  }
   if (bundles.empty() && !printDevice)
-    return usageError("bench needs at least one BUNDLE");
+    return usageError(studies.empty() ? "bench needs at least one BUNDLE"
+                                      : "the studies hold no bundle to time");
   if (options.baselineCheckOnly && !options.baseline)
     return usageError("--check-baseline needs --baseline=NAME");
   if (options.api && (options.baseline || options.solo ||
@@ -673,8 +704,10 @@ int benchCommand(const std::vector<std::string> &args) {
 
   std::vector<BenchRow> rows;
   bool failed = false;
-  for (const std::string &b : bundles) {
+  for (size_t bi = 0; bi < bundles.size(); ++bi) {
+    const std::string &b = bundles[bi];
     BenchRow row;
+    row.problem = problems[bi];
     error = benchBundle(b, options, device, row);
     if (!row.checkLine.empty())
       std::printf("%s\n", row.checkLine.c_str());
@@ -699,6 +732,10 @@ int benchCommand(const std::vector<std::string> &args) {
                  row.bufferSets == 1 ? "" : "s");
     rows.push_back(row);
   }
+  if (!studies.empty())
+    std::printf("STUDY bundles=%zu timed=%zu skipped=%zu failed=%zu\n",
+                bundles.size() + skipped, rows.size(), skipped,
+                bundles.size() - rows.size());
   if (options.api) {
     for (const BenchRow &r : rows)
       printApiTimes(r.entry, *r.api);
@@ -815,7 +852,7 @@ int tuneCommand(const std::vector<std::string> &args) {
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty())
-    return usageError("missing command (run, bench or tune)");
+    return usageError("missing command (run, bench, compare or tune)");
   if (isHelp(args[0])) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -828,5 +865,8 @@ int main(int argc, char **argv) {
     return benchCommand(args);
   if (command == "tune")
     return tuneCommand(args);
-  return usageError("unknown command '" + command + "' (run, bench or tune)");
+  if (command == "compare")
+    return compareCommand(args);
+  return usageError("unknown command '" + command +
+                    "' (run, bench, compare or tune)");
 }

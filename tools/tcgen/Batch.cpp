@@ -11,10 +11,12 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -31,11 +33,21 @@
 using namespace mlir::tcgen;
 using llvm::StringRef;
 
-std::vector<BatchProblem> mlir::tcgen::parseBatchFile(StringRef text,
-                                                      StringRef fileName,
-                                                      std::string &error) {
-  std::vector<BatchProblem> problems;
-  llvm::StringSet<> names;
+/// Whether `name` may name a problem, an option set or a subset (it
+/// becomes a directory name): [A-Za-z0-9_.-]+, not starting with '-' or '.'.
+static bool isValidName(StringRef name) {
+  return !name.empty() && !name.starts_with("-") && !name.starts_with(".") &&
+         llvm::all_of(name, [](char c) {
+           return llvm::isAlnum(c) || c == '_' || c == '-' || c == '.';
+         });
+}
+
+std::optional<BatchFile> mlir::tcgen::parseStudyFile(StringRef text,
+                                                     StringRef fileName,
+                                                     std::string &error) {
+  BatchFile file;
+  llvm::StringSet<> names, setNames;
+  llvm::StringMap<size_t> subsetIndex;
   llvm::SmallVector<StringRef> lines;
   text.split(lines, '\n');
   for (auto [i, raw] : llvm::enumerate(lines)) {
@@ -44,22 +56,50 @@ std::vector<BatchProblem> mlir::tcgen::parseBatchFile(StringRef text,
       continue;
     auto fail = [&](const llvm::Twine &message) {
       error = (fileName + ":" + llvm::Twine(i + 1) + ": " + message).str();
-      return std::vector<BatchProblem>();
+      return std::nullopt;
     };
     llvm::BumpPtrAllocator alloc;
     llvm::StringSaver saver(alloc);
     llvm::SmallVector<const char *> tokens;
     llvm::cl::TokenizeGNUCommandLine(line, saver, tokens);
+    StringRef first = tokens.front();
+    unsigned lineNo = i + 1;
+    if (first == "@set" || first == "@subset") {
+      if (tokens.size() < 2 || !isValidName(tokens[1]))
+        return fail(first + " needs a NAME (letters, digits, '_', '-' and "
+                            "'.', first a letter, digit or '_')");
+      StringRef name = tokens[1];
+      auto rest = llvm::drop_begin(tokens, 2);
+      if (first == "@set") {
+        if (!setNames.insert(name).second)
+          return fail("a second option set named '" + name + "'");
+        BatchOptionSet set{name.str(), {}, lineNo};
+        for (const char *t : rest)
+          set.args.push_back(t);
+        file.sets.push_back(std::move(set));
+        continue;
+      }
+      if (tokens.size() < 3)
+        return fail("@subset " + name + " names no problem (GLOB...)");
+      auto [it, fresh] = subsetIndex.try_emplace(name, file.subsets.size());
+      if (fresh)
+        file.subsets.push_back({name.str(), {}, lineNo});
+      for (const char *t : rest) {
+        if (auto glob = llvm::GlobPattern::create(t); !glob) {
+          std::string why = llvm::toString(glob.takeError());
+          return fail("'" + llvm::Twine(t) + "' is not a glob pattern: " + why);
+        }
+        file.subsets[it->second].patterns.push_back(t);
+      }
+      continue;
+    }
+    if (first.starts_with("@"))
+      return fail("unknown directive '" + first +
+                  "' (a study file knows @set and @subset)");
     BatchProblem p;
-    p.line = i + 1;
-    p.name = tokens.front();
-    if (!llvm::all_of(p.name,
-                      [](char c) {
-                        return llvm::isAlnum(c) || c == '_' || c == '-' ||
-                               c == '.';
-                      }) ||
-        StringRef(p.name).starts_with("-") ||
-        StringRef(p.name).starts_with("."))
+    p.line = lineNo;
+    p.name = first.str();
+    if (!isValidName(p.name))
       return fail("'" + p.name +
                   "' is not a problem name (letters, digits, '_', '-' and "
                   "'.', first a letter, digit or '_'); a line is NAME then "
@@ -71,13 +111,59 @@ std::vector<BatchProblem> mlir::tcgen::parseBatchFile(StringRef text,
     if (p.args.empty())
       return fail("problem '" + p.name +
                   "' has no options (an input file or --einsum ...)");
-    problems.push_back(std::move(p));
+    file.problems.push_back(std::move(p));
   }
-  if (problems.empty())
+  if (file.problems.empty()) {
     error = (fileName + ": no problems (each line: NAME then tcgen compile's "
                         "options)")
                 .str();
-  return problems;
+    return std::nullopt;
+  }
+  return file;
+}
+
+std::optional<std::vector<BatchJob>>
+mlir::tcgen::expandBatch(const BatchFile &file, StringRef subset,
+                         std::string &error) {
+  std::vector<llvm::GlobPattern> globs;
+  if (!subset.empty()) {
+    const BatchSubset *found = nullptr;
+    for (const BatchSubset &s : file.subsets)
+      if (s.name == subset)
+        found = &s;
+    if (!found) {
+      std::string known;
+      for (const BatchSubset &s : file.subsets)
+        known += (known.empty() ? "" : ", ") + s.name;
+      error = "no subset named '" + subset.str() + "' in the file" +
+              (known.empty() ? std::string(" (it has none)")
+                             : " (it has " + known + ")");
+      return std::nullopt;
+    }
+    for (const std::string &p : found->patterns)
+      globs.push_back(cantFail(llvm::GlobPattern::create(p)));
+  }
+  std::vector<BatchJob> jobs;
+  for (const BatchProblem &p : file.problems) {
+    if (!globs.empty() && llvm::none_of(globs, [&](const llvm::GlobPattern &g) {
+          return g.match(p.name);
+        }))
+      continue;
+    if (file.sets.empty()) {
+      jobs.push_back({p.name, p.args});
+      continue;
+    }
+    for (const BatchOptionSet &set : file.sets) {
+      BatchJob job{set.name + "/" + p.name, p.args};
+      llvm::append_range(job.args, set.args);
+      jobs.push_back(std::move(job));
+    }
+  }
+  if (jobs.empty()) {
+    error = "subset '" + subset.str() + "' matches no problem";
+    return std::nullopt;
+  }
+  return jobs;
 }
 
 BatchOutcome mlir::tcgen::classifyBatchRun(int rc, StringRef log) {
@@ -142,12 +228,15 @@ int mlir::tcgen::runBatch(const BatchRequest &request) {
     return 1;
   }
   std::string error;
-  std::vector<BatchProblem> problems =
-      parseBatchFile(text, request.file, error);
-  if (problems.empty()) {
+  std::optional<BatchFile> file = parseStudyFile(text, request.file, error);
+  std::optional<std::vector<BatchJob>> expanded;
+  if (file)
+    expanded = expandBatch(*file, request.subset, error);
+  if (!expanded) {
     llvm::errs() << "tcgen: error: " << error << "\n";
     return 1;
   }
+  const std::vector<BatchJob> &problems = *expanded;
   if (std::error_code ec =
           llvm::sys::fs::create_directories(request.outputDir)) {
     llvm::errs() << "tcgen: error: cannot create " << request.outputDir << ": "
@@ -163,9 +252,9 @@ int mlir::tcgen::runBatch(const BatchRequest &request) {
   size_t done = 0;
   auto worker = [&] {
     for (size_t i; (i = next++) < problems.size();) {
-      const BatchProblem &p = problems[i];
+      const BatchJob &p = problems[i];
       llvm::SmallString<256> dir(request.outputDir);
-      llvm::sys::path::append(dir, p.name);
+      llvm::sys::path::append(dir, p.path);
       llvm::sys::fs::create_directories(dir);
       llvm::SmallString<256> log(dir);
       llvm::sys::path::append(log, "compile.log");
@@ -195,7 +284,7 @@ int mlir::tcgen::runBatch(const BatchRequest &request) {
           rec.outcome.status == "ok" || rec.outcome.status == "refused"
               ? StringRef(rec.outcome.status)
               : StringRef("FAILED");
-      llvm::errs() << "[" << done << "/" << problems.size() << "] " << p.name
+      llvm::errs() << "[" << done << "/" << problems.size() << "] " << p.path
                    << " " << shown;
       if (shown == "FAILED")
         llvm::errs() << " (" << rec.outcome.status << ": "
@@ -221,7 +310,7 @@ int mlir::tcgen::runBatch(const BatchRequest &request) {
   tsv << "name\tstatus\tseconds\terror\n";
   std::map<std::string, unsigned> counts;
   for (auto [p, rec] : llvm::zip(problems, records)) {
-    tsv << p.name << "\t" << rec.outcome.status << "\t"
+    tsv << p.path << "\t" << rec.outcome.status << "\t"
         << llvm::formatv("{0:f2}", rec.seconds) << "\t"
         << rec.outcome.firstError << "\n";
     ++counts[rec.outcome.status];

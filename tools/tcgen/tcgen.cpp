@@ -98,9 +98,15 @@ static cl::opt<std::string> batchFile(
     "batch",
     cl::desc("Compile every problem of FILE (a line each: NAME, then tcgen "
              "compile's options: a spec or an input file) into DIR/NAME in "
-             "parallel; a summary in DIR/batch.tsv. Options given with "
-             "--batch apply to every problem"),
+             "parallel, or with option sets (@set lines) into DIR/SET/NAME; "
+             "a summary in DIR/batch.tsv. Options given with --batch apply "
+             "to every problem"),
     cl::value_desc("FILE"), cl::sub(compileCmd));
+static cl::opt<std::string> batchSubset(
+    "subset",
+    cl::desc("With --batch: compile only the problems of the file's subset "
+             "NAME (its @subset lines)"),
+    cl::value_desc("NAME"), cl::init(""), cl::sub(compileCmd));
 static cl::opt<unsigned>
     batchJobs("j",
               cl::desc("With --batch: problems compiled at once (default: "
@@ -624,12 +630,14 @@ static int batch(int argc, char **argv) {
   request.file = batchFile;
   request.outputDir = outputDir;
   request.jobs = batchJobs;
+  request.subset = batchSubset;
   request.tcgenPath = llvm::sys::fs::getMainExecutable(
       argv[0], reinterpret_cast<void *>(&forwardToGpuTool));
   for (int i = 2; i < argc; ++i) {
     StringRef arg = argv[i];
     StringRef name = arg.ltrim('-').split('=').first;
-    if (arg.starts_with("-") && (name == "batch" || name == "o" || name == "j")) {
+    if (arg.starts_with("-") && (name == "batch" || name == "o" ||
+                                 name == "j" || name == "subset")) {
       if (!arg.contains('='))
         ++i; // its value
       continue;
@@ -642,7 +650,8 @@ static int batch(int argc, char **argv) {
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   if (argc >= 2 &&
-      (StringRef(argv[1]) == "run" || StringRef(argv[1]) == "bench"))
+      (StringRef(argv[1]) == "run" || StringRef(argv[1]) == "bench" ||
+       StringRef(argv[1]) == "compare"))
     return forwardToGpuTool(argv[0],
                             ArrayRef<const char *>(argv + 1, argc - 1));
 
@@ -656,14 +665,15 @@ int main(int argc, char **argv) {
       "  tcgen compile INPUT.mlir --target=sm_90a -o DIR\n"
       "  tcgen compile --einsum mk,kn->mn --sizes m=M,n=N,k=K "
       "[--dtypes ...] [--epilogue EXPR] -o DIR\n"
-      "  tcgen compile --batch FILE -o DIR [-j N] [options for every "
-      "problem]\n"
+      "  tcgen compile --batch FILE -o DIR [-j N] [--subset NAME] "
+      "[options for every problem]\n"
       "  tcgen gen-problems --seed S --count N [--kinds ...] -o FILE\n"
       "  tcgen explain INPUT.mlir [--print-ir-after-all]\n"
       "  tcgen tune INPUT.mlir -o DIR [--top=N] [--tuning-cache=FILE]\n"
       "  tcgen tune --import DIR... --tuning-cache=FILE\n"
       "  tcgen run DIR [--check]        (needs a GPU; runs tcgen-gpu)\n"
-      "  tcgen bench DIR...             (needs a GPU; runs tcgen-gpu)\n");
+      "  tcgen bench DIR...             (needs a GPU; runs tcgen-gpu)\n"
+      "  tcgen compare A_DIR B_DIR      (needs a GPU; runs tcgen-gpu)\n");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -679,6 +689,11 @@ int main(int argc, char **argv) {
     return genProblems();
   if (compileCmd && batchFile.getNumOccurrences())
     return batch(argc, argv);
+  if (batchSubset.getNumOccurrences()) {
+    llvm::errs() << "tcgen: error: --subset selects problems of a --batch "
+                    "file\n";
+    return 1;
+  }
   if ((compileCmd || explainCmd) && failed(checkProblemOptions()))
     return 1;
   if (compileCmd)
