@@ -170,9 +170,9 @@ Value ExprEmitter::convert(Value v, Type type) {
   return arith::TruncFOp::create(b, loc, type, wide);
 }
 
-/// GELU, written as scripts/gen_matmul.py and scripts/gen_epilogue_op.py
-/// write it (the forms the GPU tests check): tanh form 0.5 x (1 + tanh(
-/// 0.7978845608 (x + 0.044715 x^3))), erf form 0.5 x (1 + erf(x / sqrt 2)).
+/// GELU, written as scripts/gen_matmul.py writes it (the forms the GPU
+/// tests check): tanh form 0.5 x (1 + tanh(0.7978845608 (x + 0.044715
+/// x^3))), erf form 0.5 x (1 + erf(x / sqrt 2)).
 Value ExprEmitter::gelu(Value x, bool tanhForm) {
   if (tanhForm) {
     Value x2 = arith::MulFOp::create(b, loc, x, x);
