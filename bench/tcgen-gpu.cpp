@@ -568,6 +568,61 @@ void printTable(const std::vector<BenchRow> &rows) {
               anyBaseline ? "baseline/" : "");
 }
 
+/// Appends the bundles of each study directory to `bundles`, and their
+/// names in the study to `problems`; the bundles that only a baseline
+/// times are skipped (a SKIP line each, counted in `skipped`) unless
+/// options.baseline is set. Returns false (and says why) if a directory
+/// holds no study.
+bool addStudyBundles(const std::vector<std::string> &studies,
+                     const BenchOptions &options,
+                     std::vector<std::string> &bundles,
+                     std::vector<std::string> &problems, size_t &skipped) {
+  for (const std::string &dir : studies) {
+    std::vector<StudyBundle> found;
+    if (std::string e = listStudyBundles(dir, found); !e.empty()) {
+      std::fprintf(stderr, "tcgen-gpu: %s\n", e.c_str());
+      return false;
+    }
+    for (const StudyBundle &b : found) {
+      // What the plain bench cannot time is skipped, not fatal, in a study.
+      std::string manifestPath;
+      Manifest m;
+      if (!options.baseline && findManifest(b.path, manifestPath).empty() &&
+          loadManifest(manifestPath, m).empty()) {
+        if (std::string why = needsBaseline(m); !why.empty()) {
+          std::printf("SKIP %s: %s\n", b.name.c_str(), why.c_str());
+          ++skipped;
+          continue;
+        }
+      }
+      bundles.push_back(b.path);
+      problems.push_back(b.name);
+    }
+  }
+  return true;
+}
+
+/// Keeps the bundles (and their problems) that checkBundles() accepts;
+/// each refused one is reported. Returns whether none was refused.
+bool keepCheckedBundles(const BenchOptions &options,
+                        std::vector<std::string> &bundles,
+                        std::vector<std::string> &problems) {
+  std::vector<std::string> kept, keptProblems;
+  bool all = true;
+  for (size_t i = 0; i < bundles.size(); ++i) {
+    if (!checkBundles({bundles[i]}, options.sizes,
+                      /*plainBench=*/!options.baseline.has_value())) {
+      all = false;
+      continue;
+    }
+    kept.push_back(bundles[i]);
+    keptProblems.push_back(problems[i]);
+  }
+  bundles = std::move(kept);
+  problems = std::move(keptProblems);
+  return all;
+}
+
 int benchCommand(const std::vector<std::string> &args) {
   std::vector<std::string> bundles;
   std::vector<std::string> studies;
@@ -651,28 +706,9 @@ int benchCommand(const std::vector<std::string> &args) {
   // The problem name of each bundle: its path, or its name in its study.
   std::vector<std::string> problems = bundles;
   size_t skipped = 0;
-  for (const std::string &dir : studies) {
-    std::vector<StudyBundle> found;
-    if (std::string e = listStudyBundles(dir, found); !e.empty()) {
-      std::fprintf(stderr, "tcgen-gpu: %s\n", e.c_str());
-      return kExitFail;
-    }
-    for (const StudyBundle &b : found) {
-      // What the plain bench cannot time is skipped, not fatal, in a study.
-      std::string manifestPath;
-      Manifest m;
-      if (!options.baseline && findManifest(b.path, manifestPath).empty() &&
-          loadManifest(manifestPath, m).empty()) {
-        if (std::string why = needsBaseline(m); !why.empty()) {
-          std::printf("SKIP %s: %s\n", b.name.c_str(), why.c_str());
-          ++skipped;
-          continue;
-        }
-      }
-      bundles.push_back(b.path);
-      problems.push_back(b.name);
-    }
-  }
+  if (!addStudyBundles(studies, options, bundles, problems, skipped))
+    return kExitFail;
+  size_t studyBundles = bundles.size() + skipped; // as listed
   if (bundles.empty() && !printDevice)
     return usageError(studies.empty() ? "bench needs at least one BUNDLE"
                                       : "the studies hold no bundle to time");
@@ -681,9 +717,20 @@ int benchCommand(const std::vector<std::string> &args) {
   if (options.api && (options.baseline || options.solo ||
                       options.backToBack > 1))
     return usageError("--api takes no --baseline, --solo or --back-to-back");
-  if (!checkBundles(bundles, options.sizes,
-                    /*plainBench=*/!options.baseline.has_value()))
+  // A study goes on without the bundles refused here (each is reported);
+  // bundles named one by one must all pass.
+  bool refused = false;
+  if (!studies.empty()) {
+    refused = !keepCheckedBundles(options, bundles, problems);
+    if (bundles.empty() && !printDevice) {
+      std::fprintf(stderr, "tcgen-gpu: no bundle of the studies can be "
+                           "timed\n");
+      return kExitFail;
+    }
+  } else if (!checkBundles(bundles, options.sizes,
+                           /*plainBench=*/!options.baseline.has_value())) {
     return kExitFail;
+  }
   if (options.baseline && !checkBaselines(bundles, *options.baseline, options.sizes))
     return kExitFail;
   if (!initDeviceOrReport())
@@ -703,7 +750,7 @@ int benchCommand(const std::vector<std::string> &args) {
     return 0;
 
   std::vector<BenchRow> rows;
-  bool failed = false;
+  bool failed = refused;
   for (size_t bi = 0; bi < bundles.size(); ++bi) {
     const std::string &b = bundles[bi];
     BenchRow row;
@@ -734,8 +781,8 @@ int benchCommand(const std::vector<std::string> &args) {
   }
   if (!studies.empty())
     std::printf("STUDY bundles=%zu timed=%zu skipped=%zu failed=%zu\n",
-                bundles.size() + skipped, rows.size(), skipped,
-                bundles.size() - rows.size());
+                studyBundles, rows.size(), skipped,
+                studyBundles - skipped - rows.size());
   if (options.api) {
     for (const BenchRow &r : rows)
       printApiTimes(r.entry, *r.api);

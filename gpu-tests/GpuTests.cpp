@@ -1039,6 +1039,33 @@ TEST(GpuCublas, LtMatmulComputesEveryMatrix) {
     return e;
   });
 }
+// The fastest of several heuristic algorithms (what tcgen-gpu bench times)
+// still computes the product.
+TEST(GpuCublas, LtKeepFastestKeepsAnAlgorithmThatComputes) {
+  SKIP_WITHOUT_GPU();
+  expectBatchedCublasMatches([](const GemmSpec &spec, const CublasPlan &plan,
+                                DeviceOperands &dev) {
+    LtGemm lt;
+    std::string e = lt.init(plan, spec.aType, spec.cType, 0.0f,
+                            CUBLAS_COMPUTE_32F, LtEpilogue::None, nullptr, 8);
+    std::string summary;
+    if (e.empty())
+      e = lt.keepFastest(dev.buffers[spec.aIndex].get(),
+                         dev.buffers[spec.bIndex].get(),
+                         dev.buffers[spec.cIndex].get(), nullptr, 3, summary);
+    if (e.empty() && summary.find("heuristic algorithms: #") ==
+                         std::string::npos)
+      e = "no summary of the algorithm kept: '" + summary + "'";
+    if (e.empty() && (lt.algorithmCount() < 1 || lt.algorithmCount() > 8))
+      e = "algorithms: " + std::to_string(lt.algorithmCount());
+    // The output the comparison reads: one more run with the one kept.
+    if (e.empty())
+      e = lt.run(dev.buffers[spec.aIndex].get(), dev.buffers[spec.bIndex].get(),
+                 dev.buffers[spec.cIndex].get(), nullptr);
+    return e;
+  });
+}
+
 /// smallBatchedMatmul() with its batch summed into one C [5, 6].
 Manifest smallSummedMatmul() {
   Manifest m = smallBatchedMatmul();

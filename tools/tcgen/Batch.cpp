@@ -140,8 +140,16 @@ mlir::tcgen::expandBatch(const BatchFile &file, StringRef subset,
                              : " (it has " + known + ")");
       return std::nullopt;
     }
-    for (const std::string &p : found->patterns)
-      globs.push_back(cantFail(llvm::GlobPattern::create(p)));
+    for (const std::string &p : found->patterns) {
+      // parseStudyFile() checked them; a file built otherwise may not be.
+      llvm::Expected<llvm::GlobPattern> glob = llvm::GlobPattern::create(p);
+      if (!glob) {
+        error = "'" + p + "' is not a glob pattern: " +
+                llvm::toString(glob.takeError());
+        return std::nullopt;
+      }
+      globs.push_back(std::move(*glob));
+    }
   }
   std::vector<BatchJob> jobs;
   for (const BatchProblem &p : file.problems) {
