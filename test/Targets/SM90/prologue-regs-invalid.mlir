@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{prologue=regs})'
+// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 prologue=regs}),tcgen-sm90-build-kernel)'
 
 // prologue=regs (A in registers, wgmma's register-A form) refuses what it
 // cannot do, naming the reason; prologue=auto falls back to shared memory

@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,32 allow-tf32=true}),tcgen-sm90-build-kernel{prologue=regs})'
+// RUN: tcgen-opt %s --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,32 allow-tf32=true prologue=regs}),tcgen-sm90-build-kernel)'
 
 // f32 operands (tf32 wgmma): the register form loads 16-bit fragments.
 #id = affine_map<(d0, d1) -> (d0, d1)>
