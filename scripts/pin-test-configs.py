@@ -7,10 +7,11 @@ configuration and no longer moves when the model's choices change.
 
 A test is pinned when every RUN line runs the same
 `tcgen-attach-target{...},func.func(tcgen-configure{OPTS}),` prefix, every
-configured contraction is a named linalg op (linalg.matmul,
-linalg.batch_matmul) that carries no config yet, and tcgen-configure
-succeeds on every chunk. The configure step is then dropped from the RUN
-lines and each op gets `{tcgen.config = #tcgen.config<...>}`. Other tests
+configured contraction is a linalg.matmul, linalg.batch_matmul or
+linalg.generic written in the test that carries no config yet, and
+tcgen-configure succeeds on every chunk. The configure step is then dropped from the RUN
+lines and each op gets `{tcgen.config = #tcgen.config<...>}` (a
+linalg.generic: `attrs = {tcgen.config = ...}` before its body). Other tests
 are left as they are and listed with the reason.
 """
 
@@ -23,8 +24,12 @@ import sys
 SRC = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFIGURE = re.compile(r"func\.func\(tcgen-configure(\{[^}]*\})?\),")
 PREFIX = re.compile(r"builtin\.module\((tcgen-attach-target\{[^}]*\}),")
-CONFIG = re.compile(r"(linalg\.[a-z_]+) \{tcgen\.config = (#tcgen\.config<[^>]*>)\}")
-NAMED = re.compile(r"\blinalg\.(matmul|batch_matmul)\b(?!_)")
+# A contraction in tcgen-opt's output, with its config if it has one.
+OUT_OP = re.compile(
+    r"(linalg\.(?:matmul|batch_matmul|generic))\b(?!_)"
+    r"(?: \{tcgen\.config = (#tcgen\.config<[^>]*>)\}"
+    r"|[^\n]*? attrs =  \{tcgen\.config = (#tcgen\.config<[^>]*>)\})?")
+SRC_OP = re.compile(r"\blinalg\.(?:matmul|batch_matmul|generic)\b(?!_)")
 SEPARATOR = re.compile(r"^// -----\s*$", re.M)
 
 
@@ -32,6 +37,16 @@ def in_comment(text, at):
     """Whether position `at` of `text` is on a '//' comment line."""
     start = text.rfind("\n", 0, at) + 1
     return text[start:at].lstrip().startswith("//")
+
+
+def matching_paren(text, at):
+    """The index of the ')' closing the '(' at `at`."""
+    depth = 0
+    for i in range(at, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        if depth == 0:
+            return i
+    raise ValueError("unbalanced parentheses")
 
 
 def chunks(text):
@@ -78,27 +93,31 @@ def pin(path, tcgen_opt, dry_run):
         return "chunk counts differ"
     new_chunks = []
     for src, res in zip(src_chunks, out_chunks):
-        configs = CONFIG.findall(res)
-        if len(configs) != res.count("#tcgen.config<"):
-            return "a configured op that is not a named matmul"
-        ops = list(NAMED.finditer(src))
-        body_ops = [m for m in ops if not in_comment(src, m.start())]
         if "tcgen.config" in "\n".join(
                 l for l in src.splitlines() if not l.lstrip().startswith("//")):
             return "an op carries a config already"
-        if any(not name.startswith(("linalg.matmul", "linalg.batch_matmul"))
-               for name, _ in configs):
-            return "a configured op that is not a named matmul"
-        if len(body_ops) != len(configs):
-            return "op counts differ"
-        for (name, _), m in zip(configs, body_ops):
-            if name != m.group(0):
-                return "op order differs"
+        # The ops in order, with the config each got (None: not configured).
+        got = [(m.group(1), m.group(2) or m.group(3))
+               for m in OUT_OP.finditer(res)]
+        if sum(1 for _, c in got if c) != res.count("#tcgen.config<"):
+            return "a configured op of another kind"
+        ops = [m for m in SRC_OP.finditer(src) if not in_comment(src, m.start())]
+        if [m.group(0) for m in ops] != [name for name, _ in got]:
+            return "ops differ"
         pieces, last = [], 0
-        for (_, config), m in zip(configs, body_ops):
-            pieces.append(src[last:m.end()])
-            pieces.append(" {tcgen.config = %s}" % config)
-            last = m.end()
+        for (name, config), m in zip(got, ops):
+            if not config:
+                continue
+            if name == "linalg.generic":
+                # attrs = {...} after outs(...), before the body.
+                at = matching_paren(src, src.index("outs(", m.end()) + 4) + 1
+                text = " attrs = {tcgen.config = %s}" % config
+            else:
+                at = m.end()
+                text = " {tcgen.config = %s}" % config
+            pieces.append(src[last:at])
+            pieces.append(text)
+            last = at
         pieces.append(src[last:])
         new_chunks.append("".join(pieces))
     # Rejoin with the separators as they were.

@@ -30,13 +30,13 @@ static void addTextual(OpPassManager &pm, StringRef pipeline) {
 }
 
 /// Copies a pipeline option's value into a pass's option.
+using PassOptions = mlir::detail::PassOptions;
 template <typename T, typename U, typename P>
-static void copyOption(T &to, const mlir::detail::PassOptions::Option<U, P> &from) {
+static void copyOption(T &to, const PassOptions::Option<U, P> &from) {
   to = from;
 }
 template <typename T, typename U, typename P>
-static void copyOption(T &to,
-                       const mlir::detail::PassOptions::ListOption<U, P> &from) {
+static void copyOption(T &to, const PassOptions::ListOption<U, P> &from) {
   to.assign(from.begin(), from.end());
 }
 
