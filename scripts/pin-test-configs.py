@@ -10,8 +10,9 @@ A test is pinned when every RUN line runs the same
 configured contraction is a linalg.matmul, linalg.batch_matmul or
 linalg.generic written in the test that carries no config yet, and
 tcgen-configure succeeds on every chunk. The configure step is then dropped from the RUN
-lines and each op gets `{tcgen.config = #tcgen.config<...>}` (a
-linalg.generic: `attrs = {tcgen.config = ...}` before its body). Other tests
+lines and each op gets `{tcgen.config = #tcgen.config<...>}` (after a named
+op's indexing_maps; a linalg.generic: `attrs = {tcgen.config = ...}` before
+its body). Other tests
 are left as they are and listed with the reason.
 """
 
@@ -27,7 +28,8 @@ PREFIX = re.compile(r"builtin\.module\((tcgen-attach-target\{[^}]*\}),")
 # A contraction in tcgen-opt's output, with its config if it has one.
 OUT_OP = re.compile(
     r"(linalg\.(?:matmul|batch_matmul|generic))\b(?!_)"
-    r"(?: \{tcgen\.config = (#tcgen\.config<[^>]*>)\}"
+    r"(?:(?: indexing_maps = \[[^\]\n]*\])? \{tcgen\.config = "
+    r"(#tcgen\.config<[^>]*>)\}"
     r"|[^\n]*? attrs =  \{tcgen\.config = (#tcgen\.config<[^>]*>)\})?")
 SRC_OP = re.compile(r"\blinalg\.(?:matmul|batch_matmul|generic)\b(?!_)")
 SEPARATOR = re.compile(r"^// -----\s*$", re.M)
@@ -40,10 +42,11 @@ def in_comment(text, at):
 
 
 def matching_paren(text, at):
-    """The index of the ')' closing the '(' at `at`."""
+    """The index of the ')' (or ']') closing the '(' (or '[') at `at`."""
+    close = {"(": ")", "[": "]"}[text[at]]
     depth = 0
     for i in range(at, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        depth += {text[at]: 1, close: -1}.get(text[i], 0)
         if depth == 0:
             return i
     raise ValueError("unbalanced parentheses")
@@ -111,12 +114,16 @@ def pin(path, tcgen_opt, dry_run):
             if name == "linalg.generic":
                 # attrs = {...} after outs(...), before the body.
                 at = matching_paren(src, src.index("outs(", m.end()) + 4) + 1
-                text = " attrs = {tcgen.config = %s}" % config
+                insert = " attrs = {tcgen.config = %s}" % config
             else:
+                # After the op's name, or its indexing_maps = [...].
                 at = m.end()
-                text = " {tcgen.config = %s}" % config
+                rest = src[at:]
+                if rest.lstrip().startswith("indexing_maps"):
+                    at = matching_paren(src, src.index("[", at)) + 1
+                insert = " {tcgen.config = %s}" % config
             pieces.append(src[last:at])
-            pieces.append(text)
+            pieces.append(insert)
             last = at
         pieces.append(src[last:])
         new_chunks.append("".join(pieces))
@@ -141,7 +148,10 @@ def main():
     parser.add_argument("tests", nargs="+")
     args = parser.parse_args()
     for path in args.tests:
-        why = pin(path, args.tcgen_opt, args.dry_run)
+        try:
+            why = pin(path, args.tcgen_opt, args.dry_run)
+        except ValueError:
+            why = "an op written in a form this script does not read"
         print(("pinned  " if why is None else "kept    ") + path +
               ("" if why is None else "  (" + why + ")"))
 

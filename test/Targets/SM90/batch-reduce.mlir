@@ -41,3 +41,30 @@ func.func @c3(%A: memref<256x16x128xf16>, %B: memref<128x16x512xf16>, %C: memref
   return
 }
 
+// -----
+
+// The summed K dimension outermost in A and B (A[k][i][l], B[k][l][j]),
+// and C += A*B (no fill): the batch coordinate goes last, and C is read
+// back by the epilogue.
+// CHECK-LABEL: func.func @outer(
+// CHECK-NOT:     tcgen.batch_middle
+// CHECK-SAME:    tcgen.batch_reduce
+// CHECK-LABEL: gpu.func @outer_kernel(
+// CHECK-SAME:    tcgen.tensormap_boxes = {A = array<i64: 64, 128, 1>, B = array<i64: 64, 64, 1>
+// CHECK:         %[[KB:.*]] = arith.divui %[[KT:[0-9]+]], %[[KPM:c1_[0-9]+]] : index
+// CHECK-NEXT:    arith.remui %[[KT]], %[[KPM]] : index
+// CHECK:         nvgpu.tma.async.load %{{.*}}[%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %[[KB]]], {{.*}} -> memref<1x128x64xf16, 3>
+func.func @outer(%A: memref<3x256x64xf16>, %B: memref<3x64x256xf16>, %C: memref<256x256xf16>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, k, l) -> (k, i, l)>, affine_map<(i, j, k, l) -> (k, l, j)>, affine_map<(i, j, k, l) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%A, %B : memref<3x256x64xf16>, memref<3x64x256xf16>) outs(%C : memref<256x256xf16>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
+  ^bb0(%a: f16, %b: f16, %c: f16):
+    %ae = arith.extf %a : f16 to f32
+    %be = arith.extf %b : f16 to f32
+    %ce = arith.extf %c : f16 to f32
+    %p = arith.mulf %ae, %be : f32
+    %s = arith.addf %ce, %p : f32
+    %t = arith.truncf %s : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
