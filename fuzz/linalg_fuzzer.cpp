@@ -266,6 +266,14 @@ void deriveOptions(FuzzedDataProvider &fdp,
   options.allowTf32 = fdp.ConsumeBool();
   options.fuse = fdp.ConsumeIntegralInRange(0, 3) != 0;
   options.modelRank = pick({0, 0, 1, 5, 1000});
+  // The sm90 decisions (config fields), a bad value among them.
+  options.pack = std::string(
+      fdp.PickValueInArray({"", "", "always", "never", "a", "async", "x"}));
+  options.prologue =
+      std::string(fdp.PickValueInArray({"", "", "regs", "smem", "pack"}));
+  options.epilogueLoads =
+      std::string(fdp.PickValueInArray({"", "", "fragments", "tma", "x"}));
+  options.epilogueInHalf = fdp.ConsumeBool();
 }
 
 /// Recognition, then the front of the pipeline, on `module`.

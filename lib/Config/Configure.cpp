@@ -42,6 +42,18 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
           sizes, [&](int64_t v) { diag << v; }, [&] { diag << ","; });
       return diag;
     };
+    // The decision options are checked on every back end (the sm90 back
+    // end's config takes them).
+    for (auto [name, field, value] :
+         {std::tuple<StringRef, StringRef, StringRef>{"pack", "pack", pack},
+          {"prologue", "prologue", prologue},
+          {"epilogue-loads", "epilogue_loads", epilogueLoads}}) {
+      std::string why =
+          value.empty() ? "" : ConfigAttr::checkDecision(field, value);
+      if (!why.empty())
+        return op->emitOpError("--")
+               << name << StringRef(why).drop_front(field.size());
+    }
     if (failed(positive("block-tile", blockTile, 3)) ||
         failed(positive("warp-tile", warpTile, 3)) ||
         failed(positive("thread-tile", threadTile, 2)) ||
@@ -161,12 +173,25 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
       numStages = stages >= 0 ? int64_t(stages)
                               : chooseWMMAStages(info, block, pad, target);
     }
+    // The sm90 back end's decisions: an option, else the base config's
+    // (a tuned record's), else auto; the other back ends take none.
+    bool sm90Decides = backendName == "sm90";
+    auto decision = [&](StringRef option, StringRef own) {
+      return !sm90Decides       ? StringRef("auto")
+             : !option.empty() ? option
+                               : own;
+    };
+    StringRef packMode = decision(pack, config.getPack());
+    StringRef prologueMode = decision(prologue, config.getPrologue());
+    StringRef loadsMode = decision(epilogueLoads, config.getEpilogueLoads());
+    bool inHalf = sm90Decides && (epilogueInHalf || config.getEpilogueInHalf());
     auto emit = [&] { return op->emitOpError("invalid configuration: "); };
     ConfigAttr result = ConfigAttr::getChecked(
         emit, op->getContext(), backendName, ArrayRef<int64_t>(block),
         ArrayRef<int64_t>(warp), ArrayRef<int64_t>(mma), numStages, pad, vec,
         group, persist, split, ArrayRef<int64_t>(clusterShape),
-        StringRef(storeKind), swapped);
+        StringRef(storeKind), swapped, packMode, prologueMode, loadsMode,
+        inHalf);
     if (!result)
       return failure();
     return result;

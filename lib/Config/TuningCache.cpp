@@ -41,6 +41,21 @@ std::optional<TuningCache> TuningCache::parse(const std::string &text,
           cache.add(e);
           return "";
         }
+        if (f[0] == "version") {
+          // Version 1 (no version record) wrote configs without the sm90
+          // decisions (pack, prologue, epilogue_loads, epilogue_in_half),
+          // which read as "auto": the same kernels as then.
+          char *end = nullptr;
+          long v = f.size() == 2 ? std::strtol(f[1].c_str(), &end, 10) : 0;
+          if (f.size() != 2 || f[1].empty() || *end || v < 1)
+            return "a version record has 2 tab-separated fields (version, "
+                   "a positive number)";
+          if (v > kVersion)
+            return "the tuning cache's format version " + f[1] +
+                   " is newer than this tcgen reads (up to " +
+                   std::to_string(kVersion) + ")";
+          return "";
+        }
         if (f[0] == "model") {
           if (f.size() != 3)
             return "a model record has 3 tab-separated fields (model, "
@@ -54,7 +69,8 @@ std::optional<TuningCache> TuningCache::parse(const std::string &text,
           cache.setConstants(f[1], *d);
           return "";
         }
-        return "unknown record '" + f[0] + "' (expected config or model)";
+        return "unknown record '" + f[0] +
+               "' (expected version, config or model)";
       });
   if (!error.empty())
     return std::nullopt;
@@ -116,6 +132,7 @@ std::string TuningCache::str() const {
         "and problem,\n# and the model's constants per device (tcgen tune "
         "writes it; tcgen compile\n# --tuning-cache reads it). Fields are "
         "separated by tabs.\n";
+  os << "version\t" << kVersion << "\n";
   for (const auto &[device, d] : calibrations)
     os << "model\t" << device << "\t" << d.str() << "\n";
   for (const auto &[k, e] : entries) {

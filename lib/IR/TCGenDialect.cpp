@@ -105,8 +105,44 @@ struct ConfigFields {
   SmallVector<int64_t> cluster = {1, 1};
   std::string store = "global";
   bool swap = false;
+  std::string pack = "auto";
+  std::string prologue = "auto";
+  std::string epilogueLoads = "auto";
+  bool epilogueInHalf = false;
 };
+
+/// The values each decision field of the sm90 back end takes.
+struct DecisionField {
+  StringRef name;
+  ArrayRef<StringRef> values;
+};
+constexpr StringRef kPackValues[] = {"auto", "always", "never",
+                                     "a",    "b",      "async"};
+constexpr StringRef kPrologueValues[] = {"auto", "regs", "smem", "pack"};
+constexpr StringRef kEpilogueLoadsValues[] = {"auto", "fragments", "tma"};
+const DecisionField kDecisionFields[] = {
+    {"pack", kPackValues},
+    {"prologue", kPrologueValues},
+    {"epilogue_loads", kEpilogueLoadsValues}};
 } // namespace
+
+std::string ConfigAttr::checkDecision(StringRef field, StringRef value) {
+  for (const DecisionField &f : kDecisionFields) {
+    if (f.name != field)
+      continue;
+    if (llvm::is_contained(f.values, value))
+      return "";
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    os << field << " must be ";
+    for (size_t i = 0; i < f.values.size(); ++i)
+      os << (i == 0 ? "" : i + 1 == f.values.size() ? " or " : ", ")
+         << f.values[i];
+    os << ", not '" << value << "'";
+    return why;
+  }
+  return "unknown decision field '" + field.str() + "'";
+}
 
 static ParseResult parseTriple(AsmParser &parser, SmallVector<int64_t> &out) {
   out.clear();
@@ -166,10 +202,26 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       return parser.parseString(&f.store);
     if (key == "swap")
       return parseBool(parser, f.swap);
+    if (key == "epilogue_in_half")
+      return parseBool(parser, f.epilogueInHalf);
+    std::string *decision = key == "pack"             ? &f.pack
+                            : key == "prologue"       ? &f.prologue
+                            : key == "epilogue_loads" ? &f.epilogueLoads
+                                                      : nullptr;
+    if (decision) {
+      SMLoc at = parser.getCurrentLocation();
+      if (parser.parseString(decision))
+        return failure();
+      std::string why = checkDecision(key, *decision);
+      if (!why.empty())
+        return parser.emitError(at) << why;
+      return success();
+    }
     return parser.emitError(loc)
            << "unknown #tcgen.config field '" << key
            << "' (expected backend, block, warp, mma, stages, padding, vector, "
-              "raster, persistent, streamk, cluster, store, swap)";
+              "raster, persistent, streamk, cluster, store, swap, pack, "
+              "prologue, epilogue_loads, epilogue_in_half)";
   };
   if (parser.parseLess())
     return {};
@@ -182,7 +234,9 @@ Attribute ConfigAttr::parse(AsmParser &parser, Type) {
       parser.getContext(), StringRef(f.backend), ArrayRef<int64_t>(f.block),
       ArrayRef<int64_t>(f.warp), ArrayRef<int64_t>(f.mma), f.stages, f.padding,
       f.vector, f.raster, f.persistent, f.streamK,
-      ArrayRef<int64_t>(f.cluster), StringRef(f.store), f.swap);
+      ArrayRef<int64_t>(f.cluster), StringRef(f.store), f.swap,
+      StringRef(f.pack), StringRef(f.prologue), StringRef(f.epilogueLoads),
+      f.epilogueInHalf);
 }
 
 void ConfigAttr::print(AsmPrinter &printer) const {
@@ -206,6 +260,15 @@ void ConfigAttr::print(AsmPrinter &printer) const {
   printer << ", store = \"" << getStore() << "\"";
   if (getSwap())
     printer << ", swap = true";
+  // The back end's decisions, where set.
+  if (getPack() != "auto")
+    printer << ", pack = \"" << getPack() << "\"";
+  if (getPrologue() != "auto")
+    printer << ", prologue = \"" << getPrologue() << "\"";
+  if (getEpilogueLoads() != "auto")
+    printer << ", epilogue_loads = \"" << getEpilogueLoads() << "\"";
+  if (getEpilogueInHalf())
+    printer << ", epilogue_in_half = true";
   printer << ">";
 }
 
@@ -216,7 +279,9 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  int64_t vector, int64_t raster,
                                  bool persistent, bool streamK,
                                  ArrayRef<int64_t> cluster, StringRef store,
-                                 bool swap) {
+                                 bool swap, StringRef pack, StringRef prologue,
+                                 StringRef epilogueLoads,
+                                 bool epilogueInHalf) {
   if (raster < 1)
     return emitError() << "raster " << raster << " must be at least 1";
   if (streamK && (backend != "sm90" || !persistent))
@@ -247,6 +312,18 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                cluster[0] * cluster[1] > 1))
     return emitError() << "swap needs the sm90 back end with store = "
                           "\"global\" or \"tma\" and no cluster";
+  for (auto [field, value] : {std::pair<StringRef, StringRef>{"pack", pack},
+                              {"prologue", prologue},
+                              {"epilogue_loads", epilogueLoads}}) {
+    std::string why = checkDecision(field, value);
+    if (!why.empty())
+      return emitError() << why;
+    if (value != "auto" && backend != "sm90")
+      return emitError() << field << " = \"" << value
+                         << "\" needs the sm90 back end";
+  }
+  if (epilogueInHalf && backend != "sm90")
+    return emitError() << "epilogue_in_half needs the sm90 back end";
   if (block.size() != 3 || warp.size() != 3 || mma.size() != 3)
     return emitError() << "block, warp and mma tiles need 3 sizes [m, n, k]";
   static const char *dims[] = {"m", "n", "k"};
@@ -327,6 +404,17 @@ LogicalResult ConfigAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "vector width " << vector
                        << " must be 1, 2, 4 or 8 elements";
   return success();
+}
+
+ConfigAttr ConfigAttr::withDecisions(StringRef pack, StringRef prologue,
+                                     StringRef epilogueLoads,
+                                     bool epilogueInHalf) const {
+  return ConfigAttr::get(getContext(), getBackend(), getBlockTile(),
+                         getWarpTile(), getMmaShape(), getStages(),
+                         getPadding(), getVector(), getRaster(),
+                         getPersistent(), getStreamK(), getCluster(),
+                         getStore(), getSwap(), pack, prologue, epilogueLoads,
+                         epilogueInHalf);
 }
 
 int64_t ConfigAttr::getKSplits() const {

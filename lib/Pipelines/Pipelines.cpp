@@ -29,6 +29,17 @@ static void addTextual(OpPassManager &pm, StringRef pipeline) {
     llvm::report_fatal_error("tcgen: malformed built-in pipeline");
 }
 
+/// Copies a pipeline option's value into a pass's option.
+using PassOptions = mlir::detail::PassOptions;
+template <typename T, typename U, typename P>
+static void copyOption(T &to, const PassOptions::Option<U, P> &from) {
+  to = from;
+}
+template <typename T, typename U, typename P>
+static void copyOption(T &to, const PassOptions::ListOption<U, P> &from) {
+  to.assign(from.begin(), from.end());
+}
+
 void mlir::tcgen::buildTCGenConfigurePipeline(
     OpPassManager &pm, const TCGenPipelineOptions &options) {
   // The configuration asks the back ends for their formulas.
@@ -46,26 +57,12 @@ void mlir::tcgen::buildTCGenConfigurePipeline(
                    "modify-public-functions=true},canonicalize");
   // Several batch, M, N or K dimensions into one each, where they collapse.
   pm.addNestedPass<func::FuncOp>(createTCGenCollapseDimsPass());
+  // Every configuration option of the pipeline is one of tcgen-configure's
+  // (Options.def; a field missing there does not compile).
   TCGenConfigurePassOptions configure;
-  configure.blockTile.assign(options.blockTile.begin(),
-                             options.blockTile.end());
-  configure.warpTile.assign(options.warpTile.begin(), options.warpTile.end());
-  configure.threadTile.assign(options.threadTile.begin(),
-                              options.threadTile.end());
-  configure.backend = options.backend;
-  configure.padding = options.padding;
-  configure.stages = options.stages;
-  configure.allowTf32 = options.allowTf32;
-  configure.vector = options.vector;
-  configure.raster = options.raster;
-  configure.persistent = options.persistent;
-  configure.streamK = options.streamK;
-  configure.swap = options.swap;
-  configure.cluster.assign(options.cluster.begin(), options.cluster.end());
-  configure.store = options.store;
-  configure.tuningCache = options.tuningCache;
-  configure.device = options.device;
-  configure.modelRank = options.modelRank;
+#define TCGEN_CONFIG_OPTION(FIELD, FLAG, KIND, TYPE, INIT, ROLE, DESC)        \
+  copyOption(configure.FIELD, options.FIELD);
+#include "tcgen/Pipelines/Options.def"
   pm.addNestedPass<func::FuncOp>(createTCGenConfigurePass(configure));
 }
 

@@ -3,7 +3,7 @@
 
 // A batch multiplies the tiles: 16 matrices of 1024 x 1024 fill the SMs
 // with 128x256 tiles (512 tiles, 3.9 waves), where one matrix alone takes
-// 64x128 (default-backend.mlir, @small).
+// 64x128 (test/Model/default-backend.mlir, @small).
 // Batched matmuls have no WMMA form.
 // SM80: error: 'linalg.batch_matmul' op the sm80 back end takes unbatched matmuls only
 // CHECK-LABEL: func @batched

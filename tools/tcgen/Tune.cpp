@@ -49,6 +49,21 @@ std::string printed(Location loc) {
   return s;
 }
 
+/// `config` with the sm90 back end's decisions the options give (pack,
+/// prologue, epilogue_loads, epilogue_in_half; "auto" where not given), as
+/// tcgen-configure sets them: the candidates' configs record them.
+ConfigAttr withOptionDecisions(ConfigAttr config,
+                               const TCGenPipelineOptions &options) {
+  if (config.getBackend() != "sm90")
+    return config;
+  auto given = [](const std::string &value) {
+    return value.empty() ? StringRef("auto") : StringRef(value);
+  };
+  return config.withDecisions(given(options.pack), given(options.prologue),
+                              given(options.epilogueLoads),
+                              options.epilogueInHalf);
+}
+
 /// Splits one CSV line (fields may be quoted, with "" for a quote).
 std::vector<std::string> splitCsv(const std::string &line) {
   std::vector<std::string> fields(1);
@@ -319,19 +334,22 @@ mlir::tcgen::rankContractions(ModuleOp module,
       r.foldsN = r.problem.n != info->n && !ShapedType::isDynamic(info->n);
       r.ranked = model::rankSM90(r.problem, r.constants);
       for (const model::SM90Candidate &cand : r.ranked)
-        r.rankedConfigs.push_back(printed(getSM90Config(*info, cand)));
+        r.rankedConfigs.push_back(
+            printed(withOptionDecisions(getSM90Config(*info, cand), options)));
       // A small M: the swapped kernels too (the model does not predict
       // them).
       int64_t sms = getTypicalSMCount(target);
       r.swapped = swapCandidates(*info, sms);
       for (const model::SM90Candidate &cand : r.swapped)
-        r.swappedConfigs.push_back(printed(getSM90Config(*info, cand)));
+        r.swappedConfigs.push_back(
+            printed(withOptionDecisions(getSM90Config(*info, cand), options)));
       r.swapFirst = !r.swapped.empty() && shouldSwap(*info, sms);
       if (!r.ranked.empty() && !info->isDynamic())
         r.predictedSwap =
             predictedSwap(*info, r.problem, r.ranked.front(), r.constants);
       if (r.predictedSwap)
-        r.predictedSwapConfig = printed(getSM90Config(*info, *r.predictedSwap));
+        r.predictedSwapConfig = printed(withOptionDecisions(
+            getSM90Config(*info, *r.predictedSwap), options));
     }
     if (r.backend == "simt") {
       r.simtRanked =

@@ -142,17 +142,6 @@ static cl::opt<std::string>
     targetArch("target", cl::desc("GPU architecture (sm_80, sm_90a)"),
                cl::init("sm_90a"), cl::sub(compileCmd), cl::sub(explainCmd),
                cl::sub(tuneCmd));
-static cl::opt<std::string> tuningCache(
-    "tuning-cache",
-    cl::desc("Tuning cache file: compile and explain use its measured "
-             "configuration for a problem (and its calibrated model "
-             "constants) before the model's choice; tune updates it"),
-    cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(tuneCmd));
-static cl::opt<std::string> deviceName(
-    "device",
-    cl::desc("Device whose tuning-cache records apply, as tcgen-gpu names it "
-             "(default: the only device in the cache)"),
-    cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(tuneCmd));
 static cl::opt<unsigned>
     topCandidates("top",
                   cl::desc("Candidates of the model to show (explain, default "
@@ -183,75 +172,41 @@ static cl::opt<std::string> emitKind(
     cl::desc("cubin (default), ptx, or mlir (print the linalg module that "
              "is compiled, from the input or the spec, and stop)"),
     cl::init("cubin"), cl::sub(compileCmd));
-static cl::opt<std::string>
-    backendName("backend",
-                cl::desc("Code generation back end: wmma (sm_70 and later), "
-                         "sm80 (ldmatrix, mma.sync, cp.async; sm_80 and "
-                         "later), sm90 (wgmma, TMA; sm_90a) or simt (f32 on "
-                         "CUDA cores, any target); default: the target's "
-                         "(simt for f32 x f32 without --allow-tf32)"),
-                cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd),
-                cl::sub(tuneCmd));
-static cl::list<int64_t> blockTile("block-tile", cl::desc("Block tile m,n,k"),
-                                   cl::CommaSeparated, cl::sub(compileCmd),
-                                   cl::sub(explainCmd));
-static cl::list<int64_t> warpTile("warp-tile", cl::desc("Warp tile m,n,k"),
-                                  cl::CommaSeparated, cl::sub(compileCmd),
-                                  cl::sub(explainCmd));
-static cl::list<int64_t>
-    threadTile("thread-tile",
-               cl::desc("Thread tile m,n (simt back end: outputs per thread)"),
-               cl::CommaSeparated, cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<int64_t>
-    padding("padding", cl::desc("Shared-memory row padding (elements)"),
-            cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<int64_t> stages(
-    "stages",
-    cl::desc("Stages of shared operand buffers (wmma: 1, or 2 for double "
-             "buffering; default: 2 where they fit in 48 KiB; sm90: the "
-             "ring's depth, default: as many as fit)"),
-    cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<int64_t> vectorWidth("vector",
-                                    cl::desc("Copy vector width (elements)"),
-                                    cl::init(-1), cl::sub(compileCmd),
-                                    cl::sub(explainCmd));
-static cl::opt<int64_t>
-    rasterGroup("raster",
-                cl::desc("Tile rows per raster group (1: row-major order)"),
-                cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<int>
-    persistentBlocks("persistent",
-                     cl::desc("Persistent blocks on sm90: 1 (default) or 0"),
-                     cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<int> streamK(
-    "stream-k",
-    cl::desc("Stream-K on sm90: 1 or 0 (default: when the tiles fill the "
-             "last wave of SMs poorly)"),
-    cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<int> swapAB(
-    "swap",
-    cl::desc("sm90: compute C^T = B^T A^T, the block tile in its terms "
-             "(its M is the problem's N): 1 or 0 (default: for small M)"),
-    cl::init(-1), cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::list<int64_t>
-    clusterShape("cluster",
-                 cl::desc("Blocks per cluster m,n on sm90 (2,1: B tiles "
-                          "multicast to two blocks; 1,2: A tiles)"),
-                 cl::CommaSeparated, cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<std::string>
-    storeKind("store",
-              cl::desc("How C is written on sm90: global (from registers) or "
-                       "tma (shared memory + TMA stores overlapping the next "
-                       "tile)"),
-              cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd),
-              cl::sub(tuneCmd));
-static cl::opt<bool> allowTf32(
-    "allow-tf32",
-    cl::desc("Run f32 x f32 contractions on sm90's tensor cores, which read "
-             "f32 operands as tf32 (10-bit mantissas), accumulating in f32 "
-             "(without it: the simt back end, full f32 on CUDA cores)"),
-    cl::init(false), cl::sub(compileCmd), cl::sub(explainCmd),
-    cl::sub(tuneCmd));
+// The compiler's options (Options.def): a flag for each configuration
+// option and switch, on the subcommands its role names.
+#define TCGEN_CLI_DECLARE_Opt(FIELD, FLAG, TYPE, INIT, DESC, ...)             \
+  static cl::opt<TYPE> FIELD##Flag(FLAG, cl::desc(DESC), cl::init(INIT),      \
+                                   __VA_ARGS__);
+#define TCGEN_CLI_DECLARE_List(FIELD, FLAG, TYPE, INIT, DESC, ...)            \
+  static cl::list<TYPE> FIELD##Flag(FLAG, cl::desc(DESC), cl::CommaSeparated, \
+                                    __VA_ARGS__);
+#define TCGEN_CLI_Tiling(KIND, FIELD, FLAG, TYPE, INIT, DESC)                 \
+  TCGEN_CLI_DECLARE_##KIND(FIELD, FLAG, TYPE, INIT, DESC, cl::sub(compileCmd), \
+                           cl::sub(explainCmd))
+#define TCGEN_CLI_TunedTiling(KIND, FIELD, FLAG, TYPE, INIT, DESC)            \
+  TCGEN_CLI_DECLARE_##KIND(FIELD, FLAG, TYPE, INIT, DESC, cl::sub(compileCmd), \
+                           cl::sub(explainCmd), cl::sub(tuneCmd))
+#define TCGEN_CLI_Decision(KIND, FIELD, FLAG, TYPE, INIT, DESC)               \
+  TCGEN_CLI_TunedTiling(KIND, FIELD, FLAG, TYPE, INIT, DESC)
+#define TCGEN_CLI_Source(KIND, FIELD, FLAG, TYPE, INIT, DESC)                 \
+  TCGEN_CLI_TunedTiling(KIND, FIELD, FLAG, TYPE, INIT, DESC)
+// --prologue is declared below (it takes a spec's expressions too).
+#define TCGEN_CLI_SpecDecision(KIND, FIELD, FLAG, TYPE, INIT, DESC)
+#define TCGEN_CLI_Internal(KIND, FIELD, FLAG, TYPE, INIT, DESC)
+#define TCGEN_CONFIG_OPTION(FIELD, FLAG, KIND, TYPE, INIT, ROLE, DESC)        \
+  TCGEN_CLI_##ROLE(KIND, FIELD, FLAG, TYPE, INIT, DESC)
+#define TCGEN_SWITCH_Step(FIELD, CLI_FLAG, CLI_DESC)                          \
+  static cl::opt<bool> FIELD##Switch(CLI_FLAG, cl::desc(CLI_DESC),            \
+                                     cl::sub(compileCmd), cl::sub(explainCmd));
+#define TCGEN_SWITCH_Fusion(FIELD, CLI_FLAG, CLI_DESC)                        \
+  static cl::opt<bool> FIELD##Switch(CLI_FLAG, cl::desc(CLI_DESC),            \
+                                     cl::sub(compileCmd), cl::sub(explainCmd), \
+                                     cl::sub(tuneCmd));
+#define TCGEN_SWITCH_Internal(FIELD, CLI_FLAG, CLI_DESC)
+#define TCGEN_PIPELINE_SWITCH(FIELD, FLAG, INIT, DESC, CLI_FLAG, ROLE,        \
+                              CLI_DESC)                                       \
+  TCGEN_SWITCH_##ROLE(FIELD, CLI_FLAG, CLI_DESC)
+#include "tcgen/Pipelines/Options.def"
 static cl::list<std::string> prologueValues(
     "prologue",
     cl::desc("With --einsum: a pointwise producer of a or b, e.g. relu(a) "
@@ -263,67 +218,10 @@ static cl::list<std::string> prologueValues(
              "read by at most 8 output tiles, else pack)"),
     cl::value_desc("expr|auto|regs|smem|pack"), cl::sub(compileCmd),
     cl::sub(explainCmd), cl::sub(tuneCmd));
-/// --prologue's placement (the last one given) and its spec expressions.
-static std::string prologueMode = "auto";
+/// --prologue's placement (the last one given; empty: none) and its spec
+/// expressions.
+static std::string prologueMode;
 static std::vector<std::string> prologueExprs;
-static cl::opt<bool> epilogueInHalf(
-    "epilogue-in-half",
-    cl::desc("sm90: compute a fused epilogue on f16x2 / bf16x2 pairs where "
-             "that gives the same bits as its f32 body (one add, sub or mul, "
-             "then max / min / neg; not yet measured on a GPU)"),
-    cl::init(false), cl::sub(compileCmd), cl::sub(explainCmd),
-    cl::sub(tuneCmd));
-static cl::opt<std::string> epilogueLoadsMode(
-    "epilogue-loads",
-    cl::desc("sm90: how a fused epilogue reads a matrix operand: auto "
-             "(tma where it applies, else fragments), fragments (global "
-             "loads in the accumulators' layout) or tma (the operand's "
-             "chunk through the TMA-store buffer)"),
-    cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd),
-    cl::sub(tuneCmd));
-static cl::opt<std::string> packMode(
-    "pack",
-    cl::desc("sm90: copy A or B into buffers with rows a multiple of 128 "
-             "bytes apart before the kernel: auto (where TMA cannot read the "
-             "rows or reads them slowly and the operand is too large for L2), "
-             "always, never, a / b (that operand as with always, the "
-             "other only where TMA cannot read its rows), or async (rows a "
-             "multiple of 16 bytes apart are loaded with cp.async by the "
-             "kernel's producer instead of copied)"),
-    cl::init("auto"), cl::sub(compileCmd), cl::sub(explainCmd),
-    cl::sub(tuneCmd));
-static cl::opt<bool> noFuseEpilogue(
-    "no-fuse-epilogue",
-    cl::desc("Do not fuse pointwise consumers of a contraction into its "
-             "kernel (they are then refused: tcgen emits no standalone "
-             "pointwise kernels)"),
-    cl::sub(compileCmd), cl::sub(explainCmd), cl::sub(tuneCmd));
-static cl::opt<bool> noPromote("no-promote",
-                               cl::desc("Skip shared-memory promotion"),
-                               cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<bool>
-    noHoist("no-hoist", cl::desc("Skip permutation and accumulator hoisting"),
-            cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<bool> noUnroll("no-unroll",
-                              cl::desc("Do not unroll the warp tile"),
-                              cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<bool> noVectorize("no-vectorize",
-                                 cl::desc("Skip copy vectorization"),
-                                 cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<bool> noReorderCopies(
-    "no-reorder-copies",
-    cl::desc("Walk every copied tile row by row (wmma: no reordering "
-             "against shared-memory bank conflicts)"),
-    cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<bool> asyncCopies(
-    "async-copies",
-    cl::desc("wmma: copy the K tiles with cp.async into the config's stages "
-             "of shared buffers (--stages=2..8) instead of the register "
-             "prefetch"),
-    cl::init(false), cl::sub(compileCmd), cl::sub(explainCmd));
-static cl::opt<bool> noPrefetch("no-prefetch",
-                                cl::desc("Skip global-load latency hiding"),
-                                cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<bool> allowSpills(
     "allow-spills",
     cl::desc("Write bundles whose kernels spill or serialize wgmma"),
@@ -357,37 +255,97 @@ static int forwardToGpuTool(const char *argv0, ArrayRef<const char *> args) {
   return rc < 0 ? 1 : rc;
 }
 
+/// A pipeline option's value from its flag.
+template <typename To, typename T>
+static void setOption(To &to, const cl::opt<T> &from) {
+  to = from.getValue();
+}
+template <typename To, typename T>
+static void setOption(To &to, const cl::list<T> &from) {
+  to = SmallVector<T>(from.begin(), from.end());
+}
+
+/// Whether a flag was set to other than its default.
+template <typename T, typename I>
+static bool isSet(const cl::opt<T> &flag, const I &init) {
+  return flag.getValue() != T(init);
+}
+template <typename T, typename I>
+static bool isSet(const cl::list<T> &flag, const I &) {
+  return !flag.empty();
+}
+
+/// The pipeline options of the command line (Options.def).
 static void setPipelineOptions(mlir::tcgen::TCGenPipelineOptions &options) {
-  options.blockTile = SmallVector<int64_t>(blockTile.begin(), blockTile.end());
-  options.warpTile = SmallVector<int64_t>(warpTile.begin(), warpTile.end());
-  options.threadTile =
-      SmallVector<int64_t>(threadTile.begin(), threadTile.end());
-  options.backend = backendName;
-  options.padding = padding;
-  options.stages = stages;
-  options.vector = vectorWidth;
-  options.raster = rasterGroup;
-  options.persistent = persistentBlocks;
-  options.streamK = streamK;
-  options.swap = swapAB;
-  options.cluster =
-      SmallVector<int64_t>(clusterShape.begin(), clusterShape.end());
-  options.store = storeKind;
-  options.pack = packMode;
-  options.prologue = prologueMode;
-  options.epilogueLoads = epilogueLoadsMode;
-  options.epilogueInHalf = epilogueInHalf;
-  options.allowTf32 = allowTf32;
-  options.tuningCache = tuningCache;
-  options.device = deviceName;
-  options.fuse = !noFuseEpilogue;
-  options.promote = !noPromote;
-  options.hoist = !noHoist;
-  options.unroll = !noUnroll;
-  options.vectorize = !noVectorize;
-  options.reorderCopies = !noReorderCopies;
-  options.prefetch = !noPrefetch;
-  options.asyncCopies = asyncCopies;
+#define TCGEN_SET_Tiling(FIELD) setOption(options.FIELD, FIELD##Flag);
+#define TCGEN_SET_TunedTiling(FIELD) TCGEN_SET_Tiling(FIELD)
+#define TCGEN_SET_Decision(FIELD) TCGEN_SET_Tiling(FIELD)
+#define TCGEN_SET_Source(FIELD) TCGEN_SET_Tiling(FIELD)
+#define TCGEN_SET_SpecDecision(FIELD) options.FIELD = FIELD##Mode;
+#define TCGEN_SET_Internal(FIELD)
+#define TCGEN_CONFIG_OPTION(FIELD, FLAG, KIND, TYPE, INIT, ROLE, DESC)        \
+  TCGEN_SET_##ROLE(FIELD)
+#define TCGEN_SWITCH_SET_Step(FIELD, INIT)                                    \
+  options.FIELD = FIELD##Switch ? !(INIT) : (INIT);
+#define TCGEN_SWITCH_SET_Fusion(FIELD, INIT) TCGEN_SWITCH_SET_Step(FIELD, INIT)
+#define TCGEN_SWITCH_SET_Internal(FIELD, INIT)
+#define TCGEN_PIPELINE_SWITCH(FIELD, FLAG, INIT, DESC, CLI_FLAG, ROLE,        \
+                              CLI_DESC)                                       \
+  TCGEN_SWITCH_SET_##ROLE(FIELD, INIT)
+#include "tcgen/Pipelines/Options.def"
+}
+
+/// Appends `--FLAG=VALUE` (`--FLAG` for a bool) to `out` where the flag is
+/// set.
+template <typename T, typename I>
+static void forwardFlag(std::vector<std::string> &out, StringRef flag,
+                        const cl::opt<T> &value, const I &init) {
+  if (!isSet(value, init))
+    return;
+  if constexpr (std::is_same_v<T, bool>)
+    out.push_back(("--" + flag).str());
+  else if constexpr (std::is_same_v<T, std::string>)
+    out.push_back(("--" + flag + "=" + value.getValue()).str());
+  else
+    out.push_back(("--" + flag + "=" + Twine(value.getValue())).str());
+}
+template <typename T, typename I>
+static void forwardFlag(std::vector<std::string> &out, StringRef flag,
+                        const cl::list<T> &values, const I &) {
+  if (values.empty())
+    return;
+  std::string joined;
+  for (const T &v : values)
+    joined += (joined.empty() ? "" : ",") + Twine(v).str();
+  out.push_back(("--" + flag + "=" + joined).str());
+}
+
+/// The flags `tcgen tune` passes on to every candidate it compiles: the
+/// decisions and fusion switches given (Options.def).
+static std::vector<std::string> tuneForwardedFlags() {
+  std::vector<std::string> out;
+#define TCGEN_FORWARD_Tiling(FIELD, FLAG, INIT)
+#define TCGEN_FORWARD_Source(FIELD, FLAG, INIT)
+#define TCGEN_FORWARD_Internal(FIELD, FLAG, INIT)
+#define TCGEN_FORWARD_TunedTiling(FIELD, FLAG, INIT)                          \
+  forwardFlag(out, FLAG, FIELD##Flag, INIT);
+#define TCGEN_FORWARD_Decision(FIELD, FLAG, INIT)                             \
+  TCGEN_FORWARD_TunedTiling(FIELD, FLAG, INIT)
+#define TCGEN_FORWARD_SpecDecision(FIELD, FLAG, INIT)                         \
+  if (!FIELD##Mode.empty())                                                   \
+    out.push_back("--" FLAG "=" + FIELD##Mode);
+#define TCGEN_CONFIG_OPTION(FIELD, FLAG, KIND, TYPE, INIT, ROLE, DESC)        \
+  TCGEN_FORWARD_##ROLE(FIELD, FLAG, INIT)
+#define TCGEN_SWITCH_FORWARD_Step(FIELD, CLI_FLAG)
+#define TCGEN_SWITCH_FORWARD_Internal(FIELD, CLI_FLAG)
+#define TCGEN_SWITCH_FORWARD_Fusion(FIELD, CLI_FLAG)                          \
+  if (FIELD##Switch)                                                          \
+    out.push_back("--" CLI_FLAG);
+#define TCGEN_PIPELINE_SWITCH(FIELD, FLAG, INIT, DESC, CLI_FLAG, ROLE,        \
+                              CLI_DESC)                                       \
+  TCGEN_SWITCH_FORWARD_##ROLE(FIELD, CLI_FLAG)
+#include "tcgen/Pipelines/Options.def"
+  return out;
 }
 
 /// Parses the input. Diagnostics go to stderr.
@@ -470,14 +428,20 @@ static LogicalResult checkProblemOptions() {
 }
 
 /// Whether the options fix part of the configuration (then tcgen compile
-/// does not try the model's other candidates when a kernel spills).
+/// does not try the model's other candidates when a kernel spills): a
+/// tiling option of Options.def is set.
 static bool configFixedByOptions() {
-  return !blockTile.empty() || !warpTile.empty() || !threadTile.empty() ||
-         stages >= 0 ||
-         streamK >= 0 || swapAB >= 0 || !clusterShape.empty() ||
-         rasterGroup >= 0 ||
-         !storeKind.empty() || persistentBlocks >= 0 || padding >= 0 ||
-         vectorWidth >= 0;
+  bool fixed = false;
+#define TCGEN_FIXES_Tiling(FIELD, INIT) fixed |= isSet(FIELD##Flag, INIT);
+#define TCGEN_FIXES_TunedTiling(FIELD, INIT) TCGEN_FIXES_Tiling(FIELD, INIT)
+#define TCGEN_FIXES_Decision(FIELD, INIT)
+#define TCGEN_FIXES_SpecDecision(FIELD, INIT)
+#define TCGEN_FIXES_Source(FIELD, INIT)
+#define TCGEN_FIXES_Internal(FIELD, INIT)
+#define TCGEN_CONFIG_OPTION(FIELD, FLAG, KIND, TYPE, INIT, ROLE, DESC)        \
+  TCGEN_FIXES_##ROLE(FIELD, INIT)
+#include "tcgen/Pipelines/Options.def"
+  return fixed;
 }
 
 /// `tcgen compile` and `tcgen explain` of one problem: loads it and hands
@@ -524,12 +488,12 @@ static int compile(MLIRContext &ctx, bool explainOnly) {
 static int tune(MLIRContext &ctx, const char *argv0) {
   std::vector<std::string> inputs(tuneInputs.begin(), tuneInputs.end());
   if (importTuned) {
-    if (tuningCache.empty()) {
+    if (tuningCacheFlag.empty()) {
       llvm::errs() << "tcgen: tune --import needs --tuning-cache=FILE to "
                       "keep the results in\n";
       return 1;
     }
-    return mlir::tcgen::importTune(inputs, tuningCache);
+    return mlir::tcgen::importTune(inputs, tuningCacheFlag);
   }
   if (inputs.size() != 1) {
     llvm::errs() << "tcgen: tune takes one input file (or --import DIR...)\n";
@@ -557,23 +521,8 @@ static int tune(MLIRContext &ctx, const char *argv0) {
       llvm::sys::fs::can_execute(gpuTool) ? gpuTool.str().str() : "";
   request.measure = !noMeasure;
   request.budget = tuneBudget;
-  request.cachePath = tuningCache;
-  if (packMode != "auto")
-    request.forwardedFlags.push_back("--pack=" + packMode);
-  if (allowTf32)
-    request.forwardedFlags.push_back("--allow-tf32");
-  if (prologueMode != "auto")
-    request.forwardedFlags.push_back("--prologue=" + prologueMode);
-  if (epilogueLoadsMode != "auto")
-    request.forwardedFlags.push_back("--epilogue-loads=" + epilogueLoadsMode);
-  if (epilogueInHalf)
-    request.forwardedFlags.push_back("--epilogue-in-half");
-  if (!storeKind.empty())
-    request.forwardedFlags.push_back("--store=" + storeKind);
-  if (!backendName.empty())
-    request.forwardedFlags.push_back("--backend=" + backendName);
-  if (noFuseEpilogue)
-    request.forwardedFlags.push_back("--no-fuse-epilogue");
+  request.cachePath = tuningCacheFlag;
+  request.forwardedFlags = tuneForwardedFlags();
   return mlir::tcgen::runTune(*module, options, request);
 }
 

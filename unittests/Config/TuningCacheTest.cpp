@@ -73,7 +73,8 @@ TEST(TuningCache, MalformedRecordsNameTheLine) {
   EXPECT_FALSE(TuningCache::parse("model\tGPU\tspeed=1\n", "c", error));
   EXPECT_EQ(error, "c:1: unknown model constant 'speed'");
   EXPECT_FALSE(TuningCache::parse("best\tGPU\n", "c", error));
-  EXPECT_EQ(error, "c:1: unknown record 'best' (expected config or model)");
+  EXPECT_EQ(error, "c:1: unknown record 'best' (expected version, config or "
+                   "model)");
 }
 
 TEST(TuningCache, MissingFileIsEmptySavedFileLoads) {

@@ -28,6 +28,12 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
     model constants, if the cache holds them, drive the model; the other
     options still override either field by field.
 
+    The sm90 back end's own decisions (`pack`, `prologue`,
+    `epilogue_loads`, `epilogue_in_half`) are fields of the config too: an
+    option sets one, otherwise the tuned record's stands, else the back
+    end's default ("auto": it decides while building the kernel). Other
+    back ends take none of them (the options are checked, then ignored).
+
     An op that already carries a config keeps it (it is still checked).
   }];
   let options = [
@@ -70,6 +76,24 @@ def TCGenConfigurePass : Pass<"tcgen-configure", "func::FuncOp"> {
            "Accept f32 x f32 contractions on the sm90 back end, whose tensor "
            "cores read f32 operands as tf32 (10-bit mantissas; f32 "
            "accumulation)">,
+    Option<"pack", "pack", "std::string", /*default=*/"\"\"",
+           "sm90: which operands are copied into buffers with rows a "
+           "multiple of 128 bytes apart before the kernel: auto, always, "
+           "never, a, b or async (the config's `pack`; empty: the "
+           "config's own, else auto)">,
+    Option<"prologue", "prologue", "std::string", /*default=*/"\"\"",
+           "sm90: where a fused prologue is applied: auto, regs, smem or "
+           "pack (the config's `prologue`; empty: the config's own, else "
+           "auto)">,
+    Option<"epilogueLoads", "epilogue-loads", "std::string",
+           /*default=*/"\"\"",
+           "sm90: how a fused epilogue reads a matrix operand: auto, "
+           "fragments or tma (the config's `epilogue_loads`; empty: the "
+           "config's own, else auto)">,
+    Option<"epilogueInHalf", "epilogue-in-half", "bool", /*default=*/"false",
+           "sm90: compute a fused epilogue on f16x2 / bf16x2 pairs where "
+           "that gives the same bits as its f32 body (the config's "
+           "`epilogue_in_half`; false: the config's own)">,
     Option<"stages", "stages", "int64_t", /*default=*/"-1",
            "Stages of shared operand buffers (-1: default; wmma: 2 where "
            "two fit in static shared memory, else 1; sm90: as many as the "

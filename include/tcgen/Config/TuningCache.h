@@ -9,6 +9,12 @@
 //   config <TAB> DEVICE <TAB> KEY <TAB> #tcgen.config<...> <TAB> MS <TAB> DATE
 //   model  <TAB> DEVICE <TAB> sms=132 sm_tflops=5.85 ...
 //
+//   version <TAB> 2
+//
+// The version record says which format the file is written in: 2 (this
+// one) records the sm90 back end's decisions in the configs (`pack`,
+// `prologue`, `epilogue_loads`, `epilogue_in_half`, where not "auto"); a
+// file without one is version 1, whose configs read with those at "auto".
 // Lines starting with '#' and empty lines are ignored. A later record for
 // the same device and key (or device, for `model`) replaces an earlier one.
 //
@@ -37,6 +43,9 @@ struct TuningEntry {
 
 class TuningCache {
 public:
+  /// The format version str() writes and the newest parse() reads.
+  static constexpr int kVersion = 2;
+
   /// Reads `path`; a file that does not exist is an empty cache. Returns
   /// std::nullopt and sets `error` (naming the file and line) on a
   /// malformed record.

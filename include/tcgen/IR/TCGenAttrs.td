@@ -92,9 +92,31 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
       wgmma's N (down to 8) instead of a 64-row tile mostly of padding; it
       writes C transposed from registers (store = "global"). Printed only
       when true.
+    - `pack` (sm90): which operands are copied into buffers with rows a
+      multiple of 128 bytes apart before the kernel: "auto" (where TMA
+      cannot read the rows, or reads them slowly and the operand is too
+      large for L2), "always", "never", "a" / "b" (that operand as with
+      always, the other only where TMA cannot read its rows) or "async"
+      (rows a multiple of 16 bytes apart are loaded by the producer with
+      cp.async instead).
+    - `prologue` (sm90): where a fused prologue is applied: "regs" (on A in
+      registers, wgmma's register-A form), "smem" (on each tile in shared
+      memory), "pack" (once, by a pack kernel) or "auto" (regs where it
+      applies, else smem while each tile is read by at most 8 output
+      tiles, else pack).
+    - `epilogue_loads` (sm90): how a fused epilogue reads a matrix operand:
+      "fragments" (global loads in the accumulators' layout), "tma" (the
+      operand's chunk through the TMA-store buffer) or "auto" (tma where
+      it applies, else fragments).
+    - `epilogue_in_half` (sm90): compute a fused epilogue on f16x2 / bf16x2
+      pairs where that gives the same bits as its f32 body.
+    The last four are decisions the sm90 back end otherwise takes itself:
+    each is printed only when it differs from its default ("auto", or
+    false).
     Omitted fields take the defaults shown above (raster = 8,
     persistent = true, streamk = false, cluster = [1, 1], store = "global",
-    swap = false).
+    swap = false, pack = "auto", prologue = "auto", epilogue_loads =
+    "auto", epilogue_in_half = false).
   }];
   let parameters = (ins
     StringRefParameter<"backend">:$backend,
@@ -109,7 +131,27 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
     "bool":$streamK,
     ArrayRefParameter<"int64_t", "blocks per cluster [m, n]">:$cluster,
     StringRefParameter<"how C is written: global or tma">:$store,
-    "bool":$swap);
+    "bool":$swap,
+    StringRefParameter<"operand packing (sm90)">:$pack,
+    StringRefParameter<"where a fused prologue is applied (sm90)">:$prologue,
+    StringRefParameter<"how a fused epilogue reads a matrix (sm90)">:
+        $epilogueLoads,
+    "bool":$epilogueInHalf);
+  // The configuration without the back end's own decisions (pack,
+  // prologue, epilogue_loads, epilogue_in_half), which take their defaults.
+  let builders = [
+    AttrBuilder<(ins "StringRef":$backend, "ArrayRef<int64_t>":$blockTile,
+                     "ArrayRef<int64_t>":$warpTile,
+                     "ArrayRef<int64_t>":$mmaShape, "int64_t":$stages,
+                     "int64_t":$padding, "int64_t":$vector, "int64_t":$raster,
+                     "bool":$persistent, "bool":$streamK,
+                     "ArrayRef<int64_t>":$cluster, "StringRef":$store,
+                     "bool":$swap), [{
+      return $_get($_ctxt, backend, blockTile, warpTile, mmaShape, stages,
+                   padding, vector, raster, persistent, streamK, cluster,
+                   store, swap, "auto", "auto", "auto", false);
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -122,6 +164,13 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
     int64_t getNumWarps() const;
     /// Threads per thread block.
     int64_t getNumThreads() const { return getNumWarps() * 32; }
+    /// This config with the sm90 back end's decisions replaced.
+    ConfigAttr withDecisions(StringRef pack, StringRef prologue,
+                             StringRef epilogueLoads,
+                             bool epilogueInHalf) const;
+    /// Why `value` is not a valid value of the decision field `field`
+    /// (pack, prologue, epilogue_loads), or "" if it is.
+    static std::string checkDecision(StringRef field, StringRef value);
   }];
 }
 

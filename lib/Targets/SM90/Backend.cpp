@@ -63,10 +63,6 @@ public:
                          const TCGenPipelineOptions &options) const override {
     TCGenSM90BuildKernelPassOptions build;
     build.fuseEpilogue = options.fuse;
-    build.pack = options.pack;
-    build.prologueMode = options.prologue;
-    build.epilogueLoads = options.epilogueLoads;
-    build.epilogueInHalf = options.epilogueInHalf;
     pm.addPass(createTCGenSM90BuildKernelPass(build));
   }
   void addNVVMPasses(OpPassManager &pm) const override {

@@ -218,6 +218,11 @@ struct BuildKernelPass final
 
   LogicalResult build(linalg::LinalgOp op) {
     auto config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
+    // The config's decisions ("auto": this pass takes them below).
+    const StringRef pack = config.getPack();
+    const StringRef prologueMode = config.getPrologue();
+    const StringRef epilogueLoads = config.getEpilogueLoads();
+    const bool epilogueInHalf = config.getEpilogueInHalf();
     FailureOr<ContractionInfo> info = analyzeContraction(op);
     if (failed(info))
       return failure();
@@ -460,10 +465,6 @@ struct BuildKernelPass final
     // (N / blockN times for A, M / blockM for B), and the extra
     // shared-memory traffic slows the main loop (docs/log/NOTES.md): past 8
     // readers per tile the pack is cheaper (measured on H100).
-    if (prologueMode != "auto" && prologueMode != "smem" &&
-        prologueMode != "pack" && prologueMode != "regs")
-      return op.emitOpError("prologue must be auto, regs, smem or pack, not '")
-             << prologueMode << "'";
     bool prologuePack = false;
     if (prologue || prologueB) {
       int64_t readers = prologue ? sm90::ceilDiv(p.n, p.blockN)
@@ -552,11 +553,6 @@ struct BuildKernelPass final
     // Operands whose rows TMA cannot read (or reads slowly) are copied into
     // padded buffers first. Rows of the stored layout: A [m][k] or [k][m],
     // B [k][n] or [n][k].
-    if (pack != "auto" && pack != "always" && pack != "never" &&
-        pack != "a" && pack != "b" && pack != "async")
-      return op.emitOpError("pack must be auto, always, never, a, b or "
-                            "async, not '")
-             << pack << "'";
     // "async": rows TMA reads slowly (16-byte but not 128-byte multiples
     // apart) are copied by the producer warpgroup with cp.async instead
     // (KernelParams::aAsync), where the kernel's form allows it; rows TMA
@@ -783,11 +779,6 @@ struct BuildKernelPass final
                << config.getWarpTile()[0] << ") needs " << whyNot;
     }
     // A matrix epilogue operand read with TMA through the store chunks.
-    if (epilogueLoads != "fragments" && epilogueLoads != "tma" &&
-        epilogueLoads != "auto")
-      return op.emitOpError(
-                 "epilogue-loads must be auto, fragments or tma, not '")
-             << epilogueLoads << "'";
     if (epilogueLoads != "fragments") {
       for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
         if (!accumulate && e.kind == "matrix" && e.type == p.outType) {

@@ -1,5 +1,5 @@
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel{pack=async})' | FileCheck %s
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 cluster=2,1}),tcgen-sm90-build-kernel{pack=async})' | FileCheck %s --check-prefix=CLUSTER
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 pack=async}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 cluster=2,1 pack=async}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=CLUSTER
 
 // pack = async: A's rows (400 bytes) and B's (528 bytes) are 16-byte but
 // not 128-byte multiples apart, so the producer warpgroup copies both with

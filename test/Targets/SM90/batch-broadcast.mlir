@@ -1,5 +1,5 @@
 // RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
 
 // The attention input projection C[b,h,s,e] = X[b,s,d] W[d,h,e]: M's
 // dimensions (b, s) and N's (h, e) do not sit together in C, so s and e
@@ -31,7 +31,7 @@ func.func @qkv(%X: memref<2x256x128xf16>, %W: memref<128x3x128xf16>, %C: memref<
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<2x3x256x128xf32>)
   linalg.generic {indexing_maps = [affine_map<(b, h, s, e, d) -> (b, s, d)>, affine_map<(b, h, s, e, d) -> (d, h, e)>, affine_map<(b, h, s, e, d) -> (b, h, s, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-      ins(%X, %W : memref<2x256x128xf16>, memref<128x3x128xf16>) outs(%C : memref<2x3x256x128xf32>) {
+      ins(%X, %W : memref<2x256x128xf16>, memref<128x3x128xf16>) outs(%C : memref<2x3x256x128xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %w: f16, %c: f32):
     %xf = arith.extf %x : f16 to f32
     %wf = arith.extf %w : f16 to f32
@@ -69,7 +69,7 @@ func.func @one(%X: memref<256x128xf16>, %W: memref<3x64x128xf16>, %C: memref<3x2
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<3x256x64xf32>)
   linalg.generic {indexing_maps = [affine_map<(h, s, e, d) -> (s, d)>, affine_map<(h, s, e, d) -> (h, e, d)>, affine_map<(h, s, e, d) -> (h, s, e)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%X, %W : memref<256x128xf16>, memref<3x64x128xf16>) outs(%C : memref<3x256x64xf32>) {
+      ins(%X, %W : memref<256x128xf16>, memref<3x64x128xf16>) outs(%C : memref<3x256x64xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %w: f16, %c: f32):
     %xf = arith.extf %x : f16 to f32
     %wf = arith.extf %w : f16 to f32
@@ -95,7 +95,7 @@ func.func @row_bias(%X: memref<2x256x128xf16>, %W: memref<128x3x128xf16>, %bias:
   %C = memref.alloc() : memref<2x3x256x128xf32>
   linalg.fill ins(%zero : f32) outs(%C : memref<2x3x256x128xf32>)
   linalg.generic {indexing_maps = [affine_map<(b, h, s, e, d) -> (b, s, d)>, affine_map<(b, h, s, e, d) -> (d, h, e)>, affine_map<(b, h, s, e, d) -> (b, h, s, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-      ins(%X, %W : memref<2x256x128xf16>, memref<128x3x128xf16>) outs(%C : memref<2x3x256x128xf32>) {
+      ins(%X, %W : memref<2x256x128xf16>, memref<128x3x128xf16>) outs(%C : memref<2x3x256x128xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %w: f16, %c: f32):
     %xf = arith.extf %x : f16 to f32
     %wf = arith.extf %w : f16 to f32
@@ -131,7 +131,7 @@ func.func @residual(%X: memref<2x256x128xf16>, %W: memref<128x3x128xf16>, %R: me
   %C = memref.alloc() : memref<2x3x256x128xf32>
   linalg.fill ins(%zero : f32) outs(%C : memref<2x3x256x128xf32>)
   linalg.generic {indexing_maps = [affine_map<(b, h, s, e, d) -> (b, s, d)>, affine_map<(b, h, s, e, d) -> (d, h, e)>, affine_map<(b, h, s, e, d) -> (b, h, s, e)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-      ins(%X, %W : memref<2x256x128xf16>, memref<128x3x128xf16>) outs(%C : memref<2x3x256x128xf32>) {
+      ins(%X, %W : memref<2x256x128xf16>, memref<128x3x128xf16>) outs(%C : memref<2x3x256x128xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %w: f16, %c: f32):
     %xf = arith.extf %x : f16 to f32
     %wf = arith.extf %w : f16 to f32
@@ -167,7 +167,7 @@ func.func @two_m(%A: memref<4x250x512xf16>, %B: memref<512x1024xf16>, %C: memref
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<250x4x1024xf32>)
   linalg.generic {indexing_maps = [affine_map<(m, b, n, k) -> (b, m, k)>, affine_map<(m, b, n, k) -> (k, n)>, affine_map<(m, b, n, k) -> (m, b, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%A, %B : memref<4x250x512xf16>, memref<512x1024xf16>) outs(%C : memref<250x4x1024xf32>) {
+      ins(%A, %B : memref<4x250x512xf16>, memref<512x1024xf16>) outs(%C : memref<250x4x1024xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %y: f16, %c: f32):
     %xf = arith.extf %x : f16 to f32
     %yf = arith.extf %y : f16 to f32

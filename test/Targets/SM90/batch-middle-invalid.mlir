@@ -1,5 +1,5 @@
 // RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90}),tcgen-sm90-build-kernel)'
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)'
 
 // A batch in the middle of A whose rows TMA cannot read (202 f16 = 404
 // bytes): the packs copy batch-outermost stacks only, so it is refused.
@@ -11,7 +11,7 @@ func.func @mid_unreadable(%A: memref<256x4x202xf16>, %B: memref<4x202x256xf16>, 
   linalg.fill ins(%zero : f32) outs(%C : memref<4x256x256xf32>)
   // expected-error @+1 {{A stores its batch between its matrix dimensions, which the sm90 kernel reads through TMA only (no copies, no prologue): its rows must be a multiple of 16 bytes apart, not 404}}
   linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%A, %B : memref<256x4x202xf16>, memref<4x202x256xf16>) outs(%C : memref<4x256x256xf32>) {
+      ins(%A, %B : memref<256x4x202xf16>, memref<4x202x256xf16>) outs(%C : memref<4x256x256xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 64, 64], warp = [64, 64, 64], mma = [64, 64, 16], stages = 8, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %y: f16, %z: f32):
     %xe = arith.extf %x : f16 to f32
     %ye = arith.extf %y : f16 to f32
@@ -33,7 +33,7 @@ func.func @mid_dynamic(%A: memref<?x4x256xf16>, %B: memref<4x256x384xf16>, %C: m
   linalg.fill ins(%zero : f32) outs(%C : memref<?x4x384xf32>)
   // expected-error @+1 {{a batch stored between the matrix dimensions needs static sizes}}
   linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%A, %B : memref<?x4x256xf16>, memref<4x256x384xf16>) outs(%C : memref<?x4x384xf32>) {
+      ins(%A, %B : memref<?x4x256xf16>, memref<4x256x384xf16>) outs(%C : memref<?x4x384xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 192, 64], warp = [64, 192, 64], mma = [64, 192, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %y: f16, %z: f32):
     %xe = arith.extf %x : f16 to f32
     %ye = arith.extf %y : f16 to f32
@@ -55,7 +55,7 @@ func.func @mid_colmajor(%A: memref<384x4x256xf16>, %B: memref<4x256x384xf16>, %C
   linalg.fill ins(%zero : f32) outs(%C : memref<4x384x384xf32>)
   // expected-error @+1 {{a batch stored between the matrix dimensions needs a row-major C}}
   linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%A, %B : memref<384x4x256xf16>, memref<4x256x384xf16>) outs(%C : memref<4x384x384xf32>) {
+      ins(%A, %B : memref<384x4x256xf16>, memref<4x256x384xf16>) outs(%C : memref<4x384x384xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 8, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %y: f16, %z: f32):
     %xe = arith.extf %x : f16 to f32
     %ye = arith.extf %y : f16 to f32
@@ -86,7 +86,7 @@ func.func @mid_prologue(%A: memref<384x4x256xf16>, %B: memref<4x256x384xf16>, %C
   linalg.fill ins(%zero : f32) outs(%C : memref<4x384x384xf32>)
   // expected-error @+1 {{a prologue on a batch stored between the matrix dimensions is not supported}}
   linalg.generic {indexing_maps = [#mA, #mB, #mC], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%R, %B : memref<384x4x256xf16>, memref<4x256x384xf16>) outs(%C : memref<4x384x384xf32>) {
+      ins(%R, %B : memref<384x4x256xf16>, memref<4x256x384xf16>) outs(%C : memref<4x384x384xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 8, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %y: f16, %z: f32):
     %xe = arith.extf %x : f16 to f32
     %ye = arith.extf %y : f16 to f32

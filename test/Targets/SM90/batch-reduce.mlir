@@ -1,5 +1,5 @@
 // RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
 
 // Seed 001's 3-d contraction C[i,j] = sum_{k,l} A[i,k,l] B[l,k,j]: the K
 // dimensions are ordered differently in A and B, so they do not collapse
@@ -30,7 +30,7 @@ func.func @c3(%A: memref<256x16x128xf16>, %B: memref<128x16x512xf16>, %C: memref
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)
   linalg.generic {indexing_maps = [affine_map<(i, j, k, l) -> (i, k, l)>, affine_map<(i, j, k, l) -> (l, k, j)>, affine_map<(i, j, k, l) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-      ins(%A, %B : memref<256x16x128xf16>, memref<128x16x512xf16>) outs(%C : memref<256x512xf32>) {
+      ins(%A, %B : memref<256x16x128xf16>, memref<128x16x512xf16>) outs(%C : memref<256x512xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%a: f16, %b: f16, %c: f32):
     %ae = arith.extf %a : f16 to f32
     %be = arith.extf %b : f16 to f32
@@ -56,7 +56,7 @@ func.func @c3(%A: memref<256x16x128xf16>, %B: memref<128x16x512xf16>, %C: memref
 // CHECK:         nvgpu.tma.async.load %{{.*}}[%{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %[[KB]]], {{.*}} -> memref<1x128x64xf16, 3>
 func.func @outer(%A: memref<3x256x64xf16>, %B: memref<3x64x256xf16>, %C: memref<256x256xf16>) {
   linalg.generic {indexing_maps = [affine_map<(i, j, k, l) -> (k, i, l)>, affine_map<(i, j, k, l) -> (k, l, j)>, affine_map<(i, j, k, l) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
-      ins(%A, %B : memref<3x256x64xf16>, memref<3x64x256xf16>) outs(%C : memref<256x256xf16>) {
+      ins(%A, %B : memref<3x256x64xf16>, memref<3x64x256xf16>) outs(%C : memref<256x256xf16>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%a: f16, %b: f16, %c: f16):
     %ae = arith.extf %a : f16 to f32
     %be = arith.extf %b : f16 to f32

@@ -1,5 +1,5 @@
 // RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
 
 // Attention scores over Q[b][s][h][d] and K[b][t][h][d] (the [batch, seq,
 // heads, features] layout) into S[b][h][s][t]: b and h are two batch
@@ -27,7 +27,7 @@ func.func @bshd(%Q: memref<2x256x3x64xf16>, %K: memref<2x384x3x64xf16>, %S: memr
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%S : memref<2x3x256x384xf32>)
   linalg.generic {indexing_maps = [affine_map<(b, h, s, t, d) -> (b, s, h, d)>, affine_map<(b, h, s, t, d) -> (b, t, h, d)>, affine_map<(b, h, s, t, d) -> (b, h, s, t)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-      ins(%Q, %K : memref<2x256x3x64xf16>, memref<2x384x3x64xf16>) outs(%S : memref<2x3x256x384xf32>) {
+      ins(%Q, %K : memref<2x256x3x64xf16>, memref<2x384x3x64xf16>) outs(%S : memref<2x3x256x384xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%q: f16, %k: f16, %s: f32):
     %qf = arith.extf %q : f16 to f32
     %kf = arith.extf %k : f16 to f32
@@ -52,7 +52,7 @@ func.func @mixed(%A: memref<5x128x2x64xf16>, %B: memref<2x64x5x128xf16>, %C: mem
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<2x128x5x128xf32>)
   linalg.generic {indexing_maps = [affine_map<(b, h, m, n, k) -> (h, m, b, k)>, affine_map<(b, h, m, n, k) -> (b, k, h, n)>, affine_map<(b, h, m, n, k) -> (b, m, h, n)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-      ins(%A, %B : memref<5x128x2x64xf16>, memref<2x64x5x128xf16>) outs(%C : memref<2x128x5x128xf32>) {
+      ins(%A, %B : memref<5x128x2x64xf16>, memref<2x64x5x128xf16>) outs(%C : memref<2x128x5x128xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %y: f16, %z: f32):
     %xe = arith.extf %x : f16 to f32
     %ye = arith.extf %y : f16 to f32
@@ -78,7 +78,7 @@ func.func @bshd_mask(%Q: memref<2x256x3x64xf16>, %K: memref<2x384x3x64xf16>, %M:
   %S = memref.alloc() : memref<2x3x256x384xf32>
   linalg.fill ins(%zero : f32) outs(%S : memref<2x3x256x384xf32>)
   linalg.generic {indexing_maps = [affine_map<(b, h, s, t, d) -> (b, s, h, d)>, affine_map<(b, h, s, t, d) -> (b, t, h, d)>, affine_map<(b, h, s, t, d) -> (b, h, s, t)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
-      ins(%Q, %K : memref<2x256x3x64xf16>, memref<2x384x3x64xf16>) outs(%S : memref<2x3x256x384xf32>) {
+      ins(%Q, %K : memref<2x256x3x64xf16>, memref<2x384x3x64xf16>) outs(%S : memref<2x3x256x384xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%q: f16, %k: f16, %s: f32):
     %qf = arith.extf %q : f16 to f32
     %kf = arith.extf %k : f16 to f32

@@ -1,6 +1,6 @@
 // RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel{pack=always})' | FileCheck %s --check-prefix=ALWAYS
-// RUN: not tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel{pack=never})' 2>&1 | FileCheck %s --check-prefix=NEVER
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global pack=always}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=ALWAYS
+// RUN: not tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global pack=never}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=NEVER
 
 // A batch whose A rows are 200 bytes apart (not a multiple of 16, which TMA
 // needs): A is packed as one stack of its 2 x 128 rows into rows of 128

@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
 
 // C stored [n][m] (column-major): the kernel computes the row-major
 // C^T[n][m] = B^T A^T. B (stored [k][n]) is its A, read M-major; A (stored
@@ -13,7 +13,7 @@
 func.func @c_col_major(%A: memref<1024x512xf16>, %B: memref<512x2048xf16>, %C: memref<2048x1024xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<2048x1024xf32>)
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>]
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%A, %B : memref<1024x512xf16>, memref<512x2048xf16>) outs(%C : memref<2048x1024xf32>)
   return
 }
@@ -28,7 +28,7 @@ func.func @c_col_major(%A: memref<1024x512xf16>, %B: memref<512x2048xf16>, %C: m
 func.func @c_col_major_b_nk(%A: memref<1024x512xf16>, %B: memref<2048x512xf16>, %C: memref<2048x1024xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<2048x1024xf32>)
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (n, m)>]
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (n, m)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%A, %B : memref<1024x512xf16>, memref<2048x512xf16>) outs(%C : memref<2048x1024xf32>)
   return
 }
@@ -47,7 +47,7 @@ func.func @batch_c_col_major(%A: memref<4x256x128xf16>, %B: memref<4x128x512xf16
   linalg.fill ins(%zero : f32) outs(%C : memref<4x512x256xf32>)
   linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (b, n, m)>],
                   iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%A, %B : memref<4x256x128xf16>, memref<4x128x512xf16>) outs(%C : memref<4x512x256xf32>) {
+      ins(%A, %B : memref<4x256x128xf16>, memref<4x128x512xf16>) outs(%C : memref<4x512x256xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %y: f16, %z: f32):
     %xe = arith.extf %x : f16 to f32
     %ye = arith.extf %y : f16 to f32

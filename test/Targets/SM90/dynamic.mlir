@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s -split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{allow-tf32=true}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
 
 // M, N and K known at run time only: the kernel takes them as its last
 // three parameters (tcgen.params "size:m/n/k") and computes the counts from
@@ -8,7 +8,7 @@
 func.func @dyn(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<?x?xf32>)
-  linalg.matmul ins(%A, %B : memref<?x?xf16>, memref<?x?xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 16, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<?x?xf16>, memref<?x?xf16>)
                 outs(%C : memref<?x?xf32>)
   return
 }
@@ -47,7 +47,7 @@ func.func @dyn_m_batched(%A: memref<4x?x512xbf16>, %B: memref<4x256x512xbf16>, %
   linalg.batch_matmul indexing_maps = [
       affine_map<(b, m, n, k) -> (b, m, k)>,
       affine_map<(b, m, n, k) -> (b, n, k)>,
-      affine_map<(b, m, n, k) -> (b, m, n)>]
+      affine_map<(b, m, n, k) -> (b, m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%A, %B : memref<4x?x512xbf16>, memref<4x256x512xbf16>)
     outs(%C : memref<4x?x256xbf16>)
   return
@@ -82,7 +82,7 @@ func.func @dyn_bias_relu(%A: memref<?x256xf16>, %B: memref<256x?xf16>, %bias: me
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc(%m, %n) : memref<?x?xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<?x?xf16>)
-  linalg.matmul ins(%A, %B : memref<?x256xf16>, memref<256x?xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<?x256xf16>, memref<256x?xf16>)
                 outs(%C : memref<?x?xf16>)
   linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
       ins(%C, %bias : memref<?x?xf16>, memref<?xf16>) outs(%out : memref<?x?xf16>) {
@@ -123,7 +123,7 @@ func.func @dyn_residual(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %R: memr
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc(%m) : memref<?x256xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<?x256xf16>)
-  linalg.matmul ins(%A, %B : memref<?x256xf16>, memref<256x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 8, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<?x256xf16>, memref<256x256xf16>)
                 outs(%C : memref<?x256xf16>)
   linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
       ins(%C, %R : memref<?x256xf16>, memref<?x256xf16>) outs(%out : memref<?x256xf16>) {
@@ -146,7 +146,7 @@ func.func @dyn_unfused(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %out: mem
   %C = memref.alloc(%m) : memref<?x256xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<?x256xf16>)
   // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end takes C as a function argument, or as the intermediate of a fused epilogue, but C is neither (the consumer's output is not a contiguous ?x256 memref written element for element)}}
-  linalg.matmul ins(%A, %B : memref<?x256xf16>, memref<256x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 8, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<?x256xf16>, memref<256x256xf16>)
                 outs(%C : memref<?x256xf16>)
   linalg.transpose ins(%C : memref<?x256xf16>) outs(%out : memref<256x?xf16>) permutation = [1, 0]
   memref.dealloc %C : memref<?x256xf16>
@@ -163,7 +163,7 @@ func.func @dyn_unfused(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %out: mem
 // CHECK:         vector.load %{{.*}} : memref<?x?xf32, strided<[?, 1]>>, vector<2xf32>
 // CHECK:         arith.addf
 func.func @dyn_accumulate(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %C: memref<?x256xf32>) {
-  linalg.matmul ins(%A, %B : memref<?x256xf16>, memref<256x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 8, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<?x256xf16>, memref<256x256xf16>)
                 outs(%C : memref<?x256xf32>)
   return
 }
@@ -175,10 +175,10 @@ func.func @dyn_dual(%A: memref<?x128xf16>, %B: memref<128x256xf16>,
                     %C: memref<?x256xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<?x256xf32>)
-  linalg.matmul ins(%A, %B : memref<?x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 5, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<?x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<?x256xf32>)
   // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end does not support add(gemm, gemm) yet}}
-  linalg.matmul ins(%A2, %B2 : memref<?x64xf16>, memref<64x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 8, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A2, %B2 : memref<?x64xf16>, memref<64x256xf16>)
                 outs(%C : memref<?x256xf32>)
   return
 }
@@ -200,7 +200,7 @@ func.func @dyn_prologue(%A: memref<?x256xf16>, %B: memref<256x256xf16>, %C: memr
   }
   linalg.fill ins(%zf : f32) outs(%C : memref<?x256xf32>)
   // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end takes A and B as function arguments only (no fused prologue) yet, but A is not one}}
-  linalg.matmul ins(%R, %B : memref<?x256xf16>, memref<256x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 8, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%R, %B : memref<?x256xf16>, memref<256x256xf16>)
                 outs(%C : memref<?x256xf32>)
   memref.dealloc %R : memref<?x256xf16>
   return
@@ -214,7 +214,7 @@ func.func @dyn_tf32_b_n_major(%A: memref<?x256xf32>, %B: memref<256x256xf32>, %C
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<?x256xf32>)
   // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end does not support tf32 with A stored [k][m] or B stored [k][n] (tf32 wgmma reads both K-major, and the transposing copies are sized at compile time) yet}}
-  linalg.matmul ins(%A, %B : memref<?x256xf32>, memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 128, 32], warp = [64, 128, 32], mma = [64, 128, 8], stages = 8, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<?x256xf32>, memref<256x256xf32>)
                 outs(%C : memref<?x256xf32>)
   return
 }
@@ -232,7 +232,7 @@ func.func @dyn_tf32(%A: memref<?x?xf32>, %B: memref<?x?xf32>, %C: memref<?x?xf32
   linalg.matmul indexing_maps = [
       affine_map<(m, n, k) -> (m, k)>,
       affine_map<(m, n, k) -> (n, k)>,
-      affine_map<(m, n, k) -> (m, n)>]
+      affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 32], warp = [64, 256, 32], mma = [64, 256, 8], stages = 4, padding = 0, vector = 8, raster = 16, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%A, %B : memref<?x?xf32>, memref<?x?xf32>) outs(%C : memref<?x?xf32>)
   return
 }
@@ -249,7 +249,7 @@ func.func @dyn_batch_residual(%A: memref<2x?x256xf16>, %B: memref<2x256x256xf16>
   %C = memref.alloc(%m) : memref<2x?x256xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<2x?x256xf16>)
   // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end takes matrix operands of a fused epilogue only without a batch and with a row-major C}}
-  linalg.batch_matmul ins(%A, %B : memref<2x?x256xf16>, memref<2x256x256xf16>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 5, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<2x?x256xf16>, memref<2x256x256xf16>)
                       outs(%C : memref<2x?x256xf16>)
   linalg.generic {indexing_maps = [#idb, #idb, #idb], iterator_types = ["parallel", "parallel", "parallel"]}
       ins(%C, %R : memref<2x?x256xf16>, memref<2x?x256xf16>) outs(%out : memref<2x?x256xf16>) {
@@ -266,6 +266,6 @@ func.func @dyn_batch_residual(%A: memref<2x?x256xf16>, %B: memref<2x256x256xf16>
 // C += A*B with a column-major C and sizes known at run time: refused.
 func.func @dyn_cm_accumulate(%A: memref<?x?xf16>, %B: memref<?x?xf16>, %C: memref<?x?xf32>) {
   // expected-error @+1 {{with sizes known only at run time (M, N or K is `?`) the sm90 back end does not support C += A*B on a batch or a column-major C (zero-fill C first) yet}}
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>] ins(%A, %B : memref<?x?xf16>, memref<?x?xf16>) outs(%C : memref<?x?xf32>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (n, m)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 16, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<?x?xf16>, memref<?x?xf16>) outs(%C : memref<?x?xf32>)
   return
 }

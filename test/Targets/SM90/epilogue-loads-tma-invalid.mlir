@@ -1,13 +1,13 @@
-// RUN: not tcgen-opt %S/Inputs/bias-relu.mlir --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{epilogue-loads=tma})' 2>&1 | FileCheck %s --check-prefix=NOMAT
-// RUN: not tcgen-opt %S/Inputs/bias-relu.mlir --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{epilogue-loads=smem})' 2>&1 | FileCheck %s --check-prefix=MODE
-// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel{epilogue-loads=tma})'
-// RUN: not tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 stream-k=1}),tcgen-sm90-build-kernel{epilogue-loads=tma})' 2>&1 | FileCheck %s --check-prefix=SK
-// RUN: not tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 warp-tile=128,128,64}),tcgen-sm90-build-kernel{epilogue-loads=tma})' 2>&1 | FileCheck %s --check-prefix=ROWS
-// RUN: not tcgen-opt %S/epilogue-loads-tma.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,144,64}),tcgen-sm90-build-kernel{epilogue-loads=tma})' 2>&1 | FileCheck %s --check-prefix=CHUNK
+// RUN: not tcgen-opt %S/Inputs/bias-relu.mlir --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 epilogue-loads=tma}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=NOMAT
+// RUN: not tcgen-opt %S/Inputs/bias-relu.mlir --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 epilogue-loads=smem}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=MODE
+// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global epilogue-loads=tma}),tcgen-sm90-build-kernel)'
+// RUN: not tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 stream-k=1 epilogue-loads=tma}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=SK
+// RUN: not tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 warp-tile=128,128,64 epilogue-loads=tma}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=ROWS
+// RUN: not tcgen-opt %S/epilogue-loads-tma.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,144,64 epilogue-loads=tma}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=CHUNK
 
 // epilogue-loads = tma refuses what it does not cover, naming it.
 // NOMAT: error: 'linalg.matmul' op epilogue-loads = tma needs a fused epilogue with a matrix operand of C's dtype
-// MODE: error: 'linalg.matmul' op epilogue-loads must be auto, fragments or tma, not 'smem'
+// MODE: error: 'linalg.matmul' op --epilogue-loads must be auto, fragments or tma, not 'smem'
 // CHUNK: error: 'linalg.matmul' op epilogue-loads = tma needs a block tile N that is a multiple of the store chunk
 // SK: error: 'linalg.matmul' op epilogue-loads = tma needs no batch, stream-K, cluster, run-time sizes or consumer row blocks
 // ROWS: error: 'linalg.matmul' op epilogue-loads = tma needs no batch, stream-K, cluster, run-time sizes or consumer row blocks

@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
 
 // A pointwise consumer of a batch (attention-style scores: S * 0.125 + M
 // + bias[j]) fuses like one of a single matrix: the matrix operand M holds
@@ -16,7 +16,7 @@ func.func @batched_epilogue(%A: memref<4x256x64xf16>, %B: memref<4x64x384xf16>, 
   %scale = arith.constant 0.125 : f32
   %C = memref.alloc() : memref<4x256x384xf32>
   linalg.fill ins(%zero : f32) outs(%C : memref<4x256x384xf32>)
-  linalg.batch_matmul ins(%A, %B : memref<4x256x64xf16>, memref<4x64x384xf16>) outs(%C : memref<4x256x384xf32>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<4x256x64xf16>, memref<4x64x384xf16>) outs(%C : memref<4x256x384xf32>)
   linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%C, %M, %bias : memref<4x256x384xf32>, memref<4x256x384xf16>, memref<384xf32>) outs(%O : memref<4x256x384xf16>) {
   ^bb0(%x: f32, %m: f16, %bb: f32, %o: f16):
     %s = arith.mulf %x, %scale : f32
@@ -45,7 +45,7 @@ func.func @batch_of_one_truncf(%A: memref<1x256x64xbf16>, %B: memref<1x64x384xbf
   %zero = arith.constant 0.0 : f32
   %C = memref.alloc() : memref<1x256x384xf32>
   linalg.fill ins(%zero : f32) outs(%C : memref<1x256x384xf32>)
-  linalg.batch_matmul ins(%A, %B : memref<1x256x64xbf16>, memref<1x64x384xbf16>) outs(%C : memref<1x256x384xf32>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<1x256x64xbf16>, memref<1x64x384xbf16>) outs(%C : memref<1x256x384xf32>)
   linalg.generic {indexing_maps = [affine_map<(b, i, j) -> (b, i, j)>, affine_map<(b, i, j) -> (b, i, j)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%C : memref<1x256x384xf32>) outs(%O : memref<1x256x384xbf16>) {
   ^bb0(%x: f32, %o: bf16):
     %r = arith.truncf %x : f32 to bf16

@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)'
+// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)'
 
 // Producers of A or B that cannot be applied to the tiles in the kernel: a
 // remark at the contraction says why, and the operand, not being a
@@ -21,7 +21,7 @@ func.func @divide(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
   // expected-remark @below {{the producer of A is not fused into the kernel: the body op 'arith.divf' may not be finite at 0, the value of the tiles' zero fill}}
   // expected-error @below {{operand A must be a function argument}}
-  linalg.matmul ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   return
 }
@@ -43,7 +43,7 @@ func.func @two_inputs(%A: memref<256x128xf16>, %D: memref<256x128xf16>,
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
   // expected-remark @below {{the producer of A is not fused into the kernel: the producer is not an elementwise op on memrefs of the operand's rank with one input and one output}}
   // expected-error @below {{operand A must be a function argument}}
-  linalg.matmul ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   return
 }
@@ -65,7 +65,7 @@ func.func @cast(%A: memref<256x128xf32>, %B: memref<128x256xf16>,
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
   // expected-remark @below {{the producer of A is not fused into the kernel: the producer does not map one contiguous function argument of the operand's shape and dtype element for element}}
   // expected-error @below {{operand A must be a function argument}}
-  linalg.matmul ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   return
 }
@@ -95,7 +95,7 @@ func.func @both(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
   // expected-remark @below {{the producer of B is not fused into the kernel: a kernel fuses one prologue, and A's is fused}}
   // expected-error @below {{operand B must be a function argument}}
-  linalg.matmul ins(%RA, %R : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%RA, %R : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   return
 }
@@ -119,7 +119,7 @@ func.func @shared_buffer(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
   // expected-remark @below {{the producer of A is not fused into the kernel: the operand is a local buffer that 2 ops other than the contraction touch (a prologue needs exactly one producer)}}
   // expected-error @below {{operand A must be a function argument}}
-  linalg.matmul ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   return
 }
@@ -135,7 +135,7 @@ func.func @copied(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
   // expected-remark @below {{the producer of A is not fused into the kernel: the operand is written by 'memref.copy', which is not an elementwise linalg op before the contraction}}
   // expected-error @below {{operand A must be a function argument}}
-  linalg.matmul ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   return
 }
@@ -157,7 +157,7 @@ func.func @reads_output(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
   // expected-remark @below {{the producer of A is not fused into the kernel: the producer reads the old value of its output}}
   // expected-error @below {{operand A must be a function argument}}
-  linalg.matmul ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   return
 }

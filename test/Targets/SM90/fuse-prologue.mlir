@@ -1,7 +1,7 @@
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{prologue=smem})' | FileCheck %s
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 prologue=smem}),tcgen-sm90-build-kernel)' | FileCheck %s
 // RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=REGS
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{prologue=pack})' | FileCheck %s --check-prefix=PACK
-// RUN: not tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{prologue=nowhere})' 2>&1 | FileCheck %s --check-prefix=MODE
+// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 prologue=pack}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=PACK
+// RUN: not tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 prologue=nowhere}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=MODE
 
 // With prologue=pack the operand is transformed once, by a pack kernel
 // into the copy the kernel reads; the main loop has no prologue.
@@ -12,7 +12,7 @@
 // PACK:       gpu.func @relu_a_kernel_pack_A(
 // PACK:         arith.maximumf
 // PACK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
-// MODE: error: 'linalg.matmul' op prologue must be auto, regs, smem or pack, not 'nowhere'
+// MODE: error: 'linalg.matmul' op --prologue must be auto, regs, smem or pack, not 'nowhere'
 
 // By default (prologue=auto, as prologue=regs) a prologue on A runs in
 // registers: lane l of warp v of warpgroup w addresses row 16 v + l % 16 of

@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
 
 // B stored [n][k] (K-major): one [256 n][64 k] box per stage, descriptors
 // with LBO = 1, and wgmma B layout col (PTX trans-b = 0).
@@ -17,7 +17,7 @@
 func.func @b_k_major(%A: memref<1024x512xf16>, %B: memref<2048x512xf16>, %C: memref<1024x2048xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<1024x2048xf32>)
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%A, %B : memref<1024x512xf16>, memref<2048x512xf16>) outs(%C : memref<1024x2048xf32>)
   return
 }
@@ -37,7 +37,7 @@ func.func @b_k_major(%A: memref<1024x512xf16>, %B: memref<2048x512xf16>, %C: mem
 func.func @a_m_major(%A: memref<512x1024xf16>, %B: memref<512x2048xf16>, %C: memref<1024x2048xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<1024x2048xf32>)
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%A, %B : memref<512x1024xf16>, memref<512x2048xf16>) outs(%C : memref<1024x2048xf32>)
   return
 }
@@ -57,7 +57,7 @@ func.func @a_m_major(%A: memref<512x1024xf16>, %B: memref<512x2048xf16>, %C: mem
 func.func @a_m_major_m1(%A: memref<512x1xf16>, %B: memref<512x2048xf16>, %C: memref<1x2048xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<1x2048xf32>)
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%A, %B : memref<512x1xf16>, memref<512x2048xf16>) outs(%C : memref<1x2048xf32>)
   return
 }
@@ -75,7 +75,7 @@ func.func @a_m_major_m1(%A: memref<512x1xf16>, %B: memref<512x2048xf16>, %C: mem
 func.func @k1_transposed(%A: memref<1x1000xf16>, %B: memref<512x1xf16>, %C: memref<1000x512xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<1000x512xf32>)
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%A, %B : memref<1x1000xf16>, memref<512x1xf16>) outs(%C : memref<1000x512xf32>)
   return
 }

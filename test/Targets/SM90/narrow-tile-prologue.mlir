@@ -1,5 +1,5 @@
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,144,64}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,144,64}),tcgen-sm90-build-kernel{prologue=smem})' 2>&1 | FileCheck %s --check-prefix=SMEM
+// RUN: not tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,144,64 prologue=smem}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=SMEM
 
 // A prologue on B with a block tile 144 wide: the consumers split B's tile
 // in shared memory in whole 64-wide boxes, so by default (auto) a pack

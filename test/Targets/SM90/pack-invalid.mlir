@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=tma}),tcgen-sm90-build-kernel{pack=never})'
+// RUN: tcgen-opt %s -split-input-file -verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=tma pack=never}),tcgen-sm90-build-kernel)'
 
 // TMA cannot read rows that are not a multiple of 16 bytes apart, and
 // pack=never forbids the copy.

@@ -1,5 +1,5 @@
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel{pack=a})' | FileCheck %s --check-prefix=PACKA
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel{pack=b})' | FileCheck %s --check-prefix=PACKB
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 pack=a}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=PACKA
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 pack=b}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=PACKB
 
 // pack = a copies A (rows of 400 bytes: readable, but not 128-byte
 // multiples) and leaves B (528-byte rows) to TMA; pack = b the other way.

@@ -1,5 +1,5 @@
 // RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel{pack=always})' | FileCheck %s --check-prefix=ALWAYS
+// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 pack=always}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=ALWAYS
 
 // B's rows are 324 f16 = 648 bytes apart, not a multiple of 16 bytes: TMA
 // cannot read them, so a pack kernel in the same module first copies B

@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel{prologue=regs})'
+// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)'
 
 // prologue=regs (A in registers, wgmma's register-A form) refuses what it
 // cannot do, naming the reason; prologue=auto falls back to shared memory
@@ -19,7 +19,7 @@ func.func @regs_on_b(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   }
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
   // expected-error @below {{prologue = regs applies to A only (wgmma reads B from shared memory)}}
-  linalg.matmul ins(%A, %R : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", prologue = "regs">} ins(%A, %R : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   memref.dealloc %R : memref<128x256xf16>
   return

@@ -1,6 +1,6 @@
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 stream-k=1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=SMEM
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=SMEM
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1}),tcgen-sm90-build-kernel{prologue=regs})' | FileCheck %s --check-prefix=REGS
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 stream-k=1 prologue=regs}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=REGS
 // RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=REGS
 
 // With stream-K the consumers carry the schedule through the main loop,

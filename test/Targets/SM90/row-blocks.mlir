@@ -4,7 +4,7 @@
 // RUN: not tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 warp-tile=128,128,64 cluster=2,1}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=CLUSTER
 // RUN: not tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 warp-tile=128,128,64 stream-k=1}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=STREAMK
 // RUN: not tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=192,96,64 warp-tile=192,96,64 stages=6 store=tma}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=SMEM
-// RUN: not tcgen-opt %S/fuse-prologue.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 warp-tile=128,128,64}),tcgen-sm90-build-kernel{prologue=smem})' 2>&1 | FileCheck %s --check-prefix=PROLOGUE
+// RUN: not tcgen-opt %S/fuse-prologue.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 warp-tile=128,128,64 prologue=smem}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=PROLOGUE
 
 // One consumer warpgroup over the three 64-row blocks of a 192 x 96 tile
 // (warp tile M 192), as cuBLAS's kernel at 1536^3: 256 threads, the

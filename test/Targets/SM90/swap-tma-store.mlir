@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 swap=1 store=tma block-tile=192,96,64}),tcgen-sm90-build-kernel)' -split-input-file | FileCheck %s
+// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' -split-input-file | FileCheck %s
 
 // swap with store = tma: the kernel's C^T tile goes out through the store
 // chunks in C's own layout. Each column group's two 8x8 blocks of f16
@@ -33,7 +33,7 @@
 func.func @mm(%A: memref<1000x520xf16>, %B: memref<520x1536xf16>, %C: memref<1000x1536xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%C : memref<1000x1536xf16>)
-  linalg.matmul ins(%A, %B : memref<1000x520xf16>, memref<520x1536xf16>) outs(%C : memref<1000x1536xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [192, 96, 64], warp = [64, 96, 64], mma = [64, 96, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", swap = true>} ins(%A, %B : memref<1000x520xf16>, memref<520x1536xf16>) outs(%C : memref<1000x1536xf16>)
   return
 }
 
@@ -50,7 +50,7 @@ func.func @residual(%A: memref<1000x520xf16>, %B: memref<520x1536xf16>, %R: memr
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc() : memref<1000x1536xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<1000x1536xf16>)
-  linalg.matmul ins(%A, %B : memref<1000x520xf16>, memref<520x1536xf16>) outs(%C : memref<1000x1536xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [192, 96, 64], warp = [64, 96, 64], mma = [64, 96, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", swap = true>} ins(%A, %B : memref<1000x520xf16>, memref<520x1536xf16>) outs(%C : memref<1000x1536xf16>)
   linalg.add ins(%C, %R : memref<1000x1536xf16>, memref<1000x1536xf16>) outs(%out : memref<1000x1536xf16>)
   return
 }

@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,32 allow-tf32=true}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
 
 // f32 x f32 as tf32 (A[m][k], B[n][k]): k-tiles of 32 elements (one
 // 128-byte swizzle atom, as 64 f16), TMA boxes 32 elements wide, four
@@ -9,7 +9,7 @@ func.func @tf32(%A: memref<256x128xf32>, %B: memref<256x128xf32>,
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
                                  affine_map<(m, n, k) -> (n, k)>,
-                                 affine_map<(m, n, k) -> (m, n)>]
+                                 affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 32], warp = [64, 128, 32], mma = [64, 128, 8], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
                 ins(%A, %B : memref<256x128xf32>, memref<256x128xf32>)
                 outs(%C : memref<256x256xf32>)
   return
@@ -33,7 +33,7 @@ func.func @tf32_nn(%A: memref<256x128xf32>, %B: memref<128x256xf32>,
                    %C: memref<256x256xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  linalg.matmul ins(%A, %B : memref<256x128xf32>, memref<128x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 32], warp = [64, 128, 32], mma = [64, 128, 8], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf32>, memref<128x256xf32>)
                 outs(%C : memref<256x256xf32>)
   return
 }
@@ -60,7 +60,7 @@ func.func @tf32_n1(%A: memref<256x128xf32>, %B: memref<1x128xf32>,
   // expected-error @below {{tf32 with N = 1 (or K = 1) is not supported: the kernel reads such a B N-major, which tf32 wgmma cannot}}
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
                                  affine_map<(m, n, k) -> (n, k)>,
-                                 affine_map<(m, n, k) -> (m, n)>]
+                                 affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 32], warp = [64, 128, 32], mma = [64, 128, 8], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "staged">}
                 ins(%A, %B : memref<256x128xf32>, memref<1x128xf32>)
                 outs(%C : memref<256x1xf32>)
   return
@@ -76,7 +76,7 @@ func.func @tf32_k130(%A: memref<256x130xf32>, %B: memref<256x130xf32>,
   // expected-error @below {{tf32 operands are read by TMA, whose rows must be a multiple of 16 bytes apart: K = 130 f32 elements is not a multiple of 4}}
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
                                  affine_map<(m, n, k) -> (n, k)>,
-                                 affine_map<(m, n, k) -> (m, n)>]
+                                 affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 32], warp = [64, 128, 32], mma = [64, 128, 8], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
                 ins(%A, %B : memref<256x130xf32>, memref<256x130xf32>)
                 outs(%C : memref<256x256xf32>)
   return
@@ -90,7 +90,7 @@ func.func @tf32_batch_nn(%A: memref<2x128x64xf32>, %B: memref<2x64x128xf32>,
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<2x128x128xf32>)
   // expected-error @below {{tf32 on a batch reads A [m][k] and B [n][k] only (transposing packs are per matrix)}}
-  linalg.batch_matmul ins(%A, %B : memref<2x128x64xf32>, memref<2x64x128xf32>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 32], warp = [64, 128, 32], mma = [64, 128, 8], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<2x128x64xf32>, memref<2x64x128xf32>)
                       outs(%C : memref<2x128x128xf32>)
   return
 }
@@ -113,7 +113,7 @@ func.func @tf32_prologue(%A: memref<256x128xf32>, %B: memref<256x128xf32>,
   // expected-error @below {{tf32 kernels take no prologue and no second product yet}}
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
                                  affine_map<(m, n, k) -> (n, k)>,
-                                 affine_map<(m, n, k) -> (m, n)>]
+                                 affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 32], warp = [64, 128, 32], mma = [64, 128, 8], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
                 ins(%R, %B : memref<256x128xf32>, memref<256x128xf32>)
                 outs(%C : memref<256x256xf32>)
   return

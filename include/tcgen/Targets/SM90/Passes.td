@@ -31,6 +31,13 @@ def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
     for the manifest (`tcgen.fused_epilogue`). A consumer that cannot be
     fused stays, with a remark saying why.
 
+    The config's decisions steer the kernel: `pack` (which operands are
+    copied into padded buffers first, or loaded with cp.async), `prologue`
+    (where a fused prologue is applied: regs, smem or pack),
+    `epilogue_loads` (how a fused epilogue reads a matrix operand:
+    fragments or tma) and `epilogue_in_half` (an epilogue computed on
+    16-bit pairs where exact); "auto" leaves each to this pass's rules.
+
     Before: `linalg.fill` (zero) + `linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", ...>}`
     After:  `gpu.module @f_kernel { gpu.func @f_kernel(%tmA: !llvm.ptr, %tmB: !llvm.ptr, %C: memref<...>) kernel ... }`
   }];
@@ -43,42 +50,6 @@ def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
     Option<"fuseEpilogue", "fuse-epilogue", "bool", /*default=*/"true",
            "Compute an elementwise consumer of the result in the kernel's "
            "epilogue">,
-    Option<"pack", "pack", "std::string", /*default=*/"\"auto\"",
-           "Copy A or B into a buffer with rows a multiple of 128 bytes "
-           "apart before the kernel (a pack kernel in the same module): "
-           "auto (where TMA cannot read the rows, not a multiple of 16 "
-           "bytes apart, or reads them slowly, not a multiple of 128 bytes, "
-           "and the operand is too large for L2), always "
-           "(whenever the rows are not a multiple of 128 bytes apart), "
-           "never, a / b (that operand as with always, the other only "
-           "where TMA cannot read its rows), or async (no copy where the "
-           "rows are a multiple of 16 bytes apart: the producer warpgroup "
-           "loads such an operand with cp.async instead of TMA; the others "
-           "as with auto)">,
-    Option<"epilogueLoads", "epilogue-loads", "std::string",
-           /*default=*/"\"auto\"",
-           "How a fused epilogue reads a matrix operand: fragments (each "
-           "thread loads its accumulators' pairs from global memory), tma "
-           "(the operand's chunk is loaded with TMA into the TMA-store chunk "
-           "buffer, where each thread finds its pairs at its store "
-           "addresses; one operand of C's dtype, TMA stores, whole chunks, "
-           "no batch, stream-K or cluster), or auto (tma where it applies, "
-           "else fragments)">,
-    Option<"epilogueInHalf", "epilogue-in-half", "bool", /*default=*/"false",
-           "Compute a fused epilogue on f16x2 / bf16x2 pairs where that "
-           "gives the same bits as its f32 body (one add, sub or mul, then "
-           "max / min / neg, constants the 16-bit type holds; not yet "
-           "measured on a GPU, so off by default)">,
-    Option<"prologueMode", "prologue", "std::string", /*default=*/"\"auto\"",
-           "Where a fused prologue is applied: regs (on A only: the "
-           "consumers load A's tile into registers with ldmatrix, transform "
-           "it there and multiply with wgmma's register-A form; 16-bit A), "
-           "smem (each block rewrites the operand's tiles in "
-           "shared memory, once per tile that reads them), pack (a pack "
-           "kernel transforms the operand once, into a copy the kernel "
-           "reads) or auto (regs where it applies, else smem while the "
-           "operand's tiles are read by at most 8 output tiles each, else "
-           "pack)">,
   ];
 }
 
