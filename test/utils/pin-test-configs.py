@@ -3,7 +3,7 @@
 input, so that the test checks the back end's mechanics on a fixed
 configuration and no longer moves when the model's choices change.
 
-    scripts/pin-test-configs.py [--tcgen-opt BIN] [--dry-run] TEST.mlir...
+    test/utils/pin-test-configs.py [--tcgen-opt BIN] [--dry-run] TEST.mlir...
 
 A test is pinned when every RUN line runs the same
 `tcgen-attach-target{...},func.func(tcgen-configure{OPTS}),` prefix, every
