@@ -4,7 +4,12 @@
 # it: lit (the compiler under every lit test) and ctest (the unit tests,
 # the runtime's host paths). Slow: not part of scripts/test.sh.
 #   scripts/sanitize.sh
-# Environment: TCGEN_SANITIZE (default address,undefined), JOBS.
+# Environment: TCGEN_SANITIZE (default address,undefined), JOBS; on a slow
+# machine a part at a time: TARGETS (ninja targets, default all), LIT=0
+# (no lit run) and CTEST_ARGS (e.g. "-E NOT_BUILT": only the tests whose
+# binaries were built), e.g.
+#   TARGETS="tcgen-runtime-tests tcgen-gpu tcgen_rt_shared" LIT=0 \
+#     CTEST_ARGS="-E NOT_BUILT" scripts/sanitize.sh
 # Every report aborts the process it comes from (-fno-sanitize-recover),
 # so a finding is a failing test; the MLIR/LLVM libraries are not
 # instrumented. Known reports in code outside tcgen are suppressed in
@@ -30,7 +35,8 @@ if [ ! -f "$BUILD/build.ninja" ]; then
     -DMLIR_DIR="$LLVM_PREFIX/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" "${extra[@]}"
 fi
-ninja -C "$BUILD" -j "${JOBS:-$(nproc)}"
+# shellcheck disable=SC2086
+ninja -C "$BUILD" -j "${JOBS:-$(nproc)}" ${TARGETS:-}
 
 # The runtime's shared library, instrumented, is loaded by a C program
 # built without sanitizers in the install test: ASan's runtime then does
@@ -40,8 +46,11 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$SRC/scripts/sanitize/lsan.supp:print_suppressions=0}"
 export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$LLVM_PREFIX/bin/llvm-symbolizer}"
 rc=0
-"$LLVM_PREFIX/bin/lit" -sv "$BUILD/test" || rc=1
-ctest --test-dir "$BUILD" --output-on-failure -j "${JOBS:-$(nproc)}" || rc=1
+if [ "${LIT:-1}" != 0 ]; then
+  "$LLVM_PREFIX/bin/lit" -sv "$BUILD/test" || rc=1
+fi
+# shellcheck disable=SC2086
+ctest --test-dir "$BUILD" --output-on-failure -j "${JOBS:-$(nproc)}" ${CTEST_ARGS:-} || rc=1
 [ $rc -eq 0 ] && echo "sanitize: lit and ctest pass under $SANITIZE" ||
   echo "sanitize: FAILURES under $SANITIZE (reports above)"
 exit $rc
