@@ -245,8 +245,8 @@ findMatrixRoles(linalg::LinalgOp op, const linalg::ContractionDimensions &dims,
 /// roles `r` that findMatrixRoles() found for `op` (with a column-major C
 /// the kernel's A is the op's B). Fails where a batch size is dynamic.
 static LogicalResult describeRoles(linalg::LinalgOp op, const MatrixRoles &r,
-                                   bool batched, bool reduce,
-                                   size_t broadcasts, ContractionInfo &info) {
+                                   bool batched, bool reduce, size_t broadcasts,
+                                   ContractionInfo &info) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   auto rangeOf = [&](AffineExpr e) {

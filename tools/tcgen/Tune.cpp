@@ -689,10 +689,9 @@ void printCandidates(const std::vector<CandidateRecord> &records,
   for (const CandidateRecord &rec : records) {
     if (!measured.has(rec.id)) {
       auto failure = measured.failures.find(rec.id);
-      std::string why = rec.status != "ok" ? rec.status
-                        : failure != measured.failures.end()
-                            ? failure->second
-                            : std::string();
+      std::string why = rec.status != "ok"                   ? rec.status
+                        : failure != measured.failures.end() ? failure->second
+                                                             : std::string();
       llvm::outs() << llvm::formatv("  {0,4}  {1,-22} {2,12:F1} {3}\n",
                                     rec.rank, rec.c.label(), rec.predictedUs,
                                     why.empty() ? "not measured" : why);
@@ -711,8 +710,7 @@ void printCandidates(const std::vector<CandidateRecord> &records,
 /// `tally`) and, where the model (with the cache's constants for the
 /// device) now ranks another candidate first, how that one ran.
 void reportFirstChoice(const std::vector<CandidateRecord> &records,
-                       const MeasuredCsv &measured,
-                       const CandidateRecord *best,
+                       const MeasuredCsv &measured, const CandidateRecord *best,
                        const model::Problem &problem,
                        const std::optional<TuningCache> &cache,
                        FirstChoiceTally &tally) {

@@ -110,8 +110,8 @@ static std::vector<int> tensorMapDims(Value v, ArrayRef<int64_t> batchPos,
 /// strides is known here and is not a multiple of 16 bytes (TMA's rule),
 /// which no launch could satisfy. Strides known only at launch are the
 /// runtime's to check.
-static LogicalResult checkDynamicTensorMapStrides(Operation *op,
-                                                  StringRef name, Value v) {
+static LogicalResult checkDynamicTensorMapStrides(Operation *op, StringRef name,
+                                                  Value v) {
   // The kernel's operands are buffers by now.
   auto type = dyn_cast<MemRefType>(v.getType());
   SmallVector<int64_t> strides;
@@ -126,8 +126,8 @@ static LogicalResult checkDynamicTensorMapStrides(Operation *op,
       continue;
     return op->emitOpError("with sizes known only at run time the sm90 "
                            "kernel reads ")
-           << name << " through TMA, with no copies: dimension " << d
-           << " of " << name << " " << type << " has a stride of " << stride
+           << name << " through TMA, with no copies: dimension " << d << " of "
+           << name << " " << type << " has a stride of " << stride
            << " elements (" << stride * bytes
            << " bytes), not a multiple of 16 bytes, which TMA needs; give "
               "the sizes at compile time (the kernel then copies such rows) "
