@@ -295,7 +295,7 @@ void checkTensorMaps(const Manifest &m, const std::vector<TensorArg> &args) {
       if (p.kind != "tensormap" || p.operand != o.name)
         continue;
       TensorMapLayout layout;
-      if (!tensorMapLayout(p, copy, address, layout).empty())
+      if (!tensorMapLayout(p, copy, address, layout, pack != nullptr).empty())
         violated("valid launch, but no tensor-map layout", m);
       size_t rank = o.shape.size();
       if (layout.globalDim.size() != rank || layout.boxDim.size() != rank ||

@@ -9,7 +9,11 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tcgen_obj_root, "test")
 config.excludes = ["Inputs", "utils", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 
-llvm_config.with_system_environment(["HOME", "TMP", "TEMP"])
+# The sanitizers' options reach the tools of a sanitized build
+# (scripts/sanitize.sh).
+llvm_config.with_system_environment(["HOME", "TMP", "TEMP", "ASAN_OPTIONS",
+                                     "UBSAN_OPTIONS", "LSAN_OPTIONS",
+                                     "ASAN_SYMBOLIZER_PATH"])
 llvm_config.use_default_substitutions()
 config.tcgen_tools_dir = os.path.join(config.tcgen_obj_root, "bin")
 config.substitutions.append(("%tcgen_src", config.tcgen_src_root))

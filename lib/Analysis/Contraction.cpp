@@ -106,6 +106,242 @@ LogicalResult mlir::tcgen::verifyNoEmptyDimension(linalg::LinalgOp op) {
   return success();
 }
 
+namespace {
+/// The loop dimensions that play the matrix's roles: M, N and K, and the
+/// batch dimensions (up to three kept ones in C's order, or one summed).
+struct MatrixRoles {
+  AffineExpr m, n, k;
+  SmallVector<AffineExpr> batch;
+};
+} // namespace
+
+/// The position of each of `batch` in `map`'s results, -1 where absent.
+static SmallVector<int64_t> batchPositions(AffineMap map,
+                                           ArrayRef<AffineExpr> batch) {
+  SmallVector<int64_t> pos;
+  for (AffineExpr b : batch) {
+    pos.push_back(-1);
+    for (unsigned r = 0; r < map.getNumResults(); ++r)
+      if (map.getResult(r) == b)
+        pos.back() = r;
+  }
+  return pos;
+}
+
+/// Whether `map` reads [r0][r1] with the dimensions of `batch` it holds
+/// (an empty `batch`: none) anywhere but innermost (TMA reads the
+/// innermost dimension contiguously), the matrix dimensions in this order
+/// around them.
+static bool readsAs(AffineMap map, AffineExpr r0, AffineExpr r1,
+                    ArrayRef<AffineExpr> batch) {
+  SmallVector<AffineExpr> matrix;
+  for (AffineExpr e : map.getResults())
+    if (!llvm::is_contained(batch, e))
+      matrix.push_back(e);
+  if (matrix.size() != 2 || map.getResult(map.getNumResults() - 1) != matrix[1])
+    return false;
+  return matrix[0] == r0 && matrix[1] == r1;
+}
+
+/// The batch dimensions A and B carry (a summed one too), and C (a kept
+/// one only): empty where the operand has none.
+static ArrayRef<AffineExpr> inputBatch(const MatrixRoles &r, bool batched,
+                                       bool reduce) {
+  return batched || reduce ? ArrayRef<AffineExpr>(r.batch)
+                           : ArrayRef<AffineExpr>();
+}
+static ArrayRef<AffineExpr> outputBatch(const MatrixRoles &r, bool batched) {
+  return batched ? ArrayRef<AffineExpr>(r.batch) : ArrayRef<AffineExpr>();
+}
+
+/// Whether the op's maps read A[m,k] or A[k,m], B[k,n] or B[n,k] and
+/// C[m,n] or C[n,m] under the roles `r`.
+static bool matchesRoles(ArrayRef<AffineMap> maps, const MatrixRoles &r,
+                         bool batched, bool reduce) {
+  ArrayRef<AffineExpr> ab = inputBatch(r, batched, reduce);
+  ArrayRef<AffineExpr> c = outputBatch(r, batched);
+  return (readsAs(maps[0], r.m, r.k, ab) || readsAs(maps[0], r.k, r.m, ab)) &&
+         (readsAs(maps[1], r.k, r.n, ab) || readsAs(maps[1], r.n, r.k, ab)) &&
+         (readsAs(maps[2], r.m, r.n, c) || readsAs(maps[2], r.n, r.m, c));
+}
+
+/// Finds the loop dimensions of the matrix's M, N and K among `dims` (the
+/// largest M and N candidates first) and the batch dimensions around them,
+/// such that A, B and C are each a matrix with its batch dimensions
+/// anywhere but innermost. `reduce`: two K dimensions, one summed like a
+/// batch. Fails with an error naming the accepted forms.
+static FailureOr<MatrixRoles>
+findMatrixRoles(linalg::LinalgOp op, const linalg::ContractionDimensions &dims,
+                bool batched, bool reduce, size_t broadcasts) {
+  MLIRContext *ctx = op.getContext();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  MatrixRoles r;
+  // Candidates for the matrix's M (N) dimension, the largest first.
+  auto bySize = [&](ArrayRef<unsigned> ds) {
+    SmallVector<unsigned> sorted(ds);
+    llvm::stable_sort(
+        sorted, [&](unsigned x, unsigned y) { return ranges[x] > ranges[y]; });
+    return sorted;
+  };
+  // The matrix's M and N; every other dimension of C is a kept batch
+  // dimension, in C's order (outermost first).
+  auto tryMatrix = [&](unsigned mDim, unsigned nDim) {
+    r.m = getAffineDimExpr(mDim, ctx);
+    r.n = getAffineDimExpr(nDim, ctx);
+    r.batch.clear();
+    for (AffineExpr e : maps[2].getResults())
+      if (e != r.m && e != r.n)
+        r.batch.push_back(e);
+    return matchesRoles(maps, r, batched, reduce);
+  };
+  bool found = false;
+  if (!reduce) {
+    r.k = getAffineDimExpr(dims.k[0], ctx);
+    for (unsigned mDim : bySize(dims.m))
+      for (unsigned nDim : bySize(dims.n))
+        found = found || tryMatrix(mDim, nDim);
+  } else {
+    // Either K dimension may be the summed batch; the other is the one the
+    // tiles walk (innermost in A or B where those are K-major).
+    r.m = getAffineDimExpr(dims.m[0], ctx);
+    r.n = getAffineDimExpr(dims.n[0], ctx);
+    for (unsigned outer : {0u, 1u}) {
+      r.batch.assign({getAffineDimExpr(dims.k[outer], ctx)});
+      r.k = getAffineDimExpr(dims.k[1 - outer], ctx);
+      if ((found = matchesRoles(maps, r, batched, reduce)))
+        break;
+    }
+  }
+  if (found)
+    return r;
+  if (reduce)
+    return op.emitOpError(
+        "a contraction over two K dimensions that do not collapse into "
+        "one needs each of A and B stored as a matrix of one K dimension "
+        "and M (or N) with the other K dimension outermost or between "
+        "them, never innermost (C[i,j] += A[i,k,l] B[l,k,j], say), and C "
+        "stored [m,n] or [n,m]");
+  if (broadcasts > 0)
+    return op.emitOpError(
+        "several M or N dimensions that do not collapse into one are read "
+        "as batch dimensions that the other input lacks (C[b,h,s,e] += "
+        "X[b,s,d] W[d,h,e]: s and e are the matrix's, b and h batch "
+        "dimensions); that needs one M and one N dimension innermost or "
+        "next to innermost in C, A and B, each with its K dimension, and "
+        "every other dimension outermost or between those two, never "
+        "innermost");
+  return op.emitOpError(batched
+                            ? "batched operands must be A[b,m,k] or "
+                              "A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] "
+                              "or C[b,n,m], each batch dimension outermost "
+                              "or between the two others (A[m,b,k], "
+                              "A[b1,m,b2,k], ...), never innermost"
+                            : "operands must be A[m,k] or A[k,m], B[k,n] or "
+                              "B[n,k], and C[m,n] or C[n,m]");
+}
+
+/// Fills `info`'s operands, sizes, layouts and batch placement from the
+/// roles `r` that findMatrixRoles() found for `op` (with a column-major C
+/// the kernel's A is the op's B). Fails where a batch size is dynamic.
+static LogicalResult describeRoles(linalg::LinalgOp op, const MatrixRoles &r,
+                                   bool batched, bool reduce, size_t broadcasts,
+                                   ContractionInfo &info) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto rangeOf = [&](AffineExpr e) {
+    return ranges[cast<AffineDimExpr>(e).getPosition()];
+  };
+  ArrayRef<AffineExpr> ab = inputBatch(r, batched, reduce);
+  info.op = op;
+  info.c = op.getDpsInitOperand(0)->get();
+  info.cTransposed = readsAs(maps[2], r.n, r.m, outputBatch(r, batched));
+  if (!info.cTransposed) {
+    info.aTransposed = readsAs(maps[0], r.k, r.m, ab);
+    info.bTransposed = readsAs(maps[1], r.n, r.k, ab);
+    info.a = op.getDpsInputOperand(0)->get();
+    info.b = op.getDpsInputOperand(1)->get();
+    info.m = rangeOf(r.m);
+    info.n = rangeOf(r.n);
+  } else {
+    // C[n,m] = sum_k B^T[n,k] A^T[k,m]: the row-major product of B^T and
+    // A^T. B^T is stored [k][n] (transposed) where B is [k][n], and A^T
+    // [m][k] (K-major) where A is [m][k].
+    info.aTransposed = readsAs(maps[1], r.k, r.n, ab);
+    info.bTransposed = readsAs(maps[0], r.m, r.k, ab);
+    info.a = op.getDpsInputOperand(1)->get();
+    info.b = op.getDpsInputOperand(0)->get();
+    info.m = rangeOf(r.n);
+    info.n = rangeOf(r.m);
+  }
+  info.k = rangeOf(r.k);
+  info.batched = batched;
+  info.batchReduce = reduce;
+  if (batched || reduce) {
+    // The op's A, B and C maps are 0, 1, 2.
+    SmallVector<int64_t> pos[3] = {batchPositions(maps[0], r.batch),
+                                   batchPositions(maps[1], r.batch),
+                                   batchPositions(maps[2], r.batch)};
+    unsigned ia = info.cTransposed ? 1 : 0, ib = info.cTransposed ? 0 : 1;
+    // A batch dimension that one input lacks goes the way of several.
+    if (r.batch.size() == 1 && broadcasts == 0) {
+      info.aBatchMiddle = pos[ia][0] == 1;
+      info.bBatchMiddle = pos[ib][0] == 1;
+      info.cBatchMiddle = batched && pos[2][0] == 1;
+    } else {
+      for (AffineExpr b : r.batch)
+        info.batchShape.push_back(rangeOf(b));
+      info.aBatchPos = pos[ia];
+      info.bBatchPos = pos[ib];
+      info.cBatchPos = pos[2];
+    }
+  }
+  // M, N and K may be known only at run time (the back ends say whether
+  // they compile that); the batch must be static.
+  info.batch = 1;
+  for (AffineExpr b : r.batch) {
+    if (ShapedType::isDynamic(rangeOf(b)))
+      return op.emitOpError("a dynamic batch size is not supported yet (M, N "
+                            "and K may be dynamic, the batch must be static)");
+    info.batch *= rangeOf(b);
+  }
+  return success();
+}
+
+/// Sets `info`'s element types and fails unless they are a supported
+/// combination and every memref operand is a plain row-major buffer.
+static LogicalResult checkTypesAndLayouts(linalg::LinalgOp op,
+                                          ContractionInfo &info) {
+  info.aType = getElementTypeOrSelf(info.a.getType());
+  info.bType = getElementTypeOrSelf(info.b.getType());
+  info.cType = getElementTypeOrSelf(info.c.getType());
+
+  bool inputsOk = (info.aType.isF16() || info.aType.isBF16() ||
+                   info.aType.isF32() || isFP8Type(info.aType)) &&
+                  info.aType == info.bType;
+  bool outputOk =
+      info.cType.isF16() || info.cType.isBF16() || info.cType.isF32();
+  if (!inputsOk || !outputOk)
+    return op.emitOpError("unsupported element types ")
+           << typeName(info.aType) << " x " << typeName(info.bType) << " -> "
+           << typeName(info.cType)
+           << " (supported: f16 x f16 or bf16 x bf16 -> f16, bf16 or f32, "
+              "f32 x f32 -> f32 (CUDA cores, or tf32 on sm90), and f8E4M3FN x f8E4M3FN or "
+              "f8E5M2 x f8E5M2 -> f16, bf16 or f32 on sm90)";
+
+  // Memref operands must be plain row-major buffers (identity layout).
+  for (auto [name, v] : {std::pair<const char *, Value>{"A", info.a},
+                         {"B", info.b},
+                         {"C", info.c}}) {
+    auto memref = dyn_cast<MemRefType>(v.getType());
+    if (memref && !memref.getLayout().isIdentity())
+      return op.emitOpError("operand ")
+             << name << " has a non-identity layout " << memref.getLayout()
+             << " (only contiguous row-major buffers are supported yet)";
+  }
+  return success();
+}
+
 FailureOr<ContractionInfo>
 mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   if (failed(verifyNoEmptyDimension(op)))
@@ -152,193 +388,14 @@ mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
 
   // A[m,k] or A[k,m], B[k,n] or B[n,k], C[m,n]; a batch dimension comes
   // first in all three, or between the other two.
-  MLIRContext *ctx = op.getContext();
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  AffineExpr m, n, k;
-  // The batch dimensions (one summed one, or up to three kept ones).
-  SmallVector<AffineExpr> bs;
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  // The position of each batch dimension in `map`'s results, -1 where
-  // absent.
-  auto batchPositions = [&](AffineMap map) {
-    SmallVector<int64_t> pos;
-    for (AffineExpr b : bs) {
-      pos.push_back(-1);
-      for (unsigned r = 0; r < map.getNumResults(); ++r)
-        if (map.getResult(r) == b)
-          pos.back() = r;
-    }
-    return pos;
-  };
-  // Whether `map` reads [r0][r1], with the batch dimensions it holds where
-  // `withBatch` (none otherwise): anywhere but innermost (TMA reads the
-  // innermost dimension contiguously), the matrix dimensions in this order
-  // around them.
-  auto is = [&](AffineMap map, AffineExpr r0, AffineExpr r1, bool withBatch) {
-    SmallVector<AffineExpr> matrix;
-    for (AffineExpr e : map.getResults())
-      if (!withBatch || !llvm::is_contained(bs, e))
-        matrix.push_back(e);
-    if (matrix.size() != 2 ||
-        map.getResult(map.getNumResults() - 1) != matrix[1])
-      return false;
-    return matrix[0] == r0 && matrix[1] == r1;
-  };
-  // A and B carry the batch (a summed one too), C only a kept one.
-  auto matches = [&] {
-    bool ab = batched || reduce;
-    return (is(maps[0], m, k, ab) || is(maps[0], k, m, ab)) &&
-           (is(maps[1], k, n, ab) || is(maps[1], n, k, ab)) &&
-           (is(maps[2], m, n, batched) || is(maps[2], n, m, batched));
-  };
-  // Candidates for the matrix's M (N) dimension, the largest first.
-  auto bySize = [&](ArrayRef<unsigned> ds) {
-    SmallVector<unsigned> sorted(ds);
-    llvm::stable_sort(
-        sorted, [&](unsigned x, unsigned y) { return ranges[x] > ranges[y]; });
-    return sorted;
-  };
-  // The matrix's M and N; every other dimension of C is a kept batch
-  // dimension, in C's order (outermost first).
-  auto tryMatrix = [&](unsigned mDim, unsigned nDim) {
-    m = getAffineDimExpr(mDim, ctx);
-    n = getAffineDimExpr(nDim, ctx);
-    bs.clear();
-    for (AffineExpr e : maps[2].getResults())
-      if (e != m && e != n)
-        bs.push_back(e);
-    return matches();
-  };
-  bool found = false;
-  if (!reduce) {
-    k = getAffineDimExpr(dims->k[0], ctx);
-    for (unsigned mDim : bySize(dims->m))
-      for (unsigned nDim : bySize(dims->n))
-        found = found || tryMatrix(mDim, nDim);
-  } else {
-    // Either K dimension may be the summed batch; the other is the one the
-    // tiles walk (innermost in A or B where those are K-major).
-    m = getAffineDimExpr(dims->m[0], ctx);
-    n = getAffineDimExpr(dims->n[0], ctx);
-    for (unsigned outer : {0u, 1u}) {
-      bs.assign({getAffineDimExpr(dims->k[outer], ctx)});
-      k = getAffineDimExpr(dims->k[1 - outer], ctx);
-      if ((found = matches()))
-        break;
-    }
-  }
-  if (!found) {
-    if (reduce)
-      return op.emitOpError(
-          "a contraction over two K dimensions that do not collapse into "
-          "one needs each of A and B stored as a matrix of one K dimension "
-          "and M (or N) with the other K dimension outermost or between "
-          "them, never innermost (C[i,j] += A[i,k,l] B[l,k,j], say), and C "
-          "stored [m,n] or [n,m]");
-    if (broadcasts > 0)
-      return op.emitOpError(
-          "several M or N dimensions that do not collapse into one are read "
-          "as batch dimensions that the other input lacks (C[b,h,s,e] += "
-          "X[b,s,d] W[d,h,e]: s and e are the matrix's, b and h batch "
-          "dimensions); that needs one M and one N dimension innermost or "
-          "next to innermost in C, A and B, each with its K dimension, and "
-          "every other dimension outermost or between those two, never "
-          "innermost");
-    return op.emitOpError(batched
-                              ? "batched operands must be A[b,m,k] or "
-                                "A[b,k,m], B[b,k,n] or B[b,n,k], and C[b,m,n] "
-                                "or C[b,n,m], each batch dimension outermost "
-                                "or between the two others (A[m,b,k], "
-                                "A[b1,m,b2,k], ...), never innermost"
-                              : "operands must be A[m,k] or A[k,m], B[k,n] or "
-                                "B[n,k], and C[m,n] or C[n,m]");
-  }
-
-  auto rangeOf = [&](AffineExpr e) {
-    return ranges[cast<AffineDimExpr>(e).getPosition()];
-  };
+  FailureOr<MatrixRoles> roles =
+      findMatrixRoles(op, *dims, batched, reduce, broadcasts);
+  if (failed(roles))
+    return failure();
   ContractionInfo info;
-  info.op = op;
-  info.c = op.getDpsInitOperand(0)->get();
-  bool ab = batched || reduce;
-  info.cTransposed = is(maps[2], n, m, batched);
-  if (!info.cTransposed) {
-    info.aTransposed = is(maps[0], k, m, ab);
-    info.bTransposed = is(maps[1], n, k, ab);
-    info.a = op.getDpsInputOperand(0)->get();
-    info.b = op.getDpsInputOperand(1)->get();
-    info.m = rangeOf(m);
-    info.n = rangeOf(n);
-  } else {
-    // C[n,m] = sum_k B^T[n,k] A^T[k,m]: the row-major product of B^T and
-    // A^T. B^T is stored [k][n] (transposed) where B is [k][n], and A^T
-    // [m][k] (K-major) where A is [m][k].
-    info.aTransposed = is(maps[1], k, n, ab);
-    info.bTransposed = is(maps[0], m, k, ab);
-    info.a = op.getDpsInputOperand(1)->get();
-    info.b = op.getDpsInputOperand(0)->get();
-    info.m = rangeOf(n);
-    info.n = rangeOf(m);
-  }
-  info.k = rangeOf(k);
-  info.batched = batched;
-  info.batchReduce = reduce;
-  if (ab) {
-    // The op's A, B and C maps are 0, 1, 2; with a column-major C the
-    // kernel's A is the op's B.
-    SmallVector<int64_t> pos[3] = {batchPositions(maps[0]),
-                                   batchPositions(maps[1]),
-                                   batchPositions(maps[2])};
-    unsigned ia = info.cTransposed ? 1 : 0, ib = info.cTransposed ? 0 : 1;
-    // A batch dimension that one input lacks goes the way of several.
-    if (bs.size() == 1 && broadcasts == 0) {
-      info.aBatchMiddle = pos[ia][0] == 1;
-      info.bBatchMiddle = pos[ib][0] == 1;
-      info.cBatchMiddle = batched && pos[2][0] == 1;
-    } else {
-      for (AffineExpr b : bs)
-        info.batchShape.push_back(rangeOf(b));
-      info.aBatchPos = pos[ia];
-      info.bBatchPos = pos[ib];
-      info.cBatchPos = pos[2];
-    }
-  }
-  // M, N and K may be known only at run time (the back ends say whether
-  // they compile that); the batch must be static.
-  info.batch = 1;
-  for (AffineExpr b : bs) {
-    if (ShapedType::isDynamic(rangeOf(b)))
-      return op.emitOpError("a dynamic batch size is not supported yet (M, N "
-                            "and K may be dynamic, the batch must be static)");
-    info.batch *= rangeOf(b);
-  }
-  info.aType = getElementTypeOrSelf(info.a.getType());
-  info.bType = getElementTypeOrSelf(info.b.getType());
-  info.cType = getElementTypeOrSelf(info.c.getType());
-
-  bool inputsOk = (info.aType.isF16() || info.aType.isBF16() ||
-                   info.aType.isF32() || isFP8Type(info.aType)) &&
-                  info.aType == info.bType;
-  bool outputOk =
-      info.cType.isF16() || info.cType.isBF16() || info.cType.isF32();
-  if (!inputsOk || !outputOk)
-    return op.emitOpError("unsupported element types ")
-           << typeName(info.aType) << " x " << typeName(info.bType) << " -> "
-           << typeName(info.cType)
-           << " (supported: f16 x f16 or bf16 x bf16 -> f16, bf16 or f32, "
-              "f32 x f32 -> f32 (CUDA cores, or tf32 on sm90), and f8E4M3FN x f8E4M3FN or "
-              "f8E5M2 x f8E5M2 -> f16, bf16 or f32 on sm90)";
-
-  // Memref operands must be plain row-major buffers (identity layout).
-  for (auto [name, v] : {std::pair<const char *, Value>{"A", info.a},
-                         {"B", info.b},
-                         {"C", info.c}}) {
-    auto memref = dyn_cast<MemRefType>(v.getType());
-    if (memref && !memref.getLayout().isIdentity())
-      return op.emitOpError("operand ")
-             << name << " has a non-identity layout " << memref.getLayout()
-             << " (only contiguous row-major buffers are supported yet)";
-  }
+  if (failed(describeRoles(op, *roles, batched, reduce, broadcasts, info)) ||
+      failed(checkTypesAndLayouts(op, info)))
+    return failure();
   return info;
 }
 

@@ -132,6 +132,24 @@ static void describeOp(::tcgen::Manifest &m, bool overwrite,
     m.op.k2 = a2->shape[lead + 1];
 }
 
+/// Drops the batch dimensions of every operand of rank above 2 where A's
+/// batch dimensions all have extent 1: the manifest describes a batch of
+/// one as a plain matmul, [m, k] x [k, n] -> [m, n], with the same
+/// strides (each dropped dimension only ever has index 0).
+static void dropUnitBatch(::tcgen::Manifest &m) {
+  const ::tcgen::Operand *a = m.findOperand("A");
+  if (!a || a->shape.size() <= 2 ||
+      !llvm::all_of(ArrayRef<int64_t>(a->shape).drop_back(2),
+                    [](int64_t e) { return e == 1; }))
+    return;
+  for (::tcgen::Operand &o : m.operands) {
+    while (o.shape.size() > 2 && o.shape[0] == 1) {
+      o.shape.erase(o.shape.begin());
+      o.strides.erase(o.strides.begin());
+    }
+  }
+}
+
 /// Whether the operand named `name` is stored transposed according to
 /// `flags` (a tcgen.transposed attribute: A's, then B's; A2 and B2 follow
 /// A and B).
@@ -547,6 +565,9 @@ mlir::tcgen::collectKernels(ModuleOp module, StringRef arch) {
       launch.emitError("kernel does not take all of A, B and C");
       return WalkResult::interrupt();
     }
+    // These kernels take plain pointers: a batch of one is a plain matmul
+    // (the manifest admits no rank-3 operand with op.batch 1).
+    dropUnitBatch(m);
     describeOp(m, overwrite);
     // WMMA and sm80 accumulate in the fragment type: C's element type, or
     // with a fused epilogue (sm80) the intermediate's, its matmul dtype.

@@ -83,13 +83,13 @@ template <typename T> std::string formatList(const std::vector<T> &values) {
 /// tensor of its operand, into `map`. Needs the kernel's context current.
 tcgen_status encodeTensorMap(const tcgen_kernel &k, size_t index,
                              const Operand &operand, uintptr_t address,
-                             CUtensorMap &map) {
+                             CUtensorMap &map, bool packCopy = false) {
   const Param &p = k.manifest.params[index];
   std::string where = "kernel '" + k.manifest.entry + "': params[" +
                       std::to_string(index) + "] (tensormap of operand '" +
                       operand.name + "'): ";
   TensorMapLayout layout;
-  std::string error = tensorMapLayout(p, operand, address, layout);
+  std::string error = tensorMapLayout(p, operand, address, layout, packCopy);
   if (!error.empty()) // validateLaunch has checked this already.
     return fail(TCGEN_ERROR_VALIDATION, where + error);
   size_t rank = layout.globalDim.size();
@@ -466,7 +466,7 @@ tcgen_status tcgen::rt::buildPlan(tcgen_kernel &k,
       status = encodeTensorMap(
           k, i, packedOperand(operand, *pack),
           static_cast<uintptr_t>(k.packBuffers[pack - k.manifest.packs.data()]),
-          slot);
+          slot, /*packCopy=*/true);
     } else {
       status = encodeTensorMap(k, i, operand, tensors[pp.operand].address, slot);
       plan->mapSlots[pp.operand].push_back(slotIndex);

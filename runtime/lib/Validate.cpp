@@ -86,7 +86,8 @@ std::string checkArg(const Operand &operand, const TensorArg &arg) {
 } // namespace
 
 std::string tcgen::tensorMapLayout(const Param &param, const Operand &operand,
-                                   uintptr_t address, TensorMapLayout &out) {
+                                   uintptr_t address, TensorMapLayout &out,
+                                   bool packCopy) {
   std::string prefix = "operand '" + operand.name + "': ";
   size_t rank = operand.shape.size();
   if (param.box.size() != rank || operand.strides.size() != rank)
@@ -103,9 +104,12 @@ std::string tcgen::tensorMapLayout(const Param &param, const Operand &operand,
   // its neighbour's stride, or any), one of stride 0 (a broadcast) one
   // place. These keep their place in the manifest's order, slot rank-1-d,
   // so that the box, which the writer lists in that order, stays with its
-  // dimension.
+  // dimension. A pack's copy is laid out by its strides, which the
+  // compiler writes for every dimension (packCopy): only its broadcasts
+  // keep their place (an N = 1 B copied K-major, strides [1, k], is
+  // {k, 1}, where B itself would be {1, k}).
   auto keepsPlace = [&](size_t d) {
-    return operand.shape[d] == 1 || operand.strides[d] == 0;
+    return (operand.shape[d] == 1 && !packCopy) || operand.strides[d] == 0;
   };
   std::vector<size_t> order(rank, rank), byStride;
   for (size_t d = 0; d < rank; ++d) {
@@ -298,7 +302,7 @@ std::string tcgen::validateLaunch(const Manifest &manifest,
       if (p.kind != "tensormap" || p.operand != operand.name)
         continue;
       TensorMapLayout layout;
-      error = tensorMapLayout(p, copy, address, layout);
+      error = tensorMapLayout(p, copy, address, layout, pack != nullptr);
       if (!error.empty())
         return error;
     }

@@ -643,6 +643,252 @@ int mlir::tcgen::runTune(ModuleOp module, const TCGenPipelineOptions &options,
   return importTune({request.outputDir}, request.cachePath);
 }
 
+namespace {
+/// What DIR/measured.csv (tcgen-gpu tune's output) says: milliseconds per
+/// measured candidate id, the error of each one that failed, and the
+/// device and day of the run.
+struct MeasuredCsv {
+  std::map<std::string, double> ms;
+  std::map<std::string, std::string> failures;
+  std::string device, date;
+  bool has(const std::string &id) const { return ms.count(id) != 0; }
+  double us(const std::string &id) const { return ms.at(id) * 1e3; }
+};
+
+/// How often the recorded first choices ran close to the fastest.
+struct FirstChoiceTally {
+  int within5 = 0, within10 = 0, shapes = 0;
+};
+
+/// Reads `csvPath` into `out`; prints the error and returns false where it
+/// is missing or not a tcgen-gpu tune CSV (`dir`: its directory).
+bool readMeasuredCsv(const std::string &dir, const std::string &csvPath,
+                     MeasuredCsv &out) {
+  std::string line;
+  std::ifstream csv(csvPath);
+  if (!csv) {
+    llvm::errs() << "tcgen: cannot read " << csvPath
+                 << " (written by tcgen-gpu tune " << dir << ")\n";
+    return false;
+  }
+  std::getline(csv, line);
+  if (splitCsv(line) !=
+      std::vector<std::string>{"date", "device", "id", "entry", "batch", "m",
+                               "n", "k", "ms", "tflops", "iters", "error"}) {
+    llvm::errs() << "tcgen: " << csvPath
+                 << ": not a tcgen-gpu tune CSV (header)\n";
+    return false;
+  }
+  while (std::getline(csv, line)) {
+    std::vector<std::string> f = splitCsv(line);
+    if (f.size() != 12)
+      continue;
+    out.device = f[1];
+    out.date = f[0].substr(0, 10);
+    double ms = std::strtod(f[8].c_str(), nullptr);
+    if (f[11].empty() && std::isfinite(ms) && ms > 0)
+      out.ms[f[2]] = ms;
+    else
+      out.failures[f[2]] = f[11];
+  }
+  return true;
+}
+
+/// Prints a line per candidate of one problem: its prediction and its
+/// measured time against `best`'s (or why it has none).
+void printCandidates(const std::vector<CandidateRecord> &records,
+                     const MeasuredCsv &measured, const CandidateRecord *best,
+                     const model::Problem &problem) {
+  double bestUs = measured.us(best->id);
+  llvm::outs() << llvm::formatv("  {0,4}  {1,-22} {2,12} {3,12} {4,8} "
+                                "{5,8}\n",
+                                "rank", "candidate", "predicted us",
+                                "measured us", "TFLOP/s", "vs best");
+  for (const CandidateRecord &rec : records) {
+    if (!measured.has(rec.id)) {
+      auto failure = measured.failures.find(rec.id);
+      std::string why = rec.status != "ok"                   ? rec.status
+                        : failure != measured.failures.end() ? failure->second
+                                                             : std::string();
+      llvm::outs() << llvm::formatv("  {0,4}  {1,-22} {2,12:F1} {3}\n",
+                                    rec.rank, rec.c.label(), rec.predictedUs,
+                                    why.empty() ? "not measured" : why);
+      continue;
+    }
+    double us = measured.us(rec.id);
+    llvm::outs() << llvm::formatv("  {0,4}  {1,-22} {2,12:F1} {3,12:F1} "
+                                  "{4,8:F1} {5,8:F3}{6}\n",
+                                  rec.rank, rec.c.label(), rec.predictedUs, us,
+                                  problem.flops() / us * 1e-6, bestUs / us,
+                                  &rec == best ? "  <- fastest" : "");
+  }
+}
+
+/// Prints how the recorded first choice ran against `best` (counted in
+/// `tally`) and, where the model (with the cache's constants for the
+/// device) now ranks another candidate first, how that one ran.
+void reportFirstChoice(const std::vector<CandidateRecord> &records,
+                       const MeasuredCsv &measured, const CandidateRecord *best,
+                       const model::Problem &problem,
+                       const std::optional<TuningCache> &cache,
+                       FirstChoiceTally &tally) {
+  double bestUs = measured.us(best->id);
+  const CandidateRecord &first = records.front();
+  if (measured.has(first.id)) {
+    double ratio = bestUs / measured.us(first.id);
+    ++tally.shapes;
+    tally.within5 += ratio >= 1.0 / 1.05;
+    tally.within10 += ratio >= 1.0 / 1.10;
+    llvm::outs() << llvm::formatv("  the {0} first choice ({1}) runs at "
+                                  "{2:F3} of the fastest ({3})\n",
+                                  first.c.swap ? "small-M rule's" : "model's",
+                                  first.c.label(), ratio, best->c.label());
+  }
+  // The model may have changed since the candidates were ranked (or the
+  // cache holds calibrated constants): its choice now, if another.
+  model::DeviceConstants now;
+  if (cache && cache->constants(measured.device))
+    now = *cache->constants(measured.device);
+  std::vector<model::SM90Candidate> ranked = model::rankSM90(problem, now);
+  if (!ranked.empty() && !sameConfig(ranked.front(), first.c))
+    for (const CandidateRecord &rec : records)
+      if (sameConfig(rec.c, ranked.front()) && measured.has(rec.id))
+        llvm::outs() << llvm::formatv(
+            "  ranked again now, the first choice is {0}: {1:F3} of the "
+            "fastest\n",
+            rec.c.label(), bestUs / measured.us(rec.id));
+}
+
+/// Imports one tuning directory: prints its candidates, adds its fastest
+/// configuration to `cache` (if any) and its unswapped measurements to
+/// `byDevice`. Prints the error and returns false on a malformed
+/// directory.
+bool importTuneDir(const std::string &dir, std::optional<TuningCache> &cache,
+                   std::map<std::string, std::vector<MeasuredShape>> &byDevice,
+                   FirstChoiceTally &tally) {
+  ::tcgen::TuneFile file;
+  if (std::string e = ::tcgen::readTuneFile(dir, file); !e.empty()) {
+    llvm::errs() << "tcgen: " << e << "\n";
+    return false;
+  }
+  std::string key = file.key;
+  model::Problem problem;
+  if (key.empty() || !parseProblem(file.problem, problem)) {
+    llvm::errs() << "tcgen: " << dir
+                 << "/tune.tsv lacks its key or a valid problem line\n";
+    return false;
+  }
+  std::vector<CandidateRecord> records;
+  for (const ::tcgen::TuneCandidateRecord &t : file.candidates)
+    records.push_back(fromRecord(t));
+  std::string csvPath = dir + "/measured.csv";
+  MeasuredCsv measured;
+  if (!readMeasuredCsv(dir, csvPath, measured))
+    return false;
+  const std::string &device = measured.device;
+  const CandidateRecord *best = nullptr;
+  for (const CandidateRecord &rec : records)
+    if (measured.has(rec.id) &&
+        (!best || measured.ms.at(rec.id) < measured.ms.at(best->id)))
+      best = &rec;
+  llvm::outs() << "tcgen tune: " << key << " on "
+               << (device.empty() ? "?" : device) << "\n";
+  if (!best) {
+    llvm::errs() << "tcgen: " << csvPath << " has no measured candidate\n";
+    return false;
+  }
+  printCandidates(records, measured, best, problem);
+  reportFirstChoice(records, measured, best, problem, cache, tally);
+  if (cache)
+    cache->add({device, key, best->config, measured.ms.at(best->id),
+                measured.date.empty() ? today() : measured.date});
+  // The model's calibration sees the kernels it predicts: not the
+  // swapped ones (nor is the fastest of those its target).
+  double bestUnswappedUs = 0;
+  for (const CandidateRecord &rec : records)
+    if (measured.has(rec.id) && !rec.c.swap &&
+        (bestUnswappedUs == 0 || measured.us(rec.id) < bestUnswappedUs))
+      bestUnswappedUs = measured.us(rec.id);
+  MeasuredShape shape{key, problem, {}, bestUnswappedUs};
+  for (const CandidateRecord &rec : records)
+    if (measured.has(rec.id) && !rec.c.swap)
+      shape.points.push_back({rec.c, problem, measured.us(rec.id)});
+  if (!shape.points.empty())
+    byDevice[device].push_back(std::move(shape));
+  return true;
+}
+
+/// Prints how the model's first choices fare with the constants `start`
+/// and `fit` on `shapes`: fitted to all of them, and to all but the one
+/// chosen for (leave one out).
+void printCalibratedChoices(const std::vector<MeasuredShape> &shapes,
+                            const model::DeviceConstants &start,
+                            const model::DeviceConstants &fit) {
+  Accuracy builtIn, inSample, heldOut;
+  for (const MeasuredShape &m : shapes)
+    builtIn.add(firstChoiceRatio(m, start));
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    double ratio = firstChoiceRatio(shapes[i], fit);
+    inSample.add(ratio);
+    if (ratio < 1.0 / 1.05)
+      llvm::outs() << llvm::formatv(
+          "tcgen tune:   calibrated first "
+          "choice {0} runs at {1:F3} of the "
+          "fastest: {2}\n",
+          model::rankSM90(shapes[i].problem, fit).front().label(), ratio,
+          shapes[i].key);
+    std::vector<model::Measurement> others;
+    for (size_t j = 0; j < shapes.size(); ++j)
+      if (j != i)
+        others.insert(others.end(), shapes[j].points.begin(),
+                      shapes[j].points.end());
+    std::string whyNot;
+    std::optional<model::DeviceConstants> loo =
+        model::calibrate(others, start, whyNot);
+    if (loo)
+      heldOut.add(firstChoiceRatio(shapes[i], *loo));
+  }
+  llvm::outs() << "tcgen tune: with the constants before calibration, "
+               << builtIn.str() << "\n"
+               << "tcgen tune: with the calibrated constants, "
+               << inSample.str() << "\n"
+               << "tcgen tune: calibrated without the problem itself "
+                  "(leave one out), "
+               << heldOut.str() << "\n";
+}
+
+/// Fits the model's constants for `device` to its measured `shapes`,
+/// starting from the cache's (or the built-in) ones; prints the fit and
+/// stores it in `cache`, or prints why there is none.
+void calibrateDevice(const std::string &device,
+                     const std::vector<MeasuredShape> &shapes,
+                     std::optional<TuningCache> &cache) {
+  std::vector<model::Measurement> all;
+  for (const MeasuredShape &m : shapes)
+    all.insert(all.end(), m.points.begin(), m.points.end());
+  model::DeviceConstants start;
+  if (cache && cache->constants(device))
+    start = *cache->constants(device);
+  std::string why;
+  std::optional<model::DeviceConstants> fit = model::calibrate(all, start, why);
+  if (!fit) {
+    llvm::outs() << "tcgen tune: constants of " << device
+                 << " not calibrated: " << why << "\n";
+    return;
+  }
+  llvm::outs() << llvm::formatv("tcgen tune: calibrated {0} from {1} "
+                                "measured candidates of {2} problems: {3}\n"
+                                "tcgen tune: mean prediction error {4:P1} "
+                                "(was {5:P1})\n",
+                                device, all.size(), shapes.size(), fit->str(),
+                                meanError(all, *fit), meanError(all, start));
+  if (shapes.size() > 1)
+    printCalibratedChoices(shapes, start, *fit);
+  if (cache)
+    cache->setConstants(device, *fit);
+}
+} // namespace
+
 int mlir::tcgen::importTune(const std::vector<std::string> &dirs,
                             const std::string &cachePath) {
   std::optional<TuningCache> cache;
@@ -656,199 +902,17 @@ int mlir::tcgen::importTune(const std::vector<std::string> &dirs,
   }
   // Per device: every measured shape, for the calibration.
   std::map<std::string, std::vector<MeasuredShape>> byDevice;
-  int within5 = 0, within10 = 0, shapes = 0;
-  for (const std::string &dir : dirs) {
-    std::string csvPath = dir + "/measured.csv", line;
-    ::tcgen::TuneFile file;
-    if (std::string e = ::tcgen::readTuneFile(dir, file);
-        !e.empty()) {
-      llvm::errs() << "tcgen: " << e << "\n";
+  FirstChoiceTally tally;
+  for (const std::string &dir : dirs)
+    if (!importTuneDir(dir, cache, byDevice, tally))
       return 1;
-    }
-    std::string key = file.key;
-    model::Problem problem;
-    if (key.empty() || !parseProblem(file.problem, problem)) {
-      llvm::errs() << "tcgen: " << dir
-                   << "/tune.tsv lacks its key or a valid problem line\n";
-      return 1;
-    }
-    std::vector<CandidateRecord> records;
-    for (const ::tcgen::TuneCandidateRecord &t : file.candidates)
-      records.push_back(fromRecord(t));
-    std::ifstream csv(csvPath);
-    if (!csv) {
-      llvm::errs() << "tcgen: cannot read " << csvPath
-                   << " (written by tcgen-gpu tune " << dir << ")\n";
-      return 1;
-    }
-    std::getline(csv, line);
-    if (splitCsv(line) !=
-        std::vector<std::string>{"date", "device", "id", "entry", "batch", "m",
-                                 "n", "k", "ms", "tflops", "iters", "error"}) {
-      llvm::errs() << "tcgen: " << csvPath
-                   << ": not a tcgen-gpu tune CSV (header)\n";
-      return 1;
-    }
-    std::map<std::string, double> measured;
-    std::map<std::string, std::string> failures;
-    std::string device, date;
-    while (std::getline(csv, line)) {
-      std::vector<std::string> f = splitCsv(line);
-      if (f.size() != 12)
-        continue;
-      device = f[1];
-      date = f[0].substr(0, 10);
-      double ms = std::strtod(f[8].c_str(), nullptr);
-      if (f[11].empty() && std::isfinite(ms) && ms > 0)
-        measured[f[2]] = ms;
-      else
-        failures[f[2]] = f[11];
-    }
-    const CandidateRecord *best = nullptr;
-    for (const CandidateRecord &rec : records)
-      if (measured.count(rec.id) &&
-          (!best || measured[rec.id] < measured[best->id]))
-        best = &rec;
-    llvm::outs() << "tcgen tune: " << key << " on "
-                 << (device.empty() ? "?" : device) << "\n";
-    if (!best) {
-      llvm::errs() << "tcgen: " << csvPath << " has no measured candidate\n";
-      return 1;
-    }
-    double bestUs = measured[best->id] * 1e3;
-    llvm::outs() << llvm::formatv("  {0,4}  {1,-22} {2,12} {3,12} {4,8} "
-                                  "{5,8}\n",
-                                  "rank", "candidate", "predicted us",
-                                  "measured us", "TFLOP/s", "vs best");
-    for (const CandidateRecord &rec : records) {
-      if (!measured.count(rec.id)) {
-        std::string why = rec.status != "ok" ? rec.status : failures[rec.id];
-        llvm::outs() << llvm::formatv("  {0,4}  {1,-22} {2,12:F1} {3}\n",
-                                      rec.rank, rec.c.label(), rec.predictedUs,
-                                      why.empty() ? "not measured" : why);
-        continue;
-      }
-      double us = measured[rec.id] * 1e3;
-      llvm::outs() << llvm::formatv("  {0,4}  {1,-22} {2,12:F1} {3,12:F1} "
-                                    "{4,8:F1} {5,8:F3}{6}\n",
-                                    rec.rank, rec.c.label(), rec.predictedUs,
-                                    us, problem.flops() / us * 1e-6,
-                                    bestUs / us,
-                                    &rec == best ? "  <- fastest" : "");
-    }
-    // How good was the model's first choice?
-    const CandidateRecord &first = records.front();
-    if (measured.count(first.id)) {
-      double ratio = bestUs / (measured[first.id] * 1e3);
-      ++shapes;
-      within5 += ratio >= 1.0 / 1.05;
-      within10 += ratio >= 1.0 / 1.10;
-      llvm::outs() << llvm::formatv("  the {0} first choice ({1}) runs at "
-                                    "{2:F3} of the fastest ({3})\n",
-                                    first.c.swap ? "small-M rule's"
-                                                 : "model's",
-                                    first.c.label(), ratio, best->c.label());
-    }
-    // The model may have changed since the candidates were ranked (or the
-    // cache holds calibrated constants): its choice now, if another.
-    {
-      model::DeviceConstants now;
-      if (cache && cache->constants(device))
-        now = *cache->constants(device);
-      std::vector<model::SM90Candidate> ranked = model::rankSM90(problem, now);
-      if (!ranked.empty() && !sameConfig(ranked.front(), first.c))
-        for (const CandidateRecord &rec : records)
-          if (sameConfig(rec.c, ranked.front()) && measured.count(rec.id))
-            llvm::outs() << llvm::formatv(
-                "  ranked again now, the first choice is {0}: {1:F3} of the "
-                "fastest\n",
-                rec.c.label(), bestUs / (measured[rec.id] * 1e3));
-    }
-    if (cache)
-      cache->add({device, key, best->config, measured[best->id],
-                  date.empty() ? today() : date});
-    // The model's calibration sees the kernels it predicts: not the
-    // swapped ones (nor is the fastest of those its target).
-    double bestUnswappedUs = 0;
-    for (const CandidateRecord &rec : records)
-      if (measured.count(rec.id) && !rec.c.swap &&
-          (bestUnswappedUs == 0 || measured[rec.id] * 1e3 < bestUnswappedUs))
-        bestUnswappedUs = measured[rec.id] * 1e3;
-    MeasuredShape shape{key, problem, {}, bestUnswappedUs};
-    for (const CandidateRecord &rec : records)
-      if (measured.count(rec.id) && !rec.c.swap)
-        shape.points.push_back({rec.c, problem, measured[rec.id] * 1e3});
-    if (shape.points.empty())
-      continue;
-    byDevice[device].push_back(std::move(shape));
-  }
-  if (shapes > 1)
+  if (tally.shapes > 1)
     llvm::outs() << llvm::formatv("tcgen tune: the model's first choice is "
                                   "within 5 % of the fastest on {0} of {1} "
                                   "problems, within 10 % on {2}\n",
-                                  within5, shapes, within10);
-  for (auto &[device, measuredShapes] : byDevice) {
-    std::vector<model::Measurement> all;
-    for (const MeasuredShape &m : measuredShapes)
-      all.insert(all.end(), m.points.begin(), m.points.end());
-    model::DeviceConstants start;
-    if (cache && cache->constants(device))
-      start = *cache->constants(device);
-    std::string why;
-    std::optional<model::DeviceConstants> fit =
-        model::calibrate(all, start, why);
-    if (!fit) {
-      llvm::outs() << "tcgen tune: constants of " << device
-                   << " not calibrated: " << why << "\n";
-      continue;
-    }
-    llvm::outs() << llvm::formatv("tcgen tune: calibrated {0} from {1} "
-                                  "measured candidates of {2} problems: {3}\n"
-                                  "tcgen tune: mean prediction error {4:P1} "
-                                  "(was {5:P1})\n",
-                                  device, all.size(), measuredShapes.size(),
-                                  fit->str(), meanError(all, *fit),
-                                  meanError(all, start));
-    if (measuredShapes.size() > 1) {
-      // How the calibrated model chooses: on the problems it was fitted to,
-      // and on each problem with the constants fitted to the others.
-      Accuracy builtIn, inSample, heldOut;
-      for (const MeasuredShape &m : measuredShapes)
-        builtIn.add(firstChoiceRatio(m, start));
-      for (size_t i = 0; i < measuredShapes.size(); ++i) {
-        double ratio = firstChoiceRatio(measuredShapes[i], *fit);
-        inSample.add(ratio);
-        if (ratio < 1.0 / 1.05)
-          llvm::outs() << llvm::formatv("tcgen tune:   calibrated first "
-                                        "choice {0} runs at {1:F3} of the "
-                                        "fastest: {2}\n",
-                                        model::rankSM90(
-                                            measuredShapes[i].problem, *fit)
-                                            .front()
-                                            .label(),
-                                        ratio, measuredShapes[i].key);
-        std::vector<model::Measurement> others;
-        for (size_t j = 0; j < measuredShapes.size(); ++j)
-          if (j != i)
-            others.insert(others.end(), measuredShapes[j].points.begin(),
-                          measuredShapes[j].points.end());
-        std::string whyNot;
-        std::optional<model::DeviceConstants> loo =
-            model::calibrate(others, start, whyNot);
-        if (loo)
-          heldOut.add(firstChoiceRatio(measuredShapes[i], *loo));
-      }
-      llvm::outs() << "tcgen tune: with the constants before calibration, "
-                   << builtIn.str() << "\n"
-                   << "tcgen tune: with the calibrated constants, "
-                   << inSample.str() << "\n"
-                   << "tcgen tune: calibrated without the problem itself "
-                      "(leave one out), "
-                   << heldOut.str() << "\n";
-    }
-    if (cache)
-      cache->setConstants(device, *fit);
-  }
+                                  tally.within5, tally.shapes, tally.within10);
+  for (auto &[device, measuredShapes] : byDevice)
+    calibrateDevice(device, measuredShapes, cache);
   if (!cache) {
     llvm::outs() << "tcgen tune: no --tuning-cache given: nothing saved\n";
     return 0;

@@ -243,6 +243,35 @@ TEST_F(TensorMapValidateTest, PackedOperandsUseThePackStrides) {
                         "in dimension 0 (strides [1030, 1])");
 }
 
+TEST(TensorMapLayoutTest, PackCopyOrdersExtentOneDimensionsByStride) {
+  // tf32 B [k, n] with n = 1, copied k-major by a transposing pack: the
+  // copy's strides [1, k] put k innermost, where the kernel's box [32, 64]
+  // lists it. As a caller's tensor the extent-1 n keeps its place (entry
+  // 0), and k's stride of 4 bytes is then refused.
+  Param p{"tensormap", "B", ""};
+  p.box = {32, 64};
+  Operand copy{"B", OperandRole::Rhs, DType::F32, {64, 1}, {1, 64}, 16};
+  TensorMapLayout layout;
+  ASSERT_EQ(tensorMapLayout(p, copy, 0x1000, layout, /*packCopy=*/true), "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{64, 1}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{0}));
+  EXPECT_EQ(layout.boxDim, (std::vector<uint32_t>{32, 64}));
+  EXPECT_EQ(tensorMapLayout(p, copy, 0x1000, layout),
+            "operand 'B': TMA needs byte strides that are multiples of 16, "
+            "got stride 1 (4 bytes of f32) in dimension 0 (strides [1, 64])");
+  // A row-major copy of the same B, strides [64, 1]: n innermost either way.
+  Operand rows{"B", OperandRole::Rhs, DType::F16, {64, 1}, {64, 1}, 16};
+  ASSERT_EQ(tensorMapLayout(p, rows, 0x1000, layout, /*packCopy=*/true), "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{1, 64}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{128}));
+  // A broadcast dimension keeps its place in a copy too.
+  Param p3{"tensormap", "B", ""};
+  p3.box = {32, 64, 1};
+  Operand b3{"B", OperandRole::Rhs, DType::F32, {4, 64, 1}, {0, 1, 64}, 16};
+  ASSERT_EQ(tensorMapLayout(p3, b3, 0x1000, layout, /*packCopy=*/true), "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{64, 1, 4}));
+}
+
 TEST(PackBytesTest, LastElementRoundedUpTo256) {
   Operand b{"B", OperandRole::Rhs, DType::F16, {1024, 1000}, {1000, 1}, 16};
   Pack p{"B", "pack", {1024, 1}, {1, 1, 1}, {256, 1, 1}};

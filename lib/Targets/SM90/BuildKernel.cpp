@@ -104,6 +104,38 @@ static std::vector<int> tensorMapDims(Value v, ArrayRef<int64_t> batchPos,
   return dims;
 }
 
+/// With sizes known only at run time the kernel reads `v` (the operand
+/// `name`) through a tensor map over the caller's strides, and there are
+/// no copies: fails, naming the operand and the remedy, where one of its
+/// strides is known here and is not a multiple of 16 bytes (TMA's rule),
+/// which no launch could satisfy. Strides known only at launch are the
+/// runtime's to check.
+static LogicalResult checkDynamicTensorMapStrides(Operation *op, StringRef name,
+                                                  Value v) {
+  // The kernel's operands are buffers by now.
+  auto type = dyn_cast<MemRefType>(v.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type || failed(type.getStridesAndOffset(strides, offset)))
+    return success();
+  int64_t bytes = type.getElementTypeBitWidth() / 8;
+  for (auto [d, stride] : llvm::enumerate(strides)) {
+    // Stride 1 is the innermost; an extent-1 dimension's is never used.
+    if (ShapedType::isDynamic(stride) || stride == 1 ||
+        type.getDimSize(d) == 1 || bytes == 0 || (stride * bytes) % 16 == 0)
+      continue;
+    return op->emitOpError("with sizes known only at run time the sm90 "
+                           "kernel reads ")
+           << name << " through TMA, with no copies: dimension " << d << " of "
+           << name << " " << type << " has a stride of " << stride
+           << " elements (" << stride * bytes
+           << " bytes), not a multiple of 16 bytes, which TMA needs; give "
+              "the sizes at compile time (the kernel then copies such rows) "
+              "or rows a multiple of 16 bytes apart";
+  }
+  return success();
+}
+
 namespace {
 
 struct BuildKernelPass final
@@ -667,8 +699,12 @@ struct BuildKernelPass final
                               "be a multiple of 16 bytes apart: K = ")
                << p.k << " 8-bit elements is not a multiple of 16";
     } else if (dynamicShape) {
-      // No packs: rows TMA cannot address are refused at launch, where
-      // the runtime encodes the tensor maps over the caller's strides.
+      // No packs: the runtime encodes the tensor maps over the caller's
+      // strides at launch; a stride known here that TMA cannot take would
+      // refuse every launch. (C's rows: TMA stores, checked with them.)
+      if (failed(checkDynamicTensorMapStrides(op, "A", aArg)) ||
+          failed(checkDynamicTensorMapStrides(op, "B", bArg)))
+        return failure();
     } else if (p.inType == "tf32") {
       if (pa.bTransposed && !p.bKMajor)
         return op.emitOpError("tf32 with N = 1 (or K = 1) is not supported: "

@@ -67,6 +67,9 @@ struct TensorMapLayout {
 /// [b, m, k] with strides [0, k, 1] gives {k, m, b}. An extent-1
 /// dimension's stride is never used: its global stride is 0. Equal strides
 /// of other dimensions (overlapping elements) order the later one first.
+/// With `packCopy` (the operand is a pack's copy, packedOperand(): strides
+/// the compiler wrote for every dimension) only stride-0 dimensions keep
+/// their place: [k, 1] with strides [1, k] gives {k, 1}.
 /// Returns "" or a message naming the operand, e.g. "operand 'A': TMA
 /// needs a 16-byte aligned global address, got 0x10002": the address is
 /// not 16-byte aligned, the innermost dimension does not have stride 1 (nor
@@ -74,7 +77,8 @@ struct TensorMapLayout {
 /// or not below 2^40, an extent exceeds 2^32, or the box does not have one
 /// entry per dimension.
 std::string tensorMapLayout(const Param &param, const Operand &operand,
-                            uintptr_t address, TensorMapLayout &out);
+                            uintptr_t address, TensorMapLayout &out,
+                            bool packCopy = false);
 
 /// Returns the grid the runtime launches for `launch` on a device with
 /// `smCount` SMs. The manifest's grid as is, except along x: a persistent
