@@ -17,7 +17,7 @@ compile() { # dest m n k out [gen flags...]
   local name="mm_${m}x${n}x${k}_${out}"
   for f in "$@"; do [ "$f" = --accumulate ] && name="${name}_acc"; done
   for f in "$@"; do [ "$f" = bf16 ] && name="mm_${m}x${n}x${k}_bf16_${out}"; done
-  "$SRC/scripts/gen_matmul.py" "$m" "$n" "$k" --out "$out" "$@" > "$CARRY/mlir/$name.mlir"
+  "$SRC/test/utils/gen_matmul.py" "$m" "$n" "$k" --out "$out" "$@" > "$CARRY/mlir/$name.mlir"
   "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$dest/$name" $EXTRA >/dev/null
   echo "  $dest/$name"
 }
@@ -37,7 +37,7 @@ ablate() {
     i=$((i + 1))
     local label=${step%%|*} flags=${step#*|}
     local name="abl${i}_${label}_${s}"
-    "$SRC/scripts/gen_matmul.py" "$s" "$s" "$s" --out f32 --accumulate --name "$name" > "$CARRY/mlir/$name.mlir"
+    "$SRC/test/utils/gen_matmul.py" "$s" "$s" "$s" --out f32 --accumulate --name "$name" > "$CARRY/mlir/$name.mlir"
     "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$dest/$name" $flags >/dev/null
     echo "  $dest/$name"
   done
@@ -60,7 +60,7 @@ if [ "${BACKEND:-wmma}" = sm90 ]; then
   for al in mk km; do
     for bl in kn nk; do
       name="mm_layout_a${al}_b${bl}"
-      "$SRC/scripts/gen_matmul.py" 1024 2048 512 --a-layout $al --b-layout $bl --name "$name" > "$CARRY/mlir/$name.mlir"
+      "$SRC/test/utils/gen_matmul.py" 1024 2048 512 --a-layout $al --b-layout $bl --name "$name" > "$CARRY/mlir/$name.mlir"
       "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/bundles/$name" $EXTRA >/dev/null
       echo "  $CARRY/bundles/$name"
     done
@@ -72,7 +72,7 @@ if [ "${BACKEND:-wmma}" = sm90 ]; then
               "768 1024 512 --prologue relu-b --b-layout nk"; do
     set -- $spec
     name="mm_prologue_${1}x${2}x${3}_${5#relu-}"
-    "$SRC/scripts/gen_matmul.py" "$@" --name "$name" > "$CARRY/mlir/$name.mlir"
+    "$SRC/test/utils/gen_matmul.py" "$@" --name "$name" > "$CARRY/mlir/$name.mlir"
     "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/bundles/$name" $EXTRA >/dev/null
     echo "  $CARRY/bundles/$name"
   done
@@ -81,7 +81,7 @@ if [ "${BACKEND:-wmma}" = sm90 ]; then
   for spec in "1024 1024 1024" "515 259 301 --a-layout km --b-layout nk" "384 256 200 --accumulate"; do
     set -- $spec
     name="mm_simt_${1}x${2}x${3}"
-    "$SRC/scripts/gen_matmul.py" "$@" --in f32 --out f32 --name "$name" > "$CARRY/mlir/$name.mlir"
+    "$SRC/test/utils/gen_matmul.py" "$@" --in f32 --out f32 --name "$name" > "$CARRY/mlir/$name.mlir"
     "$TCGEN" compile "$CARRY/mlir/$name.mlir" --target="$TARGET" -o "$CARRY/bundles/$name" >/dev/null
     echo "  $CARRY/bundles/$name"
   done

@@ -45,7 +45,7 @@ prepare() {
     if [[ $input == gen\ * ]]; then
       local gen=()
       eval "gen=(${input#gen })"
-      "$SRC/scripts/gen_matmul.py" "${gen[@]}" --name "$name" >"$DIR/mlir/$name.mlir"
+      "$SRC/test/utils/gen_matmul.py" "${gen[@]}" --name "$name" >"$DIR/mlir/$name.mlir"
       args=("$DIR/mlir/$name.mlir" "${args[@]}")
     elif [ "$input" != spec ]; then
       args=("$SRC/$input" "${args[@]}")

@@ -18,7 +18,7 @@ while IFS='|' read -r name input flags; do
   case "$name" in ''|'#'*) continue ;; esac
   if [[ $input == gen\ * ]]; then
     # shellcheck disable=SC2086
-    "$SRC/scripts/gen_matmul.py" ${input#gen } --name "$name" > "$work/$name.mlir"
+    "$SRC/test/utils/gen_matmul.py" ${input#gen } --name "$name" > "$work/$name.mlir"
     input="$work/$name.mlir"
   else
     input="$SRC/$input"

@@ -170,7 +170,7 @@ Value ExprEmitter::convert(Value v, Type type) {
   return arith::TruncFOp::create(b, loc, type, wide);
 }
 
-/// GELU, written as scripts/gen_matmul.py writes it (the forms the GPU
+/// GELU, written as test/utils/gen_matmul.py writes it (the forms the GPU
 /// tests check): tanh form 0.5 x (1 + tanh(0.7978845608 (x + 0.044715
 /// x^3))), erf form 0.5 x (1 + erf(x / sqrt 2)).
 Value ExprEmitter::gelu(Value x, bool tanhForm) {

@@ -42,10 +42,10 @@ foreach(line IN LISTS lines)
   string(STRIP "${input}" input)
   string(STRIP "${flags}" flags)
   if(input MATCHES "^gen (.*)$")
-    # `gen M N K [options]`: the matmul written by scripts/gen_matmul.py.
+    # `gen M N K [options]`: the matmul written by test/utils/gen_matmul.py.
     separate_arguments(gen_args UNIX_COMMAND "${CMAKE_MATCH_1}")
     execute_process(
-      COMMAND "${PYTHON}" "${SRC}/scripts/gen_matmul.py" ${gen_args}
+      COMMAND "${PYTHON}" "${SRC}/test/utils/gen_matmul.py" ${gen_args}
               --name "${name}"
       OUTPUT_FILE "${OUT}/mlir/${name}.mlir" RESULT_VARIABLE rc)
     if(NOT rc EQUAL 0)
