@@ -13,6 +13,7 @@
 
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
@@ -121,9 +122,9 @@ MemRefType boxTypeOf(MLIRContext *ctx, const KernelParams &p,
                      const std::vector<int> &dims, int64_t rows);
 
 /// Emits the producer warpgroup's branch (`scf.if %isProducer`), `b`
-/// after it.
-void emitProducer(OpBuilder &b, Location loc, const KernelParams &p,
-                  const KernelValues &v);
+/// after it; returns the producer's warpgroup index (%cProducer).
+Value emitProducer(OpBuilder &b, Location loc, const KernelParams &p,
+                   const KernelValues &v);
 
 /// The consumer-branch values of the fused prologue in shared memory.
 struct PrologueValues {
@@ -141,6 +142,18 @@ struct PrologueValues {
 /// (%pRing32): in a cluster the descriptors' masked one is not an address.
 void emitPrologue(OpBuilder &b, Location loc, const KernelParams &p,
                   const PrologueValues &v, Value stage);
+
+/// Emits the pack kernel `pack` at `b`'s point (in the kernel's
+/// gpu.module).
+LogicalResult buildPackFunc(OpBuilder &b, Location loc,
+                            const PackParams &pack);
+
+/// Builds the kernel's gpu.module (the kernel, its pack kernels and the
+/// declarations of the functions a fused epilogue or prologue calls) at
+/// the end of `module`.
+FailureOr<gpu::GPUModuleOp> buildTypedKernel(ModuleOp module,
+                                             const KernelParams &p,
+                                             Location loc);
 
 } // namespace mlir::tcgen::sm90
 

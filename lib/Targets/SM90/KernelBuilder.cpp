@@ -28,10 +28,20 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
+#include <cstdlib>
 #include <tuple>
 
 using namespace mlir;
 using namespace mlir::tcgen::sm90;
+
+namespace mlir::tcgen::sm90 {
+// The typed generator (Kernel.h), which replaces this file's text.
+FailureOr<gpu::GPUModuleOp> buildTypedKernel(ModuleOp module,
+                                             const KernelParams &p,
+                                             Location loc);
+LogicalResult buildPackFunc(OpBuilder &b, Location loc,
+                            const PackParams &pack);
+} // namespace mlir::tcgen::sm90
 
 /// wgmma matrix-descriptor fields (PTX ISA "matrix descriptor format").
 constexpr uint64_t kSwizzle128B = 1ull << 62; // bits 62-63: 1 = 128B
@@ -212,18 +222,6 @@ static std::string cIndices(const KernelParams &p, StringRef row,
   return ("%bIdx, " + row + ", " + col).str();
 }
 
-int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
-                                        int64_t blockK, bool tmaStore,
-                                        bool bKMajor, int64_t maxStages,
-                                        int64_t rowBlocks) {
-  int64_t fixed = sharedMemoryBytes(blockM, blockN, blockK, 0, tmaStore,
-                                    bKMajor, rowBlocks);
-  int64_t stage = sharedMemoryBytes(blockM, blockN, blockK, 1, tmaStore,
-                                    bKMajor, rowBlocks) -
-                  fixed;
-  int64_t stages = (kMaxDynamicSmemBytes - fixed) / stage;
-  return std::min<int64_t>(stages, maxStages);
-}
 
 /// The high bits of a wgmma matrix descriptor for a 128B-swizzled f16/bf16
 /// tile: SBO = 8 rows of 128 B either way; LBO is unused (1) for K-major
@@ -2900,15 +2898,6 @@ gpu.module @{0} {{
   return s;
 }
 
-bool mlir::tcgen::sm90::shouldPack(int64_t rowBytes, int64_t bytes,
-                                   llvm::StringRef mode) {
-  if (rowBytes % 128 == 0 || mode == "never")
-    return false;
-  if (rowBytes % 16 != 0 || mode == "always")
-    return true;
-  return bytes >= kPackMinBytes ||
-         (rowBytes % 32 != 0 && bytes >= kPackMinSectorBytes);
-}
 
 /// The transposing pack of 32-bit elements, through shared memory: the
 /// blocks stride over 32 x 32 tiles of the source; 256 threads (8 warps)
@@ -3128,18 +3117,31 @@ std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {
   return s;
 }
 
-FailureOr<Operation *>
-mlir::tcgen::sm90::buildKernelModule(ModuleOp module,
-                                     const KernelParams &params, Location loc,
-                                     const EpilogueBodyBuilder &epilogueBody,
-                                     const PrologueBodyBuilder &prologueBody) {
-  std::string text = renderKernelModule(params);
-  ParserConfig config(module.getContext());
+/// Transition: the pack kernel `pack` parsed from its text, cloned at
+/// `b`'s point (inside the kernel's gpu.module).
+LogicalResult mlir::tcgen::sm90::buildPackFunc(OpBuilder &b, Location loc,
+                                               const PackParams &pack) {
+  std::string text =
+      llvm::formatv("gpu.module @m {{\n  func.func private @{0}({1}) -> {1}\n",
+                    kPrologueFuncName, pack.type)
+          .str() +
+      renderPackFunc(pack) + "}\n";
+  ParserConfig config(b.getContext());
   OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(text, config);
   if (!parsed)
-    return emitError(loc, "internal error: the sm90 kernel template did not "
-                          "parse (a tcgen bug)");
+    return emitError(loc, "internal error: a pack kernel did not parse");
   auto gpuModule = *parsed->getOps<gpu::GPUModuleOp>().begin();
+  for (auto func : gpuModule.getOps<gpu::GPUFuncOp>())
+    b.clone(*func);
+  return success();
+}
+
+/// Replaces the calls of @tcgen_epilogue and @tcgen_prologue in `gpuModule`
+/// by what the body builders emit, and erases their declarations.
+static LogicalResult applyBodies(gpu::GPUModuleOp gpuModule,
+                                 const KernelParams &params, Location loc,
+                                 const EpilogueBodyBuilder &epilogueBody,
+                                 const PrologueBodyBuilder &prologueBody) {
   if (params.fusedEpilogue) {
     if (!epilogueBody)
       return emitError(loc, "internal error: a fused epilogue without a body "
@@ -3185,6 +3187,86 @@ mlir::tcgen::sm90::buildKernelModule(ModuleOp module,
     if (auto decl = gpuModule.lookupSymbol<func::FuncOp>(kPrologueFuncName))
       decl.erase();
   }
+  return success();
+}
+
+/// The generator buildKernelModule uses (transition): TCGEN_SM90_GENERATOR
+/// = "text" (the default), "typed", or "compare" (both; a difference in
+/// their printed modules is an error that shows the first differing line,
+/// and the text's module is kept).
+static StringRef generatorMode() {
+  const char *mode = std::getenv("TCGEN_SM90_GENERATOR");
+  return mode ? StringRef(mode) : StringRef("text");
+}
+
+/// The printed form of `op`.
+static std::string printed(Operation *op) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  op->print(os, OpPrintingFlags().assumeVerified());
+  return s;
+}
+
+/// The text generator's gpu.module, parsed into `holder`.
+static FailureOr<gpu::GPUModuleOp>
+parseTextKernel(OwningOpRef<ModuleOp> &holder, const KernelParams &params,
+                Location loc) {
+  std::string text = renderKernelModule(params);
+  ParserConfig config(loc.getContext());
+  holder = parseSourceString<ModuleOp>(text, config);
+  if (!holder)
+    return emitError(loc, "internal error: the sm90 kernel template did not "
+                          "parse (a tcgen bug)");
+  return *holder->getOps<gpu::GPUModuleOp>().begin();
+}
+
+FailureOr<Operation *>
+mlir::tcgen::sm90::buildKernelModule(ModuleOp module,
+                                     const KernelParams &params, Location loc,
+                                     const EpilogueBodyBuilder &epilogueBody,
+                                     const PrologueBodyBuilder &prologueBody) {
+  StringRef mode = generatorMode();
+  OwningOpRef<ModuleOp> textHolder, typedHolder;
+  gpu::GPUModuleOp gpuModule;
+  if (mode != "typed") {
+    FailureOr<gpu::GPUModuleOp> text = parseTextKernel(textHolder, params, loc);
+    if (failed(text))
+      return failure();
+    gpuModule = *text;
+  }
+  if (mode != "text") {
+    typedHolder = ModuleOp::create(loc);
+    FailureOr<gpu::GPUModuleOp> typed =
+        buildTypedKernel(*typedHolder, params, loc);
+    if (failed(typed))
+      return failure();
+    if (mode == "typed") {
+      gpuModule = *typed;
+    } else {
+      std::string want = printed(gpuModule), got = printed(*typed);
+      if (want != got) {
+        if (const char *dump = std::getenv("TCGEN_SM90_DUMP")) {
+          std::error_code ec;
+          llvm::raw_fd_ostream(std::string(dump) + ".text", ec) << want;
+          llvm::raw_fd_ostream(std::string(dump) + ".typed", ec) << got;
+        }
+        SmallVector<StringRef> wantLines, gotLines;
+        StringRef(want).split(wantLines, '\n');
+        StringRef(got).split(gotLines, '\n');
+        size_t i = 0;
+        while (i < wantLines.size() && i < gotLines.size() &&
+               wantLines[i] == gotLines[i])
+          ++i;
+        return emitError(loc, "typed sm90 kernel differs at line ")
+               << i + 1 << ":\n  text:  "
+               << (i < wantLines.size() ? wantLines[i] : "<end>")
+               << "\n  typed: "
+               << (i < gotLines.size() ? gotLines[i] : "<end>");
+      }
+    }
+  }
+  if (failed(applyBodies(gpuModule, params, loc, epilogueBody, prologueBody)))
+    return failure();
   gpuModule->remove();
   SymbolTable(module).insert(gpuModule);
   return gpuModule.getOperation();

@@ -388,9 +388,9 @@ static void emitProducerKTile(Emitter &e, const KernelParams &p,
   }
 }
 
-void mlir::tcgen::sm90::emitProducer(OpBuilder &b, Location loc,
-                                     const KernelParams &p,
-                                     const KernelValues &v) {
+Value mlir::tcgen::sm90::emitProducer(OpBuilder &b, Location loc,
+                                      const KernelParams &p,
+                                      const KernelValues &v) {
   Emitter e(b, loc);
   const int64_t consumers = p.consumers();
   // Producer: the last warpgroup; its first thread issues every TMA load.
@@ -444,6 +444,7 @@ void mlir::tcgen::sm90::emitProducer(OpBuilder &b, Location loc,
     Value tPar = e.xori(tRb, v.cTrue);
     nvgpu::MBarrierTryWaitParityOp::create(b, loc, v.empty, tPar, v.ticks, tS);
   }
+  return cProducer;
 }
 
 void mlir::tcgen::sm90::emitPrologue(OpBuilder &b, Location loc,
