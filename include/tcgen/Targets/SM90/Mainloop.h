@@ -122,9 +122,9 @@ SmallVector<Value> buildRowBlockWgmmas(OpBuilder &b, Location loc,
 /// A): wait for its stage, the fused prologue if any, the wgmmas, commit
 /// and wait for all but this group. `inputs`: one accumulator per row
 /// block (undefined for the first k-tile, `isFirst`). Returns the results.
-SmallVector<Value> buildKTile(OpBuilder &b, Location loc,
-                              const KernelParams &p, const MainloopValues &v,
-                              Value it, bool isFirst, ValueRange inputs);
+SmallVector<Value> buildKTile(OpBuilder &b, Location loc, const KernelParams &p,
+                              const MainloopValues &v, Value it, bool isFirst,
+                              ValueRange inputs);
 
 /// What a register-A k-tile yields: the accumulator and the next k-tile's
 /// first fragment (loaded from the stage of ring counter `next`).
