@@ -177,7 +177,7 @@ mlir::tcgen::sm90::emitScalarOperandLoads(OpBuilder &b, Location loc,
   SmallVector<Value> scalars(p.epilogueOperands.size());
   for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
     if (e.kind == "scalar")
-      scalars[k] = memref::LoadOp::create(b, loc, E[k], ValueRange());
+      scalars[k] = Ops{b, loc}.load(E[k], ValueRange());
   return scalars;
 }
 

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace mlir::tcgen::sm90::epilogue {
@@ -115,6 +116,26 @@ struct Ops {
         .getResult(0);
   }
   VectorType vec2Type(Type elt) { return VectorType::get({2}, elt); }
+  // Loads and stores without a `nontemporal` attribute (as the kernel's
+  // text form writes them; the builders would set it to false).
+  Value load(Value memref, ValueRange indices) {
+    auto op = memref::LoadOp::create(b, loc, memref, indices);
+    op.removeNontemporalAttr();
+    return op;
+  }
+  void store(Value value, Value memref, ValueRange indices) {
+    auto op = memref::StoreOp::create(b, loc, value, memref, indices);
+    op.removeNontemporalAttr();
+  }
+  Value vectorLoad(Type type, Value memref, ValueRange indices) {
+    auto op = vector::LoadOp::create(b, loc, type, memref, indices);
+    op.removeNontemporalAttr();
+    return op;
+  }
+  void vectorStore(Value value, Value memref, ValueRange indices) {
+    auto op = vector::StoreOp::create(b, loc, value, memref, indices);
+    op.removeNontemporalAttr();
+  }
   /// A named barrier for the warpgroup's 128 threads.
   void barrier(Value id, Value threads) {
     NVVM::BarrierOp::create(b, loc, Type(), id, threads,

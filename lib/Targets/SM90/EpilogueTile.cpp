@@ -295,8 +295,7 @@ void TileEpilogue::emitColumnOperandLoads() {
   for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
     if (e.kind == "col")
       for (int r = 0; r < 2; ++r)
-        colE[k][r] = memref::LoadOp::create(o.b, o.loc, v.E[k],
-                                            ValueRange{loadRow(r)});
+        colE[k][r] = o.load(v.E[k], ValueRange{loadRow(r)});
 }
 
 /// Defines %col<j> and loads the row-vector and matrix operands of fragment
@@ -339,7 +338,7 @@ void TileEpilogue::emitFusedLoads(int64_t j) {
             idx = at;
             idx.push_back(col);
           }
-          pair.x[x] = memref::LoadOp::create(o.b, o.loc, v.E[k], idx);
+          pair.x[x] = o.load(v.E[k], idx);
         }
         continue;
       }
@@ -351,8 +350,7 @@ void TileEpilogue::emitFusedLoads(int64_t j) {
         col = o.remu(col, cFold);
       }
       at.push_back(col);
-      pair.vec = vector::LoadOp::create(o.b, o.loc, o.vec2Type(elt), v.E[k],
-                                        at);
+      pair.vec = o.vectorLoad(o.vec2Type(elt), v.E[k], at);
       for (int x = 0; x < 2; ++x)
         pair.x[x] = o.extract(pair.vec, x);
     }
@@ -507,7 +505,7 @@ void TileEpilogue::emitStagedChunkStore(int64_t c, int64_t col) {
     auto ifOp = scf::IfOp::create(o.b, o.loc, sgIn2, /*withElseRegion=*/false);
     OpBuilder::InsertionGuard inner(o.b);
     o.b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    memref::StoreOp::create(o.b, o.loc, sgV, v.C, cIndices(sgGr, sgGc));
+    o.store(sgV, v.C, cIndices(sgGr, sgGc));
   }
 }
 
@@ -664,15 +662,14 @@ void TileEpilogue::emitPairStore(Value value, int h, int64_t j, int64_t c,
         guarded(in, [&] {
           Value elt = o.extract(value, x);
           Value at = o.add(col.col, x ? v.c1 : v.c0);
-          memref::StoreOp::create(o.b, o.loc, elt, v.C, cIndices(row[h], at));
+          o.store(elt, v.C, cIndices(row[h], at));
         });
       }
       return;
     }
     Value in = raggedM && raggedN ? both : raggedM ? rowIn[h] : col.in;
     guarded(raggedM || raggedN ? in : Value(), [&] {
-      vector::StoreOp::create(o.b, o.loc, value, v.C,
-                              cIndices(row[h], col.col));
+      o.vectorStore(value, v.C, cIndices(row[h], col.col));
     });
     return;
   }
