@@ -3131,8 +3131,9 @@ LogicalResult mlir::tcgen::sm90::buildPackFunc(OpBuilder &b, Location loc,
   if (!parsed)
     return emitError(loc, "internal error: a pack kernel did not parse");
   auto gpuModule = *parsed->getOps<gpu::GPUModuleOp>().begin();
-  for (auto func : gpuModule.getOps<gpu::GPUFuncOp>())
-    b.clone(*func);
+  for (Operation &op : gpuModule.getBody()->getOperations())
+    if (!isa<func::FuncOp>(op))
+      b.clone(op);
   return success();
 }
 
