@@ -3122,9 +3122,12 @@ std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {
 LogicalResult mlir::tcgen::sm90::buildPackFunc(OpBuilder &b, Location loc,
                                                const PackParams &pack) {
   std::string text =
-      llvm::formatv("gpu.module @m {{\n  func.func private @{0}({1}) -> {1}\n",
-                    kPrologueFuncName, pack.type)
-          .str() +
+      "gpu.module @m {\n" +
+      (pack.transform
+           ? llvm::formatv("  func.func private @{0}({1}) -> {1}\n",
+                           kPrologueFuncName, pack.type)
+                 .str()
+           : std::string()) +
       renderPackFunc(pack) + "}\n";
   ParserConfig config(b.getContext());
   OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(text, config);
@@ -3192,12 +3195,12 @@ static LogicalResult applyBodies(gpu::GPUModuleOp gpuModule,
 }
 
 /// The generator buildKernelModule uses (transition): TCGEN_SM90_GENERATOR
-/// = "text" (the default), "typed", or "compare" (both; a difference in
+/// = "typed" (the default), "text", or "compare" (both; a difference in
 /// their printed modules is an error that shows the first differing line,
 /// and the text's module is kept).
 static StringRef generatorMode() {
   const char *mode = std::getenv("TCGEN_SM90_GENERATOR");
-  return mode ? StringRef(mode) : StringRef("text");
+  return mode ? StringRef(mode) : StringRef("typed");
 }
 
 /// The printed form of `op`.
