@@ -1,4 +1,4 @@
-//===- SM90EpilogueTest.cpp - the typed epilogue equals the text -*- C++ -*-===//
+//===- SM90EpilogueTest.cpp - The typed epilogue is the text ---*- C++ -*-===//
 //
 // This file tests that the sm90 epilogue built with typed ops
 // (Epilogue.h) is the epilogue the text renderer writes, op for op: the

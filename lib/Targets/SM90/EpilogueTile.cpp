@@ -1,4 +1,4 @@
-//===- EpilogueTile.cpp - Hopper kernel epilogue of a tile -------*- C++ -*-===//
+//===- EpilogueTile.cpp - The sm90 epilogue of a tile ----------*- C++ -*-===//
 //
 // This file implements the per-tile epilogue of the sm90 kernel with typed
 // builders: the fragment's coordinates, a fused epilogue's operand loads
@@ -197,8 +197,8 @@ void TileEpilogue::emitStoreSetup() {
   Value c1e = o.i32(1);
   epiBar = o.add(v.wg32, c1e);
   c128e = o.i32(128);
-  Value ringAddr32 = arith::TruncIOp::create(o.b, o.loc, o.b.getI32Type(),
-                                             v.ringAddr);
+  Value ringAddr32 =
+      arith::TruncIOp::create(o.b, o.loc, o.b.getI32Type(), v.ringAddr);
   Value storeBase = o.i32(p.stages * p.stageBytes());
   Value wgStore = o.i32(2 * kStoreChunkBytes);
   Value stR = o.add(ringAddr32, storeBase);
@@ -317,8 +317,7 @@ void TileEpilogue::emitFusedLoads(int64_t j) {
     SmallVector<Value> prefix;
     if (matrix && p.batched && !p.multiBatch())
       prefix.push_back(v.bIdx);
-    for (size_t i = 0; matrix && p.multiBatch() && i < p.batchShape.size();
-         ++i)
+    for (size_t i = 0; matrix && p.multiBatch() && i < p.batchShape.size(); ++i)
       prefix.push_back(v.bIdxs[i]);
     for (int h = 0; h < (matrix ? 2 : 1); ++h) {
       SmallVector<Value> at = prefix;
@@ -403,8 +402,7 @@ Value TileEpilogue::emitFusedPair(int64_t j, int h, ArrayRef<Value> e) {
     SmallVector<Value> args = {pairR};
     for (auto [k, op] : llvm::enumerate(p.epilogueOperands)) {
       if (op.kind == "row" || op.kind == "matrix")
-        args.push_back(
-            loaded[{int64_t(k), j, op.kind == "row" ? 0 : h}].vec);
+        args.push_back(loaded[{int64_t(k), j, op.kind == "row" ? 0 : h}].vec);
       else
         args.push_back(vector::BroadcastOp::create(
             o.b, o.loc, o.vec2Type(elementType(ctx, op.type)), ext[k][0]));
@@ -668,9 +666,8 @@ void TileEpilogue::emitPairStore(Value value, int h, int64_t j, int64_t c,
       return;
     }
     Value in = raggedM && raggedN ? both : raggedM ? rowIn[h] : col.in;
-    guarded(raggedM || raggedN ? in : Value(), [&] {
-      o.vectorStore(value, v.C, cIndices(row[h], col.col));
-    });
+    guarded(raggedM || raggedN ? in : Value(),
+            [&] { o.vectorStore(value, v.C, cIndices(row[h], col.col)); });
     return;
   }
   // Transposed: emitTransposedStore writes both halves of the group.
@@ -705,8 +702,7 @@ void TileEpilogue::emitTransposedStore(Value ab, Value cd, int64_t c,
 /// accumulator quads [first, first + count) (a zero-trip loop unless this
 /// block finishes a split tile); result i is quad first + i. One pointer
 /// walks the slots, and the quads are constant offsets from it.
-SmallVector<Value> TileEpilogue::emitPartialSums(int64_t first,
-                                                 int64_t count) {
+SmallVector<Value> TileEpilogue::emitPartialSums(int64_t first, int64_t count) {
   SmallVector<Value> inits(count, v.zero4);
   inits.push_back(v.sumBase);
   auto loop = scf::ForOp::create(
@@ -716,9 +712,9 @@ SmallVector<Value> TileEpilogue::emitPartialSums(int64_t first,
         Value pp = args.back();
         SmallVector<Value> parts;
         for (int64_t i = 0; i < count; ++i) {
-          Value rp = LLVM::GEPOp::create(b, loc, ptr1, b.getI8Type(), pp,
-                                         ArrayRef<LLVM::GEPArg>{
-                                             int32_t((first + i) * 2048)});
+          Value rp = LLVM::GEPOp::create(
+              b, loc, ptr1, b.getI8Type(), pp,
+              ArrayRef<LLVM::GEPArg>{int32_t((first + i) * 2048)});
           parts.push_back(LLVM::LoadOp::create(
               b, loc, VectorType::get({4}, b.getF32Type()), rp,
               /*alignment=*/16));
