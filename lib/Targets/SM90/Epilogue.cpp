@@ -184,6 +184,8 @@ SmallVector<Value> mlir::tcgen::sm90::emitScalarOperandLoads(
 
 namespace mlir::tcgen::sm90::epilogue {
 
+/// The TMA-loaded operand's per-tile values (EpilogueOps.h): constants
+/// first, then the warpgroup's barrier, row and buffers.
 OperandBase emitOperandBase(Ops &o, const KernelParams &p,
                             const EpilogueValues &v) {
   OperandBase base;
@@ -203,8 +205,8 @@ OperandBase emitOperandBase(Ops &o, const KernelParams &p,
 
 /// The warpgroup's leader (where `leader` holds) loads the operand's chunk
 /// cc (C's store box: columns n0 + cc x chunk width, the warpgroup's 64
-/// rows) into buffer cc % 2 with TMA, on that buffer's mbarrier
-/// (warpgroup w, buffer b: barrier 2 w + b).
+/// rows) into buffer cc % 2 with TMA, on that buffer's mbarrier (warpgroup
+/// w, buffer b: barrier 2 w + b).
 void emitOperandIssue(Ops &o, const KernelParams &p, const EpilogueValues &v,
                       const OperandBase &base, int64_t cc, Value leader) {
   Value ib = o.idx(cc % 2);

@@ -103,6 +103,8 @@ private:
   std::map<std::tuple<int64_t, int64_t, int>, Pair> loaded;
 };
 
+/// The indices of element (r, c) of C as a plain memref (of the batch's
+/// matrix bIdx).
 SmallVector<Value> TileEpilogue::cIndices(Value r, Value c) {
   if (p.cColumnMajor)
     return {c, r};
@@ -113,6 +115,9 @@ SmallVector<Value> TileEpilogue::cIndices(Value r, Value c) {
   return {v.bIdx, r, c};
 }
 
+/// Defines the fragment's coordinates: the thread's warp and lane in its
+/// warpgroup, its rows (row block `wgIndex` of the tile) and first column,
+/// and with TMA stores of a batch the matrix indices as i32.
 void TileEpilogue::emitCoordinates(Value wgIndex) {
   Value c32 = o.idx(32);
   c4 = o.idx(4);
@@ -150,6 +155,8 @@ void TileEpilogue::emitCoordinates(Value wgIndex) {
       bIdxIs[i] = o.toI32(v.bIdxs[i]);
 }
 
+/// Defines the edge values of tiles that reach past M or N (and, with
+/// sizes known at run time only, the clamped load rows).
 void TileEpilogue::emitEdges() {
   // Edge tiles: rows past M are clamped for loads (rowC) and not stored
   // (rowIn); columns likewise (emitColumnEdge).
@@ -729,6 +736,10 @@ SmallVector<Value> TileEpilogue::emitPartialSums(int64_t first, int64_t count) {
   return SmallVector<Value>(loop.getResults());
 }
 
+/// Emits the whole epilogue of the row block: coordinates, edges, store
+/// setup, then column group by column group the accumulators (pinned,
+/// stream-K sums added), the fused epilogue or the rounding, and the
+/// stores, chunk by chunk.
 void TileEpilogue::emit(Value acc, Value wgIndex) {
   emitCoordinates(wgIndex);
   emitEdges();
