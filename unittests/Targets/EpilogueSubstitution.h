@@ -1,4 +1,4 @@
-//===- EpilogueSubstitution.h - typed epilogue into a rendered kernel -*- C++ -*-===//
+//===- EpilogueSubstitution.h - Typed epilogue into a kernel ---*- C++ -*-===//
 //
 // This file defines the check that the sm90 epilogue built with typed ops
 // (Epilogue.h) is the text renderer's: a rendered kernel is parsed with its
@@ -29,7 +29,6 @@
 #include "llvm/Support/SourceMgr.h"
 
 namespace mlir::tcgen::sm90::epiloguecheck {
-
 
 /// A rendered kernel module, parsed, with the values of each name.
 struct NamedKernel {
@@ -67,9 +66,10 @@ struct NamedKernel {
       op->walk([&](Operation *nested) { erased.insert(nested); });
     for (auto &entry : names)
       llvm::erase_if(entry.second, [&](Value v) {
-        Operation *owner = isa<BlockArgument>(v)
-                               ? cast<BlockArgument>(v).getOwner()->getParentOp()
-                               : v.getDefiningOp();
+        Operation *owner =
+            isa<BlockArgument>(v)
+                ? cast<BlockArgument>(v).getOwner()->getParentOp()
+                : v.getDefiningOp();
         return erased.contains(owner);
       });
     for (Operation *op : llvm::reverse(ops)) {
@@ -92,7 +92,8 @@ struct NamedKernel {
 };
 
 /// Parses `text` (a module), recording every value's name.
-inline std::unique_ptr<NamedKernel> parseNamed(MLIRContext &ctx, StringRef text) {
+inline std::unique_ptr<NamedKernel> parseNamed(MLIRContext &ctx,
+                                               StringRef text) {
   llvm::SourceMgr sm;
   sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text),
                         llvm::SMLoc());
@@ -154,7 +155,7 @@ inline std::string firstDifference(StringRef a, StringRef b) {
 
 /// The values the epilogue reads, by their names, where `at` stands.
 inline EpilogueValues valuesAt(const NamedKernel &k, const KernelParams &p,
-                        Operation *at) {
+                               Operation *at) {
   auto get = [&](StringRef name) { return k.lookup(name, at); };
   EpilogueValues v;
   v.c0 = get("%c0");
@@ -219,11 +220,11 @@ substituteTypedEpilogue(NamedKernel &named, const KernelParams &p,
   // The signature: the operands' and the sizes' parameters.
   SmallVector<Type> params = epilogueParamTypes(&ctx, p);
   for (auto [e, type] : llvm::enumerate(params)) {
-    std::string name = int64_t(e) == p.tmaEpilogueOperand
-                           ? "%pE" + std::to_string(e)
-                       : p.dynamicShape && p.epilogueOperands[e].kind != "scalar"
-                           ? "%E" + std::to_string(e) + "raw"
-                           : "%E" + std::to_string(e);
+    std::string name =
+        int64_t(e) == p.tmaEpilogueOperand ? "%pE" + std::to_string(e)
+        : p.dynamicShape && p.epilogueOperands[e].kind != "scalar"
+            ? "%E" + std::to_string(e) + "raw"
+            : "%E" + std::to_string(e);
     Value arg = k->lookup(name, &kernel.front().front());
     if (!arg || !isa<BlockArgument>(arg) || arg.getType() != type)
       return "parameter " + name + " differs";
@@ -251,8 +252,7 @@ substituteTypedEpilogue(NamedKernel &named, const KernelParams &p,
 
   // The problem's counts and the operands' views.
   {
-    Operation *first =
-        k->defs(p.dynamicShape ? "%dSpanM" : "%cNumK").front();
+    Operation *first = k->defs(p.dynamicShape ? "%dSpanM" : "%cNumK").front();
     Operation *end = k->defs("%cid").front();
     OpBuilder b(first);
     auto get = [&](StringRef name) { return k->lookup(name, first); };
@@ -269,15 +269,14 @@ substituteTypedEpilogue(NamedKernel &named, const KernelParams &p,
                         : get(name));
       strides.push_back(get(name + "stride"));
     }
-    SmallVector<Value> views = emitEpilogueViews(
-        b, loc, p, raw, get("%sizeM"), get("%sizeN"), strides);
-    for (auto [name, value] :
-         {std::pair<StringRef, Value>{"%cNumK", s.cNumK},
-          {"%cTilesM", s.cTilesM},
-          {"%cTilesN", s.cTilesN},
-          {"%cPerGroup", s.cPerGroup},
-          {"%cUnits", s.cUnits},
-          {"%cTiles", s.cTiles}})
+    SmallVector<Value> views = emitEpilogueViews(b, loc, p, raw, get("%sizeM"),
+                                                 get("%sizeN"), strides);
+    for (auto [name, value] : {std::pair<StringRef, Value>{"%cNumK", s.cNumK},
+                               {"%cTilesM", s.cTilesM},
+                               {"%cTilesN", s.cTilesN},
+                               {"%cPerGroup", s.cPerGroup},
+                               {"%cUnits", s.cUnits},
+                               {"%cTiles", s.cTiles}})
       k->replace(k->defs(name).front()->getResult(0), value);
     for (auto [e, view] : llvm::enumerate(views))
       if (view.getDefiningOp())
@@ -321,7 +320,10 @@ substituteTypedEpilogue(NamedKernel &named, const KernelParams &p,
   }
 
   // The tile epilogues (one per row block), each up to its block's end.
+  // (Pack kernels in the module have values of the same names.)
   SmallVector<Operation *> starts = k->defs("%c32");
+  llvm::erase_if(starts,
+                 [&](Operation *op) { return !kernel->isProperAncestor(op); });
   if (int64_t(starts.size()) != p.rowBlocks)
     return "not one tile epilogue per row block";
   for (auto [rb, first] : llvm::enumerate(starts)) {

@@ -1,4 +1,4 @@
-//===- SM90EpilogueTest.cpp - the typed epilogue equals the text -*- C++ -*-===//
+//===- SM90EpilogueTest.cpp - The typed epilogue is the text ---*- C++ -*-===//
 //
 // This file tests that the sm90 epilogue built with typed ops
 // (Epilogue.h) is the epilogue the text renderer writes, op for op: the
@@ -263,6 +263,56 @@ TEST(SM90Epilogue, SeveralBatchDimensions) {
   p.aMapDims = p.bMapDims = p.cMapDims = {KP::kMapInner, KP::kMapOuter, 1, 0};
   expectTypedEqualsText(p);
   p = fused(p, {"matrix", "col"});
+  expectTypedEqualsText(p);
+}
+
+TEST(SM90Epilogue, BatchFoldedIntoN) {
+  // Batch dimension 1 (that A lacks) laid side by side in N: 4 matrices of
+  // 128 columns, and 2 matrices along dimension 0.
+  KernelParams p = base();
+  p.batched = true;
+  p.batchShape = {2, 4};
+  p.foldDim = 1;
+  p.foldN = 128;
+  p.n = 512;
+  p.batch = 2;
+  p.m = 1024;
+  p.tmaStore = true;
+  using KP = KernelParams;
+  p.aMapDims = {KP::kMapInner, KP::kMapOuter, KP::kMapBroadcast, 0};
+  p.bMapDims = p.cMapDims = {KP::kMapInner, KP::kMapOuter, 1, 0};
+  expectTypedEqualsText(p);
+  p = fused(p, {"row"});
+  expectTypedEqualsText(p);
+}
+
+TEST(SM90Epilogue, Clusters) {
+  KernelParams p = base();
+  p.clusterM = 2;
+  p.tmaStore = true;
+  expectTypedEqualsText(p);
+  p.clusterM = 1;
+  p.clusterN = 2;
+  p.outType = "f32";
+  expectTypedEqualsText(p);
+}
+
+TEST(SM90Epilogue, WithPackKernels) {
+  // The pack kernels of the module have values of the epilogue's names.
+  KernelParams p = base();
+  p.inType = "tf32";
+  p.blockK = 32;
+  p.bKMajor = true;
+  p.outType = "f32";
+  PackParams pack;
+  pack.name = "k_pack_b";
+  pack.operand = "B";
+  pack.rows = pack.cols = 2048;
+  pack.srcStride = pack.dstStride = 2048;
+  pack.matrixRows = 2048;
+  pack.type = "f32";
+  pack.transpose = true;
+  p.packs = {pack};
   expectTypedEqualsText(p);
 }
 

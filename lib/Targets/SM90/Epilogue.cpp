@@ -1,4 +1,4 @@
-//===- Epilogue.cpp - Hopper kernel epilogue, built with typed ops -*- C++ -*-=//
+//===- Epilogue.cpp - The sm90 epilogue: kernel-wide pieces ----*- C++ -*-===//
 //
 // This file implements the kernel-wide pieces of the sm90 epilogue with
 // typed builders: the extra operands' parameters, views and scalar loads,
@@ -122,8 +122,8 @@ ProblemSizes mlir::tcgen::sm90::emitProblemSizes(OpBuilder &b, Location loc,
     s.cNumK = o.idx(p.kTiles());
     s.cTilesM = o.idx(p.clusterTilesM());
     s.cTilesN = o.idx(p.clusterTilesN());
-    s.cPerGroup = o.idx(std::max<int64_t>(1, p.groupM / p.clusterM) *
-                        p.clusterTilesN());
+    s.cPerGroup =
+        o.idx(std::max<int64_t>(1, p.groupM / p.clusterM) * p.clusterTilesN());
     s.cUnits = o.idx(p.tiles() / p.clusterSize());
     s.cTiles = o.idx(p.tiles());
     return s;
@@ -164,16 +164,13 @@ SmallVector<Value> mlir::tcgen::sm90::emitEpilogueViews(
           b, loc, type, raw[k], zero, {sizeM, sizeN}, {strides[k], one});
     else if (e.kind != "scalar")
       views[k] = memref::ReinterpretCastOp::create(
-          b, loc, type, raw[k], zero, {e.kind == "row" ? sizeN : sizeM},
-          {one});
+          b, loc, type, raw[k], zero, {e.kind == "row" ? sizeN : sizeM}, {one});
   }
   return views;
 }
 
-SmallVector<Value>
-mlir::tcgen::sm90::emitScalarOperandLoads(OpBuilder &b, Location loc,
-                                          const KernelParams &p,
-                                          ArrayRef<Value> E) {
+SmallVector<Value> mlir::tcgen::sm90::emitScalarOperandLoads(
+    OpBuilder &b, Location loc, const KernelParams &p, ArrayRef<Value> E) {
   SmallVector<Value> scalars(p.epilogueOperands.size());
   for (auto [k, e] : llvm::enumerate(p.epilogueOperands))
     if (e.kind == "scalar")
@@ -187,6 +184,8 @@ mlir::tcgen::sm90::emitScalarOperandLoads(OpBuilder &b, Location loc,
 
 namespace mlir::tcgen::sm90::epilogue {
 
+/// The TMA-loaded operand's per-tile values (EpilogueOps.h): constants
+/// first, then the warpgroup's barrier, row and buffers.
 OperandBase emitOperandBase(Ops &o, const KernelParams &p,
                             const EpilogueValues &v) {
   OperandBase base;
@@ -206,8 +205,8 @@ OperandBase emitOperandBase(Ops &o, const KernelParams &p,
 
 /// The warpgroup's leader (where `leader` holds) loads the operand's chunk
 /// cc (C's store box: columns n0 + cc x chunk width, the warpgroup's 64
-/// rows) into buffer cc % 2 with TMA, on that buffer's mbarrier
-/// (warpgroup w, buffer b: barrier 2 w + b).
+/// rows) into buffer cc % 2 with TMA, on that buffer's mbarrier (warpgroup
+/// w, buffer b: barrier 2 w + b).
 void emitOperandIssue(Ops &o, const KernelParams &p, const EpilogueValues &v,
                       const OperandBase &base, int64_t cc, Value leader) {
   Value ib = o.idx(cc % 2);
@@ -221,10 +220,9 @@ void emitOperandIssue(Ops &o, const KernelParams &p, const EpilogueValues &v,
   Value at = o.add(base.bufs, off);
   auto viewType = MemRefType::get(
       {64, p.storeChunkCols()}, elementType(o.b.getContext(), p.outType),
-      MemRefLayoutAttrInterface(),
-      IntegerAttr::get(o.b.getI64Type(), 3));
-  Value view = memref::ViewOp::create(o.b, o.loc, viewType, v.dsm, at,
-                                      ValueRange());
+      MemRefLayoutAttrInterface(), IntegerAttr::get(o.b.getI64Type(), 3));
+  Value view =
+      memref::ViewOp::create(o.b, o.loc, viewType, v.dsm, at, ValueRange());
   nvgpu::MBarrierArriveExpectTxOp::create(o.b, o.loc, v.eBar, base.tx, iBar,
                                           Value());
   nvgpu::TmaAsyncLoadOp::create(o.b, o.loc, view, v.eBar, v.tmapE,
@@ -252,4 +250,3 @@ void mlir::tcgen::sm90::emitEpilogueOperandPrefetch(OpBuilder &b, Location loc,
   for (int64_t cc = 0; cc < std::min<int64_t>(2, chunks); ++cc)
     emitOperandIssue(o, p, v, base, cc, lead);
 }
-

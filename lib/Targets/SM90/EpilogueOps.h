@@ -1,4 +1,4 @@
-//===- EpilogueOps.h - Builders shared by the epilogue's files -*- C++ -*-===//
+//===- EpilogueOps.h - Builders shared by the epilogue ---------*- C++ -*-===//
 //
 // This file declares the small op builders and helpers that the sm90
 // epilogue's two files (Epilogue.cpp, EpilogueTile.cpp) share.
@@ -74,20 +74,12 @@ struct Ops {
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value divu(Value x, Value y) {
-    return arith::DivUIOp::create(b, loc, x, y);
-  }
-  Value remu(Value x, Value y) {
-    return arith::RemUIOp::create(b, loc, x, y);
-  }
-  Value minu(Value x, Value y) {
-    return arith::MinUIOp::create(b, loc, x, y);
-  }
+  Value divu(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value remu(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
+  Value minu(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
   Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   Value xori(Value x, Value y) { return arith::XOrIOp::create(b, loc, x, y); }
-  Value shru(Value x, Value y) {
-    return arith::ShRUIOp::create(b, loc, x, y);
-  }
+  Value shru(Value x, Value y) { return arith::ShRUIOp::create(b, loc, x, y); }
   Value cmp(arith::CmpIPredicate pred, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, pred, x, y);
   }

@@ -1,4 +1,4 @@
-//===- EpilogueTile.cpp - Hopper kernel epilogue of a tile -------*- C++ -*-===//
+//===- EpilogueTile.cpp - The sm90 epilogue of a tile ----------*- C++ -*-===//
 //
 // This file implements the per-tile epilogue of the sm90 kernel with typed
 // builders: the fragment's coordinates, a fused epilogue's operand loads
@@ -103,6 +103,8 @@ private:
   std::map<std::tuple<int64_t, int64_t, int>, Pair> loaded;
 };
 
+/// The indices of element (r, c) of C as a plain memref (of the batch's
+/// matrix bIdx).
 SmallVector<Value> TileEpilogue::cIndices(Value r, Value c) {
   if (p.cColumnMajor)
     return {c, r};
@@ -113,6 +115,9 @@ SmallVector<Value> TileEpilogue::cIndices(Value r, Value c) {
   return {v.bIdx, r, c};
 }
 
+/// Defines the fragment's coordinates: the thread's warp and lane in its
+/// warpgroup, its rows (row block `wgIndex` of the tile) and first column,
+/// and with TMA stores of a batch the matrix indices as i32.
 void TileEpilogue::emitCoordinates(Value wgIndex) {
   Value c32 = o.idx(32);
   c4 = o.idx(4);
@@ -150,6 +155,8 @@ void TileEpilogue::emitCoordinates(Value wgIndex) {
       bIdxIs[i] = o.toI32(v.bIdxs[i]);
 }
 
+/// Defines the edge values of tiles that reach past M or N (and, with
+/// sizes known at run time only, the clamped load rows).
 void TileEpilogue::emitEdges() {
   // Edge tiles: rows past M are clamped for loads (rowC) and not stored
   // (rowIn); columns likewise (emitColumnEdge).
@@ -197,8 +204,8 @@ void TileEpilogue::emitStoreSetup() {
   Value c1e = o.i32(1);
   epiBar = o.add(v.wg32, c1e);
   c128e = o.i32(128);
-  Value ringAddr32 = arith::TruncIOp::create(o.b, o.loc, o.b.getI32Type(),
-                                             v.ringAddr);
+  Value ringAddr32 =
+      arith::TruncIOp::create(o.b, o.loc, o.b.getI32Type(), v.ringAddr);
   Value storeBase = o.i32(p.stages * p.stageBytes());
   Value wgStore = o.i32(2 * kStoreChunkBytes);
   Value stR = o.add(ringAddr32, storeBase);
@@ -317,8 +324,7 @@ void TileEpilogue::emitFusedLoads(int64_t j) {
     SmallVector<Value> prefix;
     if (matrix && p.batched && !p.multiBatch())
       prefix.push_back(v.bIdx);
-    for (size_t i = 0; matrix && p.multiBatch() && i < p.batchShape.size();
-         ++i)
+    for (size_t i = 0; matrix && p.multiBatch() && i < p.batchShape.size(); ++i)
       prefix.push_back(v.bIdxs[i]);
     for (int h = 0; h < (matrix ? 2 : 1); ++h) {
       SmallVector<Value> at = prefix;
@@ -403,8 +409,7 @@ Value TileEpilogue::emitFusedPair(int64_t j, int h, ArrayRef<Value> e) {
     SmallVector<Value> args = {pairR};
     for (auto [k, op] : llvm::enumerate(p.epilogueOperands)) {
       if (op.kind == "row" || op.kind == "matrix")
-        args.push_back(
-            loaded[{int64_t(k), j, op.kind == "row" ? 0 : h}].vec);
+        args.push_back(loaded[{int64_t(k), j, op.kind == "row" ? 0 : h}].vec);
       else
         args.push_back(vector::BroadcastOp::create(
             o.b, o.loc, o.vec2Type(elementType(ctx, op.type)), ext[k][0]));
@@ -668,9 +673,8 @@ void TileEpilogue::emitPairStore(Value value, int h, int64_t j, int64_t c,
       return;
     }
     Value in = raggedM && raggedN ? both : raggedM ? rowIn[h] : col.in;
-    guarded(raggedM || raggedN ? in : Value(), [&] {
-      o.vectorStore(value, v.C, cIndices(row[h], col.col));
-    });
+    guarded(raggedM || raggedN ? in : Value(),
+            [&] { o.vectorStore(value, v.C, cIndices(row[h], col.col)); });
     return;
   }
   // Transposed: emitTransposedStore writes both halves of the group.
@@ -705,8 +709,7 @@ void TileEpilogue::emitTransposedStore(Value ab, Value cd, int64_t c,
 /// accumulator quads [first, first + count) (a zero-trip loop unless this
 /// block finishes a split tile); result i is quad first + i. One pointer
 /// walks the slots, and the quads are constant offsets from it.
-SmallVector<Value> TileEpilogue::emitPartialSums(int64_t first,
-                                                 int64_t count) {
+SmallVector<Value> TileEpilogue::emitPartialSums(int64_t first, int64_t count) {
   SmallVector<Value> inits(count, v.zero4);
   inits.push_back(v.sumBase);
   auto loop = scf::ForOp::create(
@@ -716,9 +719,9 @@ SmallVector<Value> TileEpilogue::emitPartialSums(int64_t first,
         Value pp = args.back();
         SmallVector<Value> parts;
         for (int64_t i = 0; i < count; ++i) {
-          Value rp = LLVM::GEPOp::create(b, loc, ptr1, b.getI8Type(), pp,
-                                         ArrayRef<LLVM::GEPArg>{
-                                             int32_t((first + i) * 2048)});
+          Value rp = LLVM::GEPOp::create(
+              b, loc, ptr1, b.getI8Type(), pp,
+              ArrayRef<LLVM::GEPArg>{int32_t((first + i) * 2048)});
           parts.push_back(LLVM::LoadOp::create(
               b, loc, VectorType::get({4}, b.getF32Type()), rp,
               /*alignment=*/16));
@@ -733,6 +736,10 @@ SmallVector<Value> TileEpilogue::emitPartialSums(int64_t first,
   return SmallVector<Value>(loop.getResults());
 }
 
+/// Emits the whole epilogue of the row block: coordinates, edges, store
+/// setup, then column group by column group the accumulators (pinned,
+/// stream-K sums added), the fused epilogue or the rounding, and the
+/// stores, chunk by chunk.
 void TileEpilogue::emit(Value acc, Value wgIndex) {
   emitCoordinates(wgIndex);
   emitEdges();

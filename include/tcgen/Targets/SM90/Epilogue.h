@@ -1,4 +1,4 @@
-//===- Epilogue.h - Hopper kernel epilogue, built with typed ops -*- C++ -*-===//
+//===- Epilogue.h - The sm90 epilogue, built with typed ops ----*- C++ -*-===//
 //
 // This file declares the epilogue of the sm90 kernel built with typed
 // builders: the fused epilogue's operands (kernel parameters, views,
