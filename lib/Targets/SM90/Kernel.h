@@ -143,11 +143,6 @@ struct PrologueValues {
 void emitPrologue(OpBuilder &b, Location loc, const KernelParams &p,
                   const PrologueValues &v, Value stage);
 
-/// Emits the pack kernel `pack` at `b`'s point (in the kernel's
-/// gpu.module).
-LogicalResult buildPackFunc(OpBuilder &b, Location loc,
-                            const PackParams &pack);
-
 /// Builds the kernel's gpu.module (the kernel, its pack kernels and the
 /// declarations of the functions a fused epilogue or prologue calls) at
 /// the end of `module`.

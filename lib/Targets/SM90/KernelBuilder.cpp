@@ -39,8 +39,6 @@ namespace mlir::tcgen::sm90 {
 FailureOr<gpu::GPUModuleOp> buildTypedKernel(ModuleOp module,
                                              const KernelParams &p,
                                              Location loc);
-LogicalResult buildPackFunc(OpBuilder &b, Location loc,
-                            const PackParams &pack);
 } // namespace mlir::tcgen::sm90
 
 /// wgmma matrix-descriptor fields (PTX ISA "matrix descriptor format").
@@ -3115,29 +3113,6 @@ std::string mlir::tcgen::sm90::renderPackFunc(const PackParams &pack) {
 )",
                       pack.type, pack.transform ? "%tW7" : "%chunk");
   return s;
-}
-
-/// Transition: the pack kernel `pack` parsed from its text, cloned at
-/// `b`'s point (inside the kernel's gpu.module).
-LogicalResult mlir::tcgen::sm90::buildPackFunc(OpBuilder &b, Location loc,
-                                               const PackParams &pack) {
-  std::string text =
-      "gpu.module @m {\n" +
-      (pack.transform
-           ? llvm::formatv("  func.func private @{0}({1}) -> {1}\n",
-                           kPrologueFuncName, pack.type)
-                 .str()
-           : std::string()) +
-      renderPackFunc(pack) + "}\n";
-  ParserConfig config(b.getContext());
-  OwningOpRef<ModuleOp> parsed = parseSourceString<ModuleOp>(text, config);
-  if (!parsed)
-    return emitError(loc, "internal error: a pack kernel did not parse");
-  auto gpuModule = *parsed->getOps<gpu::GPUModuleOp>().begin();
-  for (Operation &op : gpuModule.getBody()->getOperations())
-    if (!isa<func::FuncOp>(op))
-      b.clone(op);
-  return success();
 }
 
 /// Replaces the calls of @tcgen_epilogue and @tcgen_prologue in `gpuModule`
