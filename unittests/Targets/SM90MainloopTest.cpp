@@ -244,9 +244,11 @@ TEST(SM90Mainloop, Tf32AndFp8) {
   p.blockK = 32;
   p.bKMajor = true;
   expectSameAsText(p, "tf32");
-  p.inType = "e4m3";
-  p.blockK = 128;
-  expectSameAsText(p, "e4m3");
+  for (const char *fp8 : {"e4m3", "e5m2"}) {
+    p.inType = fp8;
+    p.blockK = 128;
+    expectSameAsText(p, fp8);
+  }
 }
 
 TEST(SM90Mainloop, RowBlocks) {
@@ -272,6 +274,20 @@ TEST(SM90Mainloop, StreamK) {
   expectSameAsText(p, "stream-K");
 }
 
+TEST(SM90Mainloop, SizesAtRunTimeSecondProductAndBatch) {
+  KernelParams p = baseParams();
+  p.dynamicShape = true;
+  p.tmaStore = true;
+  expectSameAsText(p, "sizes at run time");
+  p = baseParams();
+  p.k2 = 512;
+  expectSameAsText(p, "add(gemm, gemm)");
+  p = baseParams();
+  p.batched = true;
+  p.batch = 3;
+  expectSameAsText(p, "batch of 3");
+}
+
 TEST(SM90Mainloop, SharedMemoryPrologue) {
   KernelParams p = baseParams();
   p.prologueA = true;
@@ -284,11 +300,13 @@ TEST(SM90Mainloop, SharedMemoryPrologue) {
 TEST(SM90Mainloop, RegisterAPrologue) {
   for (bool aMN : {false, true}) {
     KernelParams p = baseParams();
+    p.inType = aMN ? "bf16" : "f16";
     p.prologueA = true;
     p.prologueInRegisters = true;
     p.aMNMajor = aMN;
     p.blockN = 192;
-    expectSameAsText(p, aMN ? "register A, [k][m]" : "register A, [m][k]");
+    expectSameAsText(p, aMN ? "register A, bf16 [k][m]"
+                            : "register A, f16 [m][k]");
   }
 }
 
