@@ -3,8 +3,7 @@
 // This file implements the consumer warpgroups' main loop of the sm90
 // kernel with typed op builders: per k-tile the wait for its stage, the
 // wgmma descriptors that walk the stage (128B-swizzled tiles, see
-// KernelBuilder.cpp), the wgmmas and the stage's release. The ops and their
-// order are those of the kernel's text form, so that both print alike.
+// Kernel.cpp), the wgmmas and the stage's release.
 //
 //===----------------------------------------------------------------------===//
 
@@ -289,10 +288,17 @@ SmallVector<Value> mlir::tcgen::sm90::buildKTile(OpBuilder &b, Location loc,
 RegisterKTile mlir::tcgen::sm90::buildKTileRegs(
     OpBuilder &b, Location loc, const KernelParams &p, const MainloopValues &v,
     Value it, Value next, bool isFirst, Value input, ArrayRef<Value> f0) {
-  // Each k-step is its own wgmma group with fragments of its own; step kk
-  // first loads the next step's fragment, then multiplies, commits and
-  // waits until at most two groups are in flight (KernelBuilder.cpp's
-  // emitKTileRegs says why).
+  // wgmma reads its A registers asynchronously, and PTX forbids writing
+  // them before the group that reads them is retired: a k-tile whose one
+  // group read fragments the next k-tile had already rewritten gave wrong
+  // results from N = 192 on. So each k-step is its own group with
+  // fragments of its own (F0 .. F3), and step kk first loads the next
+  // step's fragment, then fences, multiplies, commits and waits until at
+  // most two groups are in flight: the fragment a step rewrites was last
+  // read three groups earlier (the pattern of CUTLASS's register-A
+  // mainloop). The last step loads the next k-tile's F0 from stage `next`
+  // after its own group is issued, so that waiting for that stage does not
+  // hold back this k-tile's last wgmma.
   const int64_t bStepBytes = kStepBytes(p.bKMajor);
   const int64_t steps = p.blockK / p.wgmmaK();
   Value stage = arith::RemUIOp::create(b, loc, it, v.cStages);

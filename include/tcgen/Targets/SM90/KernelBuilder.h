@@ -61,9 +61,6 @@ struct PackParams {
 };
 
 
-/// Renders the gpu.func of a pack kernel (exposed for tests).
-std::string renderPackFunc(const PackParams &pack);
-
 /// Everything the generated kernel depends on.
 struct KernelParams {
   std::string name;            ///< kernel symbol (also the gpu.module name)
@@ -415,9 +412,6 @@ inline int64_t bBoxRows(const KernelParams &p) {
 }
 
 
-/// Renders the gpu.module of the kernel as MLIR text (exposed for tests).
-std::string renderKernelModule(const KernelParams &params);
-
 /// The name of the function a fused epilogue's calls name.
 constexpr llvm::StringLiteral kEpilogueFuncName = "tcgen_epilogue";
 
@@ -434,7 +428,7 @@ using EpilogueBodyBuilder =
 /// transformed element (same type) out.
 using PrologueBodyBuilder = std::function<Value(OpBuilder &, Value element)>;
 
-/// Parses the rendered kernel and appends its gpu.module to `module`. With
+/// Builds the kernel's gpu.module and appends it to `module`. With
 /// a fused epilogue, every call of @tcgen_epilogue is replaced by what
 /// `epilogueBody` emits, with a fused prologue every call of
 /// @tcgen_prologue by what `prologueBody` emits, and the declarations are
