@@ -41,7 +41,9 @@ struct Emitter {
   Value i16(int64_t v) { return constant(b.getI16Type(), v); }
   Value i32(int64_t v) { return constant(i32Type(), v); }
   Value i64(int64_t v) { return constant(i64Type(), v); }
-  Value i1(bool v) { return arith::ConstantOp::create(b, loc, b.getBoolAttr(v)); }
+  Value i1(bool v) {
+    return arith::ConstantOp::create(b, loc, b.getBoolAttr(v));
+  }
 
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
@@ -66,7 +68,9 @@ struct Emitter {
   Value indexCast(Type to, Value x) {
     return arith::IndexCastOp::create(b, loc, to, x);
   }
-  Value trunc(Type to, Value x) { return arith::TruncIOp::create(b, loc, to, x); }
+  Value trunc(Type to, Value x) {
+    return arith::TruncIOp::create(b, loc, to, x);
+  }
 };
 
 /// Creates `scf.if %cond` without results or else region and moves `b`

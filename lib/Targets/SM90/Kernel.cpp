@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Emit.h"
 #include "Kernel.h"
+#include "Emit.h"
 
 #include "tcgen/Targets/SM90/Epilogue.h"
 #include "tcgen/Targets/SM90/Mainloop.h"
@@ -75,9 +75,9 @@ static KernelTypes kernelTypes(MLIRContext *ctx, const KernelParams &p) {
   KernelTypes t;
   t.barT = barrierGroupType(ctx, p.stages);
   const int64_t aRows = p.aMNMajor ? 64 : p.blockM / p.clusterN;
-  t.tmA = tensorMapType(p.multiBatch()
-                            ? boxTypeOf(ctx, p, p.aMapDims, aRows)
-                            : boxType(ctx, p, aRows, p.aBatchMiddle));
+  t.tmA =
+      tensorMapType(p.multiBatch() ? boxTypeOf(ctx, p, p.aMapDims, aRows)
+                                   : boxType(ctx, p, aRows, p.aBatchMiddle));
   t.tmB = tensorMapType(
       p.multiBatch()
           ? boxTypeOf(ctx, p, p.bMapDims, p.bKMajor ? bBoxRows(p) : 64)
@@ -128,9 +128,9 @@ static gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
     attrs.push_back(b.getNamedAttr(
         "nvvm.cluster_dim",
         b.getDenseI32ArrayAttr({int32_t(p.clusterSize()), 1, 1})));
-  auto func = gpu::GPUFuncOp::create(b, loc, p.name,
-                                     b.getFunctionType(args, {}), TypeRange(),
-                                     TypeRange(), attrs);
+  auto func =
+      gpu::GPUFuncOp::create(b, loc, p.name, b.getFunctionType(args, {}),
+                             TypeRange(), TypeRange(), attrs);
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
   return func;
 }
@@ -251,8 +251,7 @@ static void emitEntry(Emitter &e, const KernelParams &p, const KernelTypes &t,
 /// epilogue operand its chunk buffers' too), and the block's place in its
 /// cluster.
 static void emitBarriers(Emitter &e, const KernelParams &p,
-                         const KernelTypes &t, KernelValues &v,
-                         KernelArgs &a) {
+                         const KernelTypes &t, KernelValues &v, KernelArgs &a) {
   OpBuilder &b = e.b;
   const int64_t consumers = p.consumers();
   const bool clustered = p.clusterSize() > 1;
@@ -278,8 +277,8 @@ static void emitBarriers(Emitter &e, const KernelParams &p,
     NVVM::FenceMbarrierInitOp::create(b, e.loc);
   }
   if (p.tmaEpilogueOperand >= 0) {
-    a.tmapE = UnrealizedConversionCastOp::create(b, e.loc, t.tmE, a.pE)
-                  .getResult(0);
+    a.tmapE =
+        UnrealizedConversionCastOp::create(b, e.loc, t.tmE, a.pE).getResult(0);
     a.eBar = nvgpu::MBarrierCreateOp::create(b, e.loc, t.barE);
     OpBuilder::InsertionGuard guard(b);
     openIf(b, e.loc, v.isT0);
@@ -440,8 +439,8 @@ static void emitConsumerSetup(Emitter &e, const KernelParams &p,
     m.c8bar = e.i32(8);
     Value emptyBar0 =
         nvgpu::MBarrierGetOp::create(b, e.loc, e.i32Type(), v.empty, v.c0);
-    auto pair = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), {e.i32Type(), e.i32Type()});
+    auto pair = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                 {e.i32Type(), e.i32Type()});
     Value emptyR =
         LLVM::InlineAsmOp::create(
             b, e.loc, pair, ValueRange{emptyBar0},
@@ -449,8 +448,7 @@ static void emitConsumerSetup(Emitter &e, const KernelParams &p,
             "$1, $2, 1;",
             "=r,=r,r", /*has_side_effects=*/false, /*is_align_stack=*/false,
             LLVM::tailcallkind::TailCallKind::None,
-            LLVM::AsmDialectAttr::get(b.getContext(),
-                                      LLVM::AsmDialect::AD_ATT),
+            LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
             ArrayAttr())
             .getResult(0);
     m.emptyR0 = LLVM::ExtractValueOp::create(b, e.loc, emptyR, 0);
@@ -479,8 +477,8 @@ static void emitConsumerSetup(Emitter &e, const KernelParams &p,
 }
 
 /// The epilogue's view of the kernel's values for one work item.
-static EpilogueValues epilogueValues(const KernelValues &v,
-                                     const KernelArgs &a, const WorkItem &item,
+static EpilogueValues epilogueValues(const KernelValues &v, const KernelArgs &a,
+                                     const WorkItem &item,
                                      const RasterValues &r) {
   EpilogueValues ev;
   ev.c0 = v.c0;

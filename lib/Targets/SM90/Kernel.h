@@ -95,9 +95,9 @@ struct StreamKFixup {
 /// Emits the stream-K fix-up of one consumer warpgroup after its k-range
 /// of `item`'s tile, with its accumulators `acc`; leaves `b` inside the
 /// returned `scf.if %notContrib`.
-StreamKFixup emitStreamKFixup(OpBuilder &b, Location loc,
-                              const KernelParams &p, const KernelValues &v,
-                              const WorkItem &item, Value acc);
+StreamKFixup emitStreamKFixup(OpBuilder &b, Location loc, const KernelParams &p,
+                              const KernelValues &v, const WorkItem &item,
+                              Value acc);
 
 /// Emits the sums of the partial slots (%cLow ..< %bid) for the
 /// accumulator quads [first, first + count); returns them (vector<4xf32>
@@ -146,9 +146,8 @@ void emitPrologue(OpBuilder &b, Location loc, const KernelParams &p,
 /// Builds the kernel's gpu.module (the kernel, its pack kernels and the
 /// declarations of the functions a fused epilogue or prologue calls) at
 /// the end of `module`.
-FailureOr<gpu::GPUModuleOp> buildTypedKernel(ModuleOp module,
-                                             const KernelParams &p,
-                                             Location loc);
+FailureOr<gpu::GPUModuleOp>
+buildTypedKernel(ModuleOp module, const KernelParams &p, Location loc);
 
 } // namespace mlir::tcgen::sm90
 

@@ -34,8 +34,7 @@ MemRefType mlir::tcgen::sm90::boxType(MLIRContext *ctx, const KernelParams &p,
   return smemType(shape, scalarType(ctx, p.memType()));
 }
 
-MemRefType mlir::tcgen::sm90::boxTypeOf(MLIRContext *ctx,
-                                        const KernelParams &p,
+MemRefType mlir::tcgen::sm90::boxTypeOf(MLIRContext *ctx, const KernelParams &p,
                                         const std::vector<int> &dims,
                                         int64_t rows) {
   SmallVector<int64_t> shape;
@@ -66,10 +65,10 @@ struct StageLoad {
 /// the half of the rows its cluster rank %rankX names and multicasts it to
 /// both.
 static void emitTileLoads(Emitter &e, const KernelParams &p,
-                          const KernelValues &v, const StageLoad &l,
-                          bool isB, Value tmap, bool kMajor, int64_t rows,
-                          int64_t offset, Value origin, bool shared,
-                          bool middle, const std::vector<int> &mapDims) {
+                          const KernelValues &v, const StageLoad &l, bool isB,
+                          Value tmap, bool kMajor, int64_t rows, int64_t offset,
+                          Value origin, bool shared, bool middle,
+                          const std::vector<int> &mapDims) {
   MLIRContext *ctx = e.b.getContext();
   Value base = l.aOff, org = origin, multicast;
   if (shared) {
@@ -107,11 +106,11 @@ static void emitTileLoads(Emitter &e, const KernelParams &p,
   MemRefType type = mapDims.empty() ? boxType(ctx, p, boxRows, middle)
                                     : boxTypeOf(ctx, p, mapDims, boxRows);
   for (int64_t b = 0; b < rows / boxRows; ++b) {
-    Value off = e.idx(offset + (kMajor ? b * boxRows * kSwizzleRowBytes
-                                       : b * kBBoxBytes));
+    Value off = e.idx(
+        offset + (kMajor ? b * boxRows * kSwizzleRowBytes : b * kBBoxBytes));
     Value at = e.add(base, off);
-    Value buf = memref::ViewOp::create(e.b, e.loc, type, v.dsm, at,
-                                       ValueRange());
+    Value buf =
+        memref::ViewOp::create(e.b, e.loc, type, v.dsm, at, ValueRange());
     // The box's place along the tile's rows (an MN-major tile's: along its
     // columns), and with `fold` its matrix and column within it.
     Value place = org, foldIdx;
@@ -125,8 +124,8 @@ static void emitTileLoads(Emitter &e, const KernelParams &p,
       foldIdx = e.divu(place, w);
       place = within;
     }
-    SmallVector<Value> c = kMajor ? coords(l.k0, place, foldIdx)
-                                  : coords(place, l.k0, foldIdx);
+    SmallVector<Value> c =
+        kMajor ? coords(l.k0, place, foldIdx) : coords(place, l.k0, foldIdx);
     nvgpu::TmaAsyncLoadOp::create(e.b, e.loc, buf, v.full, tmap, c, l.s,
                                   multicast, Value());
   }
@@ -316,8 +315,8 @@ static void emitStageLoads(Emitter &e, const KernelParams &p,
     emitAsyncCopies(e, p, v, a, l, /*isB=*/false, /*kMajor=*/!p.aMNMajor,
                     p.blockM, /*offset=*/0, l.raster->m0, p.aRows, p.aCols);
   if (p.bAsync)
-    emitAsyncCopies(e, p, v, a, l, /*isB=*/true, /*kMajor=*/p.bKMajor,
-                    p.blockN, aTileBytes, l.raster->n0, p.bRows, p.bCols);
+    emitAsyncCopies(e, p, v, a, l, /*isB=*/true, /*kMajor=*/p.bKMajor, p.blockN,
+                    aTileBytes, l.raster->n0, p.bRows, p.bCols);
   // This thread's arrival when its copies have landed.
   Value bar = nvgpu::MBarrierGetOp::create(b, e.loc, e.i32Type(), v.full, l.s);
   Value barP = LLVM::IntToPtrOp::create(
@@ -343,8 +342,7 @@ static void emitProducerKTile(Emitter &e, const KernelParams &p,
   Value rb = e.indexCast(e.i1Type(), round);
   // Round 0 passes on fresh barriers: wait for parity (round & 1) ^ 1.
   Value par = e.xori(rb, v.cTrue);
-  nvgpu::MBarrierTryWaitParityOp::create(b, e.loc, v.empty, par, v.ticks,
-                                         l.s);
+  nvgpu::MBarrierTryWaitParityOp::create(b, e.loc, v.empty, par, v.ticks, l.s);
   Value so = e.mul(l.s, v.cStageBytes);
   l.aOff = e.add(v.pad, so);
   Value c64 = e.idx(p.blockK);
@@ -469,8 +467,8 @@ void mlir::tcgen::sm90::emitPrologue(OpBuilder &b, Location loc,
     Value x = LLVM::LoadOp::create(b, loc, vec, ptr, /*alignment=*/16);
     for (int64_t k = 0; k < 8; ++k) {
       Value el = vector::ExtractOp::create(b, loc, x, k);
-      Value y = func::CallOp::create(b, loc, kPrologueFuncName,
-                                     TypeRange{elt}, ValueRange{el})
+      Value y = func::CallOp::create(b, loc, kPrologueFuncName, TypeRange{elt},
+                                     ValueRange{el})
                     .getResult(0);
       x = vector::InsertOp::create(b, loc, y, x, k);
     }
@@ -478,7 +476,8 @@ void mlir::tcgen::sm90::emitPrologue(OpBuilder &b, Location loc,
   }
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
   NVVM::BarrierOp::create(b, loc, TypeRange(), v.pBar, v.cPThreads,
                           NVVM::BarrierReductionAttr(), Value());
 }

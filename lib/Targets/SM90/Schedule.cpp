@@ -144,8 +144,8 @@ WorkItem mlir::tcgen::sm90::emitWorkLoopBegin(OpBuilder &b, Location loc,
   if (!p.streamK) {
     // Data-parallel: cluster c (block c without clusters) computes cluster
     // tiles c, c + the number of clusters, ...
-    auto loop = scf::ForOp::create(b, loc, v.cid, v.cUnits, v.ncl,
-                                   ValueRange{v.c0});
+    auto loop =
+        scf::ForOp::create(b, loc, v.cid, v.cUnits, v.ncl, ValueRange{v.c0});
     b.setInsertionPointToStart(loop.getBody());
     item.loop = loop;
     item.t = loop.getInductionVar();
@@ -376,11 +376,9 @@ StreamKFixup mlir::tcgen::sm90::emitStreamKFixup(OpBuilder &b, Location loc,
 /// accumulator quads [first, first + count) (a zero-trip loop unless
 /// this block finishes a split tile); result #i is quad first + i. One
 /// pointer walks the slots, and the quads are constant offsets from it.
-SmallVector<Value>
-mlir::tcgen::sm90::emitPartialSums(OpBuilder &b, Location loc,
-                                   const KernelValues &v,
-                                   const StreamKFixup &fixup, int64_t first,
-                                   int64_t count) {
+SmallVector<Value> mlir::tcgen::sm90::emitPartialSums(
+    OpBuilder &b, Location loc, const KernelValues &v,
+    const StreamKFixup &fixup, int64_t first, int64_t count) {
   Emitter e(b, loc);
   SmallVector<Value> inits(count, fixup.zero4);
   inits.push_back(fixup.sumBase);

@@ -23,7 +23,6 @@
 
 namespace mlir::tcgen::sm90 {
 
-
 /// A pack kernel: copies a [rows][cols] matrix of 16-bit elements, whose
 /// rows are `srcStride` elements apart, into a buffer with rows
 /// `dstStride` apart (a multiple of 128 bytes): TMA cannot read rows that
@@ -60,10 +59,9 @@ struct PackParams {
   }
 };
 
-
 /// Everything the generated kernel depends on.
 struct KernelParams {
-  std::string name;            ///< kernel symbol (also the gpu.module name)
+  std::string name; ///< kernel symbol (also the gpu.module name)
   /// The problem: any sizes. Partial tiles at the M, N and K edges are
   /// zero-filled by TMA loads and clipped by TMA stores (or masked).
   int64_t m = 0, n = 0, k = 0;
@@ -141,8 +139,8 @@ struct KernelParams {
   /// columns overlapping the one before it (storeChunks); it takes neither
   /// stream-K nor a prologue on B in shared memory.
   int64_t blockN = 256;
-  int64_t blockK = 64;         ///< one 128-byte swizzle atom of f16
-  int64_t stages = 4;          ///< shared-memory ring depth
+  int64_t blockK = 64; ///< one 128-byte swizzle atom of f16
+  int64_t stages = 4;  ///< shared-memory ring depth
   /// A and B element type: f16, bf16, tf32 (f32 operands that the
   /// tensor cores read as tf32: 4-byte elements, blockK = 32 so that a
   /// k-tile row is still one 128-byte swizzle atom, wgmma k = 8; both
@@ -323,8 +321,7 @@ struct KernelParams {
   /// Block tiles the blocks walk, edge tiles and the whole batch included
   /// (a summed batch has one C).
   int64_t tiles() const {
-    return (batchReduce ? 1 : batch) * clusterTilesPerMatrix() *
-           clusterSize();
+    return (batchReduce ? 1 : batch) * clusterTilesPerMatrix() * clusterSize();
   }
   /// k-tiles of the first product per output tile; the last may be
   /// partial (TMA zero fill).
@@ -402,7 +399,6 @@ struct KernelParams {
   }
 };
 
-
 /// The rows of one TMA box of a K-major B tile: the block's share of the
 /// tile (half of it in a 2x1 cluster), or one matrix's width where the
 /// tile spans several matrices laid side by side in N (foldsN).
@@ -410,7 +406,6 @@ inline int64_t bBoxRows(const KernelParams &p) {
   int64_t rows = p.blockN / p.clusterM;
   return p.foldsN() ? std::min(rows, p.foldN) : rows;
 }
-
 
 /// The name of the function a fused epilogue's calls name.
 constexpr llvm::StringLiteral kEpilogueFuncName = "tcgen_epilogue";
