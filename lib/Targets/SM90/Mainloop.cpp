@@ -32,10 +32,6 @@ constexpr int64_t kSwizzleRowBytes = 128;
 /// of K along a 128-byte row (K-major) or 16 rows (MN-major).
 int64_t kStepBytes(bool kMajor) { return kMajor ? 32 : 16 * kSwizzleRowBytes; }
 
-Value indexConst(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
 Value i32Const(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(v));
 }
