@@ -40,7 +40,7 @@ struct KernelValues {
   Value cid, ncl, tid32, c128i, c0i, c32i, wg32, wg;
   Value dsm, base, pad, full, empty, isT0;
   Value rankX, rankM, rankN, mcMask;
-  // Stream-K partition (kStreamKPartition).
+  // Stream-K partition (emitStreamKPartition).
   Value skUnits, skP, skStart, skEnd, dpFirst;
   // Consumer branch.
   Value wtid, c4i;
@@ -65,7 +65,7 @@ struct WorkItem {
   Value uN, dtN; ///< stream-K: the loop's next state
 };
 
-/// Emits kStreamKPartition (the stream-K split of the launched grid) and
+/// Emits the stream-K partition (the split of the launched grid) and
 /// sets its fields of `v`.
 void emitStreamKPartition(OpBuilder &b, Location loc, KernelValues &v);
 
