@@ -222,7 +222,7 @@ void mlir::tcgen::model::predict(SM90Candidate &c, const Problem &p,
     // The k steps of all tiles, evenly over the SMs. The tiles of the
     // last partial wave are split, with one full wave more where the
     // partial one is less than half (all tiles, if there are fewer than
-    // two waves: the kernel's partition, KernelBuilder.cpp); the block
+    // two waves: the kernel's partition, Schedule.cpp); the block
     // that finishes a split tile reads the partial accumulators of the
     // others one after the other: the fix-up grows with the contributors
     // per tile.

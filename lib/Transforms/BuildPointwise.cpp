@@ -7,17 +7,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcgen/Analysis/Epilogue.h"
+#include "tcgen/Transforms/GridStride.h"
 #include "tcgen/Transforms/Passes.h"
-#include "tcgen/Transforms/LoopTags.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Parser/Parser.h"
-#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::tcgen {
 #define GEN_PASS_DEF_TCGENBUILDPOINTWISEPASS
@@ -27,14 +26,6 @@ namespace {
 constexpr int64_t kThreads = 256;
 /// At most eight blocks per SM of a 132-SM H100 (grid-stride beyond).
 constexpr int64_t kMaxBlocks = 8 * 132;
-constexpr StringLiteral kBodyFunc = "tcgen_pointwise_body";
-
-std::string typeText(Type t) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << t;
-  return s;
-}
 
 /// Elements per thread and step: the largest of 8, 4, 2 and 1 that divides
 /// n (rows then start at multiples of it: aligned vector accesses).
@@ -56,129 +47,146 @@ int64_t alignment(int64_t w, Type t) {
 /// at most kMaxBlocks (the threads stride over the rest).
 int64_t gridBlocks(const PointwiseInfo &pw) {
   int64_t units = pw.m * pw.n / vectorWidth(pw.n);
-  return std::clamp<int64_t>((units + kThreads - 1) / kThreads, 1,
-                             kMaxBlocks);
+  return std::clamp<int64_t>((units + kThreads - 1) / kThreads, 1, kMaxBlocks);
 }
 
-/// The kernel: parameters X, E0, E1, ..., Y (all !llvm.ptr); per step a
-/// thread loads W elements of X (and of row and matrix operands, one of a
-/// column operand; scalars once), calls @tcgen_pointwise_body per element
-/// and stores W elements of Y.
-std::string renderKernel(StringRef name, const PointwiseInfo &pw) {
+/// Index arithmetic and global-memory accesses of the kernel.
+struct PointwiseEmitter {
+  OpBuilder &b;
+  Location loc;
+  Type global; ///< !llvm.ptr<1>
+
+  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value toI64(Value x) {
+    return arith::IndexCastOp::create(b, loc, b.getI64Type(), x);
+  }
+  /// Element `index` (i64) of `ptr`, of type `t`.
+  Value at(Value ptr, Value index, Type t) {
+    return LLVM::GEPOp::create(b, loc, global, t, ptr, ValueRange{index});
+  }
+  /// A vector of `w` elements of `t` at element `index` of `ptr`.
+  Value vecLoad(Value ptr, Value index, Type t, int64_t w) {
+    return LLVM::LoadOp::create(b, loc, VectorType::get({w}, t),
+                                at(ptr, index, t), alignment(w, t));
+  }
+};
+
+/// One step of the kernel's loop at unit `u`: loads W elements of X (and
+/// of row and matrix operands, one of a column operand; `scalars` holds
+/// the scalars, loaded once), emits the body per element and stores W
+/// elements of Y. Fails where the body does not yield Y's type.
+LogicalResult buildStep(PointwiseEmitter &e, const PointwiseInfo &pw, Value u,
+                        Value cPerRow, Value cW, Value cN, Value gX, Value gY,
+                        ArrayRef<Value> gE, ArrayRef<Value> scalars,
+                        Operation *op) {
+  OpBuilder &b = e.b;
+  Location loc = e.loc;
   const EpilogueInfo &info = pw.body;
-  int64_t w = vectorWidth(pw.n);
-  int64_t units = pw.m * pw.n / w;
-  std::string xT = typeText(info.matmulType), yT = typeText(info.outType);
-  std::string params = "%pX: !llvm.ptr";
-  std::string bodyArgs = xT;
-  for (auto [k, e] : llvm::enumerate(info.operands)) {
-    params += llvm::formatv(", %pE{0}: !llvm.ptr", k).str();
-    bodyArgs += ", " + typeText(e.elementType);
+  const int64_t w = vectorWidth(pw.n);
+  Value r = arith::DivUIOp::create(b, loc, u, cPerRow);
+  Value q = arith::RemUIOp::create(b, loc, u, cPerRow);
+  Value c = arith::MulIOp::create(b, loc, q, cW);
+  Value rowAt = arith::MulIOp::create(b, loc, r, cN);
+  Value atIdx = arith::AddIOp::create(b, loc, rowAt, c);
+  Value atI = e.toI64(atIdx);
+  Value cI = e.toI64(c);
+  Value rI = e.toI64(r);
+  Value vX = e.vecLoad(gX, atI, info.matmulType, w);
+  SmallVector<Value> vE(info.operands.size());
+  for (auto [k, operand] : llvm::enumerate(info.operands)) {
+    if (operand.kind == EpilogueOperandKind::Row)
+      vE[k] = e.vecLoad(gE[k], cI, operand.elementType, w);
+    else if (operand.kind == EpilogueOperandKind::Matrix)
+      vE[k] = e.vecLoad(gE[k], atI, operand.elementType, w);
+    else if (operand.kind == EpilogueOperandKind::Col)
+      vE[k] = LLVM::LoadOp::create(b, loc, operand.elementType,
+                                   e.at(gE[k], rI, operand.elementType));
   }
-  params += ", %pY: !llvm.ptr";
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << llvm::formatv(R"(
-gpu.module @{0} {{
-  func.func private @{1}({2}) -> {3}
-  gpu.func @{0}({4}) kernel attributes {{nvvm.maxntid = array<i32: {5}, 1, 1>} {{
-    %cThreads = arith.constant {5} : index
-    %cUnits = arith.constant {6} : index
-    %cPerRow = arith.constant {7} : index
-    %cW = arith.constant {8} : index
-    %cN = arith.constant {9} : index
-)",
-                      name, kBodyFunc, bodyArgs, yT, params, kThreads, units,
-                      pw.n / w, w, pw.n);
-  os << kGridStrideIndicesText << R"(
-    %gX = llvm.addrspacecast %pX : !llvm.ptr to !llvm.ptr<1>
-    %gY = llvm.addrspacecast %pY : !llvm.ptr to !llvm.ptr<1>
-)";
-  for (auto [k, e] : llvm::enumerate(info.operands)) {
-    os << llvm::formatv(
-        "    %gE{0} = llvm.addrspacecast %pE{0} : !llvm.ptr to !llvm.ptr<1>\n",
-        k);
-    if (e.kind == EpilogueOperandKind::Scalar)
-      os << llvm::formatv("    %sE{0} = llvm.load %gE{0} : !llvm.ptr<1> -> "
-                          "{1}\n",
-                          k, typeText(e.elementType));
-  }
-  os << R"(
-    scf.for %u = %first to %cUnits step %step {
-      %r = arith.divui %u, %cPerRow : index
-      %q = arith.remui %u, %cPerRow : index
-      %c = arith.muli %q, %cW : index
-      %rowAt = arith.muli %r, %cN : index
-      %at = arith.addi %rowAt, %c : index
-      %atI = arith.index_cast %at : index to i64
-      %cI = arith.index_cast %c : index to i64
-      %rI = arith.index_cast %r : index to i64
-)";
-  // A vector of W elements of `t` at element `index` of `ptr`.
-  auto vecLoad = [&](StringRef result, StringRef ptr, StringRef index,
-                     Type t) {
-    std::string ts = typeText(t);
-    os << llvm::formatv(R"(
-      {0}p = llvm.getelementptr {1}[{2}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {3}
-      {0} = llvm.load {0}p {{alignment = {4} : i64} : !llvm.ptr<1> -> vector<{5}x{3}>
-)",
-                        result, ptr, index, ts, alignment(w, t), w);
-  };
-  vecLoad("%vX", "%gX", "%atI", info.matmulType);
-  for (auto [k, e] : llvm::enumerate(info.operands)) {
-    std::string v = llvm::formatv("%vE{0}", k).str();
-    std::string g = llvm::formatv("%gE{0}", k).str();
-    if (e.kind == EpilogueOperandKind::Row)
-      vecLoad(v, g, "%cI", e.elementType);
-    else if (e.kind == EpilogueOperandKind::Matrix)
-      vecLoad(v, g, "%atI", e.elementType);
-    else if (e.kind == EpilogueOperandKind::Col)
-      os << llvm::formatv(R"(
-      {0}p = llvm.getelementptr {1}[%rI] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {2}
-      {0}c = llvm.load {0}p : !llvm.ptr<1> -> {2}
-)",
-                          v, g, typeText(e.elementType));
-  }
-  std::string results;
+  SmallVector<Value> results;
   for (int64_t x = 0; x < w; ++x) {
-    std::string args = llvm::formatv("%x{0}", x).str();
-    std::string types = xT;
-    os << llvm::formatv(
-        "      %x{0} = vector.extract %vX[{0}] : {1} from vector<{2}x{1}>\n", x,
-        xT, w);
-    for (auto [k, e] : llvm::enumerate(info.operands)) {
-      std::string et = typeText(e.elementType);
-      types += ", " + et;
-      switch (e.kind) {
+    Value xv = vector::ExtractOp::create(b, loc, vX, x);
+    SmallVector<Value> args;
+    for (auto [k, operand] : llvm::enumerate(info.operands)) {
+      switch (operand.kind) {
       case EpilogueOperandKind::Scalar:
-        args += llvm::formatv(", %sE{0}", k).str();
+        args.push_back(scalars[k]);
         break;
       case EpilogueOperandKind::Col:
-        args += llvm::formatv(", %vE{0}c", k).str();
+        args.push_back(vE[k]);
         break;
       default:
-        os << llvm::formatv("      %e{0}_{1} = vector.extract %vE{0}[{1}] : "
-                            "{2} from vector<{3}x{2}>\n",
-                            k, x, et, w);
-        args += llvm::formatv(", %e{0}_{1}", k, x).str();
+        args.push_back(vector::ExtractOp::create(b, loc, vE[k], x));
       }
     }
-    os << llvm::formatv(
-        "      %y{0} = func.call @{1}({2}) : ({3}) -> {4}\n", x, kBodyFunc,
-        args, types, yT);
-    results += llvm::formatv("{0}%y{1}", x ? ", " : "", x).str();
+    Value y = emitEpilogueBody(b, info, xv, args);
+    if (!y || y.getType() != info.outType)
+      return op->emitOpError("internal error: the pointwise body yields ")
+             << (y ? y.getType() : Type()) << ", not " << info.outType
+             << " (a tcgen bug)";
+    results.push_back(y);
   }
-  os << llvm::formatv(R"(
-      %vY = vector.from_elements {0} : vector<{1}x{2}>
-      %pYAt = llvm.getelementptr %gY[%atI] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, {2}
-      llvm.store %vY, %pYAt {{alignment = {3} : i64} : vector<{1}x{2}>, !llvm.ptr<1>
-    }
-    gpu.return
-  }
+  Value vY = vector::FromElementsOp::create(
+      b, loc, VectorType::get({w}, info.outType), results);
+  LLVM::StoreOp::create(b, loc, vY, e.at(gY, atI, info.outType),
+                        alignment(w, info.outType));
+  return success();
 }
-)",
-                      results, w, yT, alignment(w, info.outType));
-  return s;
+
+/// The kernel, in a gpu.module of its own named `name`: parameters X, E0,
+/// E1, ..., Y (all !llvm.ptr); per step a thread loads W elements of X
+/// (and of row and matrix operands, one of a column operand; scalars once),
+/// applies the op's body per element and stores W elements of Y.
+FailureOr<gpu::GPUModuleOp> buildKernel(Operation *op, StringRef name,
+                                        const PointwiseInfo &pw) {
+  MLIRContext *ctx = op->getContext();
+  Location loc = op->getLoc();
+  const EpilogueInfo &info = pw.body;
+  const int64_t w = vectorWidth(pw.n);
+  OpBuilder b(ctx);
+  auto gpuModule = gpu::GPUModuleOp::create(b, loc, name);
+  b.setInsertionPointToStart(gpuModule.getBody());
+  Type ptr = LLVM::LLVMPointerType::get(ctx);
+  SmallVector<Type> params(info.operands.size() + 2, ptr);
+  auto kernel =
+      gpu::GPUFuncOp::create(b, loc, name, b.getFunctionType(params, {}));
+  kernel->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  kernel->setAttr("nvvm.maxntid",
+                  b.getDenseI32ArrayAttr({int32_t(kThreads), 1, 1}));
+  b.setInsertionPointToStart(&kernel.front());
+  PointwiseEmitter e{b, loc, LLVM::LLVMPointerType::get(ctx, 1)};
+  Value cThreads = e.cst(kThreads);
+  Value cUnits = e.cst(pw.m * pw.n / w);
+  Value cPerRow = e.cst(pw.n / w);
+  Value cW = e.cst(w);
+  Value cN = e.cst(pw.n);
+  GridStrideIndices grid = buildGridStrideIndices(b, loc, cThreads);
+  Value gX =
+      LLVM::AddrSpaceCastOp::create(b, loc, e.global, kernel.getArgument(0));
+  Value gY = LLVM::AddrSpaceCastOp::create(b, loc, e.global,
+                                           kernel.getArguments().back());
+  SmallVector<Value> gE, scalars;
+  for (auto [k, operand] : llvm::enumerate(info.operands)) {
+    gE.push_back(LLVM::AddrSpaceCastOp::create(b, loc, e.global,
+                                               kernel.getArgument(k + 1)));
+    scalars.push_back(
+        operand.kind == EpilogueOperandKind::Scalar
+            ? LLVM::LoadOp::create(b, loc, operand.elementType, gE.back())
+                  .getResult()
+            : Value());
+  }
+  LogicalResult built = success();
+  scf::ForOp::create(b, loc, grid.first, cUnits, grid.step, ValueRange(),
+                     [&](OpBuilder &, Location, Value u, ValueRange) {
+                       built = buildStep(e, pw, u, cPerRow, cW, cN, gX, gY, gE,
+                                         scalars, op);
+                       scf::YieldOp::create(b, loc);
+                     });
+  gpu::ReturnOp::create(b, loc);
+  if (failed(built)) {
+    gpuModule.erase();
+    return failure();
+  }
+  return gpuModule;
 }
 
 struct BuildPointwisePass final
@@ -207,28 +215,10 @@ struct BuildPointwisePass final
 
   LogicalResult build(ModuleOp module, func::FuncOp func, linalg::LinalgOp op,
                       const PointwiseInfo &pw, StringRef name) {
-    ParserConfig config(module.getContext());
-    OwningOpRef<ModuleOp> parsed =
-        parseSourceString<ModuleOp>(renderKernel(name, pw), config);
-    if (!parsed)
-      return op.emitOpError("internal error: the pointwise kernel template "
-                            "did not parse (a tcgen bug)");
-    auto gpuModule = *parsed->getOps<gpu::GPUModuleOp>().begin();
-    // The op's body in place of every call.
-    SmallVector<func::CallOp> calls;
-    gpuModule.walk([&](func::CallOp call) { calls.push_back(call); });
-    for (func::CallOp call : calls) {
-      OpBuilder builder(call);
-      Value result = emitEpilogueBody(builder, pw.body, call.getOperand(0),
-                                      call.getOperands().drop_front());
-      if (!result || result.getType() != call.getResult(0).getType())
-        return op.emitOpError("internal error: the pointwise body yields ")
-               << (result ? result.getType() : Type()) << ", not "
-               << call.getResult(0).getType() << " (a tcgen bug)";
-      call.getResult(0).replaceAllUsesWith(result);
-      call.erase();
-    }
-    gpuModule.lookupSymbol<func::FuncOp>(kBodyFunc).erase();
+    FailureOr<gpu::GPUModuleOp> built = buildKernel(op, name, pw);
+    if (failed(built))
+      return failure();
+    gpu::GPUModuleOp gpuModule = *built;
 
     // The ABI, read by `tcgen compile` for the bundle.
     Builder b(module.getContext());
@@ -251,13 +241,12 @@ struct BuildPointwisePass final
     int64_t blocks = gridBlocks(pw);
     kernel->setAttr("tcgen.params", b.getStrArrayAttr(params));
     kernel->setAttr("tcgen.operand_args", b.getDenseI64ArrayAttr(args));
-    kernel->setAttr("tcgen.launch",
-                    b.getDenseI64ArrayAttr({blocks, 1, 1, kThreads, 1, 1, 0,
-                                            0}));
+    kernel->setAttr("tcgen.launch", b.getDenseI64ArrayAttr(
+                                        {blocks, 1, 1, kThreads, 1, 1, 0, 0}));
     kernel->setAttr("tcgen.pointwise", describeEpilogue(pw.body));
-    kernel->setAttr("tcgen.host", FlatSymbolRefAttr::get(func.getSymNameAttr()));
+    kernel->setAttr("tcgen.host",
+                    FlatSymbolRefAttr::get(func.getSymNameAttr()));
 
-    gpuModule->remove();
     SymbolTable(module).insert(gpuModule);
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());

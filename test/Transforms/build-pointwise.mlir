@@ -57,6 +57,34 @@ func.func @col_matrix(%c: memref<16xf32>, %X: memref<16x37xf32>, %D: memref<16x3
 
 // -----
 
+// n = 38: two elements per step (8-byte vectors of X, 4-byte ones of the
+// bf16 Y); a column vector and a scalar of f16, each one element, the
+// column's at the step's row, the scalar loaded once before the loop.
+// CHECK-LABEL: gpu.func @col_scalar_pointwise0(
+// CHECK-SAME:      tcgen.launch = array<i64: 1, 1, 1, 256, 1, 1, 0, 0>
+// CHECK:           %[[S:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f16
+// CHECK:           scf.for
+// CHECK:             llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+// CHECK:             %[[C:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> f16
+// CHECK-COUNT-2:     arith.extf %[[C]] : f16 to f32
+// CHECK:             llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xbf16>, !llvm.ptr<1>
+func.func @col_scalar(%X: memref<8x38xf32>, %c: memref<8xf16>, %s: memref<f16>, %Y: memref<8x38xbf16>) {
+  // expected-remark @below {{compiled as a separate pointwise kernel @col_scalar_pointwise0}}
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> ()>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%X, %c, %s : memref<8x38xf32>, memref<8xf16>, memref<f16>) outs(%Y : memref<8x38xbf16>) {
+  ^bb0(%x: f32, %cv: f16, %sv: f16, %o: bf16):
+    %ce = arith.extf %cv : f16 to f32
+    %se = arith.extf %sv : f16 to f32
+    %t = arith.addf %x, %ce : f32
+    %u = arith.mulf %t, %se : f32
+    %r = arith.truncf %u : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  return
+}
+
+// -----
+
 // A local buffer is not a kernel operand: the op stays (tcgen-verify-lowered
 // names it).
 // CHECK-LABEL: func.func @local(
