@@ -17,14 +17,25 @@
 #include "CudaUtil.h"
 #include "tcgen/Runtime/Manifest.h"
 
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <limits>
+#include <mutex>
+#include <new>
+#include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace tcgen;
@@ -33,13 +44,15 @@ using namespace tcgen::bench;
 namespace {
 constexpr int kExitFail = 1;  // a check failed or an error occurred
 constexpr int kExitUsage = 2; // bad command line
+constexpr int kExitHang = 3;  // run --timeout: a check did not finish
 
 const char *kUsage =
     "tcgen-gpu: run, check and benchmark tcgen kernel bundles on the GPU\n"
     "\n"
     "usage:\n"
     "  tcgen-gpu run BUNDLE [--check] [--seed N] [--launches N]\n"
-    "                [--sizes M,N,K]\n"
+    "                [--sizes M,N,K] [--timeout SECONDS\n"
+    "                [--keep-going-after-hang]]\n"
     "  tcgen-gpu bench BUNDLE... [--study DIR]... [--iters N] [--warmup N]\n"
     "                  [--csv FILE] [--seed N] [--no-cublaslt]\n"
     "                  [--lt-algos N] [--solo] [--device-name]\n"
@@ -56,7 +69,8 @@ const char *kUsage =
 
 const char *kRunHelp =
     "tcgen-gpu run BUNDLE... [--check] [--seed N] [--launches N]\n"
-    "              [--sizes M,N,K]\n"
+    "              [--sizes M,N,K] [--timeout SECONDS\n"
+    "              [--keep-going-after-hang]]\n"
     "\n"
     "With several bundles, each is checked in turn in one process (each\n"
     "line prefixed with its path; --sizes applies to the bundles whose\n"
@@ -115,8 +129,20 @@ const char *kRunHelp =
     "            of fixed sizes takes only its own): its operands are\n"
     "            allocated dense at these sizes, and the runtime binds the\n"
     "            launch to them\n"
+    "  --timeout SECONDS  a bundle whose check (launches, copies and\n"
+    "            reference included) takes longer, a kernel that never\n"
+    "            finishes, say, prints `BUNDLE: HANG (no result within S s)`;\n"
+    "            the driver cannot abort a running kernel, so the process\n"
+    "            then prints the summary, which gains `hang=H unchecked=U`\n"
+    "            (bundles not checked), and exits with status 3\n"
+    "  --keep-going-after-hang  with --timeout: the checks run in a child\n"
+    "            process, and after a hang a new one goes on with the\n"
+    "            bundles after the hung one (each child sets up the device\n"
+    "            afresh); one summary ends the run, and the exit status is\n"
+    "            3 if any bundle hung\n"
     "\n"
-    "Exit status: 0 pass, 1 fail or error, 2 usage.\n";
+    "Exit status: 0 pass, 1 fail or error, 2 usage, 3 a check hung\n"
+    "(--timeout).\n";
 
 const char *kBenchHelp =
     "tcgen-gpu bench BUNDLE... [--study DIR]... [--iters N] [--warmup N]\n"
@@ -332,9 +358,176 @@ bool isDynamicBundle(const std::string &path) {
          loadManifest(manifestPath, m).empty() && m.isDynamic();
 }
 
-int runCommand(const std::vector<std::string> &args) {
+/// The tally of a `run` over several bundles: pass, fail, error, hang.
+/// With --keep-going-after-hang it lives in memory shared with the child
+/// processes that run the checks, which also record the bundle they check.
+struct RunTally {
+  int counts[4] = {0, 0, 0, 0}; // pass, fail, error, hang
+  int64_t current = -1;         // the bundle being checked
+  int64_t done = 0;             // bundles checked (hangs included)
+};
+
+/// Prints `RUN-SUMMARY bundles=N pass=P fail=F error=E[ hang=H unchecked=U]`
+/// (the hang counts where `timeout`).
+void printRunSummary(const RunTally &t, size_t bundles, bool timeout) {
+  std::printf("RUN-SUMMARY bundles=%zu pass=%d fail=%d error=%d", bundles,
+              t.counts[0], t.counts[1], t.counts[2]);
+  if (timeout)
+    std::printf(" hang=%d unchecked=%lld", t.counts[3],
+                (long long)(bundles - t.done));
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+/// Ends the process if a check runs longer than its timeout: the driver
+/// cannot abort a kernel that never finishes, and the process would wait
+/// for it forever. Prints `BUNDLE: HANG` and, unless `quiet` (a child of
+/// --keep-going-after-hang, whose parent sums up), the run's summary, then
+/// exits with kExitHang.
+class HangWatch {
+public:
+  HangWatch(const std::string &bundle, int seconds, RunTally &tally,
+            size_t bundles, bool quiet)
+      : thread([this, bundle, seconds, &tally, bundles, quiet] {
+          std::unique_lock<std::mutex> lock(mutex);
+          if (cv.wait_for(lock, std::chrono::seconds(seconds),
+                          [this] { return finished; }))
+            return;
+          std::fflush(stdout);
+          std::printf("%s: HANG (no result within %d s)\n", bundle.c_str(),
+                      seconds);
+          ++tally.counts[3];
+          ++tally.done;
+          if (!quiet)
+            printRunSummary(tally, bundles, /*timeout=*/true);
+          std::fflush(stdout);
+          std::fflush(stderr);
+          std::_Exit(kExitHang);
+        }) {}
+  ~HangWatch() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      finished = true;
+    }
+    cv.notify_one();
+    thread.join();
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool finished = false;
+  std::thread thread;
+};
+
+/// What `run` was asked for, besides the check options.
+struct RunOptions {
   std::vector<std::string> bundles;
-  CheckOptions options;
+  CheckOptions check;
+  int timeout = 0; // seconds a bundle's check may take; 0: no limit
+  bool keepGoing = false;
+};
+
+/// Checks bundles [first, end) in this process into `tally`; returns false
+/// where the device could not be set up (nothing after that is checked).
+bool runBundles(const RunOptions &run, size_t first, RunTally &tally,
+                bool quiet) {
+  bool several = run.bundles.size() > 1;
+  bool deviceReady = false;
+  for (size_t i = first; i < run.bundles.size(); ++i) {
+    const std::string &bundle = run.bundles[i];
+    tally.current = int64_t(i);
+    CheckOptions o = run.check;
+    if (several && !isDynamicBundle(bundle))
+      o.sizes = {0, 0, 0};
+    if (!checkBundles({bundle}, o.sizes)) {
+      ++tally.counts[2];
+      ++tally.done;
+      continue;
+    }
+    if (!deviceReady && !(deviceReady = initDeviceOrReport()))
+      return false;
+    CheckResult r;
+    {
+      std::optional<HangWatch> watch;
+      if (run.timeout > 0)
+        watch.emplace(bundle, run.timeout, tally, run.bundles.size(), quiet);
+      r = checkBundle(bundle, o);
+    }
+    ++tally.done;
+    if (!r.error.empty()) {
+      std::fprintf(stderr, "tcgen-gpu: %s: %s\n", bundle.c_str(),
+                   r.error.c_str());
+      ++tally.counts[2];
+      continue;
+    }
+    std::printf("%s%s%s\n", several ? bundle.c_str() : "", several ? ": " : "",
+                r.line(run.check.compare).c_str());
+    std::fflush(stdout);
+    ++tally.counts[r.pass ? 0 : 1];
+  }
+  return true;
+}
+
+/// --keep-going-after-hang: the checks run in child processes (this one
+/// never touches the GPU); where one hangs (exit status kExitHang), a new
+/// child goes on after the hung bundle. The tally lives in shared memory.
+int runKeepingGoing(const RunOptions &run) {
+  void *mem = mmap(nullptr, sizeof(RunTally), PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (mem == MAP_FAILED) {
+    std::fprintf(stderr, "tcgen-gpu: cannot map shared memory: %s\n",
+                 std::strerror(errno));
+    return kExitFail;
+  }
+  RunTally &tally = *new (mem) RunTally();
+  size_t first = 0;
+  bool deviceFailed = false;
+  while (first < run.bundles.size()) {
+    std::fflush(stdout);
+    std::fflush(stderr);
+    pid_t child = fork();
+    if (child < 0) {
+      std::fprintf(stderr, "tcgen-gpu: fork: %s\n", std::strerror(errno));
+      return kExitFail;
+    }
+    if (child == 0) {
+      bool ok = runBundles(run, first, tally, /*quiet=*/true);
+      std::fflush(stdout);
+      std::fflush(stderr);
+      std::_Exit(ok ? 0 : kExitFail);
+    }
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == kExitHang) {
+      first = size_t(tally.current) + 1;
+      continue;
+    }
+    // Done, or a child that could not set up the device or died: what it
+    // did not check stays unchecked.
+    deviceFailed = !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+    if (!WIFEXITED(status))
+      std::fprintf(
+          stderr, "tcgen-gpu: the check of %s ended by signal %d\n",
+          run.bundles[size_t(std::max<int64_t>(tally.current, 0))].c_str(),
+          WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    break;
+  }
+  RunTally t = tally;
+  munmap(mem, sizeof(RunTally));
+  printRunSummary(t, run.bundles.size(), /*timeout=*/true);
+  if (t.counts[3] > 0)
+    return kExitHang;
+  return !deviceFailed && t.counts[1] + t.counts[2] == 0 &&
+                 t.done == int64_t(run.bundles.size())
+             ? 0
+             : kExitFail;
+}
+
+int runCommand(const std::vector<std::string> &args) {
+  RunOptions run;
+  CheckOptions &options = run.check;
   options.compare = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
@@ -357,45 +550,33 @@ int runCommand(const std::vector<std::string> &args) {
     } else if (a == "--sizes") {
       if (i + 1 >= args.size() || !parseLaunchSizes(args[++i], options.sizes))
         return usageError("--sizes needs M,N,K (integers >= 1)");
+    } else if (a == "--timeout") {
+      if (i + 1 >= args.size() || !parseCount(args[++i].c_str(), 3600, v) ||
+          v < 1)
+        return usageError("--timeout needs whole seconds in [1, 3600]");
+      run.timeout = int(v);
+    } else if (a == "--keep-going-after-hang") {
+      run.keepGoing = true;
     } else if (!a.empty() && a[0] == '-') {
       return usageError("run: unknown option '" + a + "'");
     } else {
-      bundles.push_back(a);
+      run.bundles.push_back(a);
     }
   }
-  if (bundles.empty())
+  if (run.bundles.empty())
     return usageError("run needs a BUNDLE");
+  if (run.keepGoing && run.timeout == 0)
+    return usageError("--keep-going-after-hang needs --timeout SECONDS");
+  if (run.keepGoing)
+    return runKeepingGoing(run);
   // Several bundles: each is checked in this one process, --sizes applying
   // to those whose sizes are fixed at launch; a summary line ends the run.
-  bool several = bundles.size() > 1;
-  int counts[3] = {0, 0, 0}; // pass, fail, error
-  bool deviceReady = false;
-  for (const std::string &bundle : bundles) {
-    CheckOptions o = options;
-    if (several && !isDynamicBundle(bundle))
-      o.sizes = {0, 0, 0};
-    if (!checkBundles({bundle}, o.sizes)) {
-      ++counts[2];
-      continue;
-    }
-    if (!deviceReady && !(deviceReady = initDeviceOrReport()))
-      return kExitFail;
-    CheckResult r = checkBundle(bundle, o);
-    if (!r.error.empty()) {
-      std::fprintf(stderr, "tcgen-gpu: %s: %s\n", bundle.c_str(),
-                   r.error.c_str());
-      ++counts[2];
-      continue;
-    }
-    std::printf("%s%s%s\n", several ? bundle.c_str() : "", several ? ": " : "",
-                r.line(options.compare).c_str());
-    std::fflush(stdout);
-    ++counts[r.pass ? 0 : 1];
-  }
-  if (several)
-    std::printf("RUN-SUMMARY bundles=%zu pass=%d fail=%d error=%d\n",
-                bundles.size(), counts[0], counts[1], counts[2]);
-  return counts[1] + counts[2] == 0 ? 0 : kExitFail;
+  RunTally tally;
+  if (!runBundles(run, 0, tally, /*quiet=*/false))
+    return kExitFail;
+  if (run.bundles.size() > 1 || run.timeout > 0)
+    printRunSummary(tally, run.bundles.size(), run.timeout > 0);
+  return tally.counts[1] + tally.counts[2] == 0 ? 0 : kExitFail;
 }
 
 // New columns go at the end, so that older columns keep their positions.

@@ -602,14 +602,27 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
            << " bytes (store = \"staged\" or \"global\" writes them)";
   // A cluster walks pairs of neighbouring tiles (rounded up: a tile past
   // the edge loads zeros and stores nothing); the operand tile the pair
-  // shares is split in two halves, one loaded by each block.
+  // shares is split in two halves, one loaded by each block. The layout is
+  // the one the kernel reads (readsAMNMajor, readsBKMajor): B stored [n][k]
+  // with N = 1 or K = 1 is read N-major, and a half of fewer than 64 rows
+  // would load no box at all while the stage's barrier waits for its bytes
+  // (the kernel never finishes).
   ArrayRef<int64_t> cl = config.getCluster();
-  if ((cl[0] == 2 && !info.bTransposed && bt[1] % 128 != 0) ||
-      (cl[1] == 2 && info.aTransposed && bt[0] % 128 != 0))
+  bool bMNMajor = !readsBKMajor(info), aMNMajor = readsAMNMajor(info);
+  if ((cl[0] == 2 && bMNMajor && bt[1] % 128 != 0) ||
+      (cl[1] == 2 && aMNMajor && bt[0] % 128 != 0))
     return info.op->emitOpError()
            << "cluster [" << cl[0] << ", " << cl[1]
            << "] splits the shared MN-major operand tile into two halves of "
-              "64-wide boxes: its tile size must be a multiple of 128";
+              "64-wide boxes: its tile size must be a multiple of 128 (the "
+           << (cl[0] == 2 ? "block tile N " + std::to_string(bt[1]) +
+                                " of B, stored " +
+                                (info.bTransposed
+                                     ? "[n][k] and read N-major as N or K "
+                                       "is 1)"
+                                     : "[k][n])")
+                          : "block tile M " + std::to_string(bt[0]) +
+                                " of A, stored [k][m])");
   // Stream-K's partial accumulators move in quads (8 columns of the
   // fragment); an unswapped tile narrower than 64 fits no model candidate.
   if (config.getStreamK() && bt[1] % 64 != 0 && !config.getSwap())

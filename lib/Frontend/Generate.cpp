@@ -441,6 +441,19 @@ GeneratedProblem ProblemDraw::draw() {
   drawEpilogue();
   drawConfig();
   problem.spec.dtypes = llvm::join(dtypes, ",");
+  // Combinations that hid defects: a matrix dimension of extent 1 (whose
+  // stride says nothing) next to a batch the kernel reads between the
+  // matrix dimensions (a summed batch, a batch stored inside), and with a
+  // cluster (which splits a shared tile by how the kernel reads it).
+  // Recorded, so that the generator's tests see they are still drawn.
+  bool unit = llvm::any_of(StringRef(loops).drop_front(batch.size()),
+                           [&](char i) { return sizes[i] == 1; });
+  if (unit && problem.forms.count("contract:two"))
+    form("combo:size1+contract:two");
+  if (unit && problem.forms.count("batch:inner"))
+    form("combo:size1+batch:inner");
+  if (unit && problem.forms.count("config:cluster"))
+    form("combo:size1+cluster");
   return problem;
 }
 
@@ -457,6 +470,10 @@ std::vector<std::string> mlir::tcgen::generatorForms() {
       "contract:two",     "accumulate",          "dtype:acc=f16",
       "epilogue:literal", "epilogue:fp8-scales", "prologue:a",
       "prologue:b"};
+  // Combinations (ProblemDraw::draw).
+  for (const char *combo : {"combo:size1+contract:two",
+                            "combo:size1+batch:inner", "combo:size1+cluster"})
+    forms.push_back(combo);
   for (const char *t : {"f16", "bf16", "f32", "e4m3"})
     forms.push_back(std::string("dtype:a=") + t);
   for (const std::string &t : kOutTypes) {

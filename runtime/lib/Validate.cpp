@@ -133,6 +133,17 @@ std::string tcgen::tensorMapLayout(const Param &param, const Operand &operand,
            "TMA needs a dimension of stride 1 (the innermost), got "
            "strides " +
            formatDims(operand.strides);
+  // The manifest lists an operand batch dimensions first and its matrix's
+  // two dimensions last; the kernel reads a matrix dimension contiguously.
+  // A batch dimension that comes out innermost (its stride 1, the matrix's
+  // of extent 1 or further apart: a batch stored innermost) would take the
+  // box and the coordinates of a matrix dimension and read other elements.
+  if (rank > 2 && order[0] < rank - 2)
+    return prefix + "the kernel reads one of the matrix dimensions (the " +
+           "last two) contiguously, but batch dimension " +
+           std::to_string(order[0]) + " is the innermost (shape " +
+           formatDims(operand.shape) + ", strides " +
+           formatDims(operand.strides) + ")";
 
   int64_t size = dtypeSize(operand.dtype);
   TensorMapLayout layout;

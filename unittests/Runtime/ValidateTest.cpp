@@ -425,6 +425,48 @@ TEST(TensorMapLayoutTest, ExtentOneKeepsItsPlace) {
   EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{0}));
 }
 
+TEST(TensorMapLayoutTest, BatchMustNotBeInnermost) {
+  Param p{"tensormap", "A", ""};
+  p.box = {64, 1, 64};
+  TensorMapLayout layout;
+  // A summed batch of 848 over A stored [k][b][m] with m = 1 (bf16): the
+  // batch is the contiguous dimension, and ordered by stride the map would
+  // be {b, 1, k}, with the batch under the kernel's k coordinate.
+  Operand a{"A", OperandRole::Lhs, DType::BF16, {848, 1, 16}, {1, 1, 848}, 16};
+  EXPECT_EQ(tensorMapLayout(p, a, 0x1000, layout),
+            "operand 'A': the kernel reads one of the matrix dimensions (the "
+            "last two) contiguously, but batch dimension 0 is the innermost "
+            "(shape [848, 1, 16], strides [1, 1, 848])");
+  // B stored [n][b][k] with k = 1: [b, 1, n] with strides [1, 1, b].
+  Operand b{"B", OperandRole::Rhs, DType::F16, {8, 1, 64}, {1, 1, 8}, 16};
+  EXPECT_EQ(tensorMapLayout(p, b, 0x1000, layout),
+            "operand 'B': the kernel reads one of the matrix dimensions (the "
+            "last two) contiguously, but batch dimension 0 is the innermost "
+            "(shape [8, 1, 64], strides [1, 1, 8])");
+  // Two batch dimensions, the second stored innermost.
+  Param p4{"tensormap", "A", ""};
+  p4.box = {64, 64, 1, 1};
+  Operand a4{
+      "A", OperandRole::Lhs, DType::F16, {2, 8, 64, 64}, {32768, 1, 512, 8},
+      16};
+  EXPECT_EQ(tensorMapLayout(p4, a4, 0x1000, layout),
+            "operand 'A': the kernel reads one of the matrix dimensions (the "
+            "last two) contiguously, but batch dimension 1 is the innermost "
+            "(shape [2, 8, 64, 64], strides [32768, 1, 512, 8])");
+  // With m = 2 the batch is 2 elements (4 bytes) apart, behind m: a step
+  // TMA cannot take.
+  Operand a2{"A", OperandRole::Lhs, DType::F16, {848, 2, 16}, {2, 1, 1696}, 16};
+  EXPECT_EQ(tensorMapLayout(p, a2, 0x1000, layout),
+            "operand 'A': TMA needs byte strides that are multiples of 16, "
+            "got stride 2 (4 bytes of f16) in dimension 0 (strides [2, 1, "
+            "1696])");
+  // Its batch-between form that TMA reads ([k][b][m], m = 8): {m, b, k}.
+  Operand a8{"A", OperandRole::Lhs, DType::F16, {848, 8, 16}, {8, 1, 6784}, 16};
+  ASSERT_EQ(tensorMapLayout(p, a8, 0x1000, layout), "");
+  EXPECT_EQ(layout.globalDim, (std::vector<uint64_t>{8, 848, 16}));
+  EXPECT_EQ(layout.globalStrides, (std::vector<uint64_t>{16, 13568}));
+}
+
 TEST(TensorMapLayoutTest, BroadcastDimensionKeepsItsPlace) {
   // One A for every matrix of the batch (batch stride 0), row-major and
   // transposed: the batch stays outermost.

@@ -91,12 +91,19 @@ inline bool isUnitSize(int64_t size) { return size == 1; }
 /// Whether A is read M-major (stored [k][m]) and B K-major (stored [n][k]).
 /// An operand with an extent of 1 is the same memory in either order and is
 /// read in the other one: A stored [k][1] as [1][k], B stored [1][k] as
-/// [k][1] (and both with K = 1).
+/// [k][1] (and both with K = 1). Not where the batch sits between the two:
+/// A stored [k][b][1] is not [1][b][k] (its K rows are b elements apart and
+/// its batch is the contiguous dimension), so it is read as stored, M-major,
+/// and B stored [n][b][1] K-major; the sm90 back end then refuses the rows
+/// (one element apart) that TMA cannot step. An extent of 1 outermost
+/// ([1][b][k]) is the batch-outermost layout and keeps the rule.
 inline bool readsAMNMajor(const ContractionInfo &info) {
-  return info.aTransposed && !isUnitSize(info.m) && !isUnitSize(info.k);
+  return info.aTransposed && !isUnitSize(info.k) &&
+         (!isUnitSize(info.m) || info.aBatchMiddle);
 }
 inline bool readsBKMajor(const ContractionInfo &info) {
-  return info.bTransposed && !isUnitSize(info.n) && !isUnitSize(info.k);
+  return info.bTransposed && !isUnitSize(info.n) &&
+         (!isUnitSize(info.k) || info.bBatchMiddle);
 }
 
 /// Whether `t` is one of the 8-bit floats tcgen multiplies (f8E4M3FN,

@@ -536,7 +536,9 @@ struct BuildKernelPass final
     // [n][1] is B [1][n] N-major). (The runtime orders a tensor map's
     // dimensions by stride, and an extent-1 dimension's stride says
     // nothing: it keeps its logical place, which makes K, or N, the
-    // innermost; docs/BUNDLE.md.)
+    // innermost; docs/BUNDLE.md.) Not with a batch between the two: A
+    // stored [k][b][1] is read M-major as stored (its batch entries are one
+    // element apart, which addPack refuses below), not as [1][b][k].
     p.aMNMajor = readsAMNMajor(pa);
     p.bKMajor = readsBKMajor(pa);
     // A prologue on A in registers (wgmma's register-A form) reads A's

@@ -73,9 +73,10 @@ struct TensorMapLayout {
 /// Returns "" or a message naming the operand, e.g. "operand 'A': TMA
 /// needs a 16-byte aligned global address, got 0x10002": the address is
 /// not 16-byte aligned, the innermost dimension does not have stride 1 (nor
-/// extent 1), a stride is negative, a byte stride is not a multiple of 16
-/// or not below 2^40, an extent exceeds 2^32, or the box does not have one
-/// entry per dimension.
+/// extent 1), or is a batch dimension (of rank 3 or more, one before the
+/// last two, which kernels never read contiguously), a stride is negative, a
+/// byte stride is not a multiple of 16 or not below 2^40, an extent exceeds
+/// 2^32, or the box does not have one entry per dimension.
 std::string tensorMapLayout(const Param &param, const Operand &operand,
                             uintptr_t address, TensorMapLayout &out,
                             bool packCopy = false);
