@@ -9,6 +9,7 @@
 
 #include "tcgen/Config/Backend.h"
 #include "tcgen/Config/Passes.h"
+#include "tcgen/Reschedule/Passes.h"
 #include "tcgen/Targets/Backends.h"
 #include "tcgen/Targets/SIMT/Passes.h"
 #include "tcgen/Targets/SM80/Passes.h"
@@ -172,5 +173,6 @@ void mlir::tcgen::registerAllTCGenPasses() {
   registerTCGenSM80Passes();
   registerTCGenSM90Passes();
   registerTCGenSIMTPasses();
+  registerTCGenReschedulePasses();
   registerTCGenPipelines();
 }
