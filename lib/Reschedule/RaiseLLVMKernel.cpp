@@ -117,6 +117,7 @@ private:
                                                          Type type);
   LogicalResult raiseIntrinsic(Operation *op, StringRef name);
   Value toIndex(Location loc, Value v);
+  void decay(Location loc, RaisedPtr &ptr, Type type);
   Value idOp(Location loc, StringRef kind, gpu::Dimension dim);
 
   LLVM::LLVMFuncOp fn;
@@ -129,6 +130,20 @@ private:
 };
 
 } // namespace
+
+void KernelRaiser::decay(Location loc, RaisedPtr &ptr, Type type) {
+  auto memrefType = cast<MemRefType>(ptr.memref.getType());
+  auto isDeeper = [&](unsigned depth) {
+    for (unsigned d = depth + 1; d <= memrefType.getRank(); ++d)
+      if (pointeeType(memrefType, d) == type)
+        return true;
+    return false;
+  };
+  while ((int64_t)ptr.indices.size() < memrefType.getRank() &&
+         pointeeType(memrefType, ptr.indices.size()) != type &&
+         isDeeper(ptr.indices.size()))
+    ptr.indices.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+}
 
 Value KernelRaiser::toIndex(Location loc, Value v) {
   if (v.getType().isIndex())
@@ -252,6 +267,11 @@ LogicalResult KernelRaiser::raiseGEP(LLVM::GEPOp gep) {
     return failure();
   RaisedPtr result = *base;
   auto memrefType = cast<MemRefType>(result.memref.getType());
+  Location loc = gep.getLoc();
+  // A pointer to an array used as a pointer to its first element (C's
+  // array-to-pointer decay, or a zero GEP that LLVM folded away) descends
+  // through leading zero indices.
+  decay(loc, result, gep.getElemType());
   unsigned depth = result.indices.size();
   if (gep.getElemType() != pointeeType(memrefType, depth))
     return gep.emitError()
@@ -259,7 +279,6 @@ LogicalResult KernelRaiser::raiseGEP(LLVM::GEPOp gep) {
            << " on a pointer to " << pointeeType(memrefType, depth)
            << ": pointer arithmetic that is not an element index is outside "
               "the subset";
-  Location loc = gep.getLoc();
   for (auto [i, index] : llvm::enumerate(gep.getIndices())) {
     Value v;
     APInt constant;
@@ -299,6 +318,7 @@ KernelRaiser::access(Operation *op, Value addr, Type type) {
   if (failed(ptr))
     return failure();
   auto memrefType = cast<MemRefType>(ptr->memref.getType());
+  decay(op->getLoc(), *ptr, type);
   if ((int64_t)ptr->indices.size() != memrefType.getRank() ||
       type != memrefType.getElementType())
     return op->emitError() << "access of " << type << " through a pointer to "
@@ -521,12 +541,18 @@ LogicalResult KernelRaiser::raise() {
     return failure();
   }
   // Raise blocks in dominator-tree preorder: every value is raised before
-  // its uses (block arguments exist already).
+  // its uses (block arguments exist already). A single block has no tree.
+  SmallVector<Block *> order;
   DominanceInfo dom(fn);
-  llvm::DominatorTreeBase<Block, false> &tree =
-      dom.getDomTree(&fn.getBody());
-  for (auto *node : llvm::depth_first(tree.getRootNode())) {
-    Block *block = node->getBlock();
+  if (fn.getBody().hasOneBlock()) {
+    order.push_back(&fn.getBody().front());
+  } else {
+    llvm::DominatorTreeBase<Block, false> &tree =
+        dom.getDomTree(&fn.getBody());
+    for (auto *node : llvm::depth_first(tree.getRootNode()))
+      order.push_back(node->getBlock());
+  }
+  for (Block *block : order) {
     b.setInsertionPointToEnd(blocks[block]);
     for (Operation &op : *block)
       if (failed(raiseOp(&op))) {
@@ -535,8 +561,9 @@ LogicalResult KernelRaiser::raise() {
       }
   }
   // Blocks no path reaches were not raised: drop them.
+  DenseSet<Block *> raised(order.begin(), order.end());
   for (Block &block : fn.getBody())
-    if (!tree.getNode(&block))
+    if (!raised.contains(&block))
       blocks[&block]->erase();
   StringAttr name = fn.getSymNameAttr();
   fn.erase();
