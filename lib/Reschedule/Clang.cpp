@@ -61,11 +61,13 @@ mlir::tcgen::clangCommand(const ClangOptions &options, StringRef input,
 }
 
 StringRef mlir::tcgen::cleanupPipeline() {
-  // always-inline: the threadIdx/blockIdx accessors; sroa: locals to SSA
+  // always-inline and inline: the threadIdx/blockIdx accessors, the CUDA
+  // headers' device functions (atomicAdd, ...) and the kernel's own; sroa: locals to SSA
   // values (phis at loop headers); early-cse and instsimplify: the
   // redundant loads of parameters; simplifycfg: the cleanup blocks. None
   // of them rotates, unrolls, vectorizes or strength-reduces a loop.
-  return "always-inline,function(sroa,early-cse,instsimplify,simplifycfg)";
+  return "always-inline,cgscc(inline),"
+         "function(sroa,early-cse,instsimplify,simplifycfg)";
 }
 
 FailureOr<std::string> mlir::tcgen::cleanupLLVMIR(StringRef irText,

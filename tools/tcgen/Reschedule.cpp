@@ -94,10 +94,58 @@ static std::string printModule(ModuleOp module) {
   return text;
 }
 
+/// The user's source position in `loc`: for code inlined from a header,
+/// the call site in the kernel's file (the outermost caller).
+static std::optional<FileLineColLoc> userPosition(Location loc) {
+  if (auto site = dyn_cast<CallSiteLoc>(loc)) {
+    if (auto caller = userPosition(site.getCaller()))
+      return caller;
+    return userPosition(site.getCallee());
+  }
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location part : fused.getLocations())
+      if (auto position = userPosition(part))
+        return position;
+    return std::nullopt;
+  }
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return userPosition(name.getChildLoc());
+  if (auto flc = dyn_cast<FileLineColLoc>(loc))
+    return flc;
+  return std::nullopt;
+}
+
+/// "file:line:col: " for `loc`, or "" when it has no source position.
+static std::string sourcePosition(Location loc) {
+  std::optional<FileLineColLoc> flc = userPosition(loc);
+  if (!flc)
+    return "";
+  return (flc->getFilename().getValue() + ":" + Twine(flc->getLine()) + ":" +
+          Twine(flc->getColumn()) + ": ")
+      .str();
+}
+
+static void printDiagnostic(Diagnostic &d) {
+  StringRef severity = d.getSeverity() == DiagnosticSeverity::Error
+                           ? "error"
+                           : d.getSeverity() == DiagnosticSeverity::Warning
+                                 ? "warning"
+                                 : "note";
+  llvm::errs() << sourcePosition(d.getLocation()) << severity << ": " << d
+               << "\n";
+  for (Diagnostic &note : d.getNotes())
+    printDiagnostic(note);
+}
+
 int mlir::tcgen::runReschedule(MLIRContext &ctx) {
   // Without line tables an error's location is unknown: the operation it
-  // names (the LLVM value) is printed with it.
+  // names (the LLVM value) is printed with it. With them, the source
+  // position is printed, not the whole debug-info location.
   ctx.printOpOnDiagnostic(!lineInfo);
+  ScopedDiagnosticHandler handler(&ctx, [](Diagnostic &d) {
+    printDiagnostic(d);
+    return success();
+  });
   if (emit != "llvm" && emit != "raised") {
     llvm::errs() << "tcgen: error: --emit takes llvm or raised, not '" << emit
                  << "'\n";
