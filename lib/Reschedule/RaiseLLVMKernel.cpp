@@ -301,7 +301,12 @@ LogicalResult KernelRaiser::raiseGEP(LLVM::GEPOp gep) {
         continue;
       }
       APInt c;
-      if (!matchPattern(v, m_ConstantInt(&c)) || !c.isZero())
+      if (matchPattern(v, m_ConstantInt(&c)) && c.isZero())
+        continue;
+      if (matchPattern(result.indices.back(), m_ConstantInt(&c)) &&
+          c.isZero())
+        result.indices.back() = v;
+      else
         result.indices.back() =
             arith::AddIOp::create(b, loc, result.indices.back(), v);
       continue;
@@ -343,8 +348,19 @@ Value KernelRaiser::idOp(Location loc, StringRef kind, gpu::Dimension dim) {
 
 LogicalResult KernelRaiser::raiseIntrinsic(Operation *op, StringRef name) {
   Location loc = op->getLoc();
-  if (name == "llvm.nvvm.barrier0" ||
-      name == "llvm.nvvm.barrier.cta.sync.aligned.all") {
+  if (name == "llvm.nvvm.barrier.cta.sync.aligned.all") {
+    // __syncthreads() is barrier 0; a named barrier is another operation.
+    APInt id;
+    if (op->getNumOperands() != 1 ||
+        !matchPattern(map.lookup(op->getOperand(0)), m_ConstantInt(&id)) ||
+        !id.isZero())
+      return op->emitError() << "barrier " << name
+                             << " with an id other than 0 (named barriers "
+                                "are outside the subset)";
+    gpu::BarrierOp::create(b, loc);
+    return success();
+  }
+  if (name == "llvm.nvvm.barrier0") {
     gpu::BarrierOp::create(b, loc);
     return success();
   }
@@ -556,6 +572,8 @@ LogicalResult KernelRaiser::raise() {
     b.setInsertionPointToEnd(blocks[block]);
     for (Operation &op : *block)
       if (failed(raiseOp(&op))) {
+        // Half raised: values may be used in blocks erased before them.
+        newFn.getBody().dropAllReferences();
         newFn.erase();
         return failure();
       }
