@@ -100,8 +100,8 @@ static LogicalResult checkOp(Operation *op, ModuleOp module) {
         SymbolTable::lookupSymbolIn(module, addr.getGlobalNameAttr()));
     if (global && global.getAddrSpace() == 3) {
       auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
-      bool declaration = global.getInitializerRegion().empty() &&
-                         !global.getValueOrNull();
+      bool declaration =
+          global.getInitializerRegion().empty() && !global.getValueOrNull();
       if (declaration || (array && array.getNumElements() == 0))
         return op->emitError()
                << "dynamic shared memory (extern __shared__ @"
@@ -114,7 +114,8 @@ static LogicalResult checkOp(Operation *op, ModuleOp module) {
 
 namespace {
 struct RescheduleCheckSubsetPass final
-    : tcgen::impl::TCGenRescheduleCheckSubsetPassBase<RescheduleCheckSubsetPass> {
+    : tcgen::impl::TCGenRescheduleCheckSubsetPassBase<
+          RescheduleCheckSubsetPass> {
   using Base::Base;
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -33,9 +33,9 @@
 using namespace mlir;
 using namespace mlir::tcgen;
 
-std::vector<std::string>
-mlir::tcgen::clangCommand(const ClangOptions &options, StringRef input,
-                          StringRef output) {
+std::vector<std::string> mlir::tcgen::clangCommand(const ClangOptions &options,
+                                                   StringRef input,
+                                                   StringRef output) {
   // -O1 with -disable-llvm-passes: clang's front end emits the IR it would
   // optimize at -O1 (no optnone, TBAA), but no LLVM pass runs, so loops
   // keep the shape the source gave them (cleanupPipeline() follows).
@@ -62,10 +62,10 @@ mlir::tcgen::clangCommand(const ClangOptions &options, StringRef input,
 
 StringRef mlir::tcgen::cleanupPipeline() {
   // always-inline and inline: the threadIdx/blockIdx accessors, the CUDA
-  // headers' device functions (atomicAdd, ...) and the kernel's own; sroa: locals to SSA
-  // values (phis at loop headers); early-cse and instsimplify: the
-  // redundant loads of parameters; simplifycfg: the cleanup blocks. None
-  // of them rotates, unrolls, vectorizes or strength-reduces a loop.
+  // headers' device functions (atomicAdd, ...) and the kernel's own; sroa:
+  // locals to SSA values (phis at loop headers); early-cse and instsimplify:
+  // the redundant loads of parameters; simplifycfg: the cleanup blocks. None of
+  // them rotates, unrolls, vectorizes or strength-reduces a loop.
   return "always-inline,cgscc(inline),"
          "function(sroa,early-cse,instsimplify,simplifycfg)";
 }
@@ -75,8 +75,8 @@ FailureOr<std::string> mlir::tcgen::cleanupLLVMIR(StringRef irText,
                                                   std::string &error) {
   llvm::LLVMContext llvmCtx;
   llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> module = llvm::parseIR(
-      llvm::MemoryBufferRef(irText, name), diag, llvmCtx);
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseIR(llvm::MemoryBufferRef(irText, name), diag, llvmCtx);
   if (!module) {
     llvm::raw_string_ostream os(error);
     diag.print("tcgen", os, /*ShowColors=*/false);
@@ -110,7 +110,8 @@ mlir::tcgen::compileCudaToLLVMIR(const ClangOptions &options,
   llvm::ErrorOr<std::string> clang =
       llvm::sys::findProgramByName(options.clang);
   if (!clang) {
-    error = "cannot find " + options.clang + " (tcgen reschedule compiles "
+    error = "cannot find " + options.clang +
+            " (tcgen reschedule compiles "
             "device code with clang 22; --clang=PATH names another)";
     return failure();
   }
@@ -147,9 +148,8 @@ mlir::tcgen::compileCudaToLLVMIR(const ClangOptions &options,
   return cleanupLLVMIR((*ir)->getBuffer(), cudaFile, error);
 }
 
-OwningOpRef<ModuleOp> mlir::tcgen::importLLVMIR(StringRef irText,
-                                                StringRef name,
-                                                MLIRContext &ctx) {
+OwningOpRef<ModuleOp>
+mlir::tcgen::importLLVMIR(StringRef irText, StringRef name, MLIRContext &ctx) {
   DialectRegistry registry;
   registerLLVMDialectImport(registry);
   registerNVVMDialectImport(registry);
@@ -158,8 +158,8 @@ OwningOpRef<ModuleOp> mlir::tcgen::importLLVMIR(StringRef irText,
 
   llvm::LLVMContext llvmCtx;
   llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> module = llvm::parseIR(
-      llvm::MemoryBufferRef(irText, name), diag, llvmCtx);
+  std::unique_ptr<llvm::Module> module =
+      llvm::parseIR(llvm::MemoryBufferRef(irText, name), diag, llvmCtx);
   if (!module) {
     std::string text;
     llvm::raw_string_ostream os(text);

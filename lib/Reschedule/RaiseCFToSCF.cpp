@@ -63,7 +63,8 @@ struct StrictLoopBound final : OpRewritePattern<scf::WhileOp> {
       return rewriter.notifyMatchFailure(loop, "no nsw positive increment");
     rewriter.setInsertionPoint(loop);
     Value one = arith::ConstantOp::create(
-        rewriter, cmp.getLoc(), rewriter.getIntegerAttr(cmp.getRhs().getType(), 1));
+        rewriter, cmp.getLoc(),
+        rewriter.getIntegerAttr(cmp.getRhs().getType(), 1));
     Value bound = arith::AddIOp::create(rewriter, cmp.getLoc(), cmp.getRhs(),
                                         one, arith::IntegerOverflowFlags::nsw);
     rewriter.modifyOpInPlace(cmp, [&] {

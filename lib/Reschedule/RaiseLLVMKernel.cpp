@@ -37,8 +37,7 @@ struct RaisedPtr {
 
 /// The scalar element type and shape of an LLVM array type (nested arrays
 /// of a scalar), or failure for anything else.
-static FailureOr<std::pair<SmallVector<int64_t>, Type>>
-arrayShape(Type type) {
+static FailureOr<std::pair<SmallVector<int64_t>, Type>> arrayShape(Type type) {
   SmallVector<int64_t> shape;
   while (auto array = dyn_cast<LLVM::LLVMArrayType>(type)) {
     shape.push_back(array.getNumElements());
@@ -69,8 +68,8 @@ static FailureOr<Type> paramElementType(BlockArgument arg) {
     if (found == t)
       return success();
     return user->emitError()
-           << "pointer parameter " << arg.getArgNumber()
-           << " is accessed as " << found << " and as " << t
+           << "pointer parameter " << arg.getArgNumber() << " is accessed as "
+           << found << " and as " << t
            << " (a reinterpreting access is outside the subset)";
   };
   SmallVector<Value> worklist = {arg};
@@ -113,8 +112,7 @@ private:
   LogicalResult raiseGlobalAddress(LLVM::AddressOfOp op);
   LogicalResult raiseGEP(LLVM::GEPOp gep);
   FailureOr<std::pair<Value, SmallVector<Value>>> access(Operation *op,
-                                                         Value addr,
-                                                         Type type);
+                                                         Value addr, Type type);
   LogicalResult raiseIntrinsic(Operation *op, StringRef name);
   Value toIndex(Location loc, Value v);
   void decay(Location loc, RaisedPtr &ptr, Type type);
@@ -158,8 +156,7 @@ LogicalResult KernelRaiser::raiseSignature() {
     if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(t)) {
       if (ptr.getAddressSpace() != 0 && ptr.getAddressSpace() != 1)
         return fn.emitError() << "pointer parameter " << arg.getArgNumber()
-                              << " in address space "
-                              << ptr.getAddressSpace()
+                              << " in address space " << ptr.getAddressSpace()
                               << " (only global pointers are raised)";
       FailureOr<Type> elem = paramElementType(arg);
       if (failed(elem))
@@ -168,9 +165,8 @@ LogicalResult KernelRaiser::raiseSignature() {
     } else if (t.isIntOrFloat()) {
       argTypes.push_back(t);
     } else {
-      return fn.emitError() << "parameter " << arg.getArgNumber()
-                            << " of type " << t
-                            << " (only pointers and scalars are raised)";
+      return fn.emitError() << "parameter " << arg.getArgNumber() << " of type "
+                            << t << " (only pointers and scalars are raised)";
     }
   }
   b.setInsertionPoint(fn);
@@ -219,14 +215,24 @@ FailureOr<RaisedPtr> KernelRaiser::lookupPtr(Operation *user, Value ptr) {
   Operation *def = ptr.getDefiningOp();
   return user->emitError()
          << "address not raised: it comes from "
-         << (def ? def->getName().getStringRef() : StringRef("a block argument"))
+         << (def ? def->getName().getStringRef()
+                 : StringRef("a block argument"))
          << " (only kernel parameters, shared arrays and getelementptr "
             "over them are raised)";
 }
 
 LogicalResult KernelRaiser::raiseGlobalAddress(LLVM::AddressOfOp op) {
-  auto global = dyn_cast_or_null<LLVM::GlobalOp>(
-      SymbolTable::lookupSymbolIn(module, op.getGlobalNameAttr()));
+  Operation *symbol =
+      SymbolTable::lookupSymbolIn(module, op.getGlobalNameAttr());
+  // Raised already (an earlier addressof of the same array): the
+  // memref.global has taken the name.
+  if (auto raised = dyn_cast_or_null<memref::GlobalOp>(symbol)) {
+    Value get = memref::GetGlobalOp::create(b, op.getLoc(), raised.getType(),
+                                            op.getGlobalName());
+    ptrs[op.getResult()] = RaisedPtr{get, {}};
+    return success();
+  }
+  auto global = dyn_cast_or_null<LLVM::GlobalOp>(symbol);
   if (!global || global.getAddrSpace() != 3)
     return op.emitError() << "address of @" << op.getGlobalName()
                           << ", which is not a shared-memory array (only "
@@ -240,23 +246,17 @@ LogicalResult KernelRaiser::raiseGlobalAddress(LLVM::AddressOfOp op) {
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto type = MemRefType::get(shape->first, shape->second,
                               MemRefLayoutAttrInterface(), space);
-  if (!SymbolTable::lookupSymbolIn(module, global.getSymNameAttr())
-           ->hasAttr("tcgen.raised")) {
-    OpBuilder gb(module.getContext());
-    gb.setInsertionPoint(global);
-    auto mg = memref::GlobalOp::create(
-        gb, global.getLoc(), global.getSymName(),
-        gb.getStringAttr("private"), type, Attribute(), /*constant=*/false,
-        global.getAlignment()
-            ? gb.getI64IntegerAttr(*global.getAlignment())
-            : IntegerAttr());
-    mg->setAttr("tcgen.raised", gb.getUnitAttr());
-    // The LLVM global is renamed away; the memref.global takes its name.
-    global.setSymName((global.getSymName() + ".llvm").str());
-    global->setAttr("tcgen.raised", gb.getUnitAttr());
-  }
-  Value get =
-      memref::GetGlobalOp::create(b, op.getLoc(), type, op.getGlobalName());
+  // The LLVM global is renamed away; the memref.global takes its name.
+  OpBuilder gb(module.getContext());
+  gb.setInsertionPoint(global);
+  StringAttr name = global.getSymNameAttr();
+  global.setSymName((name.getValue() + ".llvm").str());
+  memref::GlobalOp::create(
+      gb, global.getLoc(), name, gb.getStringAttr("private"), type, Attribute(),
+      /*constant=*/false,
+      global.getAlignment() ? gb.getI64IntegerAttr(*global.getAlignment())
+                            : IntegerAttr());
+  Value get = memref::GetGlobalOp::create(b, op.getLoc(), type, name);
   ptrs[op.getResult()] = RaisedPtr{get, {}};
   return success();
 }
@@ -275,8 +275,8 @@ LogicalResult KernelRaiser::raiseGEP(LLVM::GEPOp gep) {
   unsigned depth = result.indices.size();
   if (gep.getElemType() != pointeeType(memrefType, depth))
     return gep.emitError()
-           << "getelementptr over " << gep.getElemType()
-           << " on a pointer to " << pointeeType(memrefType, depth)
+           << "getelementptr over " << gep.getElemType() << " on a pointer to "
+           << pointeeType(memrefType, depth)
            << ": pointer arithmetic that is not an element index is outside "
               "the subset";
   for (auto [i, index] : llvm::enumerate(gep.getIndices())) {
@@ -303,8 +303,7 @@ LogicalResult KernelRaiser::raiseGEP(LLVM::GEPOp gep) {
       APInt c;
       if (matchPattern(v, m_ConstantInt(&c)) && c.isZero())
         continue;
-      if (matchPattern(result.indices.back(), m_ConstantInt(&c)) &&
-          c.isZero())
+      if (matchPattern(result.indices.back(), m_ConstantInt(&c)) && c.isZero())
         result.indices.back() = v;
       else
         result.indices.back() =
@@ -381,11 +380,12 @@ static Value same(OpBuilder &b, Operation *op, IRMapping &map) {
   if (auto flags = dyn_cast<LLVM::IntegerOverflowFlagsInterface>(op))
     if (auto arithFlags =
             dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(created))
-      created->setAttr(arithFlags.getIntegerOverflowAttrName(),
-                       arith::IntegerOverflowFlagsAttr::get(
-                           b.getContext(),
-                           static_cast<arith::IntegerOverflowFlags>(
-                               static_cast<unsigned>(flags.getOverflowFlags()))));
+      created->setAttr(
+          arithFlags.getIntegerOverflowAttrName(),
+          arith::IntegerOverflowFlagsAttr::get(
+              b.getContext(),
+              static_cast<arith::IntegerOverflowFlags>(
+                  static_cast<unsigned>(flags.getOverflowFlags()))));
   return created->getResult(0);
 }
 
@@ -401,8 +401,9 @@ LogicalResult KernelRaiser::raiseOp(Operation *op) {
             .Case("y", gpu::Dimension::y)
             .Case("z", gpu::Dimension::z)
             .Default(std::nullopt);
-    if (!dim || !llvm::is_contained(
-                    ArrayRef<StringRef>{"tid", "ctaid", "ntid", "nctaid"}, kind))
+    if (!dim ||
+        !llvm::is_contained(
+            ArrayRef<StringRef>{"tid", "ctaid", "ntid", "nctaid"}, kind))
       return op->emitError() << "special register " << op->getName()
                              << " (only tid, ctaid, ntid and nctaid are "
                                 "raised)";
@@ -442,7 +443,8 @@ LogicalResult KernelRaiser::raiseOp(Operation *op) {
       })
       .Case([&](LLVM::GEPOp g) { ok = raiseGEP(g); })
       .Case([&](LLVM::LoadOp l) {
-        if (l.getVolatile_() || l.getOrdering() != LLVM::AtomicOrdering::not_atomic) {
+        if (l.getVolatile_() ||
+            l.getOrdering() != LLVM::AtomicOrdering::not_atomic) {
           ok = l.emitError() << "volatile or atomic load (outside the subset)";
           return;
         }
@@ -454,7 +456,8 @@ LogicalResult KernelRaiser::raiseOp(Operation *op) {
         result = memref::LoadOp::create(b, loc, a->first, a->second);
       })
       .Case([&](LLVM::StoreOp s) {
-        if (s.getVolatile_() || s.getOrdering() != LLVM::AtomicOrdering::not_atomic) {
+        if (s.getVolatile_() ||
+            s.getOrdering() != LLVM::AtomicOrdering::not_atomic) {
           ok = s.emitError() << "volatile or atomic store (outside the subset)";
           return;
         }
@@ -494,7 +497,8 @@ LogicalResult KernelRaiser::raiseOp(Operation *op) {
       .Case([&](LLVM::ZExtOp) { result = same<arith::ExtUIOp>(b, op, map); })
       .Case([&](LLVM::TruncOp) { result = same<arith::TruncIOp>(b, op, map); })
       .Case([&](LLVM::FPExtOp) { result = same<arith::ExtFOp>(b, op, map); })
-      .Case([&](LLVM::FPTruncOp) { result = same<arith::TruncFOp>(b, op, map); })
+      .Case(
+          [&](LLVM::FPTruncOp) { result = same<arith::TruncFOp>(b, op, map); })
       .Case([&](LLVM::SIToFPOp) { result = same<arith::SIToFPOp>(b, op, map); })
       .Case([&](LLVM::UIToFPOp) { result = same<arith::UIToFPOp>(b, op, map); })
       .Case([&](LLVM::FPToSIOp) { result = same<arith::FPToSIOp>(b, op, map); })
@@ -504,8 +508,10 @@ LogicalResult KernelRaiser::raiseOp(Operation *op) {
       .Case([&](LLVM::FMAOp) { result = same<math::FmaOp>(b, op, map); })
       .Case([&](LLVM::SMaxOp) { result = same<arith::MaxSIOp>(b, op, map); })
       .Case([&](LLVM::SMinOp) { result = same<arith::MinSIOp>(b, op, map); })
-      .Case([&](LLVM::MaxNumOp) { result = same<arith::MaxNumFOp>(b, op, map); })
-      .Case([&](LLVM::MinNumOp) { result = same<arith::MinNumFOp>(b, op, map); })
+      .Case(
+          [&](LLVM::MaxNumOp) { result = same<arith::MaxNumFOp>(b, op, map); })
+      .Case(
+          [&](LLVM::MinNumOp) { result = same<arith::MinNumFOp>(b, op, map); })
       .Case([&](LLVM::SqrtOp) { result = same<math::SqrtOp>(b, op, map); })
       .Case([&](LLVM::ExpOp) { result = same<math::ExpOp>(b, op, map); })
       .Case([&](LLVM::FAbsOp) { result = same<math::AbsFOp>(b, op, map); })
@@ -563,8 +569,7 @@ LogicalResult KernelRaiser::raise() {
   if (fn.getBody().hasOneBlock()) {
     order.push_back(&fn.getBody().front());
   } else {
-    llvm::DominatorTreeBase<Block, false> &tree =
-        dom.getDomTree(&fn.getBody());
+    llvm::DominatorTreeBase<Block, false> &tree = dom.getDomTree(&fn.getBody());
     for (auto *node : llvm::depth_first(tree.getRootNode()))
       order.push_back(node->getBlock());
   }
@@ -620,8 +625,6 @@ struct RaiseLLVMKernelPass final
       for (auto comdat :
            llvm::make_early_inc_range(module.getOps<LLVM::ComdatOp>()))
         comdat.erase();
-    for (auto global : module.getOps<memref::GlobalOp>())
-      global->removeAttr("tcgen.raised");
   }
 };
 } // namespace

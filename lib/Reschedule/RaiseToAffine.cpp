@@ -157,8 +157,8 @@ static void indexLoops(func::FuncOp fn, IndexPromoter &promoter) {
       ub = arith::IndexCastOp::create(b, loc, b.getIndexType(),
                                       loop.getUpperBound());
     if (!step)
-      step = arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                        loop.getStep());
+      step =
+          arith::IndexCastOp::create(b, loc, b.getIndexType(), loop.getStep());
     auto iv = cast<BlockArgument>(loop.getInductionVar());
     b.setInsertionPointToStart(loop.getBody());
     auto narrow = arith::IndexCastOp::create(b, loc, type, iv);
@@ -193,8 +193,7 @@ static void raiseLoop(scf::ForOp loop) {
   Block *body = affineLoop.getBody();
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   rewriter.setInsertionPoint(yield);
-  affine::AffineYieldOp::create(rewriter, yield.getLoc(),
-                                yield.getOperands());
+  affine::AffineYieldOp::create(rewriter, yield.getLoc(), yield.getOperands());
   rewriter.eraseOp(yield);
   rewriter.mergeBlocks(loop.getBody(), body, body->getArguments());
   rewriter.replaceOp(loop, affineLoop.getResults());
@@ -237,7 +236,8 @@ struct RaiseToAffinePass final
     // Outer loops first: an inner loop's bounds may use an outer IV,
     // which is a dim only once the outer loop is affine.
     SmallVector<scf::ForOp> loops;
-    fn.walk<WalkOrder::PreOrder>([&](scf::ForOp loop) { loops.push_back(loop); });
+    fn.walk<WalkOrder::PreOrder>(
+        [&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops)
       raiseLoop(loop);
     SmallVector<Operation *> accesses;

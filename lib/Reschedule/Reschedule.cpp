@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tcgen/Reschedule/Passes.h"
 #include "tcgen/Reschedule/Reschedule.h"
+#include "tcgen/Reschedule/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/Passes.h"
@@ -25,16 +25,15 @@ static LogicalResult parseDims(StringRef key, StringRef text,
   SmallVector<StringRef> parts;
   text.split(parts, ',');
   if (parts.empty() || parts.size() > 3) {
-    error = key.str() + "= takes one to three sizes X,Y,Z, got '" +
-            text.str() + "'";
+    error = key.str() + "= takes one to three sizes X,Y,Z, got '" + text.str() +
+            "'";
     return failure();
   }
   dims = {1, 1, 1};
   for (auto [i, part] : llvm::enumerate(parts)) {
     int64_t v;
     if (part.trim().getAsInteger(10, v) || v <= 0) {
-      error = key.str() + "= takes positive integers, got '" + part.str() +
-              "'";
+      error = key.str() + "= takes positive integers, got '" + part.str() + "'";
       return failure();
     }
     dims[i] = v;
@@ -43,7 +42,7 @@ static LogicalResult parseDims(StringRef key, StringRef text,
 }
 
 FailureOr<LaunchConfig> mlir::tcgen::parseLaunchConfig(StringRef text,
-                                                        std::string &error) {
+                                                       std::string &error) {
   LaunchConfig config;
   SmallVector<StringRef> tokens;
   SplitString(text, tokens, " \t;");
@@ -147,13 +146,13 @@ LogicalResult mlir::tcgen::attachLaunchConfig(ModuleOp module,
     auto fn = dyn_cast<LLVM::LLVMFuncOp>(op);
     if (!fn || fn.isExternal() || fn.getCConv() != LLVM::CConv::PTX_Kernel)
       continue;
-    fn->setAttr("tcgen.launch",
-                b.getDictionaryAttr({
-                    b.getNamedAttr("grid", b.getDenseI64ArrayAttr(launch.grid)),
-                    b.getNamedAttr("block",
-                                   b.getDenseI64ArrayAttr(launch.block)),
-                    b.getNamedAttr("smem", b.getI64IntegerAttr(launch.smem)),
-                }));
+    fn->setAttr(
+        "tcgen.launch",
+        b.getDictionaryAttr({
+            b.getNamedAttr("grid", b.getDenseI64ArrayAttr(launch.grid)),
+            b.getNamedAttr("block", b.getDenseI64ArrayAttr(launch.block)),
+            b.getNamedAttr("smem", b.getI64IntegerAttr(launch.smem)),
+        }));
   }
   return success();
 }
@@ -203,8 +202,7 @@ std::string mlir::tcgen::explainRaised(ModuleOp module) {
     unsigned buffers = 0;
     for (auto global : module.getOps<memref::GlobalOp>()) {
       MemRefType t = global.getType();
-      int64_t bytes =
-          t.getNumElements() * t.getElementTypeBitWidth() / 8;
+      int64_t bytes = t.getNumElements() * t.getElementTypeBitWidth() / 8;
       sharedBytes += bytes;
       os << "\n    @" << global.getSymName() << " : " << t << " (" << bytes
          << " bytes)";
@@ -236,10 +234,8 @@ std::string mlir::tcgen::explainRaised(ModuleOp module) {
         os << indent << "gpu.barrier\n";
       } else if (isa<affine::AffineLoadOp, affine::AffineStoreOp,
                      memref::LoadOp, memref::StoreOp>(op)) {
-        Value mem = op->getOperand(isa<affine::AffineStoreOp, memref::StoreOp>(
-                                       op)
-                                       ? 1
-                                       : 0);
+        Value mem = op->getOperand(
+            isa<affine::AffineStoreOp, memref::StoreOp>(op) ? 1 : 0);
         std::string where = "parameter";
         if (auto get = mem.getDefiningOp<memref::GetGlobalOp>())
           where = "shared @" + get.getName().str();

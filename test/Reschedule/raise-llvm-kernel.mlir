@@ -24,7 +24,8 @@ llvm.mlir.global internal @As() {addr_space = 3 : i32, alignment = 4 : i64} : !l
 // CHECK:         gpu.barrier
 // CHECK:         cf.cond_br %{{.*}}, ^[[THEN:.*]], ^[[EXIT:.*]]
 // CHECK:       ^[[THEN]]:
-// CHECK:         %[[S:.*]] = memref.load %[[AS]][%{{.*}}, %[[Z:.*]]] : memref<16x16xf32
+// CHECK:         %[[AS2:.*]] = memref.get_global @As : memref<16x16xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[S:.*]] = memref.load %[[AS2]][%{{.*}}, %{{.*}}] : memref<16x16xf32
 // CHECK:         arith.mulf %[[S]], %{{.*}} : f32
 // CHECK:         memref.store %{{.*}}, %[[C]][%{{.*}}] : memref<?xf32>
 // CHECK:       ^[[EXIT]]:
@@ -53,8 +54,11 @@ llvm.func ptx_kernelcc @kernel(%C: !llvm.ptr, %A: !llvm.ptr, %n: i32) {
   %cmp = llvm.icmp "slt" %tx, %n : i32
   llvm.cond_br %cmp, ^then, ^exit
 ^then:
-  // As[tx] decays to &As[tx][0]: a load through a pointer to a row.
-  %prow2 = llvm.getelementptr inbounds %as[%c0, %tx64] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<16 x array<16 x f32>>
+  // As[tx] decays to &As[tx][0]: a load through a pointer to a row (from a
+  // second addressof of the array).
+  %as3b = llvm.mlir.addressof @As : !llvm.ptr<3>
+  %asb = llvm.addrspacecast %as3b : !llvm.ptr<3> to !llvm.ptr
+  %prow2 = llvm.getelementptr inbounds %asb[%c0, %tx64] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<16 x array<16 x f32>>
   %s = llvm.load %prow2 : !llvm.ptr -> f32
   %m = llvm.fmul %s, %c2 : f32
   %pc = llvm.getelementptr inbounds %C[%tx64] : (!llvm.ptr, i64) -> !llvm.ptr, f32

@@ -12,8 +12,8 @@
 
 #include "tcgen/Reschedule/Reschedule.h"
 
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -27,9 +27,9 @@ static cl::SubCommand
                   "Raise a SIMT CUDA kernel into MLIR (scf, memref, gpu, "
                   "affine)");
 
-static cl::opt<std::string>
-    input(cl::Positional, cl::desc("<kernel.cu | kernel.ll>"), cl::Required,
-          cl::sub(rescheduleCmd));
+static cl::opt<std::string> input(cl::Positional,
+                                  cl::desc("<kernel.cu | kernel.ll>"),
+                                  cl::Required, cl::sub(rescheduleCmd));
 static cl::opt<std::string>
     kernelName("kernel",
                cl::desc("The kernel: its name (MatrixMulCUDA), with "
@@ -59,8 +59,7 @@ static cl::opt<bool>
              cl::desc("Compile with line tables so that errors name the "
                       "source line"),
              cl::sub(rescheduleCmd));
-static cl::opt<std::string> clangPath("clang",
-                                      cl::desc("The clang to run"),
+static cl::opt<std::string> clangPath("clang", cl::desc("The clang to run"),
                                       cl::init("clang-22"),
                                       cl::sub(rescheduleCmd));
 static cl::opt<std::string>
@@ -126,11 +125,10 @@ static std::string sourcePosition(Location loc) {
 }
 
 static void printDiagnostic(Diagnostic &d) {
-  StringRef severity = d.getSeverity() == DiagnosticSeverity::Error
-                           ? "error"
-                           : d.getSeverity() == DiagnosticSeverity::Warning
-                                 ? "warning"
-                                 : "note";
+  StringRef severity = d.getSeverity() == DiagnosticSeverity::Error ? "error"
+                       : d.getSeverity() == DiagnosticSeverity::Warning
+                           ? "warning"
+                           : "note";
   llvm::errs() << sourcePosition(d.getLocation()) << severity << ": " << d
                << "\n";
   for (Diagnostic &note : d.getNotes())

@@ -44,8 +44,7 @@ TEST(LaunchConfig, Errors) {
             "block= takes one to three sizes X,Y,Z, got '1,2,3,4'");
   EXPECT_EQ(errorOf("block=0"), "block= takes positive integers, got '0'");
   EXPECT_EQ(errorOf("block=x"), "block= takes positive integers, got 'x'");
-  EXPECT_EQ(errorOf("block=32 smem=-1"),
-            "smem= takes a byte count, got '-1'");
+  EXPECT_EQ(errorOf("block=32 smem=-1"), "smem= takes a byte count, got '-1'");
   EXPECT_EQ(errorOf("block=32 stages=3"),
             "--launch knows grid, block and smem, not 'stages'");
   EXPECT_EQ(errorOf("block=32,32,2"),
@@ -69,9 +68,7 @@ TEST(KernelName, MangledTemplateAndPlainNames) {
 TEST(Clang, CommandKeepsLoopsAndAddsLineTablesOnRequest) {
   ClangOptions options;
   std::vector<std::string> cmd = clangCommand(options, "k.cu", "k.ll");
-  auto has = [&](StringRef arg) {
-    return llvm::is_contained(cmd, arg.str());
-  };
+  auto has = [&](StringRef arg) { return llvm::is_contained(cmd, arg.str()); };
   EXPECT_EQ(cmd.front(), "clang-22");
   EXPECT_TRUE(has("--cuda-device-only"));
   EXPECT_TRUE(has("--cuda-gpu-arch=sm_90a"));
