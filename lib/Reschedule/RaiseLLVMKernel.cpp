@@ -161,6 +161,10 @@ LogicalResult KernelRaiser::raiseSignature() {
       FailureOr<Type> elem = paramElementType(arg);
       if (failed(elem))
         return failure();
+      if (!elem->isIntOrFloat())
+        return fn.emitError()
+               << "pointer parameter " << arg.getArgNumber() << " points to "
+               << *elem << " (only pointers to scalars are raised)";
       argTypes.push_back(MemRefType::get({ShapedType::kDynamic}, *elem));
     } else if (t.isIntOrFloat()) {
       argTypes.push_back(t);
@@ -414,6 +418,14 @@ LogicalResult KernelRaiser::raiseOp(Operation *op) {
     gpu::BarrierOp::create(b, loc);
     return success();
   }
+  // Pointers are raised only as addresses (GEP, load, store, casts); a
+  // pointer compared, selected or converted has no memref form.
+  if (!isa<LLVM::GEPOp, LLVM::LoadOp, LLVM::StoreOp, LLVM::AddrSpaceCastOp>(op))
+    for (Value v : op->getOperands())
+      if (isa<LLVM::LLVMPointerType>(v.getType()))
+        return op->emitError()
+               << "a pointer used as a value by " << op->getName()
+               << " (only loads and stores through addresses are raised)";
   Value result;
   LogicalResult ok = success();
   bool handled = true;

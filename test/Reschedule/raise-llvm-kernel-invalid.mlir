@@ -96,3 +96,20 @@ llvm.func ptx_kernelcc @named_barrier() {
   llvm.call_intrinsic "llvm.nvvm.barrier.cta.sync.aligned.all"(%c1) : (i32) -> ()
   llvm.return
 }
+
+// -----
+
+llvm.func ptx_kernelcc @pointer_compare(%p: !llvm.ptr, %q: !llvm.ptr) {
+  // expected-error @below {{a pointer used as a value by llvm.icmp (only loads and stores through addresses are raised)}}
+  %c = llvm.icmp "eq" %p, %q : !llvm.ptr
+  llvm.return
+}
+
+// -----
+
+// float **p: a pointer loaded from memory has no memref form.
+// expected-error @below {{pointer parameter 0 points to '!llvm.ptr' (only pointers to scalars are raised)}}
+llvm.func ptx_kernelcc @pointer_to_pointer(%p: !llvm.ptr) {
+  %q = llvm.load %p : !llvm.ptr -> !llvm.ptr
+  llvm.return
+}
