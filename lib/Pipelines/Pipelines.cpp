@@ -9,7 +9,6 @@
 
 #include "tcgen/Config/Backend.h"
 #include "tcgen/Config/Passes.h"
-#include "tcgen/Reschedule/Passes.h"
 #include "tcgen/Targets/Backends.h"
 #include "tcgen/Targets/SIMT/Passes.h"
 #include "tcgen/Targets/SM80/Passes.h"
@@ -173,6 +172,5 @@ void mlir::tcgen::registerAllTCGenPasses() {
   registerTCGenSM80Passes();
   registerTCGenSM90Passes();
   registerTCGenSIMTPasses();
-  registerTCGenReschedulePasses();
   registerTCGenPipelines();
 }

@@ -20,6 +20,7 @@
 #include "tcgen/Frontend/Generate.h"
 #include "tcgen/IR/TCGenDialect.h"
 #include "tcgen/Pipelines/Pipelines.h"
+#include "tcgen/Reschedule/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -659,6 +660,7 @@ int main(int argc, char **argv) {
 
   registerAllPasses();
   mlir::tcgen::registerAllTCGenPasses();
+  mlir::tcgen::registerTCGenReschedulePasses();
   mlir::tcgen::hideForeignOptions(
       {&compileCmd, &explainCmd, &tuneCmd, &genCmd,
        &mlir::tcgen::rescheduleSubCommand()});
