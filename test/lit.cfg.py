@@ -26,3 +26,10 @@ if config.tcgen_cuda_root and os.path.exists(
         os.path.join(config.tcgen_cuda_root, "bin", "ptxas")):
     config.environment["CUDA_ROOT"] = config.tcgen_cuda_root
     config.available_features.add("ptxas")
+
+# clang-22 with the CUDA toolkit: the tcgen reschedule tests that compile
+# CUDA source (the others read checked-in LLVM IR).
+import shutil
+if shutil.which("clang-22") and config.tcgen_cuda_root and os.path.isdir(
+        os.path.join(config.tcgen_cuda_root, "include")):
+    config.available_features.add("clang")

@@ -7,6 +7,7 @@
 
 #include "tcgen/IR/TCGenDialect.h"
 #include "tcgen/Pipelines/Pipelines.h"
+#include "tcgen/Reschedule/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -19,6 +20,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::tcgen::registerAllTCGenPasses();
+  mlir::tcgen::registerTCGenReschedulePasses();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

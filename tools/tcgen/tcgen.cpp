@@ -5,11 +5,13 @@
 //   tcgen compile --einsum mk,kn->mn --sizes ... -o DIR  (from a spec)
 //   tcgen explain INPUT.mlir [--print-ir-after-all]    (config and IR)
 //   tcgen tune INPUT.mlir -o DIR | tcgen tune --import DIR...  (autotuner)
+//   tcgen reschedule KERNEL.cu --kernel NAME -o DIR    (raise a CUDA kernel)
 //   tcgen run DIR --check | tcgen bench DIR...         (forwarded to tcgen-gpu)
 //
 //===----------------------------------------------------------------------===//
 
 #include "Batch.h"
+#include "Reschedule.h"
 #include "SpecOptions.h"
 #include "Tune.h"
 
@@ -18,6 +20,7 @@
 #include "tcgen/Frontend/Generate.h"
 #include "tcgen/IR/TCGenDialect.h"
 #include "tcgen/Pipelines/Pipelines.h"
+#include "tcgen/Reschedule/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -606,8 +609,10 @@ int main(int argc, char **argv) {
 
   registerAllPasses();
   mlir::tcgen::registerAllTCGenPasses();
+  mlir::tcgen::registerTCGenReschedulePasses();
   mlir::tcgen::hideForeignOptions(
-      {&compileCmd, &explainCmd, &tuneCmd, &genCmd});
+      {&compileCmd, &explainCmd, &tuneCmd, &genCmd,
+       &mlir::tcgen::rescheduleSubCommand()});
   cl::ParseCommandLineOptions(
       argc, argv,
       "tcgen: tensor-core kernels from linalg\n\n"
@@ -620,6 +625,8 @@ int main(int argc, char **argv) {
       "  tcgen explain INPUT.mlir [--print-ir-after-all]\n"
       "  tcgen tune INPUT.mlir -o DIR [--top=N] [--tuning-cache=FILE]\n"
       "  tcgen tune --import DIR... --tuning-cache=FILE\n"
+      "  tcgen reschedule KERNEL.cu --kernel NAME [--launch ...] "
+      "[--emit=llvm|raised] [--explain] -o DIR\n"
       "  tcgen run DIR [--check]        (needs a GPU; runs tcgen-gpu)\n"
       "  tcgen bench DIR...             (needs a GPU; runs tcgen-gpu)\n"
       "  tcgen compare A_DIR B_DIR      (needs a GPU; runs tcgen-gpu)\n");
@@ -636,6 +643,8 @@ int main(int argc, char **argv) {
 
   if (genCmd)
     return genProblems();
+  if (mlir::tcgen::rescheduleSubCommand())
+    return mlir::tcgen::runReschedule(ctx);
   if (compileCmd && batchFile.getNumOccurrences())
     return batch(argc, argv);
   if (batchSubset.getNumOccurrences()) {
@@ -664,7 +673,7 @@ int main(int argc, char **argv) {
     return tune(ctx, argv[0]);
   }
   llvm::errs() << "tcgen: expected a subcommand: compile, explain, tune, "
-                  "gen-problems, run, bench "
+                  "gen-problems, reschedule, run, bench "
                   "(see --help)\n";
   return 1;
 }

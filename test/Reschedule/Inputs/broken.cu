@@ -1,0 +1,1 @@
+__global__ void k(float *p) { p[0] = undefined_name; }
