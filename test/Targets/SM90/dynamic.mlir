@@ -279,7 +279,7 @@ func.func @dyn_odd_k(%A: memref<?x333xf16>, %B: memref<333x?xf16>, %C: memref<?x
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<?x?xf32>)
   // expected-error @+1 {{with sizes known only at run time the sm90 kernel reads A through TMA, with no copies: dimension 0 of A 'memref<?x333xf16>' has a stride of 333 elements (666 bytes), not a multiple of 16 bytes, which TMA needs; give the sizes at compile time (the kernel then copies such rows) or rows a multiple of 16 bytes apart}}
-  linalg.matmul ins(%A, %B : memref<?x333xf16>, memref<333x?xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<?x333xf16>, memref<333x?xf16>)
                 outs(%C : memref<?x?xf32>)
   return
 }
@@ -291,7 +291,7 @@ func.func @dyn_odd_k_b(%A: memref<?x16xbf16>, %B: memref<?x9xbf16>, %C: memref<?
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<?x?xf32>)
   // expected-error @+1 {{the sm90 kernel reads B through TMA, with no copies: dimension 0 of B 'memref<?x9xbf16>' has a stride of 9 elements (18 bytes)}}
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
                 ins(%A, %B : memref<?x16xbf16>, memref<?x9xbf16>)
                 outs(%C : memref<?x?xf32>)
   return
