@@ -701,6 +701,16 @@ struct BuildKernelPass final
                               "be a multiple of 16 bytes apart: K = ")
                << p.k << " 8-bit elements is not a multiple of 16";
     } else if (dynamicShape) {
+      // tf32 wgmma reads both operands K-major. The stored layouts were
+      // checked above; a K of 1 (or an M or N of 1) makes the kernel read
+      // an operand the other way, and there are no transposing copies here.
+      if (p.inType == "tf32" && (p.aMNMajor || !p.bKMajor))
+        return op.emitOpError("with sizes known only at run time the sm90 "
+                              "kernel reads ")
+               << (p.aMNMajor ? "A" : "B")
+               << " MN-major here (a dimension of extent 1 stored "
+                  "innermost), which tf32 wgmma cannot; give the sizes at "
+                  "compile time or use f16/bf16 operands";
       // No packs: the runtime encodes the tensor maps over the caller's
       // strides at launch; a stride known here that TMA cannot take would
       // refuse every launch. (C's rows: TMA stores, checked with them.)
