@@ -58,6 +58,7 @@ struct Emitter {
   Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
   Value ori(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
   Value shli(Value x, Value y) { return arith::ShLIOp::create(b, loc, x, y); }
+  Value shru(Value x, Value y) { return arith::ShRUIOp::create(b, loc, x, y); }
   Value cmp(arith::CmpIPredicate pred, Value x, Value y) {
     return arith::CmpIOp::create(b, loc, pred, x, y);
   }

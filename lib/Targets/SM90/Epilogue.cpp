@@ -28,7 +28,7 @@ using namespace mlir::tcgen::sm90::epilogue;
 Type mlir::tcgen::sm90::epilogueOperandType(
     MLIRContext *ctx, const KernelParams &p,
     const KernelParams::EpilogueOperand &e) {
-  Type elt = elementType(ctx, e.type);
+  Type elt = scalarType(ctx, e.type);
   if (e.kind == "scalar")
     return MemRefType::get({}, elt);
   // Sizes known at run time only: a view of the run-time size
@@ -67,7 +67,7 @@ SmallVector<Type> mlir::tcgen::sm90::epilogueParamTypes(MLIRContext *ctx,
     types.push_back(int64_t(k) == p.tmaEpilogueOperand
                         ? Type(LLVM::LLVMPointerType::get(ctx))
                     : p.dynamicShape && e.kind != "scalar"
-                        ? Type(MemRefType::get({1}, elementType(ctx, e.type)))
+                        ? Type(MemRefType::get({1}, scalarType(ctx, e.type)))
                         : epilogueOperandType(ctx, p, e));
   return types;
 }
@@ -94,7 +94,7 @@ void mlir::tcgen::sm90::emitEpilogueDecls(OpBuilder &b, Location loc,
     func.setPrivate();
   };
   if (p.callsPrologue()) {
-    Type t = elementType(ctx, p.inType);
+    Type t = scalarType(ctx, p.inType);
     declare(kPrologueFuncName, {t}, t);
   }
   if (!p.fusedEpilogue)
@@ -102,7 +102,7 @@ void mlir::tcgen::sm90::emitEpilogueDecls(OpBuilder &b, Location loc,
   // Computed on pairs (epilogueInHalf): every argument and the result are
   // vector<2 x T>.
   auto type = [&](StringRef name) -> Type {
-    Type t = elementType(ctx, name);
+    Type t = scalarType(ctx, name);
     return p.epilogueInHalf ? VectorType::get({2}, t) : t;
   };
   SmallVector<Type> args = {type(p.matmulType)};
@@ -219,7 +219,7 @@ void emitOperandIssue(Ops &o, const KernelParams &p, const EpilogueValues &v,
   Value off = o.idx(cc % 2 * kStoreChunkBytes);
   Value at = o.add(base.bufs, off);
   auto viewType = MemRefType::get(
-      {64, p.storeChunkCols()}, elementType(o.b.getContext(), p.outType),
+      {64, p.storeChunkCols()}, scalarType(o.b.getContext(), p.outType),
       MemRefLayoutAttrInterface(), IntegerAttr::get(o.b.getI64Type(), 3));
   Value view =
       memref::ViewOp::create(o.b, o.loc, viewType, v.dsm, at, ValueRange());

@@ -10,6 +10,8 @@
 
 #include "tcgen/Targets/SM90/Epilogue.h"
 
+#include "Emit.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -30,21 +32,6 @@ inline constexpr int64_t kEpilogueLoadGroup = 8;
 /// the consumers' budget.
 inline constexpr int64_t kPartialGroup = 8;
 
-/// The element type named `name` (f16, bf16, f32, tf32, i8), or null.
-inline Type elementType(MLIRContext *ctx, StringRef name) {
-  if (name == "f16")
-    return Float16Type::get(ctx);
-  if (name == "bf16")
-    return BFloat16Type::get(ctx);
-  if (name == "f32")
-    return Float32Type::get(ctx);
-  if (name == "tf32")
-    return FloatTF32Type::get(ctx);
-  if (name == "i8")
-    return IntegerType::get(ctx, 8);
-  return {};
-}
-
 /// Whether C has a single column in the kernel's terms and is stored
 /// [n][m] (a swapped kernel at M = 1): each pair's second element lies past
 /// C, and ptxas serialized the wgmma chain (C7514) when the pair was
@@ -63,30 +50,10 @@ inline bool pinAccumulators(const KernelParams &p) {
 }
 
 /// Small builders of the ops the epilogue is made of.
-struct Ops {
-  OpBuilder &b;
-  Location loc;
+struct Ops : Emitter {
+  using Emitter::Emitter;
 
-  Value idx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value i32(int64_t v) {
-    return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
-  }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value divu(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
-  Value remu(Value x, Value y) { return arith::RemUIOp::create(b, loc, x, y); }
-  Value minu(Value x, Value y) { return arith::MinUIOp::create(b, loc, x, y); }
-  Value andi(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
-  Value xori(Value x, Value y) { return arith::XOrIOp::create(b, loc, x, y); }
-  Value shru(Value x, Value y) { return arith::ShRUIOp::create(b, loc, x, y); }
-  Value cmp(arith::CmpIPredicate pred, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, pred, x, y);
-  }
-  Value cast(Type t, Value x) {
-    return arith::IndexCastOp::create(b, loc, t, x);
-  }
-  Value toI32(Value x) { return cast(b.getI32Type(), x); }
+  Value toI32(Value x) { return indexCast(b.getI32Type(), x); }
   Value toPtr3(Value x) {
     return LLVM::IntToPtrOp::create(
         b, loc, LLVM::LLVMPointerType::get(b.getContext(), 3), x);

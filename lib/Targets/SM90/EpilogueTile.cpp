@@ -54,7 +54,7 @@ public:
   TileEpilogue(OpBuilder &b, Location loc, const KernelParams &p,
                const EpilogueValues &v)
       : o{b, loc}, p(p), v(v), ctx(b.getContext()),
-        outType(elementType(ctx, p.outType)) {}
+        outType(scalarType(ctx, p.outType)) {}
 
   void emit(Value acc, Value wgIndex);
 
@@ -131,7 +131,7 @@ void TileEpilogue::emitCoordinates(Value wgIndex) {
   // spilled.
   Value tidE = o.asmOp(o.b.getI32Type(), {}, "mov.u32 $0, %tid.x;", "=r",
                        /*sideEffects=*/true);
-  Value tidEI = o.cast(o.b.getIndexType(), tidE);
+  Value tidEI = o.indexCast(o.b.getIndexType(), tidE);
   wtidE = o.remu(tidEI, v.c128);
   warp = o.divu(wtidE, c32);
   lane = o.remu(wtidE, c32);
@@ -317,7 +317,7 @@ void TileEpilogue::emitFusedLoads(int64_t j) {
     // Read from the chunk buffer instead (emitOperandPair).
     if (int64_t(k) == p.tmaEpilogueOperand)
       continue;
-    Type elt = elementType(ctx, op.type);
+    Type elt = scalarType(ctx, op.type);
     const bool matrix = op.kind == "matrix";
     // A row vector is the same for both halves (h = 0); a matrix operand
     // is loaded at each half's row, a batch's at the tile's matrix first.
@@ -368,7 +368,7 @@ void TileEpilogue::emitFusedLoads(int64_t j) {
 /// and e[2h + 1]; returns the pair's result, a vector<2 x outType>. The row
 /// and matrix operands were loaded ahead by emitFusedLoads.
 Value TileEpilogue::emitFusedPair(int64_t j, int h, ArrayRef<Value> e) {
-  Type mt = elementType(ctx, p.matmulType);
+  Type mt = scalarType(ctx, p.matmulType);
   // One element of each extra operand for each of the two columns.
   SmallVector<std::array<Value, 2>> ext;
   for (auto [k, op] : llvm::enumerate(p.epilogueOperands)) {
@@ -412,7 +412,7 @@ Value TileEpilogue::emitFusedPair(int64_t j, int h, ArrayRef<Value> e) {
         args.push_back(loaded[{int64_t(k), j, op.kind == "row" ? 0 : h}].vec);
       else
         args.push_back(vector::BroadcastOp::create(
-            o.b, o.loc, o.vec2Type(elementType(ctx, op.type)), ext[k][0]));
+            o.b, o.loc, o.vec2Type(scalarType(ctx, op.type)), ext[k][0]));
     }
     return func::CallOp::create(o.b, o.loc, kEpilogueFuncName,
                                 TypeRange{o.vec2Type(outType)}, args)
@@ -609,7 +609,7 @@ void TileEpilogue::emitOperandLoad(int64_t c) {
   Value half = o.idx(c / 2);
   Value u = o.add(u0, half);
   Value ur = o.remu(u, ee.c2);
-  Value parity = o.cast(o.b.getI1Type(), ur);
+  Value parity = o.indexCast(o.b.getI1Type(), ur);
   nvgpu::MBarrierTryWaitParityOp::create(o.b, o.loc, v.eBar, parity, v.ticks,
                                          bar);
 }

@@ -12,13 +12,14 @@
 
 #include "tcgen/Transforms/GridStride.h"
 
+#include "Emit.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir;
 using namespace mlir::tcgen;
@@ -26,31 +27,14 @@ using namespace mlir::tcgen::sm90;
 
 namespace {
 
-/// The element type a pack copies (PackParams::type).
-Type packElementType(OpBuilder &b, StringRef name) {
-  if (name == "f16")
-    return b.getF16Type();
-  if (name == "bf16")
-    return b.getBF16Type();
-  if (name == "f32")
-    return b.getF32Type();
-  if (name == "i8")
-    return b.getI8Type();
-  llvm_unreachable("pack element types are f16, bf16, f32 or i8");
-}
-
 /// Index arithmetic and global-pointer helpers of the pack kernels.
-struct PackEmitter {
-  OpBuilder &b;
-  Location loc;
+struct PackEmitter : Emitter {
   Type global; ///< !llvm.ptr<1>
 
-  Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value toI64(Value x) {
-    return arith::IndexCastOp::create(b, loc, b.getI64Type(), x);
-  }
+  PackEmitter(OpBuilder &b, Location loc, Type global)
+      : Emitter(b, loc), global(global) {}
+
+  Value toI64(Value x) { return indexCast(i64Type(), x); }
   /// Element `index` (i64) of type `t` from `base`.
   Value gep(Value base, Value index, Type t) {
     return LLVM::GEPOp::create(b, loc, global, t, base, ValueRange{index});
@@ -79,7 +63,7 @@ gpu::GPUFuncOp createPackKernel(OpBuilder &b, Location loc,
 gpu::GPUFuncOp buildTransposePackFunc(OpBuilder &b, Location loc,
                                       const PackParams &pack) {
   MLIRContext *ctx = b.getContext();
-  Type t = packElementType(b, pack.type);
+  Type t = scalarType(b.getContext(), pack.type);
   auto tileType = MemRefType::get({32, 33}, t, AffineMap(),
                                   IntegerAttr::get(b.getI64Type(), 3));
   std::string tileName = pack.name + "_tile";
@@ -95,14 +79,14 @@ gpu::GPUFuncOp buildTransposePackFunc(OpBuilder &b, Location loc,
       LLVM::AddrSpaceCastOp::create(b, loc, e.global, func.getArgument(0));
   Value dstG =
       LLVM::AddrSpaceCastOp::create(b, loc, e.global, func.getArgument(1));
-  Value cTilesN = e.cst(ceilDiv(pack.cols, 32));
-  Value cTiles = e.cst(ceilDiv(pack.rows, 32) * ceilDiv(pack.cols, 32));
-  Value cSrcStride = e.cst(pack.srcStride);
-  Value cDstStride = e.cst(pack.dstStride);
-  Value cLastRow = e.cst(pack.rows - 1);
-  Value cLastCol = e.cst(pack.cols - 1);
-  Value cCols = e.cst(pack.cols);
-  Value c32 = e.cst(32);
+  Value cTilesN = e.idx(ceilDiv(pack.cols, 32));
+  Value cTiles = e.idx(ceilDiv(pack.rows, 32) * ceilDiv(pack.cols, 32));
+  Value cSrcStride = e.idx(pack.srcStride);
+  Value cDstStride = e.idx(pack.dstStride);
+  Value cLastRow = e.idx(pack.rows - 1);
+  Value cLastCol = e.idx(pack.cols - 1);
+  Value cCols = e.idx(pack.cols);
+  Value c32 = e.idx(32);
   Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
   Value bid = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
   Value nb = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
@@ -118,7 +102,7 @@ gpu::GPUFuncOp buildTransposePackFunc(OpBuilder &b, Location loc,
         Value nL = e.add(n0, tx);
         Value nC = arith::MinUIOp::create(b, loc, nL, cLastCol);
         for (int64_t j = 0; j < 4; ++j) {
-          Value lr = e.add(ty, e.cst(8 * j));
+          Value lr = e.add(ty, e.idx(8 * j));
           Value lk = arith::MinUIOp::create(b, loc, e.add(k0, lr), cLastRow);
           Value lo = e.add(e.mul(lk, cSrcStride), nC);
           Value lp = e.gep(srcG, e.toI64(lo), t);
@@ -130,7 +114,7 @@ gpu::GPUFuncOp buildTransposePackFunc(OpBuilder &b, Location loc,
         gpu::BarrierOp::create(b, loc);
         Value kS = e.add(k0, tx);
         for (int64_t j = 0; j < 4; ++j) {
-          Value sr = e.add(ty, e.cst(8 * j));
+          Value sr = e.add(ty, e.idx(8 * j));
           Value sn = e.add(n0, sr);
           Value inside = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ult, sn, cCols);
@@ -190,7 +174,7 @@ Value buildPieceChunkLoad(PackEmitter &e, Value srcG, Value srcRow, Value c,
   Location loc = e.loc;
   SmallVector<Value> elems;
   for (int64_t x = 0; x < pieces; ++x) {
-    Value colU = e.add(c, e.cst(x * pieceElems));
+    Value colU = e.add(c, e.idx(x * pieceElems));
     Value col = arith::MinUIOp::create(b, loc, colU, cLastPiece);
     Value p = e.gep(srcG, e.toI64(e.add(srcRow, col)), t);
     Value v = LLVM::LoadOp::create(b, loc, VectorType::get({pieceElems}, t), p,
@@ -222,7 +206,7 @@ gpu::GPUFuncOp mlir::tcgen::sm90::buildPackFunc(OpBuilder &b, Location loc,
   const bool shifted = pieceBytes < 8;
   const int64_t pieceElems = pieceBytes / elementBytes;
   const int64_t pieces = 8 / pieceElems;
-  Type t = packElementType(b, pack.type);
+  Type t = scalarType(b.getContext(), pack.type);
   gpu::GPUFuncOp func = createPackKernel(b, loc, pack);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(&func.front());
@@ -231,15 +215,15 @@ gpu::GPUFuncOp mlir::tcgen::sm90::buildPackFunc(OpBuilder &b, Location loc,
       LLVM::AddrSpaceCastOp::create(b, loc, e.global, func.getArgument(0));
   Value dstG =
       LLVM::AddrSpaceCastOp::create(b, loc, e.global, func.getArgument(1));
-  Value cThreads = e.cst(PackParams::kThreads);
-  Value cPerRow = e.cst(pack.chunksPerRow());
-  Value cTotal = e.cst(pack.rows * pack.chunksPerRow());
-  Value cSrcStride = e.cst(pack.srcStride);
-  Value cDstStride = e.cst(pack.dstStride);
-  Value cLastPiece = e.cst(pack.cols - pieceElems);
-  Value cCols = e.cst(pack.cols);
-  Value c8 = e.cst(8);
-  Value c12 = e.cst(12);
+  Value cThreads = e.idx(PackParams::kThreads);
+  Value cPerRow = e.idx(pack.chunksPerRow());
+  Value cTotal = e.idx(pack.rows * pack.chunksPerRow());
+  Value cSrcStride = e.idx(pack.srcStride);
+  Value cDstStride = e.idx(pack.dstStride);
+  Value cLastPiece = e.idx(pack.cols - pieceElems);
+  Value cCols = e.idx(pack.cols);
+  Value c8 = e.idx(8);
+  Value c12 = e.idx(12);
   GridStrideIndices grid = buildGridStrideIndices(b, loc, cThreads);
   scf::ForOp::create(
       b, loc, grid.first, cTotal, grid.step, ValueRange(),
