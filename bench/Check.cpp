@@ -592,7 +592,26 @@ void compareSamples(const GemmSpec &spec, const std::vector<HostMatrix> &host,
   }
 }
 
+/// setKernelWaitHook's hook.
+std::function<void(bool)> &kernelWaitHook() {
+  static std::function<void(bool)> hook;
+  return hook;
+}
+
+/// Calls the kernel-wait hook with true now and with false when it goes.
+struct KernelWait {
+  KernelWait() {
+    if (kernelWaitHook())
+      kernelWaitHook()(true);
+  }
+  ~KernelWait() {
+    if (kernelWaitHook())
+      kernelWaitHook()(false);
+  }
+};
+
 std::string launchOnce(rt::Kernel &kernel, DeviceOperands &dev, double &ms) {
+  KernelWait wait;
   cudaEvent_t start, stop;
   std::string e = formatCuda("cudaEventCreate", cudaEventCreate(&start));
   if (!e.empty())
@@ -616,6 +635,10 @@ std::string launchOnce(rt::Kernel &kernel, DeviceOperands &dev, double &ms) {
   return e;
 }
 } // namespace
+
+void tcgen::bench::setKernelWaitHook(std::function<void(bool)> hook) {
+  kernelWaitHook() = std::move(hook);
+}
 
 std::string CheckResult::line(bool compared) const {
   char buf[512];

@@ -19,6 +19,7 @@
 #include "tcgen/Runtime/Runtime.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,6 +38,12 @@ struct CheckOptions {
   /// The sizes of a bundle whose sizes are fixed at launch (--sizes).
   std::array<int64_t, 3> sizes = {0, 0, 0};
 };
+
+/// Called with true before each launch of a checked kernel and with false
+/// once it has finished (or failed): `tcgen-gpu run --timeout` watches that
+/// time only, so that host work (filling inputs, the float64 reference) is
+/// never taken for a hang. Empty: no hook.
+void setKernelWaitHook(std::function<void(bool)> hook);
 
 struct CheckResult {
   std::string error; // non-empty: the check could not run (not a FAIL)

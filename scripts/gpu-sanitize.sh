@@ -51,7 +51,15 @@ prepare() {
       args=("$SRC/$input" "${args[@]}")
     fi
     if "$tcgen" compile "${args[@]}" -o "$DIR/bundles/$name" >"$DIR/logs/$name.log" 2>&1; then
-      echo "$name|$(echo "$run" | xargs)" >>"$DIR/runs.txt"
+      # A directory of several kernels: one run per manifest.
+      local manifests=("$DIR/bundles/$name"/*.json)
+      if [ "${#manifests[@]}" -gt 1 ]; then
+        for j in "${manifests[@]}"; do
+          echo "$name/$(basename "$j")|$(echo "$run" | xargs)" >>"$DIR/runs.txt"
+        done
+      else
+        echo "$name|$(echo "$run" | xargs)" >>"$DIR/runs.txt"
+      fi
       echo "  $name"
     else
       echo "FAIL $name: $(grep -m1 error "$DIR/logs/$name.log" || tail -1 "$DIR/logs/$name.log")"
@@ -68,7 +76,7 @@ prepare() {
 # $LOGS/NAME.TOOL.log and prints "NAME TOOL CELL".
 one() {
   local name=$1 tool=$2; shift 2
-  local log="$LOGS/$name.$tool.log" rc cell left
+  local log="$LOGS/${name//\//_}.$tool.log" rc cell left
   # Past the deadline the remaining runs are skipped (and counted).
   left=$((END - $(date +%s)))
   if [ "$left" -le 0 ]; then echo "$name $tool SKIPPED"; return; fi

@@ -289,6 +289,18 @@ static bool swapFewTiles(const ContractionInfo &info, int64_t blockM,
          model::ceilDiv(info.k, 64) >= 64;
 }
 
+/// Whether a swapped kernel of `blockM`-row tiles fills at most half of the
+/// SMs over a K of 128 k-tiles or more: stream-K then spreads the k-tiles
+/// over every SM too (measured on H200, bf16, weights [out, in], M = 1, 8,
+/// 32: 4096 x 14336 39.6-41.7 -> 37.6-39.1 us, 4096 x 11008 32.1-33.6 ->
+/// 31.6-32.7 us; with 64 k-tiles, 4096 x 4096, or 128 tiles, 8192 x 8192, it
+/// loses: docs/log/2026-11-28-decode.md).
+static bool swapHalfWaveLongK(const ContractionInfo &info, int64_t blockM,
+                              int64_t sms) {
+  return !info.isDynamic() && model::ceilDiv(info.n, blockM) * 2 <= sms &&
+         model::ceilDiv(info.k, 64) >= 128;
+}
+
 bool mlir::tcgen::canSwap(const ContractionInfo &info) {
   if (info.isDynamic() || info.batched || info.batchReduce ||
       info.cTransposed || (!info.aType.isF16() && !info.aType.isBF16()) ||
@@ -327,7 +339,8 @@ static model::SM90Candidate defaultSwapCandidate(const ContractionInfo &info,
   c.stages =
       sm90().getStagesThatFit(c.blockM, c.blockN, 64, /*tmaStore=*/false,
                               /*bKMajor=*/true, sm90().getSwapStages(c.blockM));
-  c.streamK = swapFewTiles(info, c.blockM, sms);
+  c.streamK = swapFewTiles(info, c.blockM, sms) ||
+              swapHalfWaveLongK(info, c.blockM, sms);
   return c;
 }
 

@@ -1457,28 +1457,38 @@ std::string tcgen::loadManifest(const std::string &path, Manifest &out) {
   return error.empty() ? "" : path + ": " + error;
 }
 
-std::string tcgen::findManifest(const std::string &path,
-                                std::string &manifestPath) {
+std::string tcgen::listManifests(const std::string &path,
+                                 std::vector<std::string> &manifests) {
   namespace fs = std::filesystem;
+  manifests.clear();
   std::error_code ec;
   fs::file_status status = fs::status(path, ec);
   if (ec || !fs::exists(status))
     return path + ": bundle not found";
   if (fs::is_regular_file(status)) {
-    manifestPath = path;
+    manifests.push_back(path);
     return "";
   }
   if (!fs::is_directory(status))
     return path + ": not a bundle directory or manifest file";
-  std::vector<std::string> found;
   for (fs::directory_iterator it(path, ec), end; !ec && it != end;
        it.increment(ec))
     if (it->path().extension() == ".json")
-      found.push_back(it->path().string());
+      manifests.push_back(it->path().string());
   if (ec)
     return path + ": cannot list directory: " + ec.message();
-  if (found.empty())
+  if (manifests.empty())
     return path + ": no manifest (*.json) in bundle directory";
+  std::sort(manifests.begin(), manifests.end());
+  return "";
+}
+
+std::string tcgen::findManifest(const std::string &path,
+                                std::string &manifestPath) {
+  std::vector<std::string> found;
+  std::string error = listManifests(path, found);
+  if (!error.empty())
+    return error;
   if (found.size() > 1)
     return path + ": " + std::to_string(found.size()) +
            " manifests (*.json) in bundle directory; pass one of them";

@@ -47,6 +47,18 @@ func.func @few_tiles(%a: memref<4x8192xf16>, %b: memref<8192x1024xf16>, %c: memr
 
 // -----
 
+// Half a wave of tiles or less (N = 4096: 64 tiles of 64 rows) over 128
+// k-tiles or more (K = 14336, the down projection of Llama 3 8B at
+// decode): stream-K; over 64 k-tiles (@m20 above) the tiles stay whole.
+// CHECK-LABEL: func @half_wave_long_k
+// CHECK: block = [64, 8, 64]{{.*}}streamk = true,{{.*}}swap = true>
+func.func @half_wave_long_k(%a: memref<1x14336xbf16>, %b: memref<14336x4096xbf16>, %c: memref<1x4096xbf16>) {
+  linalg.matmul ins(%a, %b : memref<1x14336xbf16>, memref<14336x4096xbf16>) outs(%c : memref<1x4096xbf16>)
+  return
+}
+
+// -----
+
 // 32 < M <= 64 with few tiles over a long K: swapped, with stream-K.
 // CHECK-LABEL: func @m40_few_tiles
 // CHECK: block = [64, 40, 64]{{.*}}streamk = true,{{.*}}swap = true>

@@ -1512,6 +1512,22 @@ TEST_F(BundleDirTest, ReportsMissingAndAmbiguousBundles) {
             (dir / "nope").string() + ": bundle not found");
 }
 
+TEST_F(BundleDirTest, ListsEveryManifestOfADirectory) {
+  std::vector<std::string> found;
+  EXPECT_EQ(listManifests(dir.string(), found),
+            dir.string() + ": no manifest (*.json) in bundle directory");
+  write("b_pointwise0.json", "{}");
+  write("a_kernel.json", "{}");
+  write("a_kernel.ptx", "");
+  EXPECT_EQ(listManifests(dir.string(), found), "");
+  EXPECT_EQ(found, (std::vector<std::string>{(dir / "a_kernel.json").string(),
+                                             (dir / "b_pointwise0.json").string()}));
+  EXPECT_EQ(listManifests((dir / "a_kernel.json").string(), found), "");
+  EXPECT_EQ(found.size(), 1u);
+  EXPECT_EQ(listManifests((dir / "nope").string(), found),
+            (dir / "nope").string() + ": bundle not found");
+}
+
 TEST_F(BundleDirTest, LoadErrorsNameThePath) {
   write("bad.json", "{\"format\": \"tcgen.bundle\"}");
   Manifest m;

@@ -364,6 +364,12 @@ std::string parseManifest(std::string_view text, Manifest &out);
 /// the path.
 std::string loadManifest(const std::string &path, Manifest &out);
 
+/// The manifests of a bundle path: the path itself if it is a file, else
+/// every .json file of the directory, sorted (a bundle of several kernels
+/// has one each). Returns "" or why not (not found, no manifest).
+std::string listManifests(const std::string &path,
+                          std::vector<std::string> &manifests);
+
 /// Resolves a bundle path: a .json file, or a directory holding exactly one
 /// .json file. On success stores the manifest path in `manifestPath` and
 /// returns ""; otherwise returns why (not found, no or several manifests).
