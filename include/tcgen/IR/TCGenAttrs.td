@@ -97,8 +97,9 @@ def TCGen_ConfigAttr : TCGen_Attr<"Config", "config"> {
       cannot read the rows, or reads them slowly and the operand is too
       large for L2), "always", "never", "a" / "b" (that operand as with
       always, the other only where TMA cannot read its rows) or "async"
-      (rows a multiple of 16 bytes apart are loaded by the producer with
-      cp.async instead).
+      (rows a multiple of 4 bytes apart are loaded by the producer with
+      cp.async instead, in pieces of 16 bytes, or of 8 or 4 where the rows
+      are not 16-byte multiples apart).
     - `prologue` (sm90): where a fused prologue is applied: "regs" (on A in
       registers, wgmma's register-A form), "smem" (on each tile in shared
       memory), "pack" (once, by a pack kernel) or "auto" (regs where it

@@ -657,12 +657,20 @@ struct BuildKernelPass final
                  << rowBytes;
         return success();
       }
-      if (pack == "async" && !transform && rowBytes % 16 == 0 &&
+      // Rows 16 bytes apart but not 128 (TMA reads them slowly), or 4 or 8
+      // bytes apart (TMA cannot read them): cp.async pieces of 16, 8 or 4
+      // bytes.
+      const int64_t asyncVec = rowBytes % 16 == 0  ? 16
+                               : rowBytes % 8 == 0 ? 8
+                               : rowBytes % 4 == 0 ? 4
+                                                   : 0;
+      if (pack == "async" && !transform && asyncVec &&
           rowBytes % 128 != 0 && asyncForm) {
         bool isA = operand == "A";
         (isA ? p.aAsync : p.bAsync) = true;
         (isA ? p.aRows : p.bRows) = rows;
         (isA ? p.aCols : p.bCols) = cols;
+        (isA ? p.aAsyncVec : p.bAsyncVec) = asyncVec;
         return success();
       }
       if (pack == "async")

@@ -196,6 +196,7 @@ static void emitAsyncCopies(Emitter &e, const KernelParams &p,
   OpBuilder &b = e.b;
   const int64_t eb = p.elementBytes();
   const int64_t rowElems = 128 / eb;
+  const int64_t vec = isB ? p.bAsyncVec : p.aAsyncVec;
   Value rowOrigin = kMajor ? origin : l.k0;
   Value colOrigin = kMajor ? l.k0 : origin;
   Value gi = isB ? a.cpGBi : a.cpGAi;
@@ -268,13 +269,35 @@ static void emitAsyncCopies(Emitter &e, const KernelParams &p,
       OpBuilder::InsertionGuard guard(b);
       if (partial)
         openIf(b, e.loc, inPart);
-      Value n = e.indexCast(e.i32Type(), bytes);
-      Value z = e.i32(0);
-      Value any = e.cmp(CmpIPredicate::sgt, n, z);
-      Value ss = e.select(any, sA, gi);
-      Value sp = LLVM::IntToPtrOp::create(b, e.loc, global, ss);
-      NVVM::CpAsyncOp::create(b, e.loc, dP, sp, 16,
-                              NVVM::LoadCacheModifierKind::CG, n);
+      if (vec == 16) {
+        Value n = e.indexCast(e.i32Type(), bytes);
+        Value z = e.i32(0);
+        Value any = e.cmp(CmpIPredicate::sgt, n, z);
+        Value ss = e.select(any, sA, gi);
+        Value sp = LLVM::IntToPtrOp::create(b, e.loc, global, ss);
+        NVVM::CpAsyncOp::create(b, e.loc, dP, sp, 16,
+                                NVVM::LoadCacheModifierKind::CG, n);
+        continue;
+      }
+      // Rows only 4 or 8 bytes aligned: the 16-byte piece as 16 / vec
+      // copies of vec bytes (cp.async.ca: .cg takes 16 bytes only), each
+      // copying what is left of its bytes.
+      for (int64_t j = 0; j < 16 / vec; ++j) {
+        Value jo = e.idx(j * vec);
+        Value lj = e.sub(bytes, jo);
+        Value lzj = e.maxs(lj, zero);
+        Value nj = e.mins(lzj, e.idx(vec));
+        Value n = e.indexCast(e.i32Type(), nj);
+        Value z = e.i32(0);
+        Value any = e.cmp(CmpIPredicate::sgt, n, z);
+        Value sj = e.add(sA, e.i64(j * vec));
+        Value ss = e.select(any, sj, gi);
+        Value sp = LLVM::IntToPtrOp::create(b, e.loc, global, ss);
+        Value dj = e.add(dA, e.i32(j * vec));
+        Value djP = LLVM::IntToPtrOp::create(b, e.loc, shared, dj);
+        NVVM::CpAsyncOp::create(b, e.loc, djP, sp, vec,
+                                NVVM::LoadCacheModifierKind::CA, n);
+      }
     }
   }
 }

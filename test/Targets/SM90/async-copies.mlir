@@ -33,7 +33,7 @@ func.func @both(%A: memref<256x200xf16>, %B: memref<200x264xf16>, %C: memref<256
 
 // -----
 
-// A's rows (404 bytes) are not a 16-byte multiple: A is packed and read by
+// A's rows (402 bytes) are not a 4-byte multiple: A is packed and read by
 // TMA (the leader's arrive carries its 16 KiB), B is copied with cp.async.
 // CHECK-LABEL: gpu.func @a_packed_kernel(
 // CHECK-SAME:    tcgen.packs = [{block = {{.*}}, entry = "a_packed_kernel_pack_A", {{.*}}operand = "A"{{.*}}}]
@@ -47,10 +47,10 @@ func.func @both(%A: memref<256x200xf16>, %B: memref<200x264xf16>, %C: memref<256
 // CHECK-COUNT-16: nvvm.cp.async.shared.global
 // CHECK-NOT:   nvvm.cp.async.shared.global
 // CHECK:       nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true}
-func.func @a_packed(%A: memref<256x202xf16>, %B: memref<202x264xf16>, %C: memref<256x264xf32>) {
+func.func @a_packed(%A: memref<256x201xf16>, %B: memref<201x264xf16>, %C: memref<256x264xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x264xf32>)
-  linalg.matmul ins(%A, %B : memref<256x202xf16>, memref<202x264xf16>) outs(%C : memref<256x264xf32>)
+  linalg.matmul ins(%A, %B : memref<256x201xf16>, memref<201x264xf16>) outs(%C : memref<256x264xf32>)
   return
 }
 

@@ -262,8 +262,13 @@ struct KernelParams {
   /// [n][k] or [k][n]), rows `aCols` (`bCols`) elements apart, a batch's
   /// matrices one after the other. Static sizes, one batch dimension at
   /// most (outermost), no clusters, no second product, 16-bit elements.
+  /// `aAsyncVec` (`bAsyncVec`): the bytes of each cp.async, 16 where the
+  /// rows are 16-byte multiples apart, else 8 or 4 (rows of 4-byte but not
+  /// 16-byte multiples, which TMA cannot read: four or two copies for each
+  /// 16-byte piece).
   bool aAsync = false, bAsync = false;
   int64_t aRows = 0, aCols = 0, bRows = 0, bCols = 0;
+  int64_t aAsyncVec = 16, bAsyncVec = 16;
   bool anyAsync() const { return aAsync || bAsync; }
 
   int64_t consumers() const { return blockM / (64 * rowBlocks); }
