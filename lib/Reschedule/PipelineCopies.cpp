@@ -210,7 +210,9 @@ scf::ForOp Pipeliner::emitLoop(OpBuilder &b, Value lb, Value ub,
           emitCopies(nb, stepped(nb, iv, step, stages - 1), ahead,
                      stageOf(nb, next));
         }
-        nvgpu::DeviceAsyncCreateGroupOp::create(nb, loc, ValueRange());
+        nvgpu::DeviceAsyncCreateGroupOp::create(nb, loc, ValueRange())
+            ->setAttr("tcgen.group",
+                      nb.getStringAttr(withCopies ? "steady" : "drain"));
         SmallVector<Value> yielded =
             emitCompute(nb, iv, args, stageOf(nb, iteration));
         scf::YieldOp::create(nb, loc, yielded);
@@ -236,7 +238,11 @@ void Pipeliner::run() {
     for (auto [n, inc] : plan.inductions)
       args[n] = stepped(gb, args[n], inc, j);
     emitCopies(gb, iv, args, cst(gb, b.getIndexType(), j));
-    groupToken = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange());
+    auto group = nvgpu::DeviceAsyncCreateGroupOp::create(b, loc, ValueRange());
+    // (Also keeps the printed group, which has no operands, from reading
+    // the next line's result as one.)
+    group->setAttr("tcgen.group", b.getStringAttr("prologue"));
+    groupToken = group;
   }
   // The steady state runs while iteration k+S-1 exists; the drain runs the
   // rest.

@@ -34,12 +34,12 @@
 // CHECK:        nvgpu.device_async_copy %{{.*}}, %[[AS]][%c0,
 // CHECK:        nvgpu.device_async_copy %{{.*}}, %[[BS]][%c0,
 // CHECK:      }
-// CHECK-NEXT: nvgpu.device_async_create_group
+// CHECK-NEXT: nvgpu.device_async_create_group {tcgen.group = "prologue"}
 // CHECK:      scf.if
 // CHECK:        nvgpu.device_async_copy %{{.*}}, %[[AS]][%c1,
 // CHECK:        nvgpu.device_async_copy %{{.*}}, %[[BS]][%c1,
 // CHECK:      }
-// CHECK-NEXT: %[[G:.*]] = nvgpu.device_async_create_group
+// CHECK-NEXT: %[[G:.*]] = nvgpu.device_async_create_group {tcgen.group = "prologue"}
 // The steady state runs trips - 2 iterations: wait for k's copy, one
 // barrier, the copy of k + 2 (its B offset two steps ahead), compute on k.
 // CHECK:      %[[TRIPS:.*]] = arith.ceildivsi
@@ -53,7 +53,7 @@
 // CHECK:        nvgpu.device_async_copy %{{.*}}, %[[AS]][%[[NS]],
 // CHECK:        arith.addi %[[AHEAD]]
 // CHECK:        nvgpu.device_async_copy %{{.*}}, %[[BS]][%[[NS]],
-// CHECK-NEXT:   nvgpu.device_async_create_group
+// CHECK-NEXT:   nvgpu.device_async_create_group {tcgen.group = "steady"}
 // CHECK-NEXT:   %[[S:.*]] = arith.remui %[[IT]], %c3
 // CHECK-NOT:    gpu.barrier
 // CHECK:        memref.load %[[AS]][%[[S]],
@@ -65,7 +65,7 @@
 // CHECK:        nvgpu.device_async_wait %[[G]] {numGroups = 1 : i32}
 // CHECK-NEXT:   gpu.barrier
 // CHECK-NOT:    nvgpu.device_async_copy
-// CHECK:        nvgpu.device_async_create_group
+// CHECK:        nvgpu.device_async_create_group {tcgen.group = "drain"}
 // CHECK:        memref.load %[[AS]]
 // CHECK:      nvgpu.device_async_wait %[[G]] {numGroups = 0 : i32}
 // CHECK-NEXT: gpu.barrier

@@ -128,7 +128,8 @@ def TCGenReschedulePipelinePass
     reading the stage the next copy overwrites, so the loop keeps one
     barrier an iteration. Copies become `nvgpu.device_async_copy` of one
     element (4 or 8 bytes), lowered later to `nvvm.cp.async.shared.global`
-    with `cp.async.commit.group` / `cp.async.wait.group`.
+    with `cp.async.commit.group` / `cp.async.wait.group`. Each group
+    says where it was issued (`tcgen.group`: prologue, steady, drain).
 
     `stages` > 0 asks for that many stages; 0 chooses the most that fit
     `budget` bytes of shared memory (at most 4 and at most the trip count).
@@ -143,6 +144,27 @@ def TCGenReschedulePipelinePass
                            "::mlir::memref::MemRefDialect",
                            "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def TCGenRescheduleToGPUModulePass
+    : Pass<"tcgen-reschedule-to-gpu-module", "::mlir::ModuleOp"> {
+  let summary = "Move the raised kernel into a gpu.module as a gpu.func kernel";
+  let description = [{
+    Makes the module's one `tcgen.kernel` function a `gpu.func` kernel of
+    `gpu.module @tcgen_reschedule`, with the module's shared buffers
+    (`memref.global`s in workgroup memory) moved along, so that the
+    project's NVVM lowering (tcgen-lower-to-nvvm) and
+    `gpu-module-to-binary` compile it. Its `memref<?xT>` parameters become
+    `memref<2^40 x T>`: the bare-pointer calling convention the lowering
+    uses passes a statically shaped memref as one pointer, which is the
+    kernel's original parameter (the raised kernel never reads a size).
+    The launch's block size (`tcgen.launch`) becomes the kernel's
+    `known_block_size`.
+
+    Before: `func.func @k(%A: memref<?xf32>) attributes {tcgen.kernel}`
+    After:  `gpu.module @tcgen_reschedule { gpu.func @k(%A: memref<1099511627776xf32>) kernel }`
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 #endif // TCGEN_RESCHEDULE_PASSES_TD
