@@ -10,6 +10,7 @@
 #include "Bench.h"
 #include "Check.h"
 #include "Compare.h"
+#include "RescheduleCheck.h"
 #include "CublasGemm.h"
 #include "Study.h"
 #include "Timing.h"
@@ -61,8 +62,12 @@ const char *kUsage =
     "  tcgen-gpu compare A_DIR B_DIR [--csv FILE] [--budget SECONDS]\n"
     "  tcgen-gpu tune DIR [--csv FILE] [--budget SECONDS] [--max-iters N]\n"
     "                 [--warmup N] [--seed N]\n"
+    "  tcgen-gpu reschedule-check DIR [--args LIST] [--grid X,Y,Z]\n"
+    "                 [--iters N] [--warmup N] [--batch N] [--seed N]\n"
+    "                 [--csv FILE]\n"
     "  tcgen-gpu --help | tcgen-gpu run --help | tcgen-gpu bench --help |\n"
-    "  tcgen-gpu compare --help | tcgen-gpu tune --help\n"
+    "  tcgen-gpu compare --help | tcgen-gpu tune --help |\n"
+    "  tcgen-gpu reschedule-check --help\n"
     "\n"
     "BUNDLE is a bundle directory holding exactly one manifest (*.json) or\n"
     "the manifest itself (docs/BUNDLE.md).\n";
@@ -1105,7 +1110,8 @@ int tuneCommand(const std::vector<std::string> &args) {
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty())
-    return usageError("missing command (run, bench, compare or tune)");
+    return usageError(
+        "missing command (run, bench, compare, tune or reschedule-check)");
   if (isHelp(args[0])) {
     std::fputs(kUsage, stdout);
     return 0;
@@ -1120,6 +1126,8 @@ int main(int argc, char **argv) {
     return tuneCommand(args);
   if (command == "compare")
     return compareCommand(args);
+  if (command == "reschedule-check")
+    return rescheduleCheckCommand(args);
   return usageError("unknown command '" + command +
-                    "' (run, bench, compare or tune)");
+                    "' (run, bench, compare, tune or reschedule-check)");
 }

@@ -390,6 +390,29 @@ static Value same(OpBuilder &b, Operation *op, IRMapping &map) {
               b.getContext(),
               static_cast<arith::IntegerOverflowFlags>(
                   static_cast<unsigned>(flags.getOverflowFlags()))));
+  // Fast-math flags carry over too: clang marks CUDA's float arithmetic
+  // `contract`, which lets the back end fuse a multiply and an add into an
+  // FMA as nvcc does.
+  if (auto flags = dyn_cast<LLVM::FastmathFlagsInterface>(op))
+    if (auto arithMath = dyn_cast<arith::ArithFastMathInterface>(created)) {
+      LLVM::FastmathFlags from = flags.getFastmathAttr().getValue();
+      arith::FastMathFlags to = arith::FastMathFlags::none;
+      for (auto [llvmFlag, arithFlag] :
+           {std::pair{LLVM::FastmathFlags::nnan, arith::FastMathFlags::nnan},
+            std::pair{LLVM::FastmathFlags::ninf, arith::FastMathFlags::ninf},
+            std::pair{LLVM::FastmathFlags::nsz, arith::FastMathFlags::nsz},
+            std::pair{LLVM::FastmathFlags::arcp, arith::FastMathFlags::arcp},
+            std::pair{LLVM::FastmathFlags::contract,
+                      arith::FastMathFlags::contract},
+            std::pair{LLVM::FastmathFlags::afn, arith::FastMathFlags::afn},
+            std::pair{LLVM::FastmathFlags::reassoc,
+                      arith::FastMathFlags::reassoc}})
+        if (bitEnumContainsAll(from, llvmFlag))
+          to = to | arithFlag;
+      if (to != arith::FastMathFlags::none)
+        created->setAttr(arithMath.getFastMathAttrName(),
+                         arith::FastMathFlagsAttr::get(b.getContext(), to));
+    }
   return created->getResult(0);
 }
 

@@ -10,6 +10,7 @@
 #include "tcgen/Reschedule/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
@@ -246,4 +247,58 @@ std::string mlir::tcgen::explainRaised(ModuleOp module) {
     });
   }
   return text;
+}
+
+/// The manifest's name of a parameter or element type, or "".
+static std::string rawTypeName(Type t) {
+  if (t.isF32())
+    return "f32";
+  if (t.isF64())
+    return "f64";
+  if (t.isInteger(32))
+    return "i32";
+  if (t.isInteger(64))
+    return "i64";
+  return "";
+}
+
+FailureOr<std::vector<::tcgen::RawParam>>
+mlir::tcgen::describeKernelParams(func::FuncOp fn) {
+  std::vector<::tcgen::RawParam> params;
+  for (BlockArgument arg : fn.getArguments()) {
+    ::tcgen::RawParam p;
+    auto memref = dyn_cast<MemRefType>(arg.getType());
+    if (!memref) {
+      p.kind = rawTypeName(arg.getType());
+      if (p.kind.empty())
+        return fn.emitError() << "parameter " << arg.getArgNumber()
+                              << " has type " << arg.getType()
+                              << "; a raw kernel takes pointers to and "
+                                 "scalars of f32, f64, i32 and i64";
+      params.push_back(p);
+      continue;
+    }
+    p.kind = "ptr";
+    p.dtype = rawTypeName(memref.getElementType());
+    if (p.dtype.empty())
+      return fn.emitError() << "parameter " << arg.getArgNumber()
+                            << " points to " << memref.getElementType()
+                            << "; a raw kernel takes pointers to f32, f64, "
+                               "i32 and i64";
+    bool reads = false, writes = false;
+    for (Operation *user : arg.getUsers()) {
+      if (isa<memref::StoreOp, affine::AffineStoreOp>(user))
+        writes = true;
+      else if (isa<memref::LoadOp, affine::AffineLoadOp,
+                   nvgpu::DeviceAsyncCopyOp>(user))
+        reads = true;
+      else
+        return user->emitError()
+               << "parameter " << arg.getArgNumber() << " is used by '"
+               << user->getName() << "', not only loaded or stored";
+    }
+    p.access = reads && writes ? "readwrite" : writes ? "write" : "read";
+    params.push_back(p);
+  }
+  return params;
 }

@@ -1412,6 +1412,9 @@ std::string tcgen::parseManifest(std::string_view text, Manifest &out) {
   FieldReader r;
   if (!r.string(root, "", "format", m.format, true))
     return r.error;
+  if (m.format == "tcgen.raw-kernel")
+    return "field 'format': a raw kernel's manifest (tcgen reschedule); "
+           "tcgen-gpu reschedule-check runs it";
   if (m.format != "tcgen.bundle")
     return "field 'format': expected \"tcgen.bundle\", got \"" + m.format +
            "\"";

@@ -26,7 +26,9 @@ llvm.mlir.global internal @As() {addr_space = 3 : i32, alignment = 4 : i64} : !l
 // CHECK:       ^[[THEN]]:
 // CHECK:         %[[AS2:.*]] = memref.get_global @As : memref<16x16xf32, #gpu.address_space<workgroup>>
 // CHECK:         %[[S:.*]] = memref.load %[[AS2]][%{{.*}}, %{{.*}}] : memref<16x16xf32
-// CHECK:         arith.mulf %[[S]], %{{.*}} : f32
+// CHECK:         %[[M:.*]] = arith.mulf %[[S]], %{{.*}} : f32
+// Fast-math flags carry over (clang marks CUDA float arithmetic contract).
+// CHECK:         arith.addf %[[M]], %{{.*}} fastmath<nnan,contract> : f32
 // CHECK:         memref.store %{{.*}}, %[[C]][%{{.*}}] : memref<?xf32>
 // CHECK:       ^[[EXIT]]:
 // CHECK-NEXT:    return
@@ -60,7 +62,8 @@ llvm.func ptx_kernelcc @kernel(%C: !llvm.ptr, %A: !llvm.ptr, %n: i32) {
   %asb = llvm.addrspacecast %as3b : !llvm.ptr<3> to !llvm.ptr
   %prow2 = llvm.getelementptr inbounds %asb[%c0, %tx64] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<16 x array<16 x f32>>
   %s = llvm.load %prow2 : !llvm.ptr -> f32
-  %m = llvm.fmul %s, %c2 : f32
+  %m0 = llvm.fmul %s, %c2 : f32
+  %m = llvm.fadd %m0, %c2 {fastmathFlags = #llvm.fastmath<nnan, contract>} : f32
   %pc = llvm.getelementptr inbounds %C[%tx64] : (!llvm.ptr, i64) -> !llvm.ptr, f32
   llvm.store %m, %pc : f32, !llvm.ptr
   llvm.br ^exit

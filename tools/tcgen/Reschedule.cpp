@@ -9,17 +9,23 @@
 //===----------------------------------------------------------------------===//
 
 #include "Reschedule.h"
+#include "RescheduleBundle.h"
 
+#include "tcgen/Driver/Ptxas.h"
+#include "tcgen/Reschedule/Passes.h"
+#include "tcgen/Reschedule/Pipeline.h"
 #include "tcgen/Reschedule/Reschedule.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 using namespace mlir;
+using namespace mlir::tcgen;
 namespace cl = llvm::cl;
 
 static cl::SubCommand
@@ -44,8 +50,30 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     emit("emit",
          cl::desc("What to write: llvm (clang's LLVM IR and its LLVM-dialect "
-                  "import) or raised (those and the raised kernel; default)"),
-         cl::init("raised"), cl::sub(rescheduleCmd));
+                  "import), raised (and the raised kernel), rescheduled (and "
+                  "the pipelined kernel) or bundle (and the original and "
+                  "rescheduled kernels' PTX, cubins and manifests; default)"),
+         cl::init("bundle"), cl::sub(rescheduleCmd));
+static cl::opt<int64_t>
+    stages("stages",
+           cl::desc("Pipeline stages (default 0: the most that fit the "
+                    "shared-memory budget, at most 4 and at most the trip "
+                    "count)"),
+           cl::init(0), cl::sub(rescheduleCmd));
+static cl::opt<std::string> arch("arch",
+                                 cl::desc("The target of the bundle's PTX "
+                                          "and cubins"),
+                                 cl::init("sm_90a"), cl::sub(rescheduleCmd));
+static cl::opt<std::string>
+    kernelArgs("args",
+               cl::desc("The kernel's arguments, recorded in the manifests: "
+                        "one entry per parameter, a pointer's element count "
+                        "or a scalar's value, separated by commas"),
+               cl::value_desc("list"), cl::sub(rescheduleCmd));
+static cl::opt<bool>
+    noPtxas("no-ptxas",
+            cl::desc("Write the bundle's PTX but no cubins (no ptxas run)"),
+            cl::sub(rescheduleCmd));
 static cl::opt<std::string> outDir("o", cl::desc("Output directory"),
                                    cl::value_desc("dir"),
                                    cl::sub(rescheduleCmd));
@@ -135,6 +163,122 @@ static void printDiagnostic(Diagnostic &d) {
     printDiagnostic(note);
 }
 
+/// Compiles (or reads) the input and imports it; selects the kernel and
+/// records the launch. Null on failure (reported).
+static OwningOpRef<ModuleOp> importKernel(MLIRContext &ctx,
+                                          std::optional<LaunchConfig> config,
+                                          std::string &irText) {
+  // A .ll input skips clang (the checked-in inputs of the tests).
+  std::string err;
+  if (StringRef(input).ends_with(".ll")) {
+    auto buffer = llvm::MemoryBuffer::getFile(input);
+    if (!buffer) {
+      llvm::errs() << "tcgen: error: cannot read " << input << "\n";
+      return nullptr;
+    }
+    FailureOr<std::string> cleaned =
+        cleanupLLVMIR((*buffer)->getBuffer(), input, err);
+    if (failed(cleaned)) {
+      llvm::errs() << "tcgen: error: " << err << "\n";
+      return nullptr;
+    }
+    irText = *cleaned;
+  } else {
+    ClangOptions options;
+    options.clang = clangPath;
+    options.cudaPath = cudaPath;
+    options.lineInfo = lineInfo;
+    options.extraArgs.assign(clangArgs.begin(), clangArgs.end());
+    FailureOr<std::string> ir = compileCudaToLLVMIR(options, input, err);
+    if (failed(ir)) {
+      llvm::errs() << "tcgen: error: " << err << "\n";
+      return nullptr;
+    }
+    irText = *ir;
+  }
+  OwningOpRef<ModuleOp> module = importLLVMIR(irText, input, ctx);
+  if (!module || failed(selectKernel(*module, kernelName)))
+    return nullptr;
+  if (config && failed(attachLaunchConfig(*module, *config)))
+    return nullptr;
+  return module;
+}
+
+/// The raised kernel of `module`.
+static func::FuncOp kernelOf(ModuleOp module) {
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn->hasAttr("tcgen.kernel"))
+      return fn;
+  return {};
+}
+
+/// Analyzes and pipelines the raised `module`; with -o, writes the
+/// rescheduled kernel and (--emit=bundle) both kernels' bundles. The exit
+/// status.
+static int reschedule(ModuleOp module, const LaunchConfig &config) {
+  func::FuncOp fn = kernelOf(module);
+  FailureOr<PipelinePlan> plan = analyzePipeline(fn);
+  if (failed(plan))
+    return 1;
+  int64_t stageBytes = plan->stageBytes(), otherBytes = plan->otherSharedBytes;
+  if (explain)
+    llvm::outs() << "\npipeline analysis:\n" << explainPipeline(*plan);
+  OwningOpRef<ModuleOp> original(module.clone());
+  PassManager pm(module.getContext());
+  TCGenReschedulePipelinePassOptions options;
+  options.stages = stages;
+  pm.addNestedPass<func::FuncOp>(createTCGenReschedulePipelinePass(options));
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
+  if (failed(pm.run(module)))
+    return 1;
+  int64_t chosen =
+      kernelOf(module)->getAttrOfType<IntegerAttr>("tcgen.stages").getInt();
+  if (explain)
+    llvm::outs() << "\nschedule: " << chosen << " stages"
+                 << (stages ? " (--stages)"
+                            : " (the most that fit the budget, at most 4 and "
+                              "at most the trip count)")
+                 << "; shared memory " << chosen << " x " << stageBytes << " + "
+                 << otherBytes << " = " << chosen * stageBytes + otherBytes
+                 << " of " << kStaticSharedBudget << " bytes\n"
+                 << "  prologue: copies of iterations 0.." << chosen - 2
+                 << ", one cp.async group each\n"
+                 << "  steady state: wait (" << chosen - 2
+                 << " groups pending), barrier, copy of iteration k+"
+                 << chosen - 1 << " into stage (k+" << chosen - 1 << ") mod "
+                 << chosen << ", commit, compute on stage k mod " << chosen
+                 << "\n  drain: the last " << chosen - 1
+                 << " iterations without copies\n"
+                 << "\nrescheduled module:\n"
+                 << printModule(module);
+  if (outDir.empty())
+    return 0;
+  if (!writeFile(outDir, "kernel.rescheduled.mlir", printModule(module)))
+    return 1;
+  if (emit != "bundle")
+    return 0;
+  RawBundleOptions bundle;
+  bundle.dir = outDir;
+  bundle.arch = arch;
+  bundle.launch = config;
+  bundle.source = input;
+  bundle.kernelName = kernelName;
+  bundle.args = kernelArgs;
+  if (!noPtxas) {
+    bundle.ptxas = findPtxas();
+    if (bundle.ptxas.empty()) {
+      llvm::errs() << "tcgen: error: ptxas not found (set CUDA_HOME, or "
+                      "pass --no-ptxas for PTX only)\n";
+      return 1;
+    }
+  }
+  if (failed(writeRawBundle(*original, "original", 0, bundle)) ||
+      failed(writeRawBundle(module, "rescheduled", stageBytes, bundle)))
+    return 1;
+  return 0;
+}
+
 int mlir::tcgen::runReschedule(MLIRContext &ctx) {
   // Without line tables an error's location is unknown: the operation it
   // names (the LLVM value) is printed with it. With them, the source
@@ -144,9 +288,11 @@ int mlir::tcgen::runReschedule(MLIRContext &ctx) {
     printDiagnostic(d);
     return success();
   });
-  if (emit != "llvm" && emit != "raised") {
-    llvm::errs() << "tcgen: error: --emit takes llvm or raised, not '" << emit
-                 << "'\n";
+  if (emit != "llvm" && emit != "raised" && emit != "rescheduled" &&
+      emit != "bundle") {
+    llvm::errs() << "tcgen: error: --emit takes llvm, raised, rescheduled "
+                    "or bundle, not '"
+                 << emit << "'\n";
     return 1;
   }
   if (outDir.empty() && !explain) {
@@ -163,38 +309,15 @@ int mlir::tcgen::runReschedule(MLIRContext &ctx) {
     }
     config = *parsed;
   }
-  // A .ll input skips clang (the checked-in inputs of the tests).
-  std::string irText, err;
-  if (StringRef(input).ends_with(".ll")) {
-    auto buffer = llvm::MemoryBuffer::getFile(input);
-    if (!buffer) {
-      llvm::errs() << "tcgen: error: cannot read " << input << "\n";
-      return 1;
-    }
-    FailureOr<std::string> cleaned =
-        cleanupLLVMIR((*buffer)->getBuffer(), input, err);
-    if (failed(cleaned)) {
-      llvm::errs() << "tcgen: error: " << err << "\n";
-      return 1;
-    }
-    irText = *cleaned;
-  } else {
-    ClangOptions options;
-    options.clang = clangPath;
-    options.cudaPath = cudaPath;
-    options.lineInfo = lineInfo;
-    options.extraArgs.assign(clangArgs.begin(), clangArgs.end());
-    FailureOr<std::string> ir = compileCudaToLLVMIR(options, input, err);
-    if (failed(ir)) {
-      llvm::errs() << "tcgen: error: " << err << "\n";
-      return 1;
-    }
-    irText = *ir;
-  }
-  OwningOpRef<ModuleOp> module = importLLVMIR(irText, input, ctx);
-  if (!module || failed(selectKernel(*module, kernelName)))
+  if (emit == "bundle" && !outDir.empty() && !config) {
+    llvm::errs() << "tcgen: error: a bundle needs the launch configuration: "
+                    "--launch \"grid=X,Y,Z block=X,Y,Z\" (or --emit=raised "
+                    "or rescheduled)\n";
     return 1;
-  if (config && failed(attachLaunchConfig(*module, *config)))
+  }
+  std::string irText;
+  OwningOpRef<ModuleOp> module = importKernel(ctx, config, irText);
+  if (!module)
     return 1;
   if (!outDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(outDir)) {
@@ -218,5 +341,7 @@ int mlir::tcgen::runReschedule(MLIRContext &ctx) {
   if (explain)
     llvm::outs() << explainRaised(*module) << "\nraised module:\n"
                  << printModule(*module);
-  return 0;
+  if (emit == "llvm" || emit == "raised")
+    return 0;
+  return reschedule(*module, config.value_or(LaunchConfig()));
 }

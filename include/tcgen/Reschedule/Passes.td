@@ -95,4 +95,76 @@ def TCGenRaiseToAffinePass : Pass<"tcgen-raise-to-affine", "::mlir::func::FuncOp
   let dependentDialects = ["::mlir::affine::AffineDialect"];
 }
 
+def TCGenRescheduleAnalyzePass
+    : Pass<"tcgen-reschedule-analyze", "::mlir::func::FuncOp"> {
+  let summary = "Find the copy and compute statements of a raised kernel";
+  let description = [{
+    On a kernel (`tcgen.kernel`) raised to affine/scf, finds the loop whose
+    iterations copy global data into shared buffers, synchronize, read the
+    buffers, and synchronize again (Pipeline.h), and reports with a remark
+    at the loop the copy statements, the compute statements, the
+    dependences between them over the loop (copy(k) -> compute(k), true;
+    compute(k) -> copy(k+1), false) and the buffers' footprints. A kernel
+    outside that pattern is refused with an error at the construct that
+    breaks it. Changes nothing.
+  }];
+}
+
+def TCGenReschedulePipelinePass
+    : Pass<"tcgen-reschedule-pipeline", "::mlir::func::FuncOp"> {
+  let summary = "Multi-buffer a kernel's shared copies and issue them "
+                "asynchronously, stages ahead";
+  let description = [{
+    Lowers the kernel's affine ops to scf, analyzes it as
+    tcgen-reschedule-analyze does, and rewrites its pipelined loop with S
+    stages: every copied shared buffer becomes S buffers
+    (`memref<S x ...>`); a prologue issues the copies of iterations
+    0 .. S-2; the steady-state loop waits for the copy of iteration k
+    (`nvgpu.device_async_wait`, S-2 groups left pending), synchronizes,
+    issues the copy of iteration k+S-1 into stage (k+S-1) mod S and
+    commits it as a group, and computes on stage k mod S; a drain loop
+    runs the last S-1 iterations without copies. The barrier before the
+    compute both publishes stage k and tells that every thread finished
+    reading the stage the next copy overwrites, so the loop keeps one
+    barrier an iteration. Copies become `nvgpu.device_async_copy` of one
+    element (4 or 8 bytes), lowered later to `nvvm.cp.async.shared.global`
+    with `cp.async.commit.group` / `cp.async.wait.group`. Each group
+    says where it was issued (`tcgen.group`: prologue, steady, drain).
+
+    `stages` > 0 asks for that many stages; 0 chooses the most that fit
+    `budget` bytes of shared memory (at most 4 and at most the trip count).
+  }];
+  let options = [
+    Option<"stages", "stages", "int64_t", "0",
+           "Pipeline stages (0: the most that fit the budget, up to 4)">,
+    Option<"budget", "budget", "int64_t", "49152",
+           "Static shared memory a block may use, in bytes">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
+def TCGenRescheduleToGPUModulePass
+    : Pass<"tcgen-reschedule-to-gpu-module", "::mlir::ModuleOp"> {
+  let summary = "Move the raised kernel into a gpu.module as a gpu.func kernel";
+  let description = [{
+    Makes the module's one `tcgen.kernel` function a `gpu.func` kernel of
+    `gpu.module @tcgen_reschedule`, with the module's shared buffers
+    (`memref.global`s in workgroup memory) moved along, so that the
+    project's NVVM lowering (tcgen-lower-to-nvvm) and
+    `gpu-module-to-binary` compile it. Its `memref<?xT>` parameters become
+    `memref<2^40 x T>`: the bare-pointer calling convention the lowering
+    uses passes a statically shaped memref as one pointer, which is the
+    kernel's original parameter (the raised kernel never reads a size).
+    The launch's block size (`tcgen.launch`) becomes the kernel's
+    `known_block_size`.
+
+    Before: `func.func @k(%A: memref<?xf32>) attributes {tcgen.kernel}`
+    After:  `gpu.module @tcgen_reschedule { gpu.func @k(%A: memref<1099511627776xf32>) kernel }`
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 #endif // TCGEN_RESCHEDULE_PASSES_TD

@@ -9,6 +9,9 @@
 #ifndef TCGEN_RESCHEDULE_RESCHEDULE_H
 #define TCGEN_RESCHEDULE_RESCHEDULE_H
 
+#include "tcgen/Runtime/RawKernel.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Pass/PassManager.h"
@@ -90,6 +93,13 @@ void buildRaisePipeline(OpPassManager &pm);
 /// shared buffers with their shapes and bytes, the loops (scf or affine,
 /// with their bounds), the barriers and the launch configuration.
 std::string explainRaised(ModuleOp module);
+
+/// The raw-kernel manifest's parameters of a raised kernel: a
+/// `memref<?xT>` parameter is a pointer to T (f32, f64, i32 or i64) that the
+/// kernel reads, writes, or both (its loads, stores and asynchronous
+/// copies say which); an i32, i64, f32 or f64 parameter a scalar. Any
+/// other parameter type is an error at the kernel.
+FailureOr<std::vector<::tcgen::RawParam>> describeKernelParams(func::FuncOp fn);
 
 } // namespace mlir::tcgen
 
