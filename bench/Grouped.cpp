@@ -176,9 +176,10 @@ void compareRows(const HostMatrix &out, const std::vector<int64_t> &rows,
   r.frob = refSq > 0 ? std::sqrt(errSq / refSq) : std::sqrt(errSq);
 }
 
-/// One routing's check; `host` holds A, B, C and the offsets operand.
+/// One routing's check; `host` holds A, B, C (NaN-poisoned) and the
+/// offsets operand, which it overwrites with the routing's.
 CheckResult checkRouting(rt::Kernel &kernel, const CheckOptions &options,
-                         const std::string &kind, std::vector<HostMatrix> host,
+                         const std::string &kind, std::vector<HostMatrix> &host,
                          DeviceOperands &dev, const GemmSpec &spec,
                          size_t offIndex) {
   const Manifest &manifest = kernel.manifest();

@@ -130,8 +130,9 @@ static cl::opt<unsigned> genCount("count",
                                   cl::init(100), cl::sub(genCmd));
 static cl::list<std::string> genKinds(
     "kinds",
-    cl::desc("Features to draw (default: all): layout, batch, contract2, "
-             "dtype, epilogue, prologue, accumulate, dynamic, config"),
+    cl::desc("Features to draw (default: all but grouped): layout, batch, "
+             "contract2, dtype, epilogue, prologue, accumulate, dynamic, "
+             "config, grouped (grouped products, only where named)"),
     cl::CommaSeparated, cl::sub(genCmd));
 static cl::opt<int64_t> genMaxFlops(
     "max-flops",
