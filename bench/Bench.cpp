@@ -18,6 +18,7 @@
 
 #include "CublasGemm.h"
 #include "Gemm.h"
+#include "Grouped.h"
 #include "Pointwise.h"
 #include "tcgen/Runtime/Runtime.h"
 
@@ -852,6 +853,9 @@ std::string tcgen::bench::benchBundle(const std::string &path,
   if (std::string note = ptxFallbackNote(kernel); !note.empty())
     addNote(row, note);
   const Manifest &manifest = kernel.manifest();
+  // A grouped product: its routings, against cuBLAS per group and grouped.
+  if (manifest.op.groups > 0 && !options.baseline)
+    return benchGrouped(kernel, options, row);
   // (With a baseline, planBaseline below refuses the pointwise kind.)
   if (manifest.op.kind == "pointwise" && !options.baseline)
     return benchPointwise(kernel, options, device, row);

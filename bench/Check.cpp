@@ -12,6 +12,7 @@
 #include "CudaUtil.h"
 #include "EpilogueRef.h"
 #include "Gemm.h"
+#include "Grouped.h"
 
 #include <algorithm>
 #include <cmath>
@@ -956,6 +957,9 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
                                       const CheckOptions &options) {
   if (kernel.manifest().op.kind == "pointwise")
     return checkPointwise(kernel, options);
+  // A grouped product: its routings, each group's rows (Grouped.cpp).
+  if (kernel.manifest().op.groups > 0)
+    return checkGrouped(kernel, options);
   CheckResult r;
   const Manifest &manifest = kernel.manifest();
   r.entry = manifest.entry;

@@ -122,6 +122,9 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
     case OperandRole::Rhs2:
       return "operand '" + o.name +
              "' belongs to a second product; describe the matmul without it";
+    case OperandRole::Offsets: // A grouped product: see checkGrouped().
+      return "operand '" + o.name +
+             "' holds a grouped product's row offsets (Grouped.h)";
     }
   }
   if (!haveA || !haveB || !haveC) // parseManifest checks this for matmul.

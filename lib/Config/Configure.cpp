@@ -7,6 +7,8 @@
 
 #include "tcgen/Config/Passes.h"
 
+#include "tcgen/Analysis/Grouped.h"
+
 #include "tcgen/Config/Backend.h"
 #include "tcgen/Config/Config.h"
 #include "tcgen/Config/TuningCache.h"
@@ -215,7 +217,53 @@ struct ConfigurePass final : impl::TCGenConfigurePassBase<ConfigurePass> {
     return config;
   }
 
+  /// The configuration options given (not at their defaults), by name.
+  std::string givenConfigOption() const {
+    std::pair<bool, const char *> given[] = {
+        {!blockTile.empty(), "block-tile"},
+        {!warpTile.empty(), "warp-tile"},
+        {!threadTile.empty(), "thread-tile"},
+        {!backend.empty() && backend != "sm90", "backend"},
+        {padding >= 0, "padding"},
+        {vector >= 0, "vector"},
+        {raster >= 0, "raster"},
+        {persistent >= 0, "persistent"},
+        {streamK >= 0, "stream-k"},
+        {!cluster.empty(), "cluster"},
+        {swap >= 0, "swap"},
+        {!store.empty(), "store"},
+        {!pack.empty(), "pack"},
+        {!prologue.empty(), "prologue"},
+        {!epilogueLoads.empty(), "epilogue-loads"},
+        {epilogueInHalf, "epilogue-in-half"},
+        {stages >= 0, "stages"}};
+    for (auto [isGiven, name] : given)
+      if (isGiven)
+        return name;
+    return "";
+  }
+
+  /// Grouped products (Analysis/Grouped.h) take the sm90 grouped kernel's
+  /// default config or one written on the op: a configuration option would
+  /// not reach them, so it is refused at the op instead of ignored.
+  LogicalResult checkGroupedOptions() {
+    std::string option = givenConfigOption();
+    WalkResult walk = getOperation().walk([&](Operation *op) {
+      if (option.empty() || !isGroupedCandidate(op))
+        return WalkResult::advance();
+      op->emitOpError("grouped product: --")
+          << option
+          << " is not applied to grouped products yet (their config is the "
+             "sm90 grouped kernel's default, or a #tcgen.config written on "
+             "the op)";
+      return WalkResult::interrupt();
+    });
+    return failure(walk.wasInterrupted());
+  }
+
   void runOnOperation() override {
+    if (failed(checkGroupedOptions()))
+      return signalPassFailure();
     std::optional<TuningCache> cache;
     if (!tuningCache.empty()) {
       std::string error;

@@ -31,6 +31,11 @@ static std::optional<::tcgen::DType> toDType(Type t) {
     return ::tcgen::DType::F32;
   if (t.isF64())
     return ::tcgen::DType::F64;
+  // A grouped product's row offsets.
+  if (t.isInteger(32))
+    return ::tcgen::DType::I32;
+  if (t.isInteger(64))
+    return ::tcgen::DType::I64;
   if (isa<Float8E4M3FNType>(t))
     return ::tcgen::DType::E4M3;
   if (isa<Float8E5M2Type>(t))
@@ -88,13 +93,14 @@ static FailureOr<::tcgen::Operand> describeOperand(Operation *at, Value operand,
            << operand.getType();
   ::tcgen::Operand op;
   op.name = role.str();
-  op.role = role == "A"           ? ::tcgen::OperandRole::Lhs
-            : role == "B"         ? ::tcgen::OperandRole::Rhs
-            : role == "A2"        ? ::tcgen::OperandRole::Lhs2
-            : role == "B2"        ? ::tcgen::OperandRole::Rhs2
+  op.role = role == "A"             ? ::tcgen::OperandRole::Lhs
+            : role == "B"           ? ::tcgen::OperandRole::Rhs
+            : role == "A2"          ? ::tcgen::OperandRole::Lhs2
+            : role == "B2"          ? ::tcgen::OperandRole::Rhs2
             : role.starts_with("E") ? ::tcgen::OperandRole::In
-            : overwrite           ? ::tcgen::OperandRole::Out
-                                  : ::tcgen::OperandRole::InOut;
+            : role == "offsets"     ? ::tcgen::OperandRole::Offsets
+            : overwrite             ? ::tcgen::OperandRole::Out
+                                    : ::tcgen::OperandRole::InOut;
   op.dtype = *dtype;
   auto dynamicToManifest = [](int64_t v) {
     return ShapedType::isDynamic(v) ? ::tcgen::kDynamicSize : v;
@@ -126,7 +132,7 @@ static void describeOp(::tcgen::Manifest &m, bool overwrite,
   m.op.batchReduce = batchReduce && m.op.batch > 1;
   m.op.m = a->shape[lead];
   m.op.k = a->shape[lead + 1];
-  m.op.n = b->shape[lead + 1];
+  m.op.n = b->shape.back();
   // add(gemm, gemm): the second product's K.
   if (const ::tcgen::Operand *a2 = m.findOperand("A2"))
     m.op.k2 = a2->shape[lead + 1];
@@ -344,7 +350,8 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
       // in front, go.
       auto aBox = boxes.getAs<DenseI64ArrayAttr>("A");
       bool kernelBatched = aBox && aBox.size() > 2;
-      while (!kernelBatched && op->shape.size() > 2 && op->shape[0] == 1) {
+      while (!kernelBatched && !func->hasAttr("tcgen.groups") &&
+             op->shape.size() > 2 && op->shape[0] == 1) {
         op->shape.erase(op->shape.begin());
         op->strides.erase(op->strides.begin());
       }
@@ -355,6 +362,9 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     // Without tcgen.overwrite the kernel computes C += A*B (C inout).
     describeOp(m, func->hasAttr(kOverwriteAttrName),
                func->hasAttr("tcgen.batch_reduce"));
+    // A grouped product: B's group dimension is not a batch.
+    if (auto groups = func->getAttrOfType<IntegerAttr>("tcgen.groups"))
+      m.op.groups = groups.getInt();
     m.op.accumulator = ::tcgen::DType::F32; // wgmma accumulates in f32
     // f32 operands go through the tensor cores as tf32.
     m.op.tf32 = m.findOperand("A")->dtype == ::tcgen::DType::F32;
@@ -448,6 +458,11 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
                                 ") * ceildiv(n, " + std::to_string(bt[1]) +
                                 ") tiles",
                             "1", "1"};
+    if (m.op.groups > 0)
+      m.launch.gridFormula[0] = "one block per SM over the groups' sum of "
+                                "ceildiv(rows, " +
+                                std::to_string(bt[0]) + ") * ceildiv(n, " +
+                                std::to_string(bt[1]) + ") tiles";
     m.config = configToJson(config);
     SmallVector<int64_t> regs;
     if (auto r = kernel->getAttrOfType<DenseI64ArrayAttr>("tcgen.setmaxnreg"))

@@ -9,6 +9,7 @@
 #include "tcgen/Driver/Driver.h"
 
 #include "tcgen/Analysis/Contraction.h"
+#include "tcgen/Analysis/Grouped.h"
 #include "tcgen/Driver/Bundle.h"
 #include "tcgen/Driver/Ptxas.h"
 #include "tcgen/IR/TCGenDialect.h"
@@ -263,8 +264,9 @@ LogicalResult CompileTry::run(ModuleOp module, int64_t modelRank,
   if (failed(attachTarget(module, options.target)))
     return failure();
   bool hasContraction = false;
-  module->walk(
-      [&](Operation *op) { hasContraction |= isContractionCandidate(op); });
+  module->walk([&](Operation *op) {
+    hasContraction |= isContractionCandidate(op) || isGroupedCandidate(op);
+  });
   if (!hasContraction) {
     errs << "tcgen: no supported contraction (linalg.matmul) found in "
          << options.problemName << "\n";

@@ -57,6 +57,9 @@ private:
   /// The dynamic sizes of a buffer indexed by `indices`, read from A or B.
   SmallVector<Value> dynamicSizes(StringRef indices);
   Value emitContraction(Value a, Value b, Value acc);
+  /// A grouped product's contraction (sum over the groups of the products
+  /// masked to each group's rows), reading the offsets argument.
+  Value emitGroupedContraction(Value a, Value b, Value offsets, Value acc);
   Value emitPrologue(const SpecPrologue &prologue, Value operand);
   void emitEpilogue(Value acc, ValueRange operands, Value c);
 
@@ -285,6 +288,63 @@ Value SpecBuilder::emitContraction(Value a, Value b, Value acc) {
   return acc;
 }
 
+/// The grouped product as one linalg.generic over (t, n, k, g):
+///   %starts = memref.subview %offsets[0] [G] [1]
+///   %ends = memref.subview %offsets[1] [G] [1]
+///   linalg.generic {(t, n, k, g) -> (t, k), (g, n, k), (g), (g), (t, n)}
+///       ins(%a, %b, %starts, %ends) outs(%acc) {
+///     ^bb0(%x, %w, %lo, %hi, %s):
+///       %row = linalg.index 0; in = lo <= row < hi
+///       yield select(in, s + ext(x) * ext(w), s)
+///   }
+/// Each row t of C sums the products of the one group whose rows hold it,
+/// so the op is the grouped product in plain linalg (docs/USER-GUIDE.md).
+Value SpecBuilder::emitGroupedContraction(Value a, Value b, Value offsets,
+                                          Value acc) {
+  Location loc = locOf("--group");
+  int64_t groups = spec.sizeOf(spec.group);
+  auto slice = [&](int64_t first) -> Value {
+    return memref::SubViewOp::create(
+        builder, loc, offsets,
+        ArrayRef<OpFoldResult>{builder.getIndexAttr(first)},
+        ArrayRef<OpFoldResult>{builder.getIndexAttr(groups)},
+        ArrayRef<OpFoldResult>{builder.getIndexAttr(1)});
+  };
+  Value starts = slice(0), ends = slice(1);
+  std::string g(1, spec.group);
+  SmallVector<AffineMap> maps = {
+      mapOf(spec.a, spec.loops), mapOf(spec.b, spec.loops),
+      mapOf(g, spec.loops), mapOf(g, spec.loops), mapOf(spec.c, spec.loops)};
+  SmallVector<utils::IteratorType> iterators;
+  for (char c : spec.loops)
+    iterators.push_back(spec.c.find(c) != std::string::npos
+                            ? utils::IteratorType::parallel
+                            : utils::IteratorType::reduction);
+  Type accType = elementType(spec.accType);
+  Type offsetType = builder.getIntegerType(spec.offsetsBits);
+  int64_t rowLoop = spec.loops.find(spec.c[0]);
+  linalg::GenericOp::create(
+      builder, locOf("--einsum"), ValueRange{a, b, starts, ends},
+      ValueRange{acc}, maps, iterators,
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        ExprEmitter conv(nb, l, accType, Value(), spec, {});
+        Value row = linalg::IndexOp::create(nb, l, rowLoop);
+        Value rowInt = arith::IndexCastOp::create(nb, l, offsetType, row);
+        Value afterStart = arith::CmpIOp::create(
+            nb, l, arith::CmpIPredicate::sge, rowInt, args[2]);
+        Value beforeEnd = arith::CmpIOp::create(
+            nb, l, arith::CmpIPredicate::slt, rowInt, args[3]);
+        Value inGroup = arith::AndIOp::create(nb, l, afterStart, beforeEnd);
+        Value x = conv.convert(args[0], accType);
+        Value y = conv.convert(args[1], accType);
+        Value p = arith::MulFOp::create(nb, l, x, y);
+        Value sum = arith::AddFOp::create(nb, l, args[4], p);
+        Value r = arith::SelectOp::create(nb, l, inGroup, sum, args[4]);
+        linalg::YieldOp::create(nb, l, r);
+      });
+  return acc;
+}
+
 Value SpecBuilder::emitPrologue(const SpecPrologue &prologue, Value operand) {
   StringRef indices = prologue.operand == 'a' ? spec.a : spec.b;
   SpecType type = prologue.operand == 'a' ? spec.aType : spec.bType;
@@ -337,6 +397,10 @@ OwningOpRef<ModuleOp> SpecBuilder::build() {
                                 memrefOf(spec.b, spec.bType)};
   for (const SpecOperand &o : spec.operands)
     argTypes.push_back(memrefOf(o.indices, o.type));
+  if (spec.isGrouped())
+    argTypes.push_back(
+        MemRefType::get({spec.sizeOf(spec.group) + 1},
+                        builder.getIntegerType(spec.offsetsBits)));
   argTypes.push_back(memrefOf(spec.c, spec.cType));
   auto func = func::FuncOp::create(builder, loc, spec.name,
                                    builder.getFunctionType(argTypes, {}));
@@ -359,7 +423,10 @@ OwningOpRef<ModuleOp> SpecBuilder::build() {
         builder, loc, builder.getFloatAttr(elementType(spec.accType), 0.0));
     linalg::FillOp::create(builder, loc, ValueRange{zero}, ValueRange{acc});
   }
-  emitContraction(a, b, acc);
+  if (spec.isGrouped())
+    emitGroupedContraction(a, b, entry->getArguments().drop_back().back(), acc);
+  else
+    emitContraction(a, b, acc);
   if (spec.hasEpilogue())
     emitEpilogue(acc, operands, c);
   func::ReturnOp::create(builder, loc);

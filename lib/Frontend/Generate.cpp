@@ -80,9 +80,9 @@ void classifySize(int64_t v, std::set<std::string> &forms) {
     forms.insert("size:odd");
 }
 
-const std::vector<std::string> kKinds = {"layout",     "batch",    "contract2",
-                                         "dtype",      "epilogue", "prologue",
-                                         "accumulate", "dynamic",  "config"};
+const std::vector<std::string> kKinds = {
+    "layout",   "batch",      "contract2", "dtype",  "epilogue",
+    "prologue", "accumulate", "dynamic",   "config", "grouped"};
 const std::vector<std::string> kBinaryOps = {"+", "-", "*", "/", "max", "min"};
 const std::vector<std::string> kUnaryFns = {
     "relu", "gelu_tanh", "gelu_erf", "silu", "sigmoid", "tanh", "exp"};
@@ -125,6 +125,7 @@ private:
   std::string drawOperand();
   void drawEpilogue();
   void drawConfig();
+  void drawGrouped();
 
   const GenerateOptions &options;
   Rng rng;
@@ -434,7 +435,50 @@ void ProblemDraw::drawConfig() {
   problem.flags = unique;
 }
 
+/// A grouped product (mixtures of experts, `--group g`): B [g, n, k] or
+/// [g, k, n], T known at launch or here, K (and N for [g, k, n]) multiples
+/// of 8 (TMA's 16-byte rows), 16-bit inputs, C of any float dtype, i32 or
+/// i64 offsets, sometimes an epilogue of acc alone.
+void ProblemDraw::drawGrouped() {
+  bool kn = rng.chance(0.3);
+  problem.spec.einsum = kn ? "tk,gkn->tn" : "tk,gnk->tn";
+  problem.spec.group = "g";
+  form(kn ? "grouped:b=gkn" : "grouped:b=gnk");
+  int64_t t = rng.chance(0.3) ? rng.between(1, 64) : rng.between(1, 4096);
+  int64_t n = kn ? 8 * rng.between(1, 96) : rng.between(1, 768);
+  int64_t k = 8 * rng.between(1, 96);
+  int64_t g = rng.between(1, 16);
+  while (t * n * k > options.maxFlops && t > 1)
+    t = (t + 1) / 2;
+  bool dynamic = rng.chance(0.6);
+  if (dynamic)
+    form("grouped:t=?");
+  problem.spec.sizes = llvm::formatv("t={0},n={1},k={2},g={3}",
+                                     dynamic ? "?" : std::to_string(t), n, k, g)
+                           .str();
+  aType = rng.chance(0.5) ? "f16" : "bf16";
+  cType = rng.pick(kOutTypes);
+  dtypes = {"a=" + aType, "c=" + cType};
+  if (rng.chance(0.3)) {
+    dtypes.push_back("offsets=i64");
+    form("grouped:offsets=i64");
+  }
+  problem.spec.dtypes = llvm::join(dtypes, ",");
+  if (rng.chance(0.4)) {
+    const std::string &fn = rng.pick(kUnaryFns);
+    problem.spec.epilogue = fn + "(acc)";
+    form("grouped:epilogue");
+  }
+}
+
 GeneratedProblem ProblemDraw::draw() {
+  // Grouped products only where --kinds names them (one draw, so that a
+  // list of the other kinds stays what it was).
+  if (options.kinds.count("grouped") &&
+      (options.kinds.size() == 1 || rng.chance(0.5))) {
+    drawGrouped();
+    return problem;
+  }
   drawShape();
   drawSizes();
   drawDtypes();
@@ -538,6 +582,8 @@ std::string mlir::tcgen::formatBatchLine(const GeneratedProblem &problem) {
     line += " --prologue=" + quoted(p);
   if (s.accumulate)
     line += " --accumulate";
+  if (!s.group.empty())
+    line += " --group=" + quoted(s.group);
   for (const std::string &f : problem.flags)
     line += " " + quoted(f);
   return line;

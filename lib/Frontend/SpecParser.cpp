@@ -53,6 +53,12 @@ private:
   LogicalResult checkName();
   /// --einsum: spec.a, b, c and loops, firstColumn.
   LogicalResult parseEinsum();
+  /// --group (within the einsum's checks): spec.group, an index of b only.
+  LogicalResult parseGroup(const std::string &a, const std::string &b,
+                           const std::string &out);
+  /// A grouped product's form: A [t, k], B [g, n, k] or [g, k, n], C [t, n],
+  /// G known here, and what the grouped kernels do not take yet.
+  LogicalResult checkGrouped();
   /// --sizes (after the einsum): spec.sizes, every index's.
   LogicalResult parseSizes();
   /// --dtypes: givenTypes (resolveTypes checks them against the spec).
@@ -179,9 +185,11 @@ LogicalResult SpecChecker::parseEinsum() {
       return fail("--einsum", outColumns[i],
                   std::string("unknown index '") + c +
                       "': every index of the output must appear in a or b");
+  if (failed(parseGroup(a, b, out)))
+    return failure();
   for (int o = 0; o < 2; ++o)
     for (auto [i, c] : llvm::enumerate(*all[o]))
-      if (out.find(c) == std::string::npos &&
+      if (c != spec.group && out.find(c) == std::string::npos &&
           all[1 - o]->find(c) == std::string::npos)
         return fail("--einsum", (*allColumns[o])[i],
                     std::string("index '") + c + "' is summed over but " +
@@ -228,6 +236,91 @@ LogicalResult SpecChecker::splitEntries(StringRef field,
     entries.push_back(std::move(entry));
     start = end + 1;
   }
+  return success();
+}
+
+LogicalResult SpecChecker::parseGroup(const std::string &a,
+                                      const std::string &b,
+                                      const std::string &out) {
+  StringRef group = StringRef(strings.group).trim();
+  if (strings.group.empty())
+    return success();
+  if (group.size() != 1 || !isLetter(group[0]))
+    return fail("--group", 1,
+                "'" + strings.group +
+                    "' is not an index (the one letter of b that picks a "
+                    "group, e.g. g in tk,gnk->tn)");
+  char g = group[0];
+  if (b.find(g) == std::string::npos)
+    return fail("--group", 1,
+                std::string("index '") + g +
+                    "' is not an index of b (the group index picks one of "
+                    "B's matrices, e.g. g in tk,gnk->tn)");
+  if (a.find(g) != std::string::npos || out.find(g) != std::string::npos)
+    return fail("--einsum", firstColumn[g],
+                std::string("the group index '") + g +
+                    "' must appear in b only (A and C are the groups' rows "
+                    "one after the other, e.g. tk,gnk->tn)");
+  spec.group = g;
+  return success();
+}
+
+LogicalResult SpecChecker::checkGrouped() {
+  if (!spec.isGrouped())
+    return success();
+  const char g = spec.group;
+  // A [t, k], C [t, n], B [g, n, k] or [g, k, n].
+  if (spec.a.size() != 2 || spec.c.size() != 2 || spec.b.size() != 3)
+    return fail("--einsum", 0,
+                "a grouped product is A [t, k], B [g, n, k] or [g, k, n] and "
+                "C [t, n] (e.g. tk,gnk->tn); other forms are not supported "
+                "yet");
+  char t = spec.c[0], n = spec.c[1];
+  char k = spec.a[0] == t ? spec.a[1] : spec.a[0];
+  if (spec.a != std::string{t, k})
+    return fail("--einsum", firstColumn[spec.a[0]],
+                "a grouped product reads A as [t, k], C's rows first (e.g. "
+                "tk,gnk->tn); A stored [k, t] is not supported yet");
+  if (spec.b[0] != g)
+    return fail("--einsum", firstColumn[g],
+                std::string("the group index '") + g +
+                    "' must be b's first (outermost) index (B [g, n, k] or "
+                    "[g, k, n])");
+  if (spec.b.find(t) != std::string::npos ||
+      spec.b.find(n) == std::string::npos)
+    return fail("--einsum", 0,
+                "a grouped product is A [t, k], B [g, n, k] or [g, k, n] and "
+                "C [t, n] (e.g. tk,gnk->tn)");
+  if (spec.sizeOf(g) == kDynamicSpecSize)
+    return fail("--sizes", 0,
+                std::string("the group count '") + g +
+                    "' must be known here (a number, not '?'): the offsets "
+                    "operand has G + 1 entries");
+  if (spec.sizeOf(n) == kDynamicSpecSize || spec.sizeOf(k) == kDynamicSpecSize)
+    return fail("--sizes", 0,
+                "a grouped product takes its row count t known at launch "
+                "('?') or here; n and k must be known here (not supported "
+                "yet)");
+  if (spec.accumulate)
+    return fail("--accumulate", 0,
+                "a grouped product computes C = A B (C += A B is not "
+                "supported yet)");
+  if (!spec.prologues.empty())
+    return fail("--prologue", 0,
+                "a grouped product takes no prologue (not supported yet)");
+  if (!spec.operands.empty())
+    return fail("--epilogue", operandColumn[spec.operands.front().name],
+                "a grouped product's epilogue reads acc and numbers only "
+                "(operands such as a bias per group are not supported yet)");
+  if (spec.aType != SpecType::F16 && spec.aType != SpecType::BF16)
+    return fail("--dtypes", 0,
+                "a grouped product multiplies f16 or bf16 (not " +
+                    stringifySpecType(spec.aType).str() + ")");
+  if (spec.accType != SpecType::F32)
+    return fail("--dtypes", 0,
+                "a grouped product accumulates in f32 (acc=" +
+                    stringifySpecType(spec.accType).str() +
+                    " is not supported)");
   return success();
 }
 
@@ -288,6 +381,14 @@ LogicalResult SpecChecker::parseDtypes() {
   for (const Entry &e : entries) {
     if (!isIdentifier(e.name))
       return fail("--dtypes", e.nameColumn, "'" + e.name + "' is not a name");
+    if (e.name == "offsets" && spec.isGrouped()) {
+      if (e.value != "i32" && e.value != "i64")
+        return fail("--dtypes", e.valueColumn,
+                    "the offsets of a grouped product are i32 or i64, not '" +
+                        e.value + "'");
+      spec.offsetsBits = e.value == "i32" ? 32 : 64;
+      continue;
+    }
     std::optional<SpecType> type = parseSpecType(e.value);
     if (!type)
       return fail("--dtypes", e.valueColumn,
@@ -491,9 +592,11 @@ LogicalResult SpecChecker::resolveTypes() {
                       text(spec.cType));
     return success();
   }
-  SpecType byDefault = !spec.epilogue && widens(spec.aType, spec.cType)
-                           ? spec.cType
-                           : SpecType::F32;
+  // (A grouped product accumulates in f32 whatever C is.)
+  SpecType byDefault =
+      !spec.epilogue && !spec.isGrouped() && widens(spec.aType, spec.cType)
+          ? spec.cType
+          : SpecType::F32;
   spec.accType = typeOf("acc", byDefault);
   if (accGiven && spec.accType != SpecType::F16 &&
       spec.accType != SpecType::F32)
@@ -516,7 +619,7 @@ llvm::FailureOr<ProblemSpec> SpecChecker::run() {
   for (const std::string &p : strings.prologues)
     if (failed(parsePrologue(p)))
       return failure();
-  if (failed(resolveTypes()))
+  if (failed(resolveTypes()) || failed(checkGrouped()))
     return failure();
   return std::move(spec);
 }

@@ -39,6 +39,8 @@ CUtensorMapDataType tensorMapDataType(DType dtype) {
     return CU_TENSOR_MAP_DATA_TYPE_UINT8;
   case DType::I32:
     return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case DType::I64:
+    return CU_TENSOR_MAP_DATA_TYPE_INT64;
   }
   return CU_TENSOR_MAP_DATA_TYPE_UINT8;
 }

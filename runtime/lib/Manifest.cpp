@@ -28,21 +28,19 @@ struct DTypeEntry {
   int64_t size;
 };
 constexpr DTypeEntry kDTypes[] = {
-    {DType::F16, "f16", 2}, {DType::BF16, "bf16", 2}, {DType::F32, "f32", 4},
-    {DType::F64, "f64", 8}, {DType::I8, "i8", 1},     {DType::I32, "i32", 4},
-    {DType::E4M3, "e4m3", 1}, {DType::E5M2, "e5m2", 1}};
+    {DType::F16, "f16", 2},   {DType::BF16, "bf16", 2}, {DType::F32, "f32", 4},
+    {DType::F64, "f64", 8},   {DType::I8, "i8", 1},     {DType::I32, "i32", 4},
+    {DType::E4M3, "e4m3", 1}, {DType::E5M2, "e5m2", 1}, {DType::I64, "i64", 8}};
 
 struct RoleEntry {
   OperandRole role;
   const char *name;
 };
-constexpr RoleEntry kRoles[] = {{OperandRole::Lhs, "lhs"},
-                                {OperandRole::Rhs, "rhs"},
-                                {OperandRole::Out, "out"},
-                                {OperandRole::InOut, "inout"},
-                                {OperandRole::In, "in"},
-                                {OperandRole::Lhs2, "lhs2"},
-                                {OperandRole::Rhs2, "rhs2"}};
+constexpr RoleEntry kRoles[] = {
+    {OperandRole::Lhs, "lhs"},   {OperandRole::Rhs, "rhs"},
+    {OperandRole::Out, "out"},   {OperandRole::InOut, "inout"},
+    {OperandRole::In, "in"},     {OperandRole::Lhs2, "lhs2"},
+    {OperandRole::Rhs2, "rhs2"}, {OperandRole::Offsets, "offsets"}};
 
 struct InputKindEntry {
   EpilogueInputKind kind;
@@ -269,15 +267,14 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.target.backend == b.target.backend &&
          a.target.minCC == b.target.minCC && a.op.kind == b.op.kind &&
          a.op.batch == b.op.batch && a.op.batchReduce == b.op.batchReduce &&
-         a.op.batchShape == b.op.batchShape &&
-         a.op.m == b.op.m && a.op.n == b.op.n &&
-         a.op.k == b.op.k && a.op.k2 == b.op.k2 && a.op.tf32 == b.op.tf32 &&
+         a.op.batchShape == b.op.batchShape && a.op.groups == b.op.groups &&
+         a.op.m == b.op.m && a.op.n == b.op.n && a.op.k == b.op.k &&
+         a.op.k2 == b.op.k2 && a.op.tf32 == b.op.tf32 &&
          a.op.accumulate == b.op.accumulate &&
          a.op.accumulator == b.op.accumulator &&
          a.op.epilogue == b.op.epilogue && a.op.prologue == b.op.prologue &&
-         a.operands == b.operands &&
-         a.params == b.params && a.launch.grid == b.launch.grid &&
-         a.launch.block == b.launch.block &&
+         a.operands == b.operands && a.params == b.params &&
+         a.launch.grid == b.launch.grid && a.launch.block == b.launch.block &&
          a.launch.cluster == b.launch.cluster &&
          a.launch.dynamicSmemBytes == b.launch.dynamicSmemBytes &&
          a.launch.persistent == b.launch.persistent &&
@@ -670,11 +667,11 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
       // A pointwise op (kind "pointwise") has no K.
       !r.integer(*o, "op", "k", op.k, op.kind == "matmul", kDynamicSize) ||
       !r.integer(*o, "op", "k2", op.k2, false, 1) ||
+      !r.integer(*o, "op", "groups", op.groups, false, 1) ||
       !r.boolean(*o, "op", "tf32", op.tf32, false) ||
       !r.boolean(*o, "op", "accumulate", op.accumulate, false) ||
       !r.string(*o, "op", "accumulator", accumulator, false) ||
-      !parseEpilogue(r, *o, op.epilogue) ||
-      !parsePrologue(r, *o, op.prologue))
+      !parseEpilogue(r, *o, op.epilogue) || !parsePrologue(r, *o, op.prologue))
     return false;
   for (auto [name, size] : {std::pair<const char *, int64_t>{"m", op.m},
                              {"n", op.n},
@@ -704,8 +701,9 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
                   std::to_string(op.batch));
   std::optional<DType> parsed = parseDType(accumulator);
   if (!parsed)
-    return r.fail("field 'op.accumulator': unknown dtype '" + accumulator +
-                  "' (expected f16, bf16, f32, f64, i8, i32, e4m3 or e5m2)");
+    return r.fail(
+        "field 'op.accumulator': unknown dtype '" + accumulator +
+        "' (expected f16, bf16, f32, f64, i8, i32, i64, e4m3 or e5m2)");
   op.accumulator = *parsed;
   return true;
 }
@@ -735,8 +733,9 @@ bool parseOperand(FieldReader &r, const Value &v, const std::string &path,
   operand.role = *parsedRole;
   std::optional<DType> parsedType = parseDType(dtype);
   if (!parsedType)
-    return r.fail("field '" + path + ".dtype': unknown dtype '" + dtype +
-                  "' (expected f16, bf16, f32, f64, i8, i32, e4m3 or e5m2)");
+    return r.fail(
+        "field '" + path + ".dtype': unknown dtype '" + dtype +
+        "' (expected f16, bf16, f32, f64, i8, i32, i64, e4m3 or e5m2)");
   operand.dtype = *parsedType;
   // Scalar epilogue inputs are rank 0; every other operand has a shape.
   if (operand.shape.empty() && operand.role != OperandRole::In)
@@ -1056,7 +1055,49 @@ bool parseResources(FieldReader &r, const Value &root, Resources &res) {
 }
 
 /// Checks that a matmul's operands agree with op.{m,n,k,accumulate}.
+/// Checks a grouped product (op.groups > 0): one operand of role
+/// "offsets", i32 or i64 of shape [groups + 1]; no batch, second product,
+/// C += A*B or epilogue inputs. Without op.groups, no offsets operand.
+bool checkGroups(FieldReader &r, const Manifest &m) {
+  const Operand *offsets = m.findRole(OperandRole::Offsets);
+  if (m.op.groups == 0) {
+    if (offsets)
+      return r.fail("field 'operands': operand '" + offsets->name +
+                    "' has role 'offsets', but op has no groups (a grouped "
+                    "product needs op.groups)");
+    return true;
+  }
+  if (!offsets)
+    return r.fail("field 'op.groups': a grouped product needs an operand of "
+                  "role 'offsets' (the groups' row offsets)");
+  for (const Operand &o : m.operands)
+    if (o.role == OperandRole::Offsets && &o != offsets)
+      return r.fail("field 'operands': a grouped product has one offsets "
+                    "operand, got '" +
+                    offsets->name + "' and '" + o.name + "'");
+  std::string prefix = "operand '" + offsets->name + "' (offsets): ";
+  if (offsets->dtype != DType::I32 && offsets->dtype != DType::I64)
+    return r.fail(prefix + "dtype must be i32 or i64, got " +
+                  dtypeName(offsets->dtype));
+  std::vector<int64_t> shape = {m.op.groups + 1};
+  if (offsets->shape != shape)
+    return r.fail(prefix + "shape " + formatDims(offsets->shape) +
+                  " does not match [groups + 1] = " + formatDims(shape));
+  if (m.op.batch != 1 || m.op.batchReduce || !m.op.batchShape.empty() ||
+      m.op.k2 > 0 || m.op.accumulate || m.op.prologue)
+    return r.fail("field 'op.groups': a grouped product takes no batch, "
+                  "second product, accumulation or prologue");
+  for (const Operand &o : m.operands)
+    if (o.role == OperandRole::In)
+      return r.fail("field 'op.groups': a grouped product's epilogue takes "
+                    "no inputs (operand '" +
+                    o.name + "' has role 'in')");
+  return true;
+}
+
 bool checkMatmul(FieldReader &r, const Manifest &m) {
+  if (!checkGroups(r, m))
+    return false;
   const Operand *a = m.findRole(OperandRole::Lhs);
   const Operand *b = m.findRole(OperandRole::Rhs);
   const Operand *c = m.findRole(OperandRole::Out);
@@ -1085,6 +1126,11 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
   } expected[] = {{a, {m.op.m, m.op.k}, "[m, k]"},
                   {b, {m.op.k, m.op.n}, "[k, n]"},
                   {c, {m.op.m, m.op.n}, "[m, n]"}};
+  // A grouped product's rhs holds a matrix per group, the group outermost.
+  if (m.op.groups > 0) {
+    expected[1].shape.insert(expected[1].shape.begin(), m.op.groups);
+    expected[1].sizes = "[groups, k, n]";
+  }
   if (m.op.tf32)
     for (const Operand *o : {a, b})
       if (o->dtype != DType::F32)
@@ -1358,7 +1404,9 @@ bool checkDynamic(FieldReader &r, const Manifest &m) {
     }
   }
   if (!dynamic) {
-    if (m.launch.grid[0] == kDynamicSize)
+    // A grouped product's kernel is persistent whatever its sizes: its
+    // tiles are counted on the device.
+    if (m.launch.grid[0] == kDynamicSize && m.op.groups == 0)
       return needsDynamicOp("launch.grid[0]");
     return true;
   }
@@ -1577,6 +1625,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
   op.set("batch", m.op.batch);
   if (m.op.batchReduce)
     op.set("batch_reduce", true);
+  if (m.op.groups > 0)
+    op.set("groups", m.op.groups);
   if (!m.op.batchShape.empty()) {
     Value shape = Value::array();
     for (int64_t e : m.op.batchShape)

@@ -391,7 +391,9 @@ std::string tcgen::bindSizes(const Manifest &manifest,
       tb.strides.size() != tb.shape.size())
     return "";
   size_t lead = a->shape.size() == 3 ? 1 : 0;
-  int64_t m = ta.shape[lead], k = ta.shape[lead + 1], n = tb.shape[lead + 1];
+  // (n is B's last extent: B is [k, n], [batch, k, n] or, for a grouped
+  // product, [groups, k, n].)
+  int64_t m = ta.shape[lead], k = ta.shape[lead + 1], n = tb.shape.back();
   for (auto [name, size, from] :
        {std::tuple<const char *, int64_t, const Operand *>{"m", m, a},
         {"k", k, a},

@@ -97,6 +97,13 @@ static cl::opt<std::string>
              cl::desc("With --einsum: the function's name, which names the "
                       "kernels (default: einsum)"),
              cl::init(""), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<std::string> specGroup(
+    "group",
+    cl::desc("With --einsum: a grouped product (mixtures of experts): the "
+             "index of b that picks a group, e.g. g in tk,gnk->tn; the "
+             "function takes the groups' row offsets (G + 1 integers) "
+             "before C"),
+    cl::value_desc("index"), cl::sub(compileCmd), cl::sub(explainCmd));
 static cl::opt<std::string> batchFile(
     "batch",
     cl::desc("Compile every problem of FILE (a line each: NAME, then tcgen "
@@ -123,8 +130,9 @@ static cl::opt<unsigned> genCount("count",
                                   cl::init(100), cl::sub(genCmd));
 static cl::list<std::string> genKinds(
     "kinds",
-    cl::desc("Features to draw (default: all): layout, batch, contract2, "
-             "dtype, epilogue, prologue, accumulate, dynamic, config"),
+    cl::desc("Features to draw (default: all but grouped): layout, batch, "
+             "contract2, dtype, epilogue, prologue, accumulate, dynamic, "
+             "config, grouped (grouped products, only where named)"),
     cl::CommaSeparated, cl::sub(genCmd));
 static cl::opt<int64_t> genMaxFlops(
     "max-flops",
@@ -395,6 +403,7 @@ static mlir::tcgen::SpecStrings specStrings() {
   spec.epilogue = specEpilogue;
   spec.prologues = prologueExprs;
   spec.name = specName;
+  spec.group = specGroup;
   spec.accumulate = specAccumulate;
   return spec;
 }
@@ -427,6 +436,7 @@ static LogicalResult checkProblemOptions() {
   given.prologue = !prologueExprs.empty();
   given.accumulate = specAccumulate.getNumOccurrences() > 0;
   given.name = specName.getNumOccurrences() > 0;
+  given.group = specGroup.getNumOccurrences() > 0;
   return mlir::tcgen::checkSpecOptions(given);
 }
 

@@ -68,6 +68,28 @@ TEST(Generate, EverySpecParses) {
   }
 }
 
+TEST(Generate, GroupedOnlyWhereNamedAndEverySpecParses) {
+  GenerateOptions options;
+  options.count = 200;
+  for (const GeneratedProblem &p : generateProblems(options))
+    EXPECT_TRUE(p.spec.group.empty()) << formatBatchLine(p);
+  options.kinds = {"grouped"};
+  for (const GeneratedProblem &p : generateProblems(options)) {
+    EXPECT_EQ(p.spec.group, "g");
+    EXPECT_NE(formatBatchLine(p).find(" --group=g"), std::string::npos);
+    SpecError error;
+    EXPECT_TRUE(succeeded(parseSpec(p.spec, error)))
+        << formatBatchLine(p) << "\n  " << error.str();
+  }
+  // With other kinds, about half are grouped.
+  options.kinds = {"grouped", "layout"};
+  int grouped = 0;
+  for (const GeneratedProblem &p : generateProblems(options))
+    grouped += !p.spec.group.empty();
+  EXPECT_GT(grouped, 50);
+  EXPECT_LT(grouped, 150);
+}
+
 TEST(Generate, SizesStayUnderTheCap) {
   GenerateOptions options;
   options.count = 300;

@@ -38,6 +38,42 @@ void expectError(const SpecStrings &s, const std::string &field,
   EXPECT_NE(e.message.find(text), std::string::npos) << e.str();
 }
 
+TEST(SpecParser, GroupedProduct) {
+  SpecStrings s = plain("tk,gnk->tn", "t=?,n=256,k=128,g=8");
+  s.group = "g";
+  s.dtypes = "a=bf16,c=bf16,offsets=i64";
+  SpecError error;
+  auto spec = parseSpec(s, error);
+  ASSERT_TRUE(succeeded(spec)) << error.str();
+  EXPECT_EQ(spec->group, 'g');
+  EXPECT_EQ(spec->loops, "tnkg");
+  EXPECT_EQ(spec->offsetsBits, 64u);
+  // A grouped product accumulates in f32 and casts into C.
+  EXPECT_EQ(spec->accType, SpecType::F32);
+  EXPECT_TRUE(spec->hasEpilogue());
+  // B [g, k, n] too.
+  s.einsum = "tk,gkn->tn";
+  s.dtypes = "";
+  auto kn = parseSpec(s, error);
+  ASSERT_TRUE(succeeded(kn)) << error.str();
+  EXPECT_EQ(kn->offsetsBits, 32u);
+}
+
+TEST(SpecParser, GroupedProductErrors) {
+  SpecStrings s = plain("tk,gnk->tn", "t=?,n=256,k=128,g=8");
+  s.group = "x";
+  expectError(s, "--group", 1, "is not an index of b");
+  s.group = "g";
+  s.einsum = "tk,ngk->tn";
+  expectError(s, "--einsum", 5, "must be b's first (outermost) index");
+  s.einsum = "tk,gnk->tn";
+  s.sizes = "t=?,n=256,k=128,g=?";
+  expectError(s, "--sizes", 0, "must be known here");
+  s.sizes = "t=?,n=256,k=128,g=8";
+  s.dtypes = "offsets=i16";
+  expectError(s, "--dtypes", 9, "i32 or i64");
+}
+
 TEST(SpecParser, PlainMatmul) {
   SpecError error;
   auto spec = parseSpec(plain("mk,kn->mn", "m=128,n=256,k=64"), error);

@@ -287,11 +287,11 @@ INSTANTIATE_TEST_SUITE_P(
         // Bad values.
         ErrorCase{"UnknownDType", "\"dtype\": \"f16\"", "\"dtype\": \"f8\"",
                   "field 'operands[0].dtype': unknown dtype 'f8' (expected "
-                  "f16, bf16, f32, f64, i8, i32, e4m3 or e5m2)"},
+                  "f16, bf16, f32, f64, i8, i32, i64, e4m3 or e5m2)"},
         ErrorCase{"UnknownAccumulator", "\"accumulator\": \"f32\"",
                   "\"accumulator\": \"fp16\"",
                   "field 'op.accumulator': unknown dtype 'fp16' (expected "
-                  "f16, bf16, f32, f64, i8, i32, e4m3 or e5m2)"},
+                  "f16, bf16, f32, f64, i8, i32, i64, e4m3 or e5m2)"},
         ErrorCase{"UnknownRole", "\"role\": \"rhs\"", "\"role\": \"weights\"",
                   "field 'operands[1].role': unknown role 'weights' "
                   "(expected lhs, rhs, out, inout, in, lhs2 or rhs2)"},

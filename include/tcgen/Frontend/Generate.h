@@ -47,7 +47,8 @@ struct GeneratedProblem {
 };
 
 /// The features GenerateOptions::kinds selects: layout, batch, contract2,
-/// dtype, epilogue, prologue, accumulate, dynamic, config.
+/// dtype, epilogue, prologue, accumulate, dynamic, config, and grouped
+/// (grouped products), which is drawn only where kinds names it.
 const std::vector<std::string> &generatorKinds();
 
 /// Every form generateProblem can record in GeneratedProblem::forms when

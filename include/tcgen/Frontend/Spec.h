@@ -33,6 +33,9 @@ struct SpecStrings {
   std::vector<std::string> prologues;
   std::string name; ///< the function's (and kernels') name; default "einsum"
   bool accumulate = false; ///< C += A B instead of C = A B
+  /// A grouped product (mixtures of experts): the index of B that picks a
+  /// group ("g" in `tk,gnk->tn`); empty for an ordinary contraction.
+  std::string group;
 };
 
 /// A malformed spec: the option it is in (`--einsum`, `--sizes`, ...), the
@@ -121,6 +124,14 @@ struct ProblemSpec {
   /// where accType differs).
   std::optional<SpecExpr> epilogue;
   std::vector<SpecPrologue> prologues;
+  /// A grouped product: B's index that picks the group (0: none). Then A is
+  /// [t, k], B [g, n, k] or [g, k, n], C [t, n], and a function argument
+  /// `offsets` of G + 1 integers of `offsetsBits` bits (32 or 64) says
+  /// which rows of A and C each group owns: group g's are offsets[g] ..<
+  /// offsets[g + 1] (docs/USER-GUIDE.md, "Grouped products").
+  char group = 0;
+  unsigned offsetsBits = 32;
+  bool isGrouped() const { return group != 0; }
 
   /// The size of index `index` (which must be one of `loops`).
   int64_t sizeOf(char index) const;

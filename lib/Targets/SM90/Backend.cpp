@@ -63,6 +63,7 @@ public:
                          const TCGenPipelineOptions &options) const override {
     TCGenSM90BuildKernelPassOptions build;
     build.fuseEpilogue = options.fuse;
+    pm.addPass(createTCGenSM90BuildGroupedPass());
     pm.addPass(createTCGenSM90BuildKernelPass(build));
   }
   void addNVVMPasses(OpPassManager &pm) const override {

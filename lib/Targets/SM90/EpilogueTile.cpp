@@ -160,7 +160,11 @@ void TileEpilogue::emitCoordinates(Value wgIndex) {
 void TileEpilogue::emitEdges() {
   // Edge tiles: rows past M are clamped for loads (rowC) and not stored
   // (rowIn); columns likewise (emitColumnEdge).
-  if (p.ragged(/*alongM=*/true)) {
+  if (p.grouped()) {
+    // A grouped product: the rows up to the end of the tile's group.
+    rowIn[0] = o.cmp(arith::CmpIPredicate::ult, row[0], v.rowEnd);
+    rowIn[1] = o.cmp(arith::CmpIPredicate::ult, row[1], v.rowEnd);
+  } else if (p.ragged(/*alongM=*/true)) {
     Value cLastRow = o.idx(p.m - 1);
     Value cM = o.idx(p.m);
     rowC[0] = o.minu(row[0], cLastRow);

@@ -75,11 +75,11 @@ static KernelTypes kernelTypes(MLIRContext *ctx, const KernelParams &p) {
   KernelTypes t;
   t.barT = barrierGroupType(ctx, p.stages);
   const int64_t aRows = p.aMNMajor ? 64 : p.blockM / p.clusterN;
-  t.tmA =
-      tensorMapType(p.multiBatch() ? boxTypeOf(ctx, p, p.aMapDims, aRows)
-                                   : boxType(ctx, p, aRows, p.aBatchMiddle));
+  t.tmA = tensorMapType(!p.aMapDims.empty()
+                            ? boxTypeOf(ctx, p, p.aMapDims, aRows)
+                            : boxType(ctx, p, aRows, p.aBatchMiddle));
   t.tmB = tensorMapType(
-      p.multiBatch()
+      !p.bMapDims.empty()
           ? boxTypeOf(ctx, p, p.bMapDims, p.bKMajor ? bBoxRows(p) : 64)
           : boxType(ctx, p, p.bKMajor ? p.blockN / p.clusterM : 64,
                     p.bBatchMiddle));
@@ -96,6 +96,9 @@ static KernelTypes kernelTypes(MLIRContext *ctx, const KernelParams &p) {
 /// The type of C as a plain memref parameter (stores from registers).
 static Type cMemrefType(MLIRContext *ctx, const KernelParams &p) {
   Type elt = scalarType(ctx, p.outType);
+  // A grouped product's C: a bare pointer, viewed in emitEntry.
+  if (p.grouped())
+    return MemRefType::get({1}, elt);
   if (p.cColumnMajor)
     return MemRefType::get({p.n, p.m}, elt);
   if (!p.batched)
@@ -117,6 +120,9 @@ static gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
     args.append({ptr, ptr});
   args.push_back(p.tmaStore ? ptr : cMemrefType(ctx, p));
   llvm::append_range(args, epilogueParamTypes(ctx, p));
+  if (p.grouped())
+    args.push_back(MemRefType::get(
+        {p.groups + 1}, IntegerType::get(ctx, p.offsetsI64 ? 64 : 32)));
   if (p.streamK)
     args.push_back(ptr);
   llvm::append_range(args, dynamicParamTypes(ctx, p));
@@ -156,6 +162,8 @@ static void bindParameters(Emitter &e, const KernelParams &p,
     a.pE = raw[p.tmaEpilogueOperand];
     a.E[p.tmaEpilogueOperand] = Value();
   }
+  if (p.grouped())
+    v.offsets = next();
   if (p.streamK)
     v.pW = next();
   SmallVector<Value> strides(p.epilogueOperands.size());
@@ -218,6 +226,20 @@ static void emitEntry(Emitter &e, const KernelParams &p, const KernelTypes &t,
   v.cPerGroup = sizes.cPerGroup;
   v.cUnits = sizes.cUnits;
   v.cTiles = sizes.cTiles;
+  if (p.grouped()) {
+    // The groups' tiles, counted from the offsets; C viewed at
+    // offsets[G] (= T) rows.
+    v.cGroups = e.idx(p.groups);
+    v.cUnits = emitGroupedTileCount(b, e.loc, p, v);
+    v.cTiles = v.cUnits;
+    Value rows = emitGroupOffset(b, e.loc, p, v, v.cGroups);
+    auto view = MemRefType::get({ShapedType::kDynamic, p.n},
+                                scalarType(ctx, p.outType));
+    a.C = memref::ReinterpretCastOp::create(
+        b, e.loc, view, a.C, b.getIndexAttr(0),
+        ArrayRef<OpFoldResult>{rows, b.getIndexAttr(p.n)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(p.n), b.getIndexAttr(1)});
+  }
   SmallVector<Value> raw = a.E;
   a.E = emitEpilogueViews(b, e.loc, p, raw, a.sizeM, a.sizeN, a.strides);
   v.cid = e.divu(v.bid, v.cClSize);
@@ -491,6 +513,7 @@ static EpilogueValues epilogueValues(const KernelValues &v, const KernelArgs &a,
   ev.bid = v.bid;
   ev.m0 = r.m0;
   ev.n0 = r.n0;
+  ev.rowEnd = r.rowEnd;
   ev.bIdx = r.bIdx;
   ev.bIdxs = r.bIdxDims;
   ev.wg = v.wg;
@@ -532,7 +555,7 @@ static void emitConsumer(Emitter &e, const KernelParams &p, KernelValues &v,
       emitPrologue(builder, loc, p, a.prologue, stage);
     };
   WorkItem item = emitWorkLoopBegin(b, e.loc, p, v);
-  RasterValues raster = emitRaster(b, e.loc, p, v, item.t);
+  RasterValues raster = emitRaster(b, e.loc, p, v, item.t, &item);
   EpilogueValues ev = epilogueValues(v, a, item, raster);
   // The first k-tile of every item is peeled: its first wgmma runs with
   // scale-d = 0 on an undefined accumulator, so no instruction other than

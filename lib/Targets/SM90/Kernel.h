@@ -40,6 +40,8 @@ struct KernelValues {
   Value cid, ncl, tid32, c128i, c0i, c32i, wg32, wg;
   Value dsm, base, pad, full, empty, isT0;
   Value rankX, rankM, rankN, mcMask;
+  /// A grouped product: the offsets (memref<G+1 x i32|i64>) and G.
+  Value offsets, cGroups;
   // Stream-K partition (emitStreamKPartition).
   Value skUnits, skP, skStart, skEnd, dpFirst;
   // Consumer branch.
@@ -55,6 +57,9 @@ struct RasterValues {
   /// side in N).
   Value bIdx;
   SmallVector<Value> bIdxDims;
+  /// A grouped product: the end of the tile's group (offsets[g + 1]); the
+  /// rows from there on are not stored.
+  Value rowEnd;
 };
 
 /// One iteration of the work loop (emitWorkLoopBegin): the tile %t, its
@@ -63,6 +68,11 @@ struct WorkItem {
   Operation *loop = nullptr;
   Value t, ks, len, it0;
   Value uN, dtN; ///< stream-K: the loop's next state
+  /// A grouped product: the group scan's state carried from tile to tile
+  /// (the group of the block's previous tile, the tiles before it, its
+  /// first row; emitGroupedRaster starts there, as the block's tiles only
+  /// grow), and the state this tile leaves for the next.
+  SmallVector<Value> scan, scanNext;
 };
 
 /// Emits the stream-K partition (the split of the launched grid) and
@@ -70,8 +80,20 @@ struct WorkItem {
 void emitStreamKPartition(OpBuilder &b, Location loc, KernelValues &v);
 
 /// Emits the tile origin of tile `t` (emitRaster).
+/// A grouped product's scan starts from `item`'s state and leaves the next
+/// tile's in item->scanNext.
 RasterValues emitRaster(OpBuilder &b, Location loc, const KernelParams &p,
-                        const KernelValues &v, Value t);
+                        const KernelValues &v, Value t,
+                        WorkItem *item = nullptr);
+
+/// A grouped product: the group's offset `g` (an index) as an index.
+Value emitGroupOffset(OpBuilder &b, Location loc, const KernelParams &p,
+                      const KernelValues &v, Value g);
+
+/// A grouped product: the number of tiles of all groups,
+/// sum over g of ceil((offsets[g + 1] - offsets[g]) / blockM) x tilesN.
+Value emitGroupedTileCount(OpBuilder &b, Location loc, const KernelParams &p,
+                           const KernelValues &v);
 
 /// Opens the loop over this block's work items and moves `b` into its
 /// body.

@@ -440,7 +440,7 @@ Value mlir::tcgen::sm90::emitProducer(OpBuilder &b, Location loc,
     a = emitAsyncSetup(e, p, v, cLeader);
   }
   WorkItem item = emitWorkLoopBegin(b, loc, p, v);
-  RasterValues raster = emitRaster(b, loc, p, v, item.t);
+  RasterValues raster = emitRaster(b, loc, p, v, item.t, &item);
   {
     OpBuilder::InsertionGuard loopGuard(b);
     scf::ForOp kLoop = openFor(b, loc, v.c0, item.len, v.c1);

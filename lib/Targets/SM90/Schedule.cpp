@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -92,12 +93,106 @@ static void emitTileOrigin(Emitter &e, const KernelValues &v, Value t,
   r.n0 = e.mul(tileNb, v.cBN);
 }
 
+Value mlir::tcgen::sm90::emitGroupOffset(OpBuilder &b, Location loc,
+                                         const KernelParams &p,
+                                         const KernelValues &v, Value g) {
+  Emitter e(b, loc);
+  Value raw = memref::LoadOp::create(b, loc, v.offsets, ValueRange{g});
+  return e.indexCast(e.indexType(), raw);
+}
+
+/// ceil(rows / blockM): the row tiles of a group of `rows` rows.
+static Value emitRowTiles(Emitter &e, const KernelParams &p, Value rows) {
+  Value bm1 = e.idx(p.blockM - 1);
+  Value up = e.add(rows, bm1);
+  Value bm = e.idx(p.blockM);
+  return e.divu(up, bm);
+}
+
+Value mlir::tcgen::sm90::emitGroupedTileCount(OpBuilder &b, Location loc,
+                                              const KernelParams &p,
+                                              const KernelValues &v) {
+  Emitter e(b, loc);
+  Value lo0 = emitGroupOffset(b, loc, p, v, v.c0);
+  auto loop =
+      scf::ForOp::create(b, loc, v.c0, v.cGroups, v.c1, ValueRange{v.c0, lo0});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value g = loop.getInductionVar();
+  ValueRange args = loop.getRegionIterArgs();
+  Value g1 = e.add(g, v.c1);
+  Value hi = emitGroupOffset(b, loc, p, v, g1);
+  Value rows = e.sub(hi, args[1]);
+  Value tilesM = emitRowTiles(e, p, rows);
+  Value count = e.mul(tilesM, v.cTilesN);
+  Value sum = e.add(args[0], count);
+  scf::YieldOp::create(b, loc, ValueRange{sum, hi});
+  return loop.getResult(0);
+}
+
+/// A grouped product's tile `t`: the groups' tiles one group after the
+/// other (tcgen::mapGroupedTile, which the unit tests check, is the same
+/// walk): group g has tilesM(g) = ceil((offsets[g + 1] - offsets[g]) /
+/// blockM) row tiles (none for an empty group) by tilesN column tiles,
+/// numbered row tile first within each column tile, so that the blocks in
+/// flight share the group's B panels in L2. The scan walks the groups from
+/// the group of the block's previous tile (`item`'s state; the first: group
+/// 0), as a block's tiles only grow: its scans load G + (its tile count)
+/// offsets in all, not up to G per tile. The tile's rows start at offsets[g] +
+/// rowTile x blockM; its loads may read the next group's rows (or zeros past
+/// T), and its stores stop at offsets[g + 1] (%rowEnd).
+static RasterValues emitGroupedRaster(OpBuilder &b, Location loc,
+                                      const KernelParams &p,
+                                      const KernelValues &v, Value t,
+                                      WorkItem &item) {
+  Emitter e(b, loc);
+  Type index = b.getIndexType();
+  // Before: (g, tiles of the groups before g, offsets[g]); while t is past
+  // group g's tiles, on to g + 1. t < the tile count ends it at a group.
+  auto scan = scf::WhileOp::create(
+      b, loc, SmallVector<Type>(5, index), ValueRange(item.scan),
+      [&](OpBuilder &, Location, ValueRange args) {
+        Value g1 = e.add(args[0], v.c1);
+        Value hi = emitGroupOffset(b, loc, p, v, g1);
+        Value rows = e.sub(hi, args[2]);
+        Value tilesM = emitRowTiles(e, p, rows);
+        Value count = e.mul(tilesM, v.cTilesN);
+        Value end = e.add(args[1], count);
+        Value past = e.cmp(CmpIPredicate::ule, end, t);
+        scf::ConditionOp::create(
+            b, loc, past, ValueRange{args[0], args[1], args[2], hi, tilesM});
+      },
+      [&](OpBuilder &, Location, ValueRange args) {
+        Value g1 = e.add(args[0], v.c1);
+        Value count = e.mul(args[4], v.cTilesN);
+        Value before = e.add(args[1], count);
+        scf::YieldOp::create(b, loc, ValueRange{g1, before, args[3]});
+      });
+  Value g = scan.getResult(0), before = scan.getResult(1);
+  Value lo = scan.getResult(2), tilesM = scan.getResult(4);
+  Value inGroup = e.sub(t, before);
+  Value rowTile = e.remu(inGroup, tilesM);
+  Value colTile = e.divu(inGroup, tilesM);
+  Value rowOff = e.mul(rowTile, v.cBM);
+  RasterValues r;
+  r.m0 = e.add(lo, rowOff);
+  r.n0 = e.mul(colTile, v.cBN);
+  r.rowEnd = scan.getResult(3);
+  r.bIdx = g;
+  r.bIdxDims = {g};
+  item.scanNext = {g, before, lo};
+  return r;
+}
+
 /// The tile origin of `t`: with a batch, the matrix %bIdx first (the tiles
 /// of one matrix are consecutive, so the raster order's L2 reuse holds
 /// within each), then the origin within it.
 RasterValues mlir::tcgen::sm90::emitRaster(OpBuilder &b, Location loc,
                                            const KernelParams &p,
-                                           const KernelValues &v, Value t) {
+                                           const KernelValues &v, Value t,
+                                           WorkItem *item) {
+  if (p.grouped())
+    return emitGroupedRaster(b, loc, p, v, t, *item);
   Emitter e(b, loc);
   RasterValues r;
   if (!p.batched) {
@@ -143,13 +238,18 @@ WorkItem mlir::tcgen::sm90::emitWorkLoopBegin(OpBuilder &b, Location loc,
   WorkItem item;
   if (!p.streamK) {
     // Data-parallel: cluster c (block c without clusters) computes cluster
-    // tiles c, c + the number of clusters, ...
-    auto loop =
-        scf::ForOp::create(b, loc, v.cid, v.cUnits, v.ncl, ValueRange{v.c0});
+    // tiles c, c + the number of clusters, ... A grouped product carries its
+    // group scan's state (emitGroupedRaster), from group 0.
+    SmallVector<Value> inits = {v.c0};
+    if (p.grouped())
+      inits.append({v.c0, v.c0, emitGroupOffset(b, loc, p, v, v.c0)});
+    auto loop = scf::ForOp::create(b, loc, v.cid, v.cUnits, v.ncl, inits);
     b.setInsertionPointToStart(loop.getBody());
     item.loop = loop;
     item.t = loop.getInductionVar();
     item.it0 = loop.getRegionIterArgs()[0];
+    item.scan.assign(loop.getRegionIterArgs().begin() + 1,
+                     loop.getRegionIterArgs().end());
     item.ks = e.idx(0);
     item.len = p.dynamicShape ? e.add(v.cNumK, v.c0) : e.idx(p.kTiles());
     return item;
@@ -192,10 +292,14 @@ WorkItem mlir::tcgen::sm90::emitWorkLoopBegin(OpBuilder &b, Location loc,
 Value mlir::tcgen::sm90::emitWorkLoopEnd(OpBuilder &b, Location loc,
                                          const KernelParams &p,
                                          const WorkItem &item, Value itNext) {
-  if (!p.streamK)
-    scf::YieldOp::create(b, loc, ValueRange{itNext});
-  else
-    scf::YieldOp::create(b, loc, ValueRange{item.uN, item.dtN, itNext});
+  if (!p.streamK) {
+    SmallVector<Value> yields = {itNext};
+    llvm::append_range(yields, item.scanNext);
+    scf::YieldOp::create(b, loc, yields);
+    b.setInsertionPointAfter(item.loop);
+    return item.loop->getResults().front();
+  }
+  scf::YieldOp::create(b, loc, ValueRange{item.uN, item.dtN, itNext});
   b.setInsertionPointAfter(item.loop);
   return item.loop->getResults().back();
 }

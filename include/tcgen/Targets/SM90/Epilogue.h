@@ -27,8 +27,9 @@ struct EpilogueValues {
   /// The work item's tile (`%t`), the block's cluster and the clusters
   /// (`%cid`, `%ncl`), the block (`%bid`).
   Value t, cid, ncl, bid;
-  /// The tile's origin.
-  Value m0, n0;
+  /// The tile's origin, and with a grouped product the end of its group's
+  /// rows (RasterValues::rowEnd).
+  Value m0, n0, rowEnd;
   /// The tile's matrix with one batch dimension (`%bIdx`); with several
   /// (`multiBatch`), `bIdxs[i]` is `%bIdx<i>` (null for `foldDim`).
   Value bIdx;

@@ -75,6 +75,21 @@ struct KernelParams {
   /// column ([m]) operands, each passed as a bare pointer and viewed at the
   /// run-time size, with its loads clamped at the edges.
   bool dynamicShape = false;
+  /// A grouped product (mixtures of experts; tcgen/Analysis/Grouped.h):
+  /// `groups` matmuls sharing N and K whose rows are consecutive slices of
+  /// A [T][k] and C [T][n], given by the kernel parameter %offsets (G + 1
+  /// integers, i64 where `offsetsI64`, else i32) after %C, known on the
+  /// device only. B is [G][n][k] (bKMajor) or [G][k][n], read through a
+  /// 3-d tensor map whose outermost coordinate is the group (bMapDims); A
+  /// through a 2-d map over all T rows. `m` is unused: the blocks count the
+  /// groups' tiles from the offsets and walk them (emitGroupedRaster), and
+  /// C, a bare pointer viewed at offsets[G] rows, is stored from registers
+  /// with the rows past the tile's group masked. Persistent and
+  /// data-parallel: no cluster, stream-K, packs, prologue, epilogue
+  /// operands or TMA stores.
+  int64_t groups = 0;
+  bool offsetsI64 = false;
+  bool grouped() const { return groups > 0; }
   /// add(gemm, gemm): with k2 > 0 the kernel computes C = A B + A2 B2 (A2
   /// [m][k2], B2 [k2][n], stored like A and B; kernel parameters %pA2 and
   /// %pB2 after %pB, tensor maps with A's and B's boxes). Both products
@@ -343,6 +358,9 @@ struct KernelParams {
   /// Whether some tile reaches past M (or N): its stores are masked (or
   /// clipped by TMA) and its extra-operand loads clamped.
   bool ragged(bool alongM) const {
+    // A grouped product's tiles end at their group's last row.
+    if (grouped() && alongM)
+      return true;
     // With sizes known at run time C goes out through TMA stores, which
     // clip the edge tiles themselves.
     if (dynamicShape)

@@ -53,6 +53,37 @@ def TCGenSM90BuildKernelPass : Pass<"tcgen-sm90-build-kernel", "ModuleOp"> {
   ];
 }
 
+def TCGenSM90BuildGroupedPass : Pass<"tcgen-sm90-build-grouped", "ModuleOp"> {
+  let summary = "Generate the sm_90a kernel of a grouped product (mixtures of experts)";
+  let description = [{
+    Replaces each grouped product (tcgen/Analysis/Grouped.h: the
+    linalg.generic over (t, n, k, g) that masks each group's product to
+    the rows offsets[g] ..< offsets[g + 1]) by a generated sm90 kernel in
+    its own `gpu.module`: one persistent launch (a block per SM) whose
+    blocks count the groups' tiles from the offsets on the device and walk
+    them, A tiles through a 2-d tensor map over all T rows, B tiles through
+    a 3-d map at the tile's group, and C stored from registers with the
+    rows past the group's end masked. An elementwise consumer of the
+    result without extra operands (silu(acc), a cast) is fused into the
+    epilogue.
+
+    The config is the op's own `#tcgen.config` where it has one, else the
+    default: block [128, N tile, 64] with the widest N tile of 256, 128 or
+    64 that divides N (else 128), as many stages as fit. The ABI is recorded
+    as by tcgen-sm90-build-kernel (`tcgen.params`: A and B tensor maps, C
+    and the offsets by pointer), and the function records the group count
+    (`tcgen.groups`) and tags the offsets argument `offsets`.
+
+    Before: `linalg.generic {... (t, n, k, g) ...} ins(%a, %b, %starts, %ends) outs(%c)`
+    After:  `gpu.module @f_kernel { gpu.func @f_kernel(%tmA: !llvm.ptr, %tmB: !llvm.ptr, %C: memref<1xT>, %offsets: memref<G+1 x i32>) kernel ... }`
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::NVVM::NVVMDialect", "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 def TCGenSM90GridConstantPass : Pass<"tcgen-sm90-grid-constant", "ModuleOp"> {
   let summary = "Mark tensor-map kernel parameters __grid_constant__ by value";
   let description = [{

@@ -32,7 +32,8 @@ enum class DType {
   I8 = 4,
   I32 = 5,
   E4M3 = 6,
-  E5M2 = 7
+  E5M2 = 7,
+  I64 = 8
 };
 
 /// Returns the manifest spelling of `dtype` ("f16", "bf16", ...).
@@ -46,10 +47,10 @@ int64_t dtypeSize(DType dtype);
 /// epilogue (op.epilogue.inputs).
 /// Lhs2 and Rhs2 are the second product's operands of a kernel that
 /// computes C = A B + A2 B2 (add(gemm, gemm); op.k2).
-enum class OperandRole { Lhs, Rhs, Out, InOut, In, Lhs2, Rhs2 };
+enum class OperandRole { Lhs, Rhs, Out, InOut, In, Lhs2, Rhs2, Offsets };
 
 /// Returns the manifest spelling of `role` ("lhs", "rhs", "out", "inout",
-/// "in", "lhs2", "rhs2").
+/// "in", "lhs2", "rhs2", "offsets").
 const char *roleName(OperandRole role);
 /// Parses a manifest role name; std::nullopt if unknown.
 std::optional<OperandRole> parseRole(std::string_view name);
@@ -173,6 +174,12 @@ struct OpInfo {
   /// have rank 4, [b0, b1, rows, cols]. Empty: one batch dimension (or
   /// none).
   std::vector<int64_t> batchShape;
+  /// A grouped product (`op.groups`, mixtures of experts): `groups` > 0
+  /// matmuls sharing n and k whose rows are consecutive slices of the lhs
+  /// [m, k] and the result [m, n]; the rhs is [groups, k, n], and an
+  /// operand of role "offsets" holds the groups' row offsets (groups + 1
+  /// i32 or i64 values on the device). 0: not grouped.
+  int64_t groups = 0;
 };
 
 /// One entry of `operands`.
