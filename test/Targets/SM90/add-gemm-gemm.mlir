@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
 
 // C = A B + A2 B2 (add(gemm, gemm); fill, matmul, matmul on one C): one
 // kernel. It takes A2's and B2's tensor maps after B's; the producer reads
@@ -10,9 +10,9 @@ func.func @dual(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
                 %C: memref<256x256xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
-  linalg.matmul ins(%A2, %B2 : memref<256x64xf16>, memref<64x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A2, %B2 : memref<256x64xf16>, memref<64x256xf16>)
                 outs(%C : memref<256x256xf32>)
   return
 }
@@ -50,12 +50,12 @@ func.func @layouts(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
                    %C: memref<256x256xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   // expected-error @below {{add(gemm, gemm) in one sm90 kernel needs A and A2, and B and B2, stored and read in one layout}}
   linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
                                  affine_map<(m, n, k) -> (k, n)>,
-                                 affine_map<(m, n, k) -> (m, n)>]
+                                 affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
                 ins(%A2, %B2 : memref<64x256xf16>, memref<64x256xf16>)
                 outs(%C : memref<256x256xf32>)
   return
@@ -69,10 +69,10 @@ func.func @dtypes(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
                   %C: memref<256x256xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   // expected-error @below {{add(gemm, gemm) in one sm90 kernel needs both products in one input dtype, got 'f16' x 'f16' and 'bf16' x 'bf16'}}
-  linalg.matmul ins(%A2, %B2 : memref<256x64xbf16>, memref<64x256xbf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A2, %B2 : memref<256x64xbf16>, memref<64x256xbf16>)
                 outs(%C : memref<256x256xf32>)
   return
 }
@@ -85,10 +85,10 @@ func.func @batched(%A: memref<2x64x32xf16>, %B: memref<2x32x64xf16>,
                    %C: memref<2x64x64xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<2x64x64xf32>)
-  linalg.batch_matmul ins(%A, %B : memref<2x64x32xf16>, memref<2x32x64xf16>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<2x64x32xf16>, memref<2x32x64xf16>)
                       outs(%C : memref<2x64x64xf32>)
   // expected-error @below {{add(gemm, gemm) in one sm90 kernel needs unbatched products (a batch is not supported yet)}}
-  linalg.batch_matmul ins(%A2, %B2 : memref<2x64x32xf16>, memref<2x32x64xf16>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A2, %B2 : memref<2x64x32xf16>, memref<2x32x64xf16>)
                       outs(%C : memref<2x64x64xf32>)
   return
 }
@@ -103,10 +103,10 @@ func.func @column_major(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
                         %C: memref<256x256xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  linalg.matmul indexing_maps = #cm ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul indexing_maps = #cm {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   // expected-error @below {{add(gemm, gemm) in one sm90 kernel needs a row-major C (a column-major one is not supported yet)}}
-  linalg.matmul indexing_maps = #cm ins(%A2, %B2 : memref<256x64xf16>, memref<64x256xf16>)
+  linalg.matmul indexing_maps = #cm {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A2, %B2 : memref<256x64xf16>, memref<64x256xf16>)
                 outs(%C : memref<256x256xf32>)
   return
 }

@@ -1,6 +1,8 @@
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 pack=async}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 cluster=2,1 pack=async}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=CLUSTER
+// RUN: split-file %s %t
+// RUN: tcgen-opt %t/check.mlir -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %t/cluster.mlir -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=CLUSTER
 
+//--- check.mlir
 // pack = async: A's rows (400 bytes) and B's (528 bytes) are 16-byte but
 // not 128-byte multiples apart, so the producer warpgroup copies both with
 // cp.async, each a plain pointer: A's 128 x 64 tile in 8 pieces per
@@ -27,7 +29,7 @@
 func.func @both(%A: memref<256x200xf16>, %B: memref<200x264xf16>, %C: memref<256x264xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x264xf32>)
-  linalg.matmul ins(%A, %B : memref<256x200xf16>, memref<200x264xf16>) outs(%C : memref<256x264xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", pack = "async">} ins(%A, %B : memref<256x200xf16>, memref<200x264xf16>) outs(%C : memref<256x264xf32>)
   return
 }
 
@@ -50,7 +52,7 @@ func.func @both(%A: memref<256x200xf16>, %B: memref<200x264xf16>, %C: memref<256
 func.func @a_packed(%A: memref<256x201xf16>, %B: memref<201x264xf16>, %C: memref<256x264xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x264xf32>)
-  linalg.matmul ins(%A, %B : memref<256x201xf16>, memref<201x264xf16>) outs(%C : memref<256x264xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", pack = "async">} ins(%A, %B : memref<256x201xf16>, memref<201x264xf16>) outs(%C : memref<256x264xf32>)
   return
 }
 
@@ -66,6 +68,32 @@ func.func @a_packed(%A: memref<256x201xf16>, %B: memref<201x264xf16>, %C: memref
 func.func @aligned(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memref<256x256xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  linalg.matmul ins(%A, %B : memref<256x256xf16>, memref<256x256xf16>) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", pack = "async">} ins(%A, %B : memref<256x256xf16>, memref<256x256xf16>) outs(%C : memref<256x256xf32>)
+  return
+}
+
+//--- cluster.mlir
+func.func @both(%A: memref<256x200xf16>, %B: memref<200x264xf16>, %C: memref<256x264xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x264xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [2, 1], store = "tma", pack = "async">} ins(%A, %B : memref<256x200xf16>, memref<200x264xf16>) outs(%C : memref<256x264xf32>)
+  return
+}
+
+// -----
+
+func.func @a_packed(%A: memref<256x201xf16>, %B: memref<201x264xf16>, %C: memref<256x264xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x264xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [2, 1], store = "tma", pack = "async">} ins(%A, %B : memref<256x201xf16>, memref<201x264xf16>) outs(%C : memref<256x264xf32>)
+  return
+}
+
+// -----
+
+func.func @aligned(%A: memref<256x256xf16>, %B: memref<256x256xf16>, %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [2, 1], store = "tma", pack = "async">} ins(%A, %B : memref<256x256xf16>, memref<256x256xf16>) outs(%C : memref<256x256xf32>)
   return
 }

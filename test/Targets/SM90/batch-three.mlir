@@ -1,5 +1,5 @@
 // RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
 
 // Three batch dimensions that do not collapse: C[b,h,g,m,n] = sum_k
 // A[b,m,h,g,k] B[g,b,n,h,k] (h and g sit together in A but not in B, b and
@@ -25,7 +25,7 @@ func.func @three(%A: memref<2x128x3x4x64xf16>, %B: memref<4x2x128x3x64xf16>, %C:
   linalg.fill ins(%zero : f32) outs(%C : memref<2x3x4x128x128xf32>)
   linalg.generic {indexing_maps = [affine_map<(b, h, g, m, n, k) -> (b, m, h, g, k)>, affine_map<(b, h, g, m, n, k) -> (g, b, n, h, k)>, affine_map<(b, h, g, m, n, k) -> (b, h, g, m, n)>],
                   iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-      ins(%A, %B : memref<2x128x3x4x64xf16>, memref<4x2x128x3x64xf16>) outs(%C : memref<2x3x4x128x128xf32>) {
+      ins(%A, %B : memref<2x128x3x4x64xf16>, memref<4x2x128x3x64xf16>) outs(%C : memref<2x3x4x128x128xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %y: f16, %c: f32):
     %xf = arith.extf %x : f16 to f32
     %yf = arith.extf %y : f16 to f32
@@ -46,7 +46,7 @@ func.func @four(%A: memref<2x64x3x4x5x64xf16>, %B: memref<5x4x2x64x3x64xf16>, %C
   // expected-error @+1 {{has 4 batch dimensions that do not collapse into fewer (counting each M or N dimension beyond the first as one); at most three are supported (with the two matrix dimensions, the five of a TMA tensor map)}}
   linalg.generic {indexing_maps = [affine_map<(b, h, g, e, m, n, k) -> (b, m, h, g, e, k)>, affine_map<(b, h, g, e, m, n, k) -> (e, g, b, n, h, k)>, affine_map<(b, h, g, e, m, n, k) -> (b, h, g, e, m, n)>],
                   iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]}
-      ins(%A, %B : memref<2x64x3x4x5x64xf16>, memref<5x4x2x64x3x64xf16>) outs(%C : memref<2x3x4x5x64x64xf32>) {
+      ins(%A, %B : memref<2x64x3x4x5x64xf16>, memref<5x4x2x64x3x64xf16>) outs(%C : memref<2x3x4x5x64x64xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 4, padding = 0, store = "tma">} {
   ^bb0(%x: f16, %y: f16, %c: f32):
     %xf = arith.extf %x : f16 to f32
     %yf = arith.extf %y : f16 to f32

@@ -1,7 +1,9 @@
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global pack=always}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=ALWAYS
-// RUN: not tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global pack=never}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=NEVER
+// RUN: split-file %s %t
+// RUN: tcgen-opt %t/check.mlir -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %t/always.mlir -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=ALWAYS
+// RUN: not tcgen-opt %t/never.mlir -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=NEVER
 
+//--- check.mlir
 // A batch whose A rows are 200 bytes apart (not a multiple of 16, which TMA
 // needs): A is packed as one stack of its 2 x 128 rows into rows of 128
 // elements; the copy's tensor map is rank 3 (strides [128 x 128, 128, 1]).
@@ -13,7 +15,7 @@
 func.func @unaligned(%A: memref<2x128x100xf16>, %B: memref<2x100x128xf16>, %C: memref<2x128x128xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<2x128x128xf32>)
-  linalg.batch_matmul ins(%A, %B : memref<2x128x100xf16>, memref<2x100x128xf16>) outs(%C : memref<2x128x128xf32>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} ins(%A, %B : memref<2x128x100xf16>, memref<2x100x128xf16>) outs(%C : memref<2x128x128xf32>)
   return
 }
 
@@ -28,6 +30,40 @@ func.func @unaligned(%A: memref<2x128x100xf16>, %B: memref<2x100x128xf16>, %C: m
 func.func @aligned(%A: memref<2x128x72xf16>, %B: memref<2x72x128xf16>, %C: memref<2x128x128xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<2x128x128xf32>)
-  linalg.batch_matmul ins(%A, %B : memref<2x128x72xf16>, memref<2x72x128xf16>) outs(%C : memref<2x128x128xf32>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} ins(%A, %B : memref<2x128x72xf16>, memref<2x72x128xf16>) outs(%C : memref<2x128x128xf32>)
+  return
+}
+
+//--- always.mlir
+func.func @unaligned(%A: memref<2x128x100xf16>, %B: memref<2x100x128xf16>, %C: memref<2x128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<2x128x128xf32>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global", pack = "always">} ins(%A, %B : memref<2x128x100xf16>, memref<2x100x128xf16>) outs(%C : memref<2x128x128xf32>)
+  return
+}
+
+// -----
+
+func.func @aligned(%A: memref<2x128x72xf16>, %B: memref<2x72x128xf16>, %C: memref<2x128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<2x128x128xf32>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global", pack = "always">} ins(%A, %B : memref<2x128x72xf16>, memref<2x72x128xf16>) outs(%C : memref<2x128x128xf32>)
+  return
+}
+
+//--- never.mlir
+func.func @unaligned(%A: memref<2x128x100xf16>, %B: memref<2x100x128xf16>, %C: memref<2x128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<2x128x128xf32>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global", pack = "never">} ins(%A, %B : memref<2x128x100xf16>, memref<2x100x128xf16>) outs(%C : memref<2x128x128xf32>)
+  return
+}
+
+// -----
+
+func.func @aligned(%A: memref<2x128x72xf16>, %B: memref<2x72x128xf16>, %C: memref<2x128x128xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<2x128x128xf32>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global", pack = "never">} ins(%A, %B : memref<2x128x72xf16>, memref<2x72x128xf16>) outs(%C : memref<2x128x128xf32>)
   return
 }

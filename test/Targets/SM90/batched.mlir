@@ -1,8 +1,10 @@
-// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=GLOBAL
+// RUN: split-file %s %t
+// RUN: tcgen-opt %t/check.mlir -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %t/global.mlir -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=GLOBAL
 
+//--- check.mlir
 // A batch of 4 matrices of 384 x 384: 9 tiles of 128 x 128 each, 36 in
 // all. The tensor maps gain an outermost batch dimension (boxes one matrix
 // deep); a tile's matrix is its index / 9, and its third coordinate in
@@ -35,7 +37,7 @@
 func.func @bmm(%a: memref<4x384x64xf16>, %b: memref<4x64x384xf16>, %c: memref<4x384x384xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<4x384x384xf16>)
-  linalg.batch_matmul ins(%a, %b : memref<4x384x64xf16>, memref<4x64x384xf16>) outs(%c : memref<4x384x384xf16>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%a, %b : memref<4x384x64xf16>, memref<4x64x384xf16>) outs(%c : memref<4x384x384xf16>)
   return
 }
 
@@ -58,7 +60,7 @@ func.func @bmm(%a: memref<4x384x64xf16>, %b: memref<4x64x384xf16>, %c: memref<4x
 func.func @bmm_t(%a: memref<3x64x200xf16>, %b: memref<3x72x64xf16>, %c: memref<3x200x72xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<3x200x72xf32>)
-  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>]
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%a, %b : memref<3x64x200xf16>, memref<3x72x64xf16>) outs(%c : memref<3x200x72xf32>)
   return
 }
@@ -72,6 +74,33 @@ func.func @bmm_t(%a: memref<3x64x200xf16>, %b: memref<3x72x64xf16>, %c: memref<3
 func.func @bmm1(%a: memref<1x256x64xf16>, %b: memref<1x64x256xf16>, %c: memref<1x256x256xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%c : memref<1x256x256xf16>)
-  linalg.batch_matmul ins(%a, %b : memref<1x256x64xf16>, memref<1x64x256xf16>) outs(%c : memref<1x256x256xf16>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%a, %b : memref<1x256x64xf16>, memref<1x64x256xf16>) outs(%c : memref<1x256x256xf16>)
+  return
+}
+
+//--- global.mlir
+func.func @bmm(%a: memref<4x384x64xf16>, %b: memref<4x64x384xf16>, %c: memref<4x384x384xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<4x384x384xf16>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} ins(%a, %b : memref<4x384x64xf16>, memref<4x64x384xf16>) outs(%c : memref<4x384x384xf16>)
+  return
+}
+
+// -----
+
+func.func @bmm_t(%a: memref<3x64x200xf16>, %b: memref<3x72x64xf16>, %c: memref<3x200x72xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<3x200x72xf32>)
+  linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, k, m)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">}
+    ins(%a, %b : memref<3x64x200xf16>, memref<3x72x64xf16>) outs(%c : memref<3x200x72xf32>)
+  return
+}
+
+// -----
+
+func.func @bmm1(%a: memref<1x256x64xf16>, %b: memref<1x64x256xf16>, %c: memref<1x256x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%c : memref<1x256x256xf16>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} ins(%a, %b : memref<1x256x64xf16>, memref<1x64x256xf16>) outs(%c : memref<1x256x256xf16>)
   return
 }

@@ -1,10 +1,12 @@
-// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 raster=1 persistent=0}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=SCHED
-// RUN: tcgen-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 store=global}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=GLOBAL
+// RUN: split-file %s %t
+// RUN: tcgen-opt %t/check.mlir -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %t/sched.mlir -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=SCHED
+// RUN: tcgen-opt %t/global.mlir -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=GLOBAL
 
+//--- check.mlir
 // The matmul and its zero fill leave the host function; a generated kernel
 // module takes their place.
 // CHECK:       module attributes {gpu.container_module
@@ -75,7 +77,7 @@
 func.func @mm(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memref<256x512xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
   return
 }
 
@@ -92,7 +94,7 @@ func.func @mm(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memref<256x5
 // CHECK:         %[[V:.*]] = vector.load %[[OLD]][%{{.*}}, %{{.*}}] : memref<256x512xf32>, vector<2xf32>
 // CHECK:         arith.addf %{{.*}}, %{{.*}} : f32
 func.func @accumulate(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memref<256x512xf32>) {
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
   return
 }
 
@@ -108,7 +110,7 @@ func.func @accumulate(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memr
 // CHECK:         vector.load %[[OLD]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x256x512xf32>, vector<2xf32>
 // CHECK:         arith.addf %{{.*}}, %{{.*}} : f32
 func.func @accumulate_batch(%A: memref<2x256x128xf16>, %B: memref<2x128x512xf16>, %C: memref<2x256x512xf32>) {
-  linalg.batch_matmul ins(%A, %B : memref<2x256x128xf16>, memref<2x128x512xf16>) outs(%C : memref<2x256x512xf32>)
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<2x256x128xf16>, memref<2x128x512xf16>) outs(%C : memref<2x256x512xf32>)
   return
 }
 
@@ -120,7 +122,7 @@ func.func @accumulate_batch_middle(%A: memref<2x256x128xf16>, %B: memref<2x128x5
   // expected-error @+1 {{C += A*B on a batch reads C's old value as one dense matrix per batch entry: the sm90 back end needs C stored with its batch dimensions outermost, in their order (zero-fill C first to compute C = A*B)}}
   linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (m, b, n)>],
                   iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
-      ins(%A, %B : memref<2x256x128xf16>, memref<2x128x512xf16>) outs(%C : memref<256x2x512xf32>) {
+      ins(%A, %B : memref<2x256x128xf16>, memref<2x128x512xf16>) outs(%C : memref<256x2x512xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} {
   ^bb0(%x: f16, %y: f16, %z: f32):
     %xe = arith.extf %x : f16 to f32
     %ye = arith.extf %y : f16 to f32
@@ -140,7 +142,119 @@ func.func @accumulate_batch_middle(%A: memref<2x256x128xf16>, %B: memref<2x128x5
 func.func @accumulate_fused(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %out: memref<256x512xf32>) {
   %C = memref.alloc() : memref<256x512xf32>
   // expected-error @+1 {{C += A*B with a fused pointwise consumer is not supported by the sm90 back end yet (zero-fill C first, or compute the sum in the consumer)}}
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  linalg.generic {indexing_maps = [#acc_id, #acc_id], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x512xf32>) outs(%out : memref<256x512xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %z = arith.constant 0.0 : f32
+    %r = arith.maximumf %x, %z : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+//--- sched.mlir
+func.func @mm(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memref<256x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  return
+}
+
+// -----
+
+func.func @accumulate(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memref<256x512xf32>) {
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  return
+}
+
+// -----
+
+func.func @accumulate_batch(%A: memref<2x256x128xf16>, %B: memref<2x128x512xf16>, %C: memref<2x256x512xf32>) {
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<2x256x128xf16>, memref<2x128x512xf16>) outs(%C : memref<2x256x512xf32>)
+  return
+}
+
+// -----
+
+func.func @accumulate_batch_middle(%A: memref<2x256x128xf16>, %B: memref<2x128x512xf16>, %C: memref<256x2x512xf32>) {
+  // expected-error @+1 {{C += A*B on a batch reads C's old value as one dense matrix per batch entry: the sm90 back end needs C stored with its batch dimensions outermost, in their order (zero-fill C first to compute C = A*B)}}
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (m, b, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%A, %B : memref<2x256x128xf16>, memref<2x128x512xf16>) outs(%C : memref<256x2x512xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "tma">} {
+  ^bb0(%x: f16, %y: f16, %z: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#acc_id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @accumulate_fused(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %out: memref<256x512xf32>) {
+  %C = memref.alloc() : memref<256x512xf32>
+  // expected-error @+1 {{C += A*B with a fused pointwise consumer is not supported by the sm90 back end yet (zero-fill C first, or compute the sum in the consumer)}}
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 1, persistent = false, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  linalg.generic {indexing_maps = [#acc_id, #acc_id], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x512xf32>) outs(%out : memref<256x512xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %z = arith.constant 0.0 : f32
+    %r = arith.maximumf %x, %z : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+//--- global.mlir
+func.func @mm(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memref<256x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  return
+}
+
+// -----
+
+func.func @accumulate(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %C: memref<256x512xf32>) {
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
+  return
+}
+
+// -----
+
+func.func @accumulate_batch(%A: memref<2x256x128xf16>, %B: memref<2x128x512xf16>, %C: memref<2x256x512xf32>) {
+  linalg.batch_matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} ins(%A, %B : memref<2x256x128xf16>, memref<2x128x512xf16>) outs(%C : memref<2x256x512xf32>)
+  return
+}
+
+// -----
+
+func.func @accumulate_batch_middle(%A: memref<2x256x128xf16>, %B: memref<2x128x512xf16>, %C: memref<256x2x512xf32>) {
+  // expected-error @+1 {{C += A*B on a batch reads C's old value as one dense matrix per batch entry: the sm90 back end needs C stored with its batch dimensions outermost, in their order (zero-fill C first to compute C = A*B)}}
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, k, n)>, affine_map<(b, m, n, k) -> (m, b, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%A, %B : memref<2x256x128xf16>, memref<2x128x512xf16>) outs(%C : memref<256x2x512xf32>) attrs = {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} {
+  ^bb0(%x: f16, %y: f16, %z: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %z, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+#acc_id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @accumulate_fused(%A: memref<256x128xf16>, %B: memref<128x512xf16>, %out: memref<256x512xf32>) {
+  %C = memref.alloc() : memref<256x512xf32>
+  // expected-error @+1 {{C += A*B with a fused pointwise consumer is not supported by the sm90 back end yet (zero-fill C first, or compute the sum in the consumer)}}
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} ins(%A, %B : memref<256x128xf16>, memref<128x512xf16>) outs(%C : memref<256x512xf32>)
   linalg.generic {indexing_maps = [#acc_id, #acc_id], iterator_types = ["parallel", "parallel"]}
       ins(%C : memref<256x512xf32>) outs(%out : memref<256x512xf32>) {
   ^bb0(%x: f32, %o: f32):

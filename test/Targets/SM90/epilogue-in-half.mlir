@@ -1,6 +1,8 @@
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 epilogue-in-half=true}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=OFF
+// RUN: split-file %s %t
+// RUN: tcgen-opt %t/check.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %t/off.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=OFF
 
+//--- check.mlir
 // By default (epilogue-in-half off until it is measured on a GPU) the
 // epilogue stays in f32.
 // OFF-LABEL: gpu.func @add_relu_kernel(
@@ -23,7 +25,7 @@ func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc() : memref<256x256xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", epilogue_in_half = true>} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf16>)
   linalg.generic {indexing_maps = [#id, #id, #id],
                   iterator_types = ["parallel", "parallel"]}
@@ -55,7 +57,7 @@ func.func @bias_relu_bf16(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>,
   %zero = arith.constant 0.0 : bf16
   %C = memref.alloc() : memref<256x256xbf16>
   linalg.fill ins(%zero : bf16) outs(%C : memref<256x256xbf16>)
-  linalg.matmul ins(%A, %B : memref<256x128xbf16>, memref<128x256xbf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", epilogue_in_half = true>} ins(%A, %B : memref<256x128xbf16>, memref<128x256xbf16>)
                 outs(%C : memref<256x256xbf16>)
   linalg.generic {indexing_maps = [#id2, #row, #id2],
                   iterator_types = ["parallel", "parallel"]}
@@ -87,7 +89,7 @@ func.func @two_roundings(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc() : memref<256x256xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", epilogue_in_half = true>} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf16>)
   linalg.generic {indexing_maps = [#id3, #id3, #id3],
                   iterator_types = ["parallel", "parallel"]}
@@ -117,7 +119,108 @@ func.func @inexact_constant(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc() : memref<256x256xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", epilogue_in_half = true>} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf16>)
+  linalg.generic {indexing_maps = [#id4, #id4],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x256xf16>) outs(%out : memref<256x256xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %c = arith.constant 0.1 : f32
+    %xf = arith.extf %x : f16 to f32
+    %s = arith.addf %xf, %c : f32
+    %t = arith.truncf %s : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
+
+//--- off.mlir
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                    %D: memref<256x256xf16>, %out: memref<256x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<256x256xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf16>)
+  linalg.generic {indexing_maps = [#id, #id, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%C, %D : memref<256x256xf16>, memref<256x256xf16>)
+      outs(%out : memref<256x256xf16>) {
+  ^bb0(%x: f16, %d: f16, %o: f16):
+    %zf = arith.constant 0.0 : f32
+    %xf = arith.extf %x : f16 to f32
+    %df = arith.extf %d : f16 to f32
+    %s = arith.addf %xf, %df : f32
+    %r = arith.maximumf %s, %zf : f32
+    %t = arith.truncf %r : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @bias_relu_bf16(%A: memref<256x128xbf16>, %B: memref<128x256xbf16>,
+                          %bias: memref<256xbf16>, %out: memref<256x256xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  %C = memref.alloc() : memref<256x256xbf16>
+  linalg.fill ins(%zero : bf16) outs(%C : memref<256x256xbf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xbf16>, memref<128x256xbf16>)
+                outs(%C : memref<256x256xbf16>)
+  linalg.generic {indexing_maps = [#id2, #row, #id2],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%C, %bias : memref<256x256xbf16>, memref<256xbf16>)
+      outs(%out : memref<256x256xbf16>) {
+  ^bb0(%x: bf16, %b: bf16, %o: bf16):
+    %zf = arith.constant 0.0 : f32
+    %xf = arith.extf %x : bf16 to f32
+    %bf = arith.extf %b : bf16 to f32
+    %s = arith.addf %xf, %bf : f32
+    %r = arith.maximumf %s, %zf : f32
+    %t = arith.truncf %r : f32 to bf16
+    linalg.yield %t : bf16
+  }
+  return
+}
+
+// -----
+
+#id3 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @two_roundings(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                         %D: memref<256x256xf16>, %out: memref<256x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<256x256xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf16>)
+  linalg.generic {indexing_maps = [#id3, #id3, #id3],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%C, %D : memref<256x256xf16>, memref<256x256xf16>)
+      outs(%out : memref<256x256xf16>) {
+  ^bb0(%x: f16, %d: f16, %o: f16):
+    %two = arith.constant 2.0 : f32
+    %xf = arith.extf %x : f16 to f32
+    %df = arith.extf %d : f16 to f32
+    %s = arith.addf %xf, %df : f32
+    %p = arith.mulf %s, %two : f32
+    %t = arith.truncf %p : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+#id4 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @inexact_constant(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                            %out: memref<256x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<256x256xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf16>)
   linalg.generic {indexing_maps = [#id4, #id4],
                   iterator_types = ["parallel", "parallel"]}

@@ -1,8 +1,10 @@
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 epilogue-loads=tma}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 epilogue-loads=fragments}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=FRAG
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=AUTO
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 stream-k=1}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=AUTOSK
+// RUN: split-file %s %t
+// RUN: tcgen-opt %t/check.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %t/frag.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=FRAG
+// RUN: tcgen-opt %t/auto.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=AUTO
+// RUN: tcgen-opt %t/autosk.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=AUTOSK
 
+//--- check.mlir
 // relu(A B + D) with epilogue-loads = tma: D becomes a tensor map (the C
 // store chunk's box) and is read through the TMA-store chunk buffers. At
 // each chunk, once the buffer is free, the warpgroup's leader loads D's
@@ -15,7 +17,7 @@ func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc() : memref<256x256xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", epilogue_loads = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf16>)
   linalg.generic {indexing_maps = [#id, #id, #id],
                   iterator_types = ["parallel", "parallel"]}
@@ -86,3 +88,66 @@ func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
 // FRAG-LABEL: gpu.func @add_relu_kernel(
 // FRAG-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C", "ptr:E0"]
 // FRAG:         vector.load %{{.*}} : memref<256x256xf16>, vector<2xf16>
+
+//--- frag.mlir
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                    %D: memref<256x256xf16>, %out: memref<256x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<256x256xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", epilogue_loads = "fragments">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf16>)
+  linalg.generic {indexing_maps = [#id, #id, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%C, %D : memref<256x256xf16>, memref<256x256xf16>)
+      outs(%out : memref<256x256xf16>) {
+  ^bb0(%x: f16, %d: f16, %o: f16):
+    %s = arith.addf %x, %d : f16
+    %r = arith.maximumf %s, %zero : f16
+    linalg.yield %r : f16
+  }
+  return
+}
+
+//--- auto.mlir
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                    %D: memref<256x256xf16>, %out: memref<256x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<256x256xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf16>)
+  linalg.generic {indexing_maps = [#id, #id, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%C, %D : memref<256x256xf16>, memref<256x256xf16>)
+      outs(%out : memref<256x256xf16>) {
+  ^bb0(%x: f16, %d: f16, %o: f16):
+    %s = arith.addf %x, %d : f16
+    %r = arith.maximumf %s, %zero : f16
+    linalg.yield %r : f16
+  }
+  return
+}
+
+//--- autosk.mlir
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @add_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                    %D: memref<256x256xf16>, %out: memref<256x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<256x256xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = true, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf16>)
+  linalg.generic {indexing_maps = [#id, #id, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%C, %D : memref<256x256xf16>, memref<256x256xf16>)
+      outs(%out : memref<256x256xf16>) {
+  ^bb0(%x: f16, %d: f16, %o: f16):
+    %s = arith.addf %x, %d : f16
+    %r = arith.maximumf %s, %zero : f16
+    linalg.yield %r : f16
+  }
+  return
+}

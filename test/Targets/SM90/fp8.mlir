@@ -1,4 +1,4 @@
-// RUN: tcgen-opt %s -split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure),tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %s -split-input-file --verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
 
 // e4m3 A [m][k] and B [n][k]: k-tiles of 128 8-bit elements (one 128-byte
 // swizzle atom per row), four wgmma m64nNk32 e4m3 per k-tile, TMA boxes
@@ -13,7 +13,7 @@
 func.func @e4m3(%A: memref<1024x512xf8E4M3FN>, %B: memref<768x512xf8E4M3FN>, %C: memref<1024x768xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<1024x768xf32>)
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 128, 128], warp = [64, 128, 128], mma = [64, 128, 32], stages = 8, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%A, %B : memref<1024x512xf8E4M3FN>, memref<768x512xf8E4M3FN>) outs(%C : memref<1024x768xf32>)
   return
 }
@@ -29,7 +29,7 @@ func.func @e4m3(%A: memref<1024x512xf8E4M3FN>, %B: memref<768x512xf8E4M3FN>, %C:
 func.func @e5m2_dynamic(%A: memref<?x?xf8E5M2>, %B: memref<?x?xf8E5M2>, %C: memref<?x?xbf16>) {
   %zero = arith.constant 0.0 : bf16
   linalg.fill ins(%zero : bf16) outs(%C : memref<?x?xbf16>)
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 128], warp = [64, 256, 128], mma = [64, 256, 32], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%A, %B : memref<?x?xf8E5M2>, memref<?x?xf8E5M2>) outs(%C : memref<?x?xbf16>)
   return
 }
@@ -41,7 +41,7 @@ func.func @b_n_major(%A: memref<256x256xf8E4M3FN>, %B: memref<256x256xf8E4M3FN>,
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
   // expected-error @+1 {{fp8 (e4m3, e5m2) operands are read K-major only: A stored [m][k] and B stored [n][k] (with M, N and K above 1); transposing copies of 8-bit elements are not supported yet}}
-  linalg.matmul ins(%A, %B : memref<256x256xf8E4M3FN>, memref<256x256xf8E4M3FN>) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 64, 128], warp = [64, 64, 128], mma = [64, 64, 32], stages = 8, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x256xf8E4M3FN>, memref<256x256xf8E4M3FN>) outs(%C : memref<256x256xf32>)
   return
 }
 
@@ -52,7 +52,7 @@ func.func @k40(%A: memref<256x40xf8E4M3FN>, %B: memref<256x40xf8E4M3FN>, %C: mem
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
   // expected-error @+1 {{fp8 operands are read by TMA, whose rows must be a multiple of 16 bytes apart: K = 40 8-bit elements is not a multiple of 16}}
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [64, 64, 128], warp = [64, 64, 128], mma = [64, 64, 32], stages = 8, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
     ins(%A, %B : memref<256x40xf8E4M3FN>, memref<256x40xf8E4M3FN>) outs(%C : memref<256x256xf32>)
   return
 }
@@ -62,7 +62,7 @@ func.func @k40(%A: memref<256x40xf8E4M3FN>, %B: memref<256x40xf8E4M3FN>, %C: mem
 // One format for both operands.
 func.func @mixed(%A: memref<256x256xf8E4M3FN>, %B: memref<256x256xf8E5M2>, %C: memref<256x256xf32>) {
   // expected-error @+1 {{unsupported element types f8E4M3FN x f8E5M2 -> f32}}
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 128], warp = [64, 128, 128], mma = [64, 128, 32], stages = 4, padding = 0, store = "tma">}
     ins(%A, %B : memref<256x256xf8E4M3FN>, memref<256x256xf8E5M2>) outs(%C : memref<256x256xf32>)
   return
 }

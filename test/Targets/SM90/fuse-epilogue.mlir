@@ -1,6 +1,8 @@
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 store=global}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=TMA
+// RUN: split-file %s %t
+// RUN: tcgen-opt %t/check.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %t/tma.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=TMA
 
+//--- check.mlir
 // Bias along N + ReLU (the form bufferized tensors take): the consumer's
 // output becomes the kernel's C, the bias its parameter E0, loaded as two
 // f16 per fragment column pair; the body runs on the accumulator rounded to
@@ -13,7 +15,7 @@ func.func @bias_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc() : memref<256x256xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf16>)
   linalg.generic {indexing_maps = [#id, #row, #id],
                   iterator_types = ["parallel", "parallel"]}
@@ -82,7 +84,7 @@ func.func @mixed(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   %zero = arith.constant 0.0 : f32
   %C = memref.alloc() : memref<256x256xf32>
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   linalg.generic {indexing_maps = [#id, #col, #scalar, #id, #id],
                   iterator_types = ["parallel", "parallel"]}
@@ -131,7 +133,7 @@ func.func @in_place(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
   %zero = arith.constant 0.0 : f32
   %two = arith.constant 2.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]}
       outs(%C : memref<256x256xf32>) {
@@ -158,7 +160,7 @@ func.func @tanh_f32(%A: memref<256x128xf16>, %B: memref<128x256xf16>, %out: memr
   %zero = arith.constant 0.0 : f32
   %C = memref.alloc() : memref<256x256xf32>
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 7, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%C : memref<256x256xf32>) outs(%out : memref<256x256xf32>) {
@@ -173,3 +175,92 @@ func.func @tanh_f32(%A: memref<256x128xf16>, %B: memref<128x256xf16>, %out: memr
 // CHECK-NOT:     tanh.approx
 // TMA-LABEL:   gpu.func @tanh_f32_kernel(
 // TMA:           math.tanh %{{.*}} : f32
+
+//--- tma.mlir
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @bias_relu(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                     %bias: memref<256xf16>, %out: memref<256x256xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<256x256xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<256x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf16>)
+  linalg.generic {indexing_maps = [#id, #row, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%C, %bias : memref<256x256xf16>, memref<256xf16>)
+      outs(%out : memref<256x256xf16>) {
+  ^bb0(%x: f16, %b: f16, %o: f16):
+    %s = arith.addf %x, %b : f16
+    %r = arith.maximumf %s, %zero : f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %C : memref<256x256xf16>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d0)>
+#scalar = affine_map<(d0, d1) -> ()>
+func.func @mixed(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                 %scale: memref<256xf32>, %alpha: memref<f32>,
+                 %res: memref<256x256xbf16>, %out: memref<256x256xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [#id, #col, #scalar, #id, #id],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%C, %scale, %alpha, %res : memref<256x256xf32>, memref<256xf32>, memref<f32>, memref<256x256xbf16>)
+      outs(%out : memref<256x256xbf16>) {
+  ^bb0(%x: f32, %s: f32, %a: f32, %r: bf16, %o: bf16):
+    %p = arith.mulf %x, %s : f32
+    %q = arith.mulf %p, %a : f32
+    %re = arith.extf %r : bf16 to f32
+    %y = arith.addf %q, %re : f32
+    %t = math.tanh %y : f32
+    %yb = arith.truncf %t : f32 to bf16
+    linalg.yield %yb : bf16
+  }
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @in_place(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                    %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]}
+      outs(%C : memref<256x256xf32>) {
+  ^bb0(%x: f32):
+    %y = arith.mulf %x, %two : f32
+    linalg.yield %y : f32
+  }
+  return
+}
+
+// -----
+
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @tanh_f32(%A: memref<256x128xf16>, %B: memref<128x256xf16>, %out: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<256x256xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%C : memref<256x256xf32>) outs(%out : memref<256x256xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %t = math.tanh %x : f32
+    linalg.yield %t : f32
+  }
+  return
+}

@@ -1,8 +1,9 @@
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 prologue=smem}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=REGS
-// RUN: tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 prologue=pack}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=PACK
-// RUN: not tcgen-opt %s --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,128,64 prologue=nowhere}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=MODE
+// RUN: split-file %s %t
+// RUN: tcgen-opt %t/check.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %t/regs.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=REGS
+// RUN: tcgen-opt %t/pack.mlir --split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=PACK
 
+//--- check.mlir
 // With prologue=pack the operand is transformed once, by a pack kernel
 // into the copy the kernel reads; the main loop has no prologue.
 // PACK-LABEL: func.func @relu_a(
@@ -12,7 +13,6 @@
 // PACK:       gpu.func @relu_a_kernel_pack_A(
 // PACK:         arith.maximumf
 // PACK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<1>
-// MODE: error: 'linalg.matmul' op --prologue must be auto, regs, smem or pack, not 'nowhere'
 
 // By default (prologue=auto, as prologue=regs) a prologue on A runs in
 // registers: lane l of warp v of warpgroup w addresses row 16 v + l % 16 of
@@ -74,7 +74,7 @@ func.func @relu_a(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
     linalg.yield %y : f16
   }
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  linalg.matmul ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", prologue = "smem">} ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   memref.dealloc %R : memref<256x128xf16>
   return
@@ -123,7 +123,7 @@ func.func @relu_b(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
     linalg.yield %y : f16
   }
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  linalg.matmul ins(%A, %R : memref<256x128xf16>, memref<128x256xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", prologue = "smem">} ins(%A, %R : memref<256x128xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   return
 }
@@ -167,7 +167,7 @@ func.func @relu_a_km(%A: memref<128x256xf16>, %B: memref<128x256xf16>,
     linalg.yield %y : f16
   }
   linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
-  linalg.matmul indexing_maps = [#a, #b, #c]
+  linalg.matmul indexing_maps = [#a, #b, #c] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", prologue = "smem">}
                 ins(%R, %B : memref<128x256xf16>, memref<128x256xf16>)
                 outs(%C : memref<256x256xf32>)
   memref.dealloc %R : memref<128x256xf16>
@@ -187,3 +187,133 @@ func.func @relu_a_km(%A: memref<128x256xf16>, %B: memref<128x256xf16>,
 // REGS:         wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // REGS-NOT:     llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<3>
 // REGS:         gpu.return
+
+//--- regs.mlir
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @relu_a(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                  %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zh = arith.constant 0.0 : f16
+  %R = memref.alloc() : memref<256x128xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%A : memref<256x128xf16>) outs(%R : memref<256x128xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %zh : f16
+    linalg.yield %y : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  memref.dealloc %R : memref<256x128xf16>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @relu_b(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                  %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zh = arith.constant 0.0 : f16
+  %R = memref.alloc() : memref<128x256xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%B : memref<128x256xf16>) outs(%R : memref<128x256xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %zh : f16
+    linalg.yield %y : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %R : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#a = affine_map<(m, n, k) -> (k, m)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @relu_a_km(%A: memref<128x256xf16>, %B: memref<128x256xf16>,
+                     %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zh = arith.constant 0.0 : f16
+  %R = memref.alloc() : memref<128x256xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%A : memref<128x256xf16>) outs(%R : memref<128x256xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %zh : f16
+    linalg.yield %y : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul indexing_maps = [#a, #b, #c] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
+                ins(%R, %B : memref<128x256xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  memref.dealloc %R : memref<128x256xf16>
+  return
+}
+
+//--- pack.mlir
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @relu_a(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                  %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zh = arith.constant 0.0 : f16
+  %R = memref.alloc() : memref<256x128xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%A : memref<256x128xf16>) outs(%R : memref<256x128xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %zh : f16
+    linalg.yield %y : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", prologue = "pack">} ins(%R, %B : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  memref.dealloc %R : memref<256x128xf16>
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @relu_b(%A: memref<256x128xf16>, %B: memref<128x256xf16>,
+                  %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zh = arith.constant 0.0 : f16
+  %R = memref.alloc() : memref<128x256xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%B : memref<128x256xf16>) outs(%R : memref<128x256xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %zh : f16
+    linalg.yield %y : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", prologue = "pack">} ins(%A, %R : memref<256x128xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  return
+}
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#a = affine_map<(m, n, k) -> (k, m)>
+#b = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+func.func @relu_a_km(%A: memref<128x256xf16>, %B: memref<128x256xf16>,
+                     %C: memref<256x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %zh = arith.constant 0.0 : f16
+  %R = memref.alloc() : memref<128x256xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%A : memref<128x256xf16>) outs(%R : memref<128x256xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    %y = arith.maximumf %x, %zh : f16
+    linalg.yield %y : f16
+  }
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x256xf32>)
+  linalg.matmul indexing_maps = [#a, #b, #c] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 128, 64], warp = [64, 128, 64], mma = [64, 128, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", prologue = "pack">}
+                ins(%R, %B : memref<128x256xf16>, memref<128x256xf16>)
+                outs(%C : memref<256x256xf32>)
+  memref.dealloc %R : memref<128x256xf16>
+  return
+}

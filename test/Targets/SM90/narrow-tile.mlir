@@ -1,7 +1,8 @@
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,144,64}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: not tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,136,64}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=N136
-// RUN: not tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,144,64 stream-k=1}),tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=SK
+// RUN: split-file %s %t
+// RUN: tcgen-opt %t/check.mlir -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: not tcgen-opt %t/n136.mlir --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' 2>&1 | FileCheck %s --check-prefix=N136
 
+//--- check.mlir
 // A block tile 144 wide (132 tiles of a 1536^2 C fill the 132 SMs of an
 // H100). B [k][n] is read in [64 k][64 n] boxes of the 128B swizzle: three,
 // the last one whole (its 48 columns past the tile are loaded and not
@@ -21,12 +22,11 @@
 // CHECK-NOT:     nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK:         gpu.return
 
-// N136: error: 'linalg.matmul' op invalid configuration: sm90 configs need block = [64 | 128 | 192, N, 64] with N a multiple of 16 from 64 to 256
-// SK: error: 'linalg.matmul' op stream-K needs a block tile N that is a multiple of 64, not 144
+// N136: error: sm90 configs need block = [64 | 128 | 192, N, 64] with N a multiple of 16 from 64 to 256
 func.func @narrow(%A: memref<1536x256xf16>, %B: memref<256x1536xf16>, %C: memref<1536x1536xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<1536x1536xf32>)
-  linalg.matmul ins(%A, %B : memref<1536x256xf16>, memref<256x1536xf16>) outs(%C : memref<1536x1536xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 144, 64], warp = [64, 144, 64], mma = [64, 144, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<1536x256xf16>, memref<256x1536xf16>) outs(%C : memref<1536x1536xf32>)
   return
 }
 
@@ -52,7 +52,13 @@ func.func @narrow(%A: memref<1536x256xf16>, %B: memref<256x1536xf16>, %C: memref
 func.func @narrow_nt(%A: memref<1536x256xf16>, %B: memref<1536x256xf16>, %C: memref<1536x1536xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%C : memref<1536x1536xf16>)
-  linalg.matmul indexing_maps = [#mA, #mB, #mC]
+  linalg.matmul indexing_maps = [#mA, #mB, #mC] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 144, 64], warp = [64, 144, 64], mma = [64, 144, 16], stages = 5, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
       ins(%A, %B : memref<1536x256xf16>, memref<1536x256xf16>) outs(%C : memref<1536x1536xf16>)
+  return
+}
+
+//--- n136.mlir
+func.func @narrow(%A: memref<1536x256xf16>, %B: memref<256x1536xf16>, %C: memref<1536x1536xf32>) {
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 136, 64], warp = [64, 136, 64], mma = [64, 136, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<1536x256xf16>, memref<256x1536xf16>) outs(%C : memref<1536x1536xf32>)
   return
 }

@@ -1,6 +1,8 @@
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 pack=a}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=PACKA
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 pack=b}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=PACKB
+// RUN: split-file %s %t
+// RUN: tcgen-opt %t/packa.mlir -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=PACKA
+// RUN: tcgen-opt %t/packb.mlir -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=PACKB
 
+//--- packa.mlir
 // pack = a copies A (rows of 400 bytes: readable, but not 128-byte
 // multiples) and leaves B (528-byte rows) to TMA; pack = b the other way.
 // PACKA-LABEL: gpu.func @both_kernel(
@@ -10,7 +12,7 @@
 func.func @both(%A: memref<256x200xf16>, %B: memref<200x264xf16>, %C: memref<256x264xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x264xf32>)
-  linalg.matmul ins(%A, %B : memref<256x200xf16>, memref<200x264xf16>) outs(%C : memref<256x264xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", pack = "a">} ins(%A, %B : memref<256x200xf16>, memref<200x264xf16>) outs(%C : memref<256x264xf32>)
   return
 }
 
@@ -23,6 +25,23 @@ func.func @both(%A: memref<256x200xf16>, %B: memref<200x264xf16>, %C: memref<256
 func.func @a_unreadable(%A: memref<256x202xf16>, %B: memref<202x264xf16>, %C: memref<256x264xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x264xf32>)
-  linalg.matmul ins(%A, %B : memref<256x202xf16>, memref<202x264xf16>) outs(%C : memref<256x264xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", pack = "a">} ins(%A, %B : memref<256x202xf16>, memref<202x264xf16>) outs(%C : memref<256x264xf32>)
+  return
+}
+
+//--- packb.mlir
+func.func @both(%A: memref<256x200xf16>, %B: memref<200x264xf16>, %C: memref<256x264xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x264xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", pack = "b">} ins(%A, %B : memref<256x200xf16>, memref<200x264xf16>) outs(%C : memref<256x264xf32>)
+  return
+}
+
+// -----
+
+func.func @a_unreadable(%A: memref<256x202xf16>, %B: memref<202x264xf16>, %C: memref<256x264xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x264xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", pack = "b">} ins(%A, %B : memref<256x202xf16>, memref<202x264xf16>) outs(%C : memref<256x264xf32>)
   return
 }

@@ -1,6 +1,8 @@
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64}),tcgen-sm90-build-kernel)' | FileCheck %s
-// RUN: tcgen-opt %s -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=128,256,64 pack=always}),tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=ALWAYS
+// RUN: split-file %s %t
+// RUN: tcgen-opt %t/check.mlir -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s
+// RUN: tcgen-opt %t/always.mlir -split-input-file --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | FileCheck %s --check-prefix=ALWAYS
 
+//--- check.mlir
 // B's rows are 324 f16 = 648 bytes apart, not a multiple of 16 bytes: TMA
 // cannot read them, so a pack kernel in the same module first copies B
 // into rows of 384 elements (768 bytes). The source rows are 8-byte
@@ -8,7 +10,7 @@
 func.func @pack_b(%A: memref<256x128xf16>, %B: memref<128x324xf16>, %C: memref<256x324xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x324xf32>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x324xf16>) outs(%C : memref<256x324xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x128xf16>, memref<128x324xf16>) outs(%C : memref<256x324xf32>)
   return
 }
 // CHECK-LABEL: gpu.module @pack_b_kernel
@@ -28,7 +30,7 @@ func.func @pack_b(%A: memref<256x128xf16>, %B: memref<128x324xf16>, %C: memref<2
 func.func @small(%A: memref<256x200xf16>, %B: memref<200x512xf16>, %C: memref<256x512xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)
-  linalg.matmul ins(%A, %B : memref<256x200xf16>, memref<200x512xf16>) outs(%C : memref<256x512xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<256x200xf16>, memref<200x512xf16>) outs(%C : memref<256x512xf32>)
   return
 }
 // CHECK-LABEL:  gpu.func @small_kernel(
@@ -47,7 +49,7 @@ func.func @small(%A: memref<256x200xf16>, %B: memref<200x512xf16>, %C: memref<25
 func.func @odd_n(%A: memref<256x128xf16>, %B: memref<128x325xf16>, %C: memref<256x325xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%C : memref<256x325xf16>)
-  linalg.matmul ins(%A, %B : memref<256x128xf16>, memref<128x325xf16>) outs(%C : memref<256x325xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "staged">} ins(%A, %B : memref<256x128xf16>, memref<128x325xf16>) outs(%C : memref<256x325xf16>)
   return
 }
 // CHECK-LABEL: gpu.func @odd_n_kernel(
@@ -62,3 +64,29 @@ func.func @odd_n(%A: memref<256x128xf16>, %B: memref<128x325xf16>, %C: memref<25
 // CHECK:           llvm.intr.fshr
 // CHECK:         } else {
 // CHECK-COUNT-8:   llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<1> -> vector<1xf16>
+
+//--- always.mlir
+func.func @pack_b(%A: memref<256x128xf16>, %B: memref<128x324xf16>, %C: memref<256x324xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x324xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", pack = "always">} ins(%A, %B : memref<256x128xf16>, memref<128x324xf16>) outs(%C : memref<256x324xf32>)
+  return
+}
+
+// -----
+
+func.func @small(%A: memref<256x200xf16>, %B: memref<200x512xf16>, %C: memref<256x512xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<256x512xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", pack = "always">} ins(%A, %B : memref<256x200xf16>, memref<200x512xf16>) outs(%C : memref<256x512xf32>)
+  return
+}
+
+// -----
+
+func.func @odd_n(%A: memref<256x128xf16>, %B: memref<128x325xf16>, %C: memref<256x325xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%C : memref<256x325xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "staged", pack = "always">} ins(%A, %B : memref<256x128xf16>, memref<128x325xf16>) outs(%C : memref<256x325xf16>)
+  return
+}

@@ -1,6 +1,8 @@
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 swap=1 block-tile=128,8,64}),tcgen-sm90-build-kernel)' -split-input-file | FileCheck %s
-// RUN: tcgen-opt %s --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 swap=1 block-tile=128,8,64 stream-k=1}),tcgen-sm90-build-kernel)' -split-input-file | FileCheck %s --check-prefix=SK
+// RUN: split-file %s %t
+// RUN: tcgen-opt %t/check.mlir --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' -split-input-file | FileCheck %s
+// RUN: tcgen-opt %t/sk.mlir --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' -split-input-file | FileCheck %s --check-prefix=SK
 
+//--- check.mlir
 // swap: the kernel computes C^T = B^T A^T. Its A is the op's B (read
 // MN-major by TMA), its B the op's A (5 rows of 400 bytes, copied K-major
 // with cp.async into tiles of 8 rows), its M the op's N; the wgmma is
@@ -33,7 +35,7 @@ func.func @small_m(%A: memref<5x200xf16>, %B: memref<200x1000xf16>, %bias: memre
   %zero = arith.constant 0.0 : f32
   %C = memref.alloc() : memref<5x1000xf32>
   linalg.fill ins(%zero : f32) outs(%C : memref<5x1000xf32>)
-  linalg.matmul ins(%A, %B : memref<5x200xf16>, memref<200x1000xf16>) outs(%C : memref<5x1000xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global", swap = true>} ins(%A, %B : memref<5x200xf16>, memref<200x1000xf16>) outs(%C : memref<5x1000xf32>)
   linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
     ins(%C, %bias : memref<5x1000xf32>, memref<1000xf16>) outs(%D : memref<5x1000xf16>) {
   ^bb0(%c: f32, %b: f16, %d: f16):
@@ -59,7 +61,7 @@ func.func @small_m(%A: memref<5x200xf16>, %B: memref<200x1000xf16>, %bias: memre
 func.func @vector(%A: memref<1x200xf16>, %B: memref<200x1000xf16>, %C: memref<1x1000xf16>) {
   %zero = arith.constant 0.0 : f16
   linalg.fill ins(%zero : f16) outs(%C : memref<1x1000xf16>)
-  linalg.matmul ins(%A, %B : memref<1x200xf16>, memref<200x1000xf16>) outs(%C : memref<1x1000xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global", swap = true>} ins(%A, %B : memref<1x200xf16>, memref<200x1000xf16>) outs(%C : memref<1x1000xf16>)
   return
 }
 
@@ -81,7 +83,54 @@ func.func @vector_relu(%A: memref<1x200xf16>, %B: memref<200x1024xf16>, %bias: m
   %zero = arith.constant 0.0 : f16
   %C = memref.alloc() : memref<1x1024xf16>
   linalg.fill ins(%zero : f16) outs(%C : memref<1x1024xf16>)
-  linalg.matmul ins(%A, %B : memref<1x200xf16>, memref<200x1024xf16>) outs(%C : memref<1x1024xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "global", swap = true>} ins(%A, %B : memref<1x200xf16>, memref<200x1024xf16>) outs(%C : memref<1x1024xf16>)
+  linalg.generic {indexing_maps = [#idv, #rowv, #idv], iterator_types = ["parallel", "parallel"]}
+      ins(%C, %bias : memref<1x1024xf16>, memref<1024xf16>) outs(%out : memref<1x1024xf16>) {
+  ^bb0(%x: f16, %b: f16, %o: f16):
+    %s = arith.addf %x, %b : f16
+    %r = arith.maximumf %s, %zero : f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %C : memref<1x1024xf16>
+  return
+}
+
+//--- sk.mlir
+func.func @small_m(%A: memref<5x200xf16>, %B: memref<200x1000xf16>, %bias: memref<1000xf16>, %D: memref<5x1000xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %C = memref.alloc() : memref<5x1000xf32>
+  linalg.fill ins(%zero : f32) outs(%C : memref<5x1000xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = true, cluster = [1, 1], store = "global", swap = true>} ins(%A, %B : memref<5x200xf16>, memref<200x1000xf16>) outs(%C : memref<5x1000xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+    ins(%C, %bias : memref<5x1000xf32>, memref<1000xf16>) outs(%D : memref<5x1000xf16>) {
+  ^bb0(%c: f32, %b: f16, %d: f16):
+    %be = arith.extf %b : f16 to f32
+    %s = arith.addf %c, %be : f32
+    %r = arith.truncf %s : f32 to f16
+    linalg.yield %r : f16
+  }
+  memref.dealloc %C : memref<5x1000xf32>
+  return
+}
+
+// -----
+
+func.func @vector(%A: memref<1x200xf16>, %B: memref<200x1000xf16>, %C: memref<1x1000xf16>) {
+  %zero = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f16) outs(%C : memref<1x1000xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = true, cluster = [1, 1], store = "global", swap = true>} ins(%A, %B : memref<1x200xf16>, memref<200x1000xf16>) outs(%C : memref<1x1000xf16>)
+  return
+}
+
+// -----
+
+#idv = affine_map<(d0, d1) -> (d0, d1)>
+#rowv = affine_map<(d0, d1) -> (d1)>
+func.func @vector_relu(%A: memref<1x200xf16>, %B: memref<200x1024xf16>, %bias: memref<1024xf16>, %out: memref<1x1024xf16>) {
+  %zero = arith.constant 0.0 : f16
+  %C = memref.alloc() : memref<1x1024xf16>
+  linalg.fill ins(%zero : f16) outs(%C : memref<1x1024xf16>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 8, 64], warp = [64, 8, 64], mma = [64, 8, 16], stages = 6, padding = 0, vector = 8, raster = 8, persistent = true, streamk = true, cluster = [1, 1], store = "global", swap = true>} ins(%A, %B : memref<1x200xf16>, memref<200x1024xf16>) outs(%C : memref<1x1024xf16>)
   linalg.generic {indexing_maps = [#idv, #rowv, #idv], iterator_types = ["parallel", "parallel"]}
       ins(%C, %bias : memref<1x1024xf16>, memref<1024xf16>) outs(%out : memref<1x1024xf16>) {
   ^bb0(%x: f16, %b: f16, %o: f16):

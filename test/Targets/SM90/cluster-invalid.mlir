@@ -1,1 +1,0 @@
-// RUN: tcgen-opt %S/Inputs/mm-384x384.mlir -verify-diagnostics --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},func.func(tcgen-configure{backend=sm90 block-tile=64,192,64 cluster=2,1}))'
