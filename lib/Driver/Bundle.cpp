@@ -92,6 +92,8 @@ static FailureOr<::tcgen::Operand> describeOperand(Operation *at, Value operand,
             : role == "B"         ? ::tcgen::OperandRole::Rhs
             : role == "A2"        ? ::tcgen::OperandRole::Lhs2
             : role == "B2"        ? ::tcgen::OperandRole::Rhs2
+            : role == "SA"        ? ::tcgen::OperandRole::ScaleA
+            : role == "SB"        ? ::tcgen::OperandRole::ScaleB
             : role.starts_with("E") ? ::tcgen::OperandRole::In
             : overwrite           ? ::tcgen::OperandRole::Out
                                   : ::tcgen::OperandRole::InOut;
@@ -355,6 +357,9 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     // Without tcgen.overwrite the kernel computes C += A*B (C inout).
     describeOp(m, func->hasAttr(kOverwriteAttrName),
                func->hasAttr("tcgen.batch_reduce"));
+    // Block-scaled fp8: SA's 1 x 128 and SB's 128 x 128 blocks.
+    if (func->hasAttr("tcgen.block_scales"))
+      m.op.blockScales = ::tcgen::BlockScaleInfo();
     m.op.accumulator = ::tcgen::DType::F32; // wgmma accumulates in f32
     // f32 operands go through the tensor cores as tf32.
     m.op.tf32 = m.findOperand("A")->dtype == ::tcgen::DType::F32;

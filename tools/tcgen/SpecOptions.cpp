@@ -32,7 +32,8 @@ LogicalResult mlir::tcgen::checkSpecOptions(const SpecOptionsGiven &given) {
   std::pair<bool, const char *> specOnly[] = {
       {given.sizes, "--sizes"},           {given.dtypes, "--dtypes"},
       {given.epilogue, "--epilogue"},     {given.prologue, "--prologue=EXPR"},
-      {given.accumulate, "--accumulate"}, {given.name, "--name"}};
+      {given.accumulate, "--accumulate"}, {given.name, "--name"},
+      {given.blockScales, "--block-scales"}};
   for (auto [isGiven, option] : specOnly)
     if (isGiven) {
       llvm::errs() << "tcgen: error: " << option
@@ -74,6 +75,8 @@ std::string mlir::tcgen::formatSpecError(const SpecError &error,
     text = strings.epilogue;
   else if (error.field == "--name")
     text = strings.name;
+  else if (error.field == "--block-scales")
+    text = strings.blockScales;
   else if (error.field == "--prologue") {
     // The first prologue whose text reaches the column (errors stop at the
     // first one that fails, in order).

@@ -23,7 +23,8 @@ namespace mlir::tcgen {
 /// Which of compile's problem options the command line has.
 struct SpecOptionsGiven {
   bool inputFile = false, einsum = false, sizes = false, dtypes = false,
-       epilogue = false, prologue = false, accumulate = false, name = false;
+       epilogue = false, prologue = false, accumulate = false, name = false,
+       blockScales = false;
 };
 
 /// Checks that there is one problem, an input file or --einsum, and that

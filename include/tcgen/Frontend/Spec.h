@@ -33,6 +33,9 @@ struct SpecStrings {
   std::vector<std::string> prologues;
   std::string name; ///< the function's (and kernels') name; default "einsum"
   bool accumulate = false; ///< C += A B instead of C = A B
+  /// Block-scaled fp8: "a=1x128,b=128x128" (f32 scales sa of 1 x 128
+  /// blocks of A, sb of 128 x 128 blocks of B).
+  std::string blockScales;
 };
 
 /// A malformed spec: the option it is in (`--einsum`, `--sizes`, ...), the
@@ -121,6 +124,12 @@ struct ProblemSpec {
   /// where accType differs).
   std::optional<SpecExpr> epilogue;
   std::vector<SpecPrologue> prologues;
+  /// Block-scaled fp8 (--block-scales): the contraction also reads the f32
+  /// scales sa[m][k/128] (1 x 128 blocks of A) and sb[ceil(n/128)][k/128]
+  /// (128 x 128 blocks of B), function arguments after A and B, and
+  /// computes acc + a b sa sb (DeepSeek-V3's recipe). A is [m][k], B
+  /// [n][k], the sizes static, K a multiple of 128, the accumulator f32.
+  bool blockScaled = false;
 
   /// The size of index `index` (which must be one of `loops`).
   int64_t sizeOf(char index) const;
