@@ -122,6 +122,10 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
     case OperandRole::Rhs2:
       return "operand '" + o.name +
              "' belongs to a second product; describe the matmul without it";
+    case OperandRole::ScaleA: // Block scales: see describeCheckedGemm().
+    case OperandRole::ScaleB:
+      return "operand '" + o.name +
+             "' is a block scale; describe the matmul without it";
     }
   }
   if (!haveA || !haveB || !haveC) // parseManifest checks this for matmul.
