@@ -412,7 +412,8 @@ static int64_t stageBytes(const ContractionInfo &info, ArrayRef<int64_t> bt,
 /// columns are one block of B), data-parallel persistent tiles, the
 /// deepest ring that fits.
 static ConfigAttr getBlockScaledConfig(const ContractionInfo &info) {
-  int64_t stages = sm90().getStagesThatFit(128, 128, 64, tmaCanStoreC(info));
+  // C leaves through the chunk buffers either way (TMA or staged stores).
+  int64_t stages = sm90().getStagesThatFit(128, 128, 64, /*tmaStore=*/true);
   return ConfigAttr::get(info.op->getContext(), "sm90", {128, 128, 128},
                          {64, 128, 128}, {64, 128, 32}, stages,
                          /*padding=*/0, /*vector=*/8, /*raster=*/8,

@@ -80,9 +80,9 @@ void classifySize(int64_t v, std::set<std::string> &forms) {
     forms.insert("size:odd");
 }
 
-const std::vector<std::string> kKinds = {"layout",     "batch",    "contract2",
-                                         "dtype",      "epilogue", "prologue",
-                                         "accumulate", "dynamic",  "config"};
+const std::vector<std::string> kKinds = {
+    "layout",  "batch",      "contract2", "dtype",  "epilogue",
+    "prologue", "accumulate", "dynamic",  "config", "blockscale"};
 const std::vector<std::string> kBinaryOps = {"+", "-", "*", "/", "max", "min"};
 const std::vector<std::string> kUnaryFns = {
     "relu", "gelu_tanh", "gelu_erf", "silu", "sigmoid", "tanh", "exp"};
@@ -125,6 +125,7 @@ private:
   std::string drawOperand();
   void drawEpilogue();
   void drawConfig();
+  void drawBlockScaled();
 
   const GenerateOptions &options;
   Rng rng;
@@ -434,13 +435,45 @@ void ProblemDraw::drawConfig() {
   problem.flags = unique;
 }
 
+/// Block-scaled fp8 (--block-scales): replaces the problem drawn so far
+/// by e4m3 mk,nk->mn with K a multiple of 128, M and N any, C of a drawn
+/// dtype, nothing else (the form takes no batch, prologue or C += A B).
+void ProblemDraw::drawBlockScaled() {
+  problem.forms.clear();
+  problem.flags.clear();
+  problem.spec = SpecStrings();
+  form("blockscale");
+  problem.spec.einsum = "mk,nk->mn";
+  int64_t k = 128 * rng.between(1, 16);
+  int64_t m = drawSize(), n = drawSize();
+  while (m * n * k > options.maxFlops)
+    (m > n ? m : n) = ((m > n ? m : n) + 1) / 2;
+  classifySize(m, problem.forms);
+  classifySize(n, problem.forms);
+  problem.spec.sizes = llvm::formatv("m={0},n={1},k={2}", m, n, k).str();
+  cType = rng.pick(kOutTypes);
+  form("dtype:a=e4m3");
+  form("dtype:c=" + cType);
+  dtypes = {"a=e4m3"};
+  if (cType != "f32")
+    dtypes.push_back("c=" + cType);
+  problem.spec.blockScales = "a=1x128,b=128x128";
+}
+
 GeneratedProblem ProblemDraw::draw() {
   drawShape();
   drawSizes();
   drawDtypes();
   drawEpilogue();
   drawConfig();
+  // Drawn last, from this problem's own stream: the problems before it
+  // draw the same as without the kind.
+  bool blockScaled = on("blockscale") && rng.chance(0.05);
+  if (blockScaled)
+    drawBlockScaled();
   problem.spec.dtypes = llvm::join(dtypes, ",");
+  if (blockScaled)
+    return problem;
   // Combinations that hid defects: a matrix dimension of extent 1 (whose
   // stride says nothing) next to a batch the kernel reads between the
   // matrix dimensions (a summed batch, a batch stored inside), and with a
@@ -469,7 +502,7 @@ std::vector<std::string> mlir::tcgen::generatorForms() {
       "batch:extent1",    "batch:broadcast",     "batch:inner",
       "contract:two",     "accumulate",          "dtype:acc=f16",
       "epilogue:literal", "epilogue:fp8-scales", "prologue:a",
-      "prologue:b"};
+      "prologue:b",       "blockscale"};
   // Combinations (ProblemDraw::draw).
   for (const char *combo : {"combo:size1+contract:two",
                             "combo:size1+batch:inner", "combo:size1+cluster"})
@@ -538,6 +571,8 @@ std::string mlir::tcgen::formatBatchLine(const GeneratedProblem &problem) {
     line += " --prologue=" + quoted(p);
   if (s.accumulate)
     line += " --accumulate";
+  if (!s.blockScales.empty())
+    line += " --block-scales=" + quoted(s.blockScales);
   for (const std::string &f : problem.flags)
     line += " " + quoted(f);
   return line;

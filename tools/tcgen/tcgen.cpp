@@ -131,7 +131,7 @@ static cl::opt<unsigned> genCount("count",
 static cl::list<std::string> genKinds(
     "kinds",
     cl::desc("Features to draw (default: all): layout, batch, contract2, "
-             "dtype, epilogue, prologue, accumulate, dynamic, config"),
+             "dtype, epilogue, prologue, accumulate, dynamic, config, blockscale"),
     cl::CommaSeparated, cl::sub(genCmd));
 static cl::opt<int64_t> genMaxFlops(
     "max-flops",
