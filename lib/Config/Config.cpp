@@ -587,6 +587,8 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
     return problem.op->emitOpError("the sm90 back end needs --target=sm_90a "
                                    "(wgmma and setmaxnreg), not ")
            << target.getArch();
+  if (problem.blockScales && failed(verifyBlockScaledConfig(problem, config)))
+    return failure();
   ArrayRef<int64_t> bt = config.getBlockTile();
   // swap: the kernel's problem is C^T = B^T A^T, and the checks below are
   // in its terms.
@@ -622,8 +624,6 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
              << bt[1] << " with A stored [k][m]";
   }
   const ContractionInfo &info = swapped ? *swapped : problem;
-  if (problem.blockScales && failed(verifyBlockScaledConfig(problem, config)))
-    return failure();
   // Sizes known at run time only: one persistent data-parallel kernel that
   // reads A and B and writes C through tensor maps the runtime encodes at
   // launch (no packs, no masked stores; rows TMA cannot address are refused
