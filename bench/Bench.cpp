@@ -660,6 +660,10 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
                      "-step epilogue not applied)");
   }
 
+  if (s.kernel->manifest().op.blockScales)
+    addNote(row, "block scales (op.block_scales): cuBLAS and cuBLASLt time "
+                 "the unscaled fp8 matmul; time the per-tensor-scaled fp8 "
+                 "bundle of the same size beside it as the anchor");
   std::string why;
   if (s.kernel->manifest().op.k2 > 0)
     why = "two products (op.k2): cuBLAS is the 2cublas+add baseline";
@@ -869,9 +873,10 @@ std::string tcgen::bench::benchBundle(const std::string &path,
     s.spec = bareMatmulSpec(manifest, baselinePlan);
     host = makeBaselineHostOperands(manifest, options.seed);
     row.baseline = baselineName(*options.baseline);
-  } else if (manifest.op.epilogue) {
+  } else if (manifest.op.epilogue || manifest.op.blockScales) {
     // No baseline asked for: the kernel with its epilogue inputs (scales,
-    // biases, ...), cuBLAS and cuBLASLt the bare matmul beside it.
+    // biases, ...) and block scales, cuBLAS and cuBLASLt the bare matmul
+    // beside it.
     if (!(e = needsBaseline(manifest)).empty())
       return e;
     if (!(e = describeCheckedGemm(manifest, s.spec)).empty())

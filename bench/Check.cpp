@@ -678,7 +678,8 @@ std::string CheckResult::line(bool compared) const {
 
 std::string tcgen::bench::describeCheckedGemm(const Manifest &manifest,
                                               GemmSpec &spec) {
-  if (!manifest.op.epilogue && manifest.op.k2 == 0)
+  if (!manifest.op.epilogue && manifest.op.k2 == 0 &&
+      !manifest.op.blockScales)
     return describeGemm(manifest, spec);
   // parseManifest refuses these; be clear for a built manifest.
   if (manifest.op.batch > 1 && !manifest.op.batchReduce &&
@@ -692,7 +693,10 @@ std::string tcgen::bench::describeCheckedGemm(const Manifest &manifest,
   Manifest matmul = manifest;
   matmul.operands.clear();
   for (const Operand &o : manifest.operands) {
-    if (o.role == OperandRole::Lhs2 || o.role == OperandRole::Rhs2)
+    // The second product's operands and the block scales (folded into A
+    // and B by foldBlockScales()).
+    if (o.role == OperandRole::Lhs2 || o.role == OperandRole::Rhs2 ||
+        o.role == OperandRole::ScaleA || o.role == OperandRole::ScaleB)
       continue;
     if (o.role != OperandRole::In) {
       matmul.operands.push_back(o);
@@ -716,14 +720,38 @@ std::string tcgen::bench::describeCheckedGemm(const Manifest &manifest,
   return "";
 }
 
+/// Block scales: a power of two in [2^-4, 2^4] times a number in [0.5, 2)
+/// with 8 significant bits, deterministic in (seed, stream, i, j). Their
+/// products with e4m3 or e5m2 elements, and with each other, are exact in
+/// f32, so the float64 reference of the scaled operands is exact.
+static void fillBlockScales(HostMatrix &scales, uint64_t seed,
+                            uint64_t stream) {
+  for (int64_t i = 0; i < scales.rows; ++i)
+    for (int64_t j = 0; j < scales.cols; ++j) {
+      uint64_t h = seed * 0x9e3779b97f4a7c15ull + stream * 0xbf58476d1ce4e5b9ull +
+                   uint64_t(i) * 0x94d049bb133111ebull + uint64_t(j) + 1;
+      h ^= h >> 31;
+      h *= 0x7fb5d329728ea185ull;
+      h ^= h >> 27;
+      int exponent = int(h % 9) - 4;
+      double mantissa = double(128 + (h >> 8) % 384) / 256.0;
+      scales.set(i, j, std::ldexp(mantissa, exponent));
+    }
+}
+
 std::vector<HostMatrix>
 tcgen::bench::makeCheckOperands(const Manifest &manifest, const GemmSpec &spec,
                                 uint64_t seed) {
-  if (!manifest.op.epilogue)
+  if (!manifest.op.epilogue && !manifest.op.blockScales)
     return makeHostOperands(manifest, spec, seed);
   std::vector<HostMatrix> host(manifest.operands.size());
   for (size_t i = 0; i < host.size(); ++i) {
     const Operand &o = manifest.operands[i];
+    if (o.role == OperandRole::ScaleA || o.role == OperandRole::ScaleB) {
+      allocateHostOperand(o, host[i]);
+      fillBlockScales(host[i], seed, /*stream=*/i);
+      continue;
+    }
     if (o.role != OperandRole::In) {
       allocateHostOperand(o, host[i]);
     } else {
@@ -816,6 +844,43 @@ static std::string uploadAB(const GemmSpec &spec,
       return what + ": " + e;
   }
   return "";
+}
+
+/// Block-scaled fp8 (op.block_scales): replaces A and B, in `host`, on the
+/// device and in `spec`, by the dense f32 matrices A'[i][p] = A[i][p]
+/// SA[i][p/128] and B'[p][j] = B[p][j] SB[j/128][p/128] (exact: 4 or 3
+/// mantissa bits times 8), whose plain product is what the kernel computed;
+/// the references then run unchanged. The error bounds stay those of the
+/// fp8 inputs (setBounds before). Returns "" or what failed.
+static std::string foldBlockScales(const Manifest &manifest, GemmSpec &spec,
+                                   std::vector<HostMatrix> &host,
+                                   DeviceOperands &dev) {
+  const Operand *osa = manifest.findRole(OperandRole::ScaleA);
+  const Operand *osb = manifest.findRole(OperandRole::ScaleB);
+  if (!osa || !osb || spec.batch != 1)
+    return "op.block_scales without scale_a and scale_b operands, or with "
+           "a batch";
+  const BlockScaleInfo &bs = *manifest.op.blockScales;
+  const HostMatrix &sa = host[osa - manifest.operands.data()];
+  const HostMatrix &sb = host[osb - manifest.operands.data()];
+  const HostMatrix &a1 = host[spec.aIndex], &b1 = host[spec.bIndex];
+  int64_t m = spec.m, n = spec.n, k = spec.k;
+  HostMatrix a, b;
+  a.allocate(DType::F32, m, k, k, 1);
+  b.allocate(DType::F32, k, n, n, 1);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p)
+      a.set(i, p, a1.get(i, p) * sa.get(i / bs.a[0], p / bs.a[1]));
+  for (int64_t p = 0; p < k; ++p)
+    for (int64_t j = 0; j < n; ++j)
+      b.set(p, j, b1.get(p, j) * sb.get(j / bs.b[0], p / bs.b[1]));
+  host[spec.aIndex] = std::move(a);
+  host[spec.bIndex] = std::move(b);
+  spec.aType = spec.bType = DType::F32;
+  spec.tf32 = false;
+  spec.a = MatrixLayout{m, k, k, 1};
+  spec.b = MatrixLayout{k, n, n, 1};
+  return uploadAB(spec, host, dev, "folding the block scales");
 }
 
 /// add(gemm, gemm): replaces A and B, in `host`, on the device and in
@@ -993,6 +1058,13 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
   // the host, and on the device for cuBLAS, now that the kernel is done).
   if (manifest.op.prologue) {
     r.error = applyPrologue(manifest, host, dev);
+    if (!r.error.empty())
+      return r;
+  }
+  // Block scales: the references multiply the scaled operands (in f32,
+  // exactly), with the fp8 inputs' error allowance.
+  if (manifest.op.blockScales) {
+    r.error = foldBlockScales(manifest, spec, host, dev);
     if (!r.error.empty())
       return r;
   }

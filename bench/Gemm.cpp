@@ -125,6 +125,10 @@ std::string tcgen::bench::describeGemm(const Manifest &manifest,
     case OperandRole::Offsets: // A grouped product: see checkGrouped().
       return "operand '" + o.name +
              "' holds a grouped product's row offsets (Grouped.h)";
+    case OperandRole::ScaleA: // Block scales: see describeCheckedGemm().
+    case OperandRole::ScaleB:
+      return "operand '" + o.name +
+             "' is a block scale; describe the matmul without it";
     }
   }
   if (!haveA || !haveB || !haveC) // parseManifest checks this for matmul.

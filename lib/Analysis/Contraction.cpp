@@ -16,7 +16,8 @@ using namespace mlir::tcgen;
 
 bool mlir::tcgen::isContractionCandidate(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  return linalgOp && linalg::isaContractionOpInterface(linalgOp);
+  return linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
+                      isBlockScaledCandidate(op));
 }
 
 bool mlir::tcgen::isFP8Type(Type t) {
@@ -346,6 +347,8 @@ FailureOr<ContractionInfo>
 mlir::tcgen::analyzeContraction(linalg::LinalgOp op) {
   if (failed(verifyNoEmptyDimension(op)))
     return failure();
+  if (isBlockScaledCandidate(op))
+    return analyzeBlockScaled(op);
   FailureOr<linalg::ContractionDimensions> dims =
       linalg::inferContractionDims(op);
   if (failed(dims) || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)

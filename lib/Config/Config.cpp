@@ -197,6 +197,8 @@ std::string mlir::tcgen::getTuningKey(const ContractionInfo &info,
      << " n=" << sizeName(info.n) << " k=" << sizeName(info.k)
      << " ab=" << (info.aTransposed ? "t" : "n")
      << (info.bTransposed ? "t" : "n");
+  if (info.blockScales)
+    os << " block_scales=1x128,128x128";
   // Batch dimensions that do not collapse (or that an input lacks): their
   // extents and where A, B and C store them (-1: absent), which decide the
   // tensor maps and whether the matrices lie side by side in N.
@@ -416,9 +418,56 @@ mlir::tcgen::swapCandidates(const ContractionInfo &info, int64_t sms) {
 static int64_t stageBytes(const ContractionInfo &info, ArrayRef<int64_t> bt,
                           int64_t padding);
 
+/// Block-scaled fp8 (info.blockScales): 128 x 128 tiles of two consumer
+/// warpgroups of 64 x 128, whose threads hold two accumulator sets (the
+/// sum and a k-tile's products: 64 + 64 f32 registers), one k-tile per
+/// 128-wide scale block, one SB scale per tile and k-tile (the tile's 128
+/// columns are one block of B), data-parallel persistent tiles, the
+/// deepest ring that fits.
+static ConfigAttr getBlockScaledConfig(const ContractionInfo &info) {
+  // C leaves through the chunk buffers either way (TMA or staged stores).
+  int64_t stages = sm90().getStagesThatFit(128, 128, 64, /*tmaStore=*/true);
+  return ConfigAttr::get(info.op->getContext(), "sm90", {128, 128, 128},
+                         {64, 128, 128}, {64, 128, 32}, stages,
+                         /*padding=*/0, /*vector=*/8, /*raster=*/8,
+                         /*persistent=*/true, /*streamK=*/false,
+                         /*cluster=*/{1, 1},
+                         tmaCanStoreC(info) ? "tma" : "staged",
+                         /*swap=*/false);
+}
+
+/// The checks of a block-scaled config (verifySM90ConfigFits's): the
+/// promotion reads one SB scale per tile and k-tile, and the kernel has no
+/// stream-K, cluster, swap or row blocks.
+static LogicalResult verifyBlockScaledConfig(const ContractionInfo &info,
+                                             ConfigAttr config) {
+  auto refuse = [&](StringRef what) {
+    return info.op->emitOpError("block-scaled fp8 on sm90 needs ") << what;
+  };
+  ArrayRef<int64_t> bt = config.getBlockTile();
+  if (bt[1] != 64 && bt[1] != 128)
+    return refuse("a block tile N of 64 or 128 (within one 128-wide block "
+                  "of B's scales), not ")
+           << bt[1];
+  if (config.getWarpTile()[0] != 64)
+    return refuse("a warp tile M of 64 (one row block per consumer "
+                  "warpgroup: two accumulator sets), not ")
+           << config.getWarpTile()[0];
+  if (config.getStreamK())
+    return refuse("streamk = false (the tiles' K loops start at K block 0)");
+  if (config.getCluster()[0] != 1 || config.getCluster()[1] != 1)
+    return refuse("cluster [1, 1]");
+  if (config.getSwap())
+    return refuse("swap = false (the scales are read in the problem's own "
+                  "terms)");
+  return success();
+}
+
 ConfigAttr mlir::tcgen::getDefaultConfig(
     const ContractionInfo &info, TargetAttr target, StringRef backend,
     const model::DeviceConstants *constants, int64_t modelRank, int swap) {
+  if (backend == "sm90" && info.blockScales)
+    return getBlockScaledConfig(info);
   if (backend == "sm90") {
     // The tile-size model's first choice (docs/DESIGN.md, "The tile-size
     // model"): 64-wide K steps (one 128-byte swizzle atom), the deepest
@@ -551,6 +600,8 @@ static LogicalResult verifySM90ConfigFits(const ContractionInfo &problem,
     return problem.op->emitOpError("the sm90 back end needs --target=sm_90a "
                                    "(wgmma and setmaxnreg), not ")
            << target.getArch();
+  if (problem.blockScales && failed(verifyBlockScaledConfig(problem, config)))
+    return failure();
   ArrayRef<int64_t> bt = config.getBlockTile();
   // swap: the kernel's problem is C^T = B^T A^T, and the checks below are
   // in its terms.
@@ -822,6 +873,10 @@ LogicalResult mlir::tcgen::verifyBackendTakesSizes(const ContractionInfo &info,
 LogicalResult mlir::tcgen::verifyConfigFits(const ContractionInfo &info,
                                             ConfigAttr config,
                                             TargetAttr target) {
+  if (info.blockScales && config.getBackend() != "sm90")
+    return info.op->emitOpError()
+           << "block-scaled fp8 needs " << sm90Hint(target) << "; the "
+           << config.getBackend() << " back end does not scale blocks";
   if (config.getBackend() == "sm90")
     return verifySM90ConfigFits(info, config, target);
   if (config.getBackend() == "simt")

@@ -93,10 +93,12 @@ static FailureOr<::tcgen::Operand> describeOperand(Operation *at, Value operand,
            << operand.getType();
   ::tcgen::Operand op;
   op.name = role.str();
-  op.role = role == "A"             ? ::tcgen::OperandRole::Lhs
-            : role == "B"           ? ::tcgen::OperandRole::Rhs
-            : role == "A2"          ? ::tcgen::OperandRole::Lhs2
-            : role == "B2"          ? ::tcgen::OperandRole::Rhs2
+  op.role = role == "A"           ? ::tcgen::OperandRole::Lhs
+            : role == "B"         ? ::tcgen::OperandRole::Rhs
+            : role == "A2"        ? ::tcgen::OperandRole::Lhs2
+            : role == "B2"        ? ::tcgen::OperandRole::Rhs2
+            : role == "SA"        ? ::tcgen::OperandRole::ScaleA
+            : role == "SB"        ? ::tcgen::OperandRole::ScaleB
             : role.starts_with("E") ? ::tcgen::OperandRole::In
             : role == "offsets"     ? ::tcgen::OperandRole::Offsets
             : overwrite             ? ::tcgen::OperandRole::Out
@@ -365,6 +367,9 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     // A grouped product: B's group dimension is not a batch.
     if (auto groups = func->getAttrOfType<IntegerAttr>("tcgen.groups"))
       m.op.groups = groups.getInt();
+    // Block-scaled fp8: SA's 1 x 128 and SB's 128 x 128 blocks.
+    if (func->hasAttr("tcgen.block_scales"))
+      m.op.blockScales = ::tcgen::BlockScaleInfo();
     m.op.accumulator = ::tcgen::DType::F32; // wgmma accumulates in f32
     // f32 operands go through the tensor cores as tf32.
     m.op.tf32 = m.findOperand("A")->dtype == ::tcgen::DType::F32;

@@ -60,6 +60,10 @@ private:
   /// A grouped product's contraction (sum over the groups of the products
   /// masked to each group's rows), reading the offsets argument.
   Value emitGroupedContraction(Value a, Value b, Value offsets, Value acc);
+  /// Block-scaled fp8: acc + extf(a) extf(b) sa sb, the scales read at
+  /// (m, k floordiv 128) and (n floordiv 128, k floordiv 128).
+  Value emitBlockScaledContraction(Value a, Value b, Value sa, Value sb,
+                                   Value acc);
   Value emitPrologue(const SpecPrologue &prologue, Value operand);
   void emitEpilogue(Value acc, ValueRange operands, Value c);
 
@@ -345,6 +349,35 @@ Value SpecBuilder::emitGroupedContraction(Value a, Value b, Value offsets,
   return acc;
 }
 
+Value SpecBuilder::emitBlockScaledContraction(Value a, Value b, Value sa,
+                                               Value sb, Value acc) {
+  // The parser accepted mk,nk->mn only: loops m, n, k.
+  AffineExpr m = builder.getAffineDimExpr(0), n = builder.getAffineDimExpr(1),
+             k = builder.getAffineDimExpr(2);
+  auto map = [&](ArrayRef<AffineExpr> results) {
+    return AffineMap::get(3, 0, results, &context);
+  };
+  SmallVector<AffineMap> maps = {
+      map({m, k}), map({n, k}), map({m, k.floorDiv(128)}),
+      map({n.floorDiv(128), k.floorDiv(128)}), map({m, n})};
+  SmallVector<utils::IteratorType> iterators = {
+      utils::IteratorType::parallel, utils::IteratorType::parallel,
+      utils::IteratorType::reduction};
+  Type f32 = builder.getF32Type();
+  linalg::GenericOp::create(
+      builder, locOf("--einsum"), ValueRange{a, b, sa, sb}, ValueRange{acc},
+      maps, iterators, [&](OpBuilder &nb, Location loc, ValueRange args) {
+        Value x = arith::ExtFOp::create(nb, loc, f32, args[0]);
+        Value y = arith::ExtFOp::create(nb, loc, f32, args[1]);
+        Value p = arith::MulFOp::create(nb, loc, x, y);
+        Value pa = arith::MulFOp::create(nb, loc, p, args[2]);
+        Value pab = arith::MulFOp::create(nb, loc, pa, args[3]);
+        Value s = arith::AddFOp::create(nb, loc, args[4], pab);
+        linalg::YieldOp::create(nb, loc, s);
+      });
+  return acc;
+}
+
 Value SpecBuilder::emitPrologue(const SpecPrologue &prologue, Value operand) {
   StringRef indices = prologue.operand == 'a' ? spec.a : spec.b;
   SpecType type = prologue.operand == 'a' ? spec.aType : spec.bType;
@@ -395,6 +428,15 @@ OwningOpRef<ModuleOp> SpecBuilder::build() {
   builder.setInsertionPointToEnd(module->getBody());
   SmallVector<Type> argTypes = {memrefOf(spec.a, spec.aType),
                                 memrefOf(spec.b, spec.bType)};
+  // Block scales: sa [m][k/128] and sb [ceil(n/128)][k/128] of f32.
+  const unsigned scales = spec.blockScaled ? 2 : 0;
+  if (spec.blockScaled) {
+    int64_t m = spec.sizeOf(spec.a[0]), k = spec.sizeOf(spec.a[1]);
+    int64_t n = spec.sizeOf(spec.b[0]);
+    argTypes.push_back(MemRefType::get({m, k / 128}, builder.getF32Type()));
+    argTypes.push_back(
+        MemRefType::get({(n + 127) / 128, k / 128}, builder.getF32Type()));
+  }
   for (const SpecOperand &o : spec.operands)
     argTypes.push_back(memrefOf(o.indices, o.type));
   if (spec.isGrouped())
@@ -409,7 +451,8 @@ OwningOpRef<ModuleOp> SpecBuilder::build() {
   argA = entry->getArgument(0);
   argB = entry->getArgument(1);
   Value c = entry->getArguments().back();
-  ValueRange operands = entry->getArguments().slice(2, spec.operands.size());
+  ValueRange operands =
+      entry->getArguments().slice(2 + scales, spec.operands.size());
 
   Value a = argA, b = argB;
   for (const SpecPrologue &p : spec.prologues)
@@ -425,6 +468,9 @@ OwningOpRef<ModuleOp> SpecBuilder::build() {
   }
   if (spec.isGrouped())
     emitGroupedContraction(a, b, entry->getArguments().drop_back().back(), acc);
+  else if (spec.blockScaled)
+    emitBlockScaledContraction(a, b, entry->getArgument(2),
+                               entry->getArgument(3), acc);
   else
     emitContraction(a, b, acc);
   if (spec.hasEpilogue())

@@ -82,7 +82,8 @@ void classifySize(int64_t v, std::set<std::string> &forms) {
 
 const std::vector<std::string> kKinds = {
     "layout",   "batch",      "contract2", "dtype",  "epilogue",
-    "prologue", "accumulate", "dynamic",   "config", "grouped"};
+    "prologue", "accumulate", "dynamic",   "config", "grouped",
+    "blockscale"};
 const std::vector<std::string> kBinaryOps = {"+", "-", "*", "/", "max", "min"};
 const std::vector<std::string> kUnaryFns = {
     "relu", "gelu_tanh", "gelu_erf", "silu", "sigmoid", "tanh", "exp"};
@@ -126,6 +127,7 @@ private:
   void drawEpilogue();
   void drawConfig();
   void drawGrouped();
+  void drawBlockScaled();
 
   const GenerateOptions &options;
   Rng rng;
@@ -471,6 +473,31 @@ void ProblemDraw::drawGrouped() {
   }
 }
 
+/// Block-scaled fp8 (--block-scales): replaces the problem drawn so far
+/// by e4m3 mk,nk->mn with K a multiple of 128, M and N any, C of a drawn
+/// dtype, nothing else (the form takes no batch, prologue or C += A B).
+void ProblemDraw::drawBlockScaled() {
+  problem.forms.clear();
+  problem.flags.clear();
+  problem.spec = SpecStrings();
+  form("blockscale");
+  problem.spec.einsum = "mk,nk->mn";
+  int64_t k = 128 * rng.between(1, 16);
+  int64_t m = drawSize(), n = drawSize();
+  while (m * n * k > options.maxFlops)
+    (m > n ? m : n) = ((m > n ? m : n) + 1) / 2;
+  classifySize(m, problem.forms);
+  classifySize(n, problem.forms);
+  problem.spec.sizes = llvm::formatv("m={0},n={1},k={2}", m, n, k).str();
+  cType = rng.pick(kOutTypes);
+  form("dtype:a=e4m3");
+  form("dtype:c=" + cType);
+  dtypes = {"a=e4m3"};
+  if (cType != "f32")
+    dtypes.push_back("c=" + cType);
+  problem.spec.blockScales = "a=1x128,b=128x128";
+}
+
 GeneratedProblem ProblemDraw::draw() {
   // Grouped products only where --kinds names them (one draw, so that a
   // list of the other kinds stays what it was).
@@ -484,7 +511,14 @@ GeneratedProblem ProblemDraw::draw() {
   drawDtypes();
   drawEpilogue();
   drawConfig();
+  // Drawn last, from this problem's own stream: the problems before it
+  // draw the same as without the kind.
+  bool blockScaled = on("blockscale") && rng.chance(0.05);
+  if (blockScaled)
+    drawBlockScaled();
   problem.spec.dtypes = llvm::join(dtypes, ",");
+  if (blockScaled)
+    return problem;
   // Combinations that hid defects: a matrix dimension of extent 1 (whose
   // stride says nothing) next to a batch the kernel reads between the
   // matrix dimensions (a summed batch, a batch stored inside), and with a
@@ -513,7 +547,7 @@ std::vector<std::string> mlir::tcgen::generatorForms() {
       "batch:extent1",    "batch:broadcast",     "batch:inner",
       "contract:two",     "accumulate",          "dtype:acc=f16",
       "epilogue:literal", "epilogue:fp8-scales", "prologue:a",
-      "prologue:b"};
+      "prologue:b",       "blockscale"};
   // Combinations (ProblemDraw::draw).
   for (const char *combo : {"combo:size1+contract:two",
                             "combo:size1+batch:inner", "combo:size1+cluster"})
@@ -584,6 +618,8 @@ std::string mlir::tcgen::formatBatchLine(const GeneratedProblem &problem) {
     line += " --accumulate";
   if (!s.group.empty())
     line += " --group=" + quoted(s.group);
+  if (!s.blockScales.empty())
+    line += " --block-scales=" + quoted(s.blockScales);
   for (const std::string &f : problem.flags)
     line += " " + quoted(f);
   return line;

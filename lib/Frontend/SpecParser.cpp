@@ -69,6 +69,9 @@ private:
   LogicalResult resolveEpilogue(SpecExpr &e);
   /// One --prologue expression: a spec.prologues entry.
   LogicalResult parsePrologue(const std::string &text);
+  /// --block-scales: spec.blockScaled, checked against the einsum, the
+  /// sizes, the dtypes and the other options (after resolveTypes).
+  LogicalResult parseBlockScales();
   /// Resolves the names of a prologue: `operand` becomes 'a' or 'b'.
   LogicalResult resolvePrologue(SpecExpr &e, char &operand);
   /// The dtypes of A, B, C, the accumulator and the operands: defaults,
@@ -611,6 +614,86 @@ LogicalResult SpecChecker::resolveTypes() {
   return success();
 }
 
+LogicalResult SpecChecker::parseBlockScales() {
+  const std::string &text = strings.blockScales;
+  if (text.find_first_not_of(" \t") == std::string::npos)
+    return success();
+  std::vector<Entry> entries;
+  if (failed(splitEntries("--block-scales", text, entries)))
+    return failure();
+  std::map<std::string, unsigned> given;
+  for (const Entry &e : entries) {
+    if (e.name != "a" && e.name != "b")
+      return fail("--block-scales", e.nameColumn,
+                  "unknown operand '" + e.name +
+                      "' (block scales are given for a and b)");
+    if (given.count(e.name))
+      return fail("--block-scales", e.nameColumn,
+                  "a second block shape for '" + e.name + "'");
+    given[e.name] = e.nameColumn;
+    std::string want = e.name == "a" ? "1x128" : "128x128";
+    std::string lower = StringRef(e.value).lower();
+    if (lower == "1xk")
+      return fail("--block-scales", e.valueColumn,
+                  "scales constant along K (" + e.name +
+                      "=1xK, one per " + (e.name == "a" ? "row" : "column") +
+                      ") are not supported yet; the kernel takes a=1x128 "
+                      "and b=128x128");
+    if (lower != want)
+      return fail("--block-scales", e.valueColumn,
+                  "unsupported block shape '" + e.value + "' for " + e.name +
+                      " (supported: a=1x128 and b=128x128, DeepSeek-V3's "
+                      "blocks)");
+  }
+  for (const char *name : {"a", "b"})
+    if (!given.count(name))
+      return fail("--block-scales", 0,
+                  std::string("needs the block shapes of both a and b "
+                              "(a=1x128,b=128x128); ") +
+                      name + " is missing");
+  // A [m][k], B [n][k], C [m][n]: the K-major layouts of fp8 wgmma.
+  const std::string &a = spec.a, &b = spec.b, &c = spec.c;
+  if (a.size() != 2 || b.size() != 2 || c.size() != 2 || a[1] != b[1] ||
+      c[0] != a[0] || c[1] != b[0])
+    return fail("--einsum", 0,
+                "block scales need the form mk,nk->mn (A [m][k], B [n][k], "
+                "C [m][n]), not '" + strings.einsum + "'");
+  for (char index : spec.loops)
+    if (spec.sizeOf(index) == kDynamicSpecSize)
+      return fail("--sizes", 0,
+                  std::string("block scales need static sizes; '") + index +
+                      "' is known at launch only (not supported yet)");
+  int64_t k = spec.sizeOf(a[1]);
+  if (k % 128 != 0)
+    return fail("--sizes", 0,
+                std::string("block scales need K a multiple of 128 (the "
+                            "blocks along K), but ") +
+                    a[1] + "=" + std::to_string(k));
+  if (spec.aType != SpecType::F8E4M3FN && spec.aType != SpecType::F8E5M2)
+    return fail("--dtypes", 0,
+                "block scales need fp8 inputs (a=f8E4M3FN or a=f8E5M2), not " +
+                    stringifySpecType(spec.aType).str());
+  if (givenTypes.count("acc") && spec.accType != SpecType::F32)
+    return fail("--dtypes", givenTypes.at("acc").column,
+                "block-scaled products accumulate in f32, not " +
+                    stringifySpecType(spec.accType).str());
+  if (strings.accumulate)
+    return fail("--block-scales", 0,
+                "block scales compute C = A B; --accumulate is not "
+                "supported with them yet");
+  if (!spec.prologues.empty())
+    return fail("--prologue", 0,
+                "block-scaled fp8 takes no prologue (not supported yet)");
+  for (const SpecOperand &o : spec.operands)
+    if (o.name == "sa" || o.name == "sb")
+      return fail("--epilogue", operandColumn[o.name],
+                  "'" + o.name + "' names a block-scale operand; give the "
+                  "epilogue operand another name");
+  spec.accType = SpecType::F32;
+  spec.blockScaled = true;
+  return success();
+}
+
 llvm::FailureOr<ProblemSpec> SpecChecker::run() {
   spec.accumulate = strings.accumulate;
   if (failed(checkName()) || failed(parseEinsum()) || failed(parseSizes()) ||
@@ -619,7 +702,8 @@ llvm::FailureOr<ProblemSpec> SpecChecker::run() {
   for (const std::string &p : strings.prologues)
     if (failed(parsePrologue(p)))
       return failure();
-  if (failed(resolveTypes()) || failed(checkGrouped()))
+  if (failed(resolveTypes()) || failed(checkGrouped()) ||
+      failed(parseBlockScales()))
     return failure();
   return std::move(spec);
 }

@@ -31,7 +31,7 @@ _registry = {}
 _ids = itertools.count(1)
 _registry_lock = threading.Lock()
 
-_INPUT_ROLES = ("lhs", "rhs", "in", "lhs2", "rhs2", "inout")
+_INPUT_ROLES = ("lhs", "rhs", "in", "lhs2", "rhs2", "scale_a", "scale_b", "inout")
 _RESULT_ROLES = ("out", "inout")
 
 

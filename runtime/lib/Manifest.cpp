@@ -36,11 +36,16 @@ struct RoleEntry {
   OperandRole role;
   const char *name;
 };
-constexpr RoleEntry kRoles[] = {
-    {OperandRole::Lhs, "lhs"},   {OperandRole::Rhs, "rhs"},
-    {OperandRole::Out, "out"},   {OperandRole::InOut, "inout"},
-    {OperandRole::In, "in"},     {OperandRole::Lhs2, "lhs2"},
-    {OperandRole::Rhs2, "rhs2"}, {OperandRole::Offsets, "offsets"}};
+constexpr RoleEntry kRoles[] = {{OperandRole::Lhs, "lhs"},
+                                {OperandRole::Rhs, "rhs"},
+                                {OperandRole::Out, "out"},
+                                {OperandRole::InOut, "inout"},
+                                {OperandRole::In, "in"},
+                                {OperandRole::Lhs2, "lhs2"},
+                                {OperandRole::Rhs2, "rhs2"},
+                                {OperandRole::Offsets, "offsets"},
+                                {OperandRole::ScaleA, "scale_a"},
+                                {OperandRole::ScaleB, "scale_b"}};
 
 struct InputKindEntry {
   EpilogueInputKind kind;
@@ -211,6 +216,10 @@ bool tcgen::operator==(const Prologue &a, const Prologue &b) {
   return a.operand == b.operand && a.body == b.body;
 }
 
+bool tcgen::operator==(const BlockScaleInfo &a, const BlockScaleInfo &b) {
+  return a.a == b.a && a.b == b.b;
+}
+
 /// The (extent, stride) pairs of an operand, sorted: the elements it
 /// addresses, whatever order its manifest lists the dimensions in.
 static std::vector<std::pair<int64_t, int64_t>> viewPairs(const Operand &o) {
@@ -273,8 +282,10 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.op.accumulate == b.op.accumulate &&
          a.op.accumulator == b.op.accumulator &&
          a.op.epilogue == b.op.epilogue && a.op.prologue == b.op.prologue &&
-         a.operands == b.operands && a.params == b.params &&
-         a.launch.grid == b.launch.grid && a.launch.block == b.launch.block &&
+         a.op.blockScales == b.op.blockScales &&
+         a.operands == b.operands &&
+         a.params == b.params && a.launch.grid == b.launch.grid &&
+         a.launch.block == b.launch.block &&
          a.launch.cluster == b.launch.cluster &&
          a.launch.dynamicSmemBytes == b.launch.dynamicSmemBytes &&
          a.launch.persistent == b.launch.persistent &&
@@ -653,6 +664,28 @@ bool parseTarget(FieldReader &r, const Value &root, Target &target) {
   return true;
 }
 
+/// Parses op.block_scales (absent: none).
+bool parseBlockScales(FieldReader &r, const Value &op,
+                      std::optional<BlockScaleInfo> &out) {
+  const Value *v;
+  if (!r.object(op, "op", "block_scales", v, false))
+    return false;
+  if (!v)
+    return true;
+  BlockScaleInfo info;
+  if (!r.intArray(*v, "op.block_scales", "a", info.a, true, 1) ||
+      !r.intArray(*v, "op.block_scales", "b", info.b, true, 1))
+    return false;
+  BlockScaleInfo supported;
+  if (info.a != supported.a || info.b != supported.b)
+    return r.fail("field 'op.block_scales': blocks a " + formatDims(info.a) +
+                  " and b " + formatDims(info.b) +
+                  " are not supported (supported: a [1, 128] and b [128, "
+                  "128])");
+  out = info;
+  return true;
+}
+
 bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
   const Value *o;
   if (!r.object(root, "", "op", o, true))
@@ -671,7 +704,9 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
       !r.boolean(*o, "op", "tf32", op.tf32, false) ||
       !r.boolean(*o, "op", "accumulate", op.accumulate, false) ||
       !r.string(*o, "op", "accumulator", accumulator, false) ||
-      !parseEpilogue(r, *o, op.epilogue) || !parsePrologue(r, *o, op.prologue))
+      !parseEpilogue(r, *o, op.epilogue) ||
+      !parsePrologue(r, *o, op.prologue) ||
+      !parseBlockScales(r, *o, op.blockScales))
     return false;
   for (auto [name, size] : {std::pair<const char *, int64_t>{"m", op.m},
                              {"n", op.n},
@@ -729,7 +764,8 @@ bool parseOperand(FieldReader &r, const Value &v, const std::string &path,
   std::optional<OperandRole> parsedRole = parseRole(role);
   if (!parsedRole)
     return r.fail("field '" + path + ".role': unknown role '" + role +
-                  "' (expected lhs, rhs, out, inout, in, lhs2 or rhs2)");
+                  "' (expected lhs, rhs, out, inout, in, lhs2, rhs2, scale_a or "
+                  "scale_b)");
   operand.role = *parsedRole;
   std::optional<DType> parsedType = parseDType(dtype);
   if (!parsedType)
@@ -1052,6 +1088,48 @@ bool parseResources(FieldReader &r, const Value &root, Resources &res) {
          r.integer(*v, "resources", "spill_bytes", res.spillBytes, false, 0) &&
          r.integer(*v, "resources", "static_smem_bytes", res.staticSmemBytes,
                    false, 0);
+}
+
+/// Checks the scale operands of a block-scaled matmul (op.block_scales):
+/// one scale_a and one scale_b of f32, shaped by the blocks; none without.
+bool checkBlockScales(FieldReader &r, const Manifest &m) {
+  const Operand *sa = m.findRole(OperandRole::ScaleA);
+  const Operand *sb = m.findRole(OperandRole::ScaleB);
+  if (!m.op.blockScales) {
+    if (sa || sb)
+      return r.fail("field 'operands': operand '" + (sa ? sa : sb)->name +
+                    "' has role '" + roleName((sa ? sa : sb)->role) +
+                    "', but op has no block_scales");
+    return true;
+  }
+  const BlockScaleInfo &bs = *m.op.blockScales;
+  if (!sa || !sb)
+    return r.fail("field 'op.block_scales': a block-scaled matmul needs a "
+                  "scale_a and a scale_b operand");
+  if (m.op.batch > 1 || m.op.k2 > 0 || m.op.accumulate || m.isDynamic())
+    return r.fail("field 'op.block_scales': block scales are supported for "
+                  "C = A B of one matrix with sizes fixed at compile time");
+  if (m.op.k % bs.a[1] != 0 || m.op.k % bs.b[1] != 0)
+    return r.fail("field 'op.block_scales': op.k " + std::to_string(m.op.k) +
+                  " is not a multiple of the blocks along K");
+  auto ceilDiv = [](int64_t x, int64_t y) { return (x + y - 1) / y; };
+  struct {
+    const Operand *operand;
+    std::vector<int64_t> shape;
+  } expected[] = {{sa, {ceilDiv(m.op.m, bs.a[0]), m.op.k / bs.a[1]}},
+                  {sb, {ceilDiv(m.op.n, bs.b[0]), m.op.k / bs.b[1]}}};
+  for (auto &e : expected) {
+    std::string prefix = "operand '" + e.operand->name + "' (" +
+                         roleName(e.operand->role) + "): ";
+    if (e.operand->dtype != DType::F32)
+      return r.fail(prefix + "block scales are f32, got " +
+                    dtypeName(e.operand->dtype));
+    if (e.operand->shape != e.shape)
+      return r.fail(prefix + "shape " + formatDims(e.operand->shape) +
+                    " does not match the blocks of op.block_scales: " +
+                    formatDims(e.shape));
+  }
+  return true;
 }
 
 /// Checks that a matmul's operands agree with op.{m,n,k,accumulate}.
@@ -1489,7 +1567,7 @@ std::string tcgen::parseManifest(std::string_view text, Manifest &out) {
              std::string(json::kindName(config->getKind()));
     m.config = *config;
   }
-  if ((m.op.kind == "matmul" && !checkMatmul(r, m)) || !checkEpilogue(r, m) ||
+  if ((m.op.kind == "matmul" && (!checkMatmul(r, m) || !checkBlockScales(r, m))) || !checkEpilogue(r, m) ||
       !checkPrologue(r, m) || !checkDynamic(r, m))
     return r.error;
   out = std::move(m);
@@ -1647,6 +1725,19 @@ Value tcgen::manifestToJson(const Manifest &m) {
     op.set("epilogue", epilogueToJson(*m.op.epilogue));
   if (m.op.prologue)
     op.set("prologue", prologueToJson(*m.op.prologue));
+  if (m.op.blockScales) {
+    Value scales = Value::object();
+    for (auto [key, dims] :
+         {std::pair<const char *, const std::vector<int64_t> *>{
+              "a", &m.op.blockScales->a},
+          {"b", &m.op.blockScales->b}}) {
+      Value list = Value::array();
+      for (int64_t d : *dims)
+        list.push(d);
+      scales.set(key, std::move(list));
+    }
+    op.set("block_scales", std::move(scales));
+  }
   root.set("op", std::move(op));
 
   Value operands = Value::array();

@@ -36,7 +36,8 @@ LogicalResult mlir::tcgen::checkSpecOptions(const SpecOptionsGiven &given) {
       {given.prologue, "--prologue=EXPR"},
       {given.accumulate, "--accumulate"},
       {given.name, "--name"},
-      {given.group, "--group"}};
+      {given.group, "--group"},
+      {given.blockScales, "--block-scales"}};
   for (auto [isGiven, option] : specOnly)
     if (isGiven) {
       llvm::errs() << "tcgen: error: " << option
@@ -80,6 +81,8 @@ std::string mlir::tcgen::formatSpecError(const SpecError &error,
     text = strings.name;
   else if (error.field == "--group")
     text = strings.group;
+  else if (error.field == "--block-scales")
+    text = strings.blockScales;
   else if (error.field == "--prologue") {
     // The first prologue whose text reaches the column (errors stop at the
     // first one that fails, in order).

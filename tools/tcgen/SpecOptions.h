@@ -24,7 +24,8 @@ namespace mlir::tcgen {
 struct SpecOptionsGiven {
   bool inputFile = false, einsum = false, sizes = false, dtypes = false,
        epilogue = false, prologue = false, accumulate = false, name = false,
-       group = false;
+       group = false,
+       blockScales = false;
 };
 
 /// Checks that there is one problem, an input file or --einsum, and that

@@ -88,6 +88,13 @@ static cl::opt<std::string> specEpilogue(
              "result) and operands read at C's indices, e.g. "
              "\"gelu_tanh(acc + bias[n]) + res[m,n]\""),
     cl::value_desc("expr"), cl::sub(compileCmd), cl::sub(explainCmd));
+static cl::opt<std::string> specBlockScales(
+    "block-scales",
+    cl::desc("With --einsum: block-scaled fp8 (DeepSeek-V3's recipe): f32 "
+             "scales sa of 1x128 blocks of A and sb of 128x128 blocks of B, "
+             "function arguments after A and B: a=1x128,b=128x128"),
+    cl::value_desc("a=1x128,b=128x128"), cl::sub(compileCmd),
+    cl::sub(explainCmd));
 static cl::opt<bool>
     specAccumulate("accumulate",
                    cl::desc("With --einsum: C += A B instead of C = A B"),
@@ -132,7 +139,8 @@ static cl::list<std::string> genKinds(
     "kinds",
     cl::desc("Features to draw (default: all but grouped): layout, batch, "
              "contract2, dtype, epilogue, prologue, accumulate, dynamic, "
-             "config, grouped (grouped products, only where named)"),
+             "config, blockscale (block-scaled fp8), grouped (grouped "
+             "products, only where named)"),
     cl::CommaSeparated, cl::sub(genCmd));
 static cl::opt<int64_t> genMaxFlops(
     "max-flops",
@@ -405,6 +413,7 @@ static mlir::tcgen::SpecStrings specStrings() {
   spec.name = specName;
   spec.group = specGroup;
   spec.accumulate = specAccumulate;
+  spec.blockScales = specBlockScales;
   return spec;
 }
 
@@ -435,6 +444,7 @@ static LogicalResult checkProblemOptions() {
   given.epilogue = specEpilogue.getNumOccurrences() > 0;
   given.prologue = !prologueExprs.empty();
   given.accumulate = specAccumulate.getNumOccurrences() > 0;
+  given.blockScales = specBlockScales.getNumOccurrences() > 0;
   given.name = specName.getNumOccurrences() > 0;
   given.group = specGroup.getNumOccurrences() > 0;
   return mlir::tcgen::checkSpecOptions(given);

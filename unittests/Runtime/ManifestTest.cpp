@@ -294,7 +294,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "f16, bf16, f32, f64, i8, i32, i64, e4m3 or e5m2)"},
         ErrorCase{"UnknownRole", "\"role\": \"rhs\"", "\"role\": \"weights\"",
                   "field 'operands[1].role': unknown role 'weights' "
-                  "(expected lhs, rhs, out, inout, in, lhs2 or rhs2)"},
+                  "(expected lhs, rhs, out, inout, in, lhs2, rhs2, scale_a or "
+                  "scale_b)"},
         ErrorCase{"WrongFormat", "\"tcgen.bundle\"", "\"other\"",
                   "field 'format': expected \"tcgen.bundle\", got \"other\""},
         ErrorCase{"WrongVersion", "\"version\": 1", "\"version\": 2",
@@ -1690,7 +1691,8 @@ INSTANTIATE_TEST_SUITE_P(
                   "supported (op.batch is 2)"},
         ErrorCase{"UnknownRole", R"("role": "lhs2")", R"("role": "lhs3")",
                   "field 'operands[2].role': unknown role 'lhs3' (expected "
-                  "lhs, rhs, out, inout, in, lhs2 or rhs2)"}),
+                  "lhs, rhs, out, inout, in, lhs2, rhs2, scale_a or "
+                  "scale_b)"}),
     [](const ::testing::TestParamInfo<ErrorCase> &info) {
       return std::string(info.param.name);
     });

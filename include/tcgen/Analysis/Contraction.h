@@ -13,6 +13,19 @@
 
 namespace mlir::tcgen {
 
+/// The f32 scale tensors of a block-scaled fp8 contraction (DeepSeek-V3's
+/// recipe): C[m,n] = sum_kb SA[m,kb] SB[n/128,kb] sum_{k in block kb}
+/// A[m,k] B[n,k], K a multiple of 128. SA scales 1 x 128 blocks of A
+/// ([M][K/128]) and SB 128 x 128 blocks of B ([ceil(N/128)][K/128]).
+struct BlockScales {
+  Value a, b; ///< SA and SB (memrefs or tensors of f32)
+  /// The blocks each scale covers: A's in (m, k), B's in (n, k).
+  int64_t aBlockM = 1, aBlockK = 128;
+  int64_t bBlockN = 128, bBlockK = 128;
+  /// The number of K blocks (K / aBlockK): SA's and SB's row length.
+  int64_t kBlocks = 0;
+};
+
 /// What tcgen needs to know about one contraction C[m,n] += A[m,k] * B[k,n],
 /// a batch of them: C[b,m,n] += A[b,m,k] * B[b,k,n], or their sum:
 /// C[m,n] += sum_b A[b,m,k] * B[b,k,n].
@@ -72,6 +85,10 @@ struct ContractionInfo {
   /// writes (swapRoles).
   bool swapped = false;
 
+  /// A block-scaled fp8 contraction (a linalg.generic of four inputs,
+  /// A, B, SA, SB: isBlockScaledCandidate): its scale operands.
+  std::optional<BlockScales> blockScales;
+
   /// Whether M, N or K is known only at run time.
   bool isDynamic() const {
     return ShapedType::isDynamic(m) || ShapedType::isDynamic(n) ||
@@ -109,6 +126,18 @@ inline bool readsBKMajor(const ContractionInfo &info) {
 /// Whether `t` is one of the 8-bit floats tcgen multiplies (f8E4M3FN,
 /// f8E5M2: the OCP FP8 formats of sm_89 and sm_90 tensor cores).
 bool isFP8Type(Type t);
+
+/// Whether `op` is a linalg.generic of four inputs and one output with a
+/// reduction loop: the form of a block-scaled contraction (A, B, SA, SB ->
+/// C), which analyzeContraction checks in full (analyzeBlockScaled).
+bool isBlockScaledCandidate(Operation *op);
+
+/// Analyzes a block-scaled candidate: A[m,k] and B[n,k] of one fp8 type,
+/// SA[m, k floordiv 128] and SB[n floordiv 128, k floordiv 128] of f32,
+/// C[m,n] of f32, static sizes, K a multiple of 128, and the body
+/// acc + extf(a) * extf(b) * sa * sb (the products in any order). On
+/// failure emits an error at `op` naming what differs and returns failure.
+FailureOr<ContractionInfo> analyzeBlockScaled(linalg::LinalgOp op);
 
 /// Returns the printed form of a type ("f16", "bf16", "f32", ...).
 std::string typeName(Type t);

@@ -36,6 +36,9 @@ struct SpecStrings {
   /// A grouped product (mixtures of experts): the index of B that picks a
   /// group ("g" in `tk,gnk->tn`); empty for an ordinary contraction.
   std::string group;
+  /// Block-scaled fp8: "a=1x128,b=128x128" (f32 scales sa of 1 x 128
+  /// blocks of A, sb of 128 x 128 blocks of B).
+  std::string blockScales;
 };
 
 /// A malformed spec: the option it is in (`--einsum`, `--sizes`, ...), the
@@ -132,6 +135,12 @@ struct ProblemSpec {
   char group = 0;
   unsigned offsetsBits = 32;
   bool isGrouped() const { return group != 0; }
+  /// Block-scaled fp8 (--block-scales): the contraction also reads the f32
+  /// scales sa[m][k/128] (1 x 128 blocks of A) and sb[ceil(n/128)][k/128]
+  /// (128 x 128 blocks of B), function arguments after A and B, and
+  /// computes acc + a b sa sb (DeepSeek-V3's recipe). A is [m][k], B
+  /// [n][k], the sizes static, K a multiple of 128, the accumulator f32.
+  bool blockScaled = false;
 
   /// The size of index `index` (which must be one of `loops`).
   int64_t sizeOf(char index) const;

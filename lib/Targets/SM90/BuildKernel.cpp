@@ -341,6 +341,15 @@ struct BuildKernelPass final
     std::optional<PrologueInfo> &prologueB = chosen.b;
     Value aArg = prologue ? prologue->source : pa.a;
     Value bArg = prologueB ? prologueB->source : pa.b;
+    // Block-scaled fp8: the scales are kernel operands SA and SB.
+    if (pa.blockScales) {
+      if (first || chosen.a || chosen.b)
+        return op.emitOpError("block-scaled fp8 takes no prologue and no "
+                              "second product yet");
+      if (failed(tagOperandArgument(func, op, pa.blockScales->a, "SA")) ||
+          failed(tagOperandArgument(func, op, pa.blockScales->b, "SB")))
+        return failure();
+    }
     if (first && (failed(tagOperandArgument(func, op, info->a, "A2")) ||
                   failed(tagOperandArgument(func, op, info->b, "B2"))))
       return failure();
@@ -355,6 +364,9 @@ struct BuildKernelPass final
     // plain pointer to C, to the f32 accumulators before C is written.
     linalg::FillOp fill = getZeroFillOfOutput(pa);
     bool accumulate = !fill;
+    if (accumulate && pa.blockScales)
+      return op.emitOpError("block-scaled fp8 computes C = A B from a zero "
+                            "fill of C (C += A B is not supported yet)");
     if (accumulate && epilogue)
       return op.emitOpError("C += A*B with a fused pointwise consumer is not "
                             "supported by the sm90 back end yet (zero-fill C "
@@ -565,6 +577,10 @@ struct BuildKernelPass final
     // findEpilogue).
     p.outType = typeName(info->cType);
     p.cColumnMajor = swap;
+    if (pa.blockScales) {
+      p.blockScaled = true;
+      p.scaleKBlocks = pa.blockScales->kBlocks;
+    }
     if (accumulate) {
       p.fusedEpilogue = true;
       p.matmulType = "f32";
@@ -901,6 +917,8 @@ struct BuildKernelPass final
       params.push_back("tensormap:B2");
     }
     params.push_back(p.tmaStore ? "tensormap:C" : "ptr:C");
+    if (p.blockScaled)
+      params.append({"ptr:SA", "ptr:SB"});
     for (size_t k = 0; k < p.epilogueOperands.size(); ++k)
       params.push_back(accumulate ? "ptr:C"
                        : int64_t(k) == p.tmaEpilogueOperand
@@ -1019,6 +1037,9 @@ struct BuildKernelPass final
     // A summed batch: the manifest's op.batch_reduce.
     if (p.batchReduce)
       func->setAttr("tcgen.batch_reduce", b.getUnitAttr());
+    // Block-scaled fp8: the manifest's op.block_scales.
+    if (p.blockScaled)
+      func->setAttr("tcgen.block_scales", b.getUnitAttr());
     // grid x = the number of tiles; persistent (1): the runtime launches at
     // most one block per SM and the blocks stride over the tiles; stream-K
     // (2): exactly one block per SM, which share the k-tiles.

@@ -61,6 +61,7 @@ struct KernelTypes {
 /// KernelValues.
 struct KernelArgs {
   Value C, tmapC, pE;
+  Value pSA, pSB; ///< block-scaled fp8: the scales' pointers
   SmallVector<Value> E, sclE;
   Value sizeM, sizeN, sizeK;
   SmallVector<Value> strides; ///< %E<k>stride (sizes known at run time)
@@ -109,7 +110,8 @@ static Type cMemrefType(MLIRContext *ctx, const KernelParams &p) {
 }
 
 /// Creates the kernel's gpu.func at `b`'s point: its parameters are %pA,
-/// %pB, (%pA2, %pB2,) %tmapC or %C, the extra epilogue operands, (%pW,)
+/// %pB, (%pA2, %pB2,) %tmapC or %C, (%pSA, %pSB,) the extra epilogue
+/// operands, (%pW,)
 /// and with sizes known at run time the sizes and row strides.
 static gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
                                        const KernelParams &p) {
@@ -119,6 +121,8 @@ static gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
   if (p.k2 > 0)
     args.append({ptr, ptr});
   args.push_back(p.tmaStore ? ptr : cMemrefType(ctx, p));
+  if (p.blockScaled)
+    args.append({ptr, ptr});
   llvm::append_range(args, epilogueParamTypes(ctx, p));
   if (p.grouped())
     args.push_back(MemRefType::get(
@@ -154,6 +158,10 @@ static void bindParameters(Emitter &e, const KernelParams &p,
     v.pB2 = next();
   }
   (p.tmaStore ? a.tmapC : a.C) = next();
+  if (p.blockScaled) {
+    a.pSA = next();
+    a.pSB = next();
+  }
   SmallVector<Value> raw;
   for (size_t k = 0; k < p.epilogueOperands.size(); ++k)
     raw.push_back(next());
@@ -563,7 +571,13 @@ static void emitConsumer(Emitter &e, const KernelParams &p, KernelValues &v,
   // warpgroup.arrive / wait (C7519 / C7517) around the chain.
   if (p.tmaEpilogueOperand >= 0)
     emitEpilogueOperandPrefetch(b, e.loc, p, ev);
-  MainloopResult main = buildMainLoop(b, e.loc, p, m, item.it0, item.len);
+  if (p.blockScaled)
+    emitBlockScaleRows(b, e.loc, p, v.wg, v.wtid, raster.m0, raster.n0, a.pSA,
+                       a.pSB, m);
+  MainloopResult main =
+      p.blockScaled
+          ? buildBlockScaledMainLoop(b, e.loc, p, m, item.it0, item.len)
+          : buildMainLoop(b, e.loc, p, m, item.it0, item.len);
   std::optional<StreamKFixup> fixup;
   if (p.streamK) {
     fixup = emitStreamKFixup(b, e.loc, p, v, item, main.acc[0]);

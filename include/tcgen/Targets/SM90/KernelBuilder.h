@@ -284,6 +284,17 @@ struct KernelParams {
   bool aAsync = false, bAsync = false;
   int64_t aRows = 0, aCols = 0, bRows = 0, bCols = 0;
   int64_t aAsyncVec = 16, bAsyncVec = 16;
+  /// Block-scaled fp8 (DeepSeek-V3's recipe): C = sum_kb SA[m][kb]
+  /// SB[n/128][kb] (A B over K block kb). The kernel takes the f32 scales
+  /// SA [m][scaleKBlocks] and SB [ceil(n/128)][scaleKBlocks] as plain
+  /// pointers %pSA and %pSB after C. A k-tile is one 128-wide K block
+  /// (fp8 blockK = 128): the consumers multiply it into a second set of
+  /// accumulators from zero, wait for the wgmmas and promote, acc += tmp x
+  /// SA[row][kb] x SB[n0/128][kb], the scales read from global memory
+  /// (L2) before the k-tile's wgmmas. Static sizes, data-parallel tiles,
+  /// blockN 64 or 128, one row block, no cluster.
+  bool blockScaled = false;
+  int64_t scaleKBlocks = 0;
   bool anyAsync() const { return aAsync || bAsync; }
 
   int64_t consumers() const { return blockM / (64 * rowBlocks); }

@@ -53,6 +53,10 @@ struct MainloopValues {
   /// prologueInRegisters): emits it for the stage whose index (index) is
   /// `stage`, after the stage's addresses (the text's emitPrologue).
   std::function<void(OpBuilder &, Location, Value stage)> prologue;
+  /// Block-scaled fp8 (blockScaled), per work item: global pointers (!ptr
+  /// <1>) to the SA rows of the thread's two accumulator rows (clamped to
+  /// the last row of A) and to the tile's SB row (emitBlockScaleRows).
+  Value saRow0, saRow1, sbRow;
 };
 
 /// The addresses of a k-tile's stage (i64 shared addresses): `stage` its
@@ -160,6 +164,26 @@ struct MainloopResult {
 /// text from `%accU` through the release of `%ls`).
 MainloopResult buildMainLoop(OpBuilder &b, Location loc, const KernelParams &p,
                              const MainloopValues &v, Value it0, Value len);
+
+/// Block-scaled fp8: sets `v`'s saRow0, saRow1 and sbRow for the tile at
+/// (%m0, %n0) (index): thread `wtid` of consumer warpgroup `wg` (index)
+/// holds accumulator rows m0 + 64 wg + 16 (wtid / 32) + (wtid % 32) / 4
+/// and 8 below (wgmma's m64 layout), whose SA rows it reads; the tile's
+/// 128-wide block of B is n0 / 128. `pSA`, `pSB`: the kernel's pointers.
+void emitBlockScaleRows(OpBuilder &b, Location loc, const KernelParams &p,
+                        Value wg, Value wtid, Value m0, Value n0, Value pSA,
+                        Value pSB, MainloopValues &v);
+
+/// Block-scaled fp8: the main loop of one work item of `len` k-tiles from
+/// ring counter `it0` (a whole tile: K block kb is k-tile kb). Per k-tile:
+/// the three scales' loads, the k-tile's wgmmas into a temporary
+/// accumulator set from zero (buildKTile), the wait for them, the stage's
+/// release, and the promotion acc = fma(tmp, SA[row][kb] x SB[nb][kb],
+/// acc) on the accumulators (zero before the first k-tile).
+MainloopResult buildBlockScaledMainLoop(OpBuilder &b, Location loc,
+                                        const KernelParams &p,
+                                        const MainloopValues &v, Value it0,
+                                        Value len);
 
 } // namespace mlir::tcgen::sm90
 

@@ -46,11 +46,24 @@ int64_t dtypeSize(DType dtype);
 /// How a kernel uses an operand. In: an extra read-only input of the fused
 /// epilogue (op.epilogue.inputs).
 /// Lhs2 and Rhs2 are the second product's operands of a kernel that
-/// computes C = A B + A2 B2 (add(gemm, gemm); op.k2).
-enum class OperandRole { Lhs, Rhs, Out, InOut, In, Lhs2, Rhs2, Offsets };
+/// computes C = A B + A2 B2 (add(gemm, gemm); op.k2). ScaleA and ScaleB are
+/// the f32 block scales of a block-scaled fp8 matmul (op.block_scales);
+/// Offsets the row offsets of a grouped product (op.groups).
+enum class OperandRole {
+  Lhs,
+  Rhs,
+  Out,
+  InOut,
+  In,
+  Lhs2,
+  Rhs2,
+  Offsets,
+  ScaleA,
+  ScaleB
+};
 
 /// Returns the manifest spelling of `role` ("lhs", "rhs", "out", "inout",
-/// "in", "lhs2", "rhs2", "offsets").
+/// "in", "lhs2", "rhs2", "offsets", "scale_a", "scale_b").
 const char *roleName(OperandRole role);
 /// Parses a manifest role name; std::nullopt if unknown.
 std::optional<OperandRole> parseRole(std::string_view name);
@@ -140,6 +153,17 @@ bool operator==(const EpilogueStep &a, const EpilogueStep &b);
 bool operator==(const Epilogue &a, const Epilogue &b);
 bool operator==(const Prologue &a, const Prologue &b);
 
+/// `op.block_scales`: a block-scaled fp8 matmul (DeepSeek-V3's recipe),
+/// C[m,n] = sum_kb SA[m/a0][kb] SB[n/b0][kb] sum_{k in block kb} A[m,k]
+/// B[k,n]: the block shapes of the scales, A's in (m, k) and B's in (n, k)
+/// (the only ones supported: [1, 128] and [128, 128]). The operands of
+/// roles scale_a ([ceil(m/a0), k/128]) and scale_b ([ceil(n/b0), k/128])
+/// are f32.
+struct BlockScaleInfo {
+  std::vector<int64_t> a = {1, 128}, b = {128, 128};
+};
+bool operator==(const BlockScaleInfo &a, const BlockScaleInfo &b);
+
 /// `op`: the computation. For kind "matmul": C[m,n] (+)= A[m,k] B[k,n],
 /// or with batch > 1, for every b < batch, C[b,m,n] (+)= A[b,m,k] B[b,k,n],
 /// or with batch_reduce, C[m,n] (+)= sum_b A[b,m,k] B[b,k,n].
@@ -180,6 +204,8 @@ struct OpInfo {
   /// operand of role "offsets" holds the groups' row offsets (groups + 1
   /// i32 or i64 values on the device). 0: not grouped.
   int64_t groups = 0;
+  /// A block-scaled fp8 matmul (`op.block_scales`), if any.
+  std::optional<BlockScaleInfo> blockScales;
 };
 
 /// One entry of `operands`.
