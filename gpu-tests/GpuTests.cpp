@@ -623,6 +623,8 @@ TEST(RuntimeHost, NullArguments) {
   EXPECT_STREQ(tcgen_rt_status_name(TCGEN_ERROR_VALIDATION),
                "TCGEN_ERROR_VALIDATION");
   EXPECT_STREQ(tcgen_rt_dtype_name(TCGEN_DTYPE_BF16), "bf16");
+  // A grouped product's i64 row offsets.
+  EXPECT_STREQ(tcgen_rt_dtype_name(TCGEN_DTYPE_I64), "i64");
 }
 
 TEST(RuntimeHost, NoDeviceIsAnErrorNotACrash) {

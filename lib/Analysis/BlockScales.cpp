@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tcgen/Analysis/Contraction.h"
+#include "tcgen/Analysis/Grouped.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -27,8 +28,11 @@ static constexpr const char *kForm =
 
 bool mlir::tcgen::isBlockScaledCandidate(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
+  // A grouped product also reads four inputs, its last two the groups'
+  // row offsets (integers): not a block-scaled candidate.
   return generic && generic.getNumDpsInputs() == 4 &&
-         generic.getNumDpsInits() == 1 && generic.getNumReductionLoops() >= 1;
+         generic.getNumDpsInits() == 1 &&
+         generic.getNumReductionLoops() >= 1 && !isGroupedCandidate(op);
 }
 
 namespace {

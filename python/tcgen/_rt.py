@@ -37,6 +37,7 @@ DTYPES = {
     "i32": 5,
     "e4m3": 6,
     "e5m2": 7,
+    "i64": 8,
 }
 
 # Bytes per element, by manifest spelling.
@@ -49,6 +50,7 @@ DTYPE_SIZES = {
     "i32": 4,
     "e4m3": 1,
     "e5m2": 1,
+    "i64": 8,
 }
 
 STATUS_NAMES = {

@@ -152,7 +152,7 @@ tcgen_status tcgen::rt::convertArgs(const tcgen_tensor_arg *args, int nargs,
                   prefix + "invalid rank " + std::to_string(a.rank));
     if (a.rank > 0 && (!a.shape || !a.strides))
       return fail(TCGEN_ERROR_VALIDATION, prefix + "shape or strides is null");
-    if (a.dtype < TCGEN_DTYPE_F16 || a.dtype > TCGEN_DTYPE_E5M2)
+    if (a.dtype < TCGEN_DTYPE_F16 || a.dtype > TCGEN_DTYPE_I64)
       return fail(TCGEN_ERROR_VALIDATION,
                   prefix + "unknown dtype value " +
                       std::to_string(static_cast<int>(a.dtype)));

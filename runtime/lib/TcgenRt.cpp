@@ -526,7 +526,7 @@ const char *tcgen_rt_load_note(const tcgen_kernel *k) {
 }
 
 const char *tcgen_rt_dtype_name(tcgen_dtype dtype) {
-  if (dtype < TCGEN_DTYPE_F16 || dtype > TCGEN_DTYPE_E5M2)
+  if (dtype < TCGEN_DTYPE_F16 || dtype > TCGEN_DTYPE_I64)
     return "?";
   return dtypeName(static_cast<DType>(dtype));
 }

@@ -63,7 +63,8 @@ typedef enum tcgen_dtype {
   TCGEN_DTYPE_I8 = 4,
   TCGEN_DTYPE_I32 = 5,
   TCGEN_DTYPE_E4M3 = 6, /* 8-bit float, 4 exponent bits (OCP FP8 E4M3) */
-  TCGEN_DTYPE_E5M2 = 7  /* 8-bit float, 5 exponent bits (OCP FP8 E5M2) */
+  TCGEN_DTYPE_E5M2 = 7, /* 8-bit float, 5 exponent bits (OCP FP8 E5M2) */
+  TCGEN_DTYPE_I64 = 8   /* 64-bit integer (a grouped product's row offsets) */
 } tcgen_dtype;
 
 /** One tensor argument. A launch passes one per manifest operand, in the
