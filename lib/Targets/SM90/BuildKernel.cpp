@@ -25,6 +25,11 @@ namespace mlir::tcgen {
 #define GEN_PASS_DEF_TCGENSM90BUILDKERNELPASS
 #include "tcgen/Targets/SM90/Passes.h.inc"
 
+/// The bytes up to which pack = auto has the producer copy an operand whose
+/// rows TMA cannot read with cp.async rather than pack it first (measured
+/// up to 256 x 250 x 2 bytes).
+static constexpr int64_t kSmallAsyncBytes = 128 * 1024;
+
 /// Replaces the f32 `tanh` by PTX's tanh.approx.f32 (sm_75 and later);
 /// returns `result`, or the new value if it was the tanh's.
 static Value replaceWithFastTanh(math::TanhOp tanh, Value result) {
@@ -680,7 +685,14 @@ struct BuildKernelPass final
                                : rowBytes % 8 == 0 ? 8
                                : rowBytes % 4 == 0 ? 4
                                                    : 0;
-      if (pack == "async" && !transform && asyncVec &&
+      // pack = auto: a small operand whose rows TMA cannot read (4 or 8
+      // bytes apart, not 16) is copied by the producer too: a pack kernel
+      // would cost a launch of 2-4 us (H200, every dimension <= 256:
+      // 0.58-0.75 of cuBLAS with the pack, 0.93-1.13 without;
+      // docs/log/2026-11-28-new-kernels-gpu.md).
+      const bool smallUnreadable = pack == "auto" && rowBytes % 16 != 0 &&
+                                   allRows * rowBytes <= kSmallAsyncBytes;
+      if ((pack == "async" || smallUnreadable) && !transform && asyncVec &&
           rowBytes % 128 != 0 && asyncForm) {
         bool isA = operand == "A";
         (isA ? p.aAsync : p.bAsync) = true;

@@ -37,3 +37,34 @@ func.func @eight(%A: memref<256x256xf16>, %B: memref<256x100xf16>, %C: memref<25
   linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma", pack = "async">} ins(%A, %B : memref<256x256xf16>, memref<256x100xf16>) outs(%C : memref<256x100xf32>)
   return
 }
+
+// -----
+
+// pack = auto: A's rows are 100 bytes apart (K = 50), which TMA cannot
+// read, and A is small (10 KB): the producer copies it in 4-byte pieces
+// rather than a pack kernel running first. B's rows (400 bytes) stay
+// with TMA.
+// CHECK-LABEL: gpu.func @auto_small_kernel(
+// CHECK-SAME:    tcgen.params = ["ptr:A", "tensormap:B", "tensormap:C"]
+// CHECK-NOT:   tcgen.packs
+// CHECK:       nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache =  ca
+func.func @auto_small(%A: memref<100x50xf16>, %B: memref<50x200xf16>, %C: memref<100x200xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<100x200xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<100x50xf16>, memref<50x200xf16>) outs(%C : memref<100x200xf32>)
+  return
+}
+
+// -----
+
+// pack = auto with a large A (1024 x 1002, 2 MB) whose rows TMA cannot
+// read (2004 bytes apart): packed first, then read by TMA.
+// CHECK-LABEL: gpu.func @auto_large_kernel(
+// CHECK-SAME:    tcgen.packs = [{{.*}}operand = "A"{{.*}}tcgen.params = ["tensormap:A", "tensormap:B", "tensormap:C"]
+// CHECK-NOT:   nvvm.cp.async.shared.global
+func.func @auto_large(%A: memref<1024x1002xf16>, %B: memref<1002x256xf16>, %C: memref<1024x256xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%C : memref<1024x256xf32>)
+  linalg.matmul {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">} ins(%A, %B : memref<1024x1002xf16>, memref<1002x256xf16>) outs(%C : memref<1024x256xf32>)
+  return
+}
