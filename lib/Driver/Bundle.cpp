@@ -267,6 +267,34 @@ static LogicalResult readEpilogue(func::FuncOp func, DictionaryAttr attr,
   return success();
 }
 
+/// The manifest's packs from the kernel's tcgen.packs attribute (the copies
+/// of operands with rows TMA cannot read, run before the kernel).
+static void readPacks(Operation *kernel, ::tcgen::Manifest &m) {
+  auto packs = kernel->getAttrOfType<ArrayAttr>("tcgen.packs");
+  if (!packs)
+    return;
+  for (Attribute a : packs) {
+    auto d = cast<DictionaryAttr>(a);
+    ::tcgen::Pack pack;
+    pack.operand = d.getAs<StringAttr>("operand").getValue().str();
+    pack.entry = d.getAs<StringAttr>("entry").getValue().str();
+    ArrayRef<int64_t> strides =
+        d.getAs<DenseI64ArrayAttr>("strides").asArrayRef();
+    pack.strides.assign(strides.begin(), strides.end());
+    // Like the operand: a transposed copy is described by the logical
+    // shape with swapped strides (the kernel's layout: with M or N = 1 it
+    // reads a transposed argument in the other layout).
+    auto packed = kernel->getAttrOfType<DenseBoolArrayAttr>("tcgen.transposed");
+    if (isTransposed(packed, pack.operand))
+      swapMatrixDims(pack.strides);
+    ArrayRef<int64_t> grid = d.getAs<DenseI64ArrayAttr>("grid").asArrayRef();
+    ArrayRef<int64_t> block = d.getAs<DenseI64ArrayAttr>("block").asArrayRef();
+    pack.grid = {grid[0], grid[1], grid[2]};
+    pack.block = {block[0], block[1], block[2]};
+    m.packs.push_back(std::move(pack));
+  }
+}
+
 /// Kernels the sm90 back end generated: the ABI is on the gpu.func.
 static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
                                         std::vector<KernelRecord> &kernels) {
@@ -422,30 +450,7 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
       }
       m.params.push_back(param);
     }
-    if (auto packs = kernel->getAttrOfType<ArrayAttr>("tcgen.packs")) {
-      for (Attribute a : packs) {
-        auto d = cast<DictionaryAttr>(a);
-        ::tcgen::Pack pack;
-        pack.operand = d.getAs<StringAttr>("operand").getValue().str();
-        pack.entry = d.getAs<StringAttr>("entry").getValue().str();
-        ArrayRef<int64_t> strides =
-            d.getAs<DenseI64ArrayAttr>("strides").asArrayRef();
-        pack.strides.assign(strides.begin(), strides.end());
-        // Like the operand: a transposed copy is described by the logical
-        // shape with swapped strides (the kernel's layout: with M or N = 1
-        // it reads a transposed argument in the other layout).
-        auto packed =
-            kernel->getAttrOfType<DenseBoolArrayAttr>("tcgen.transposed");
-        if (isTransposed(packed, pack.operand))
-          swapMatrixDims(pack.strides);
-        ArrayRef<int64_t> grid = d.getAs<DenseI64ArrayAttr>("grid").asArrayRef();
-        ArrayRef<int64_t> block =
-            d.getAs<DenseI64ArrayAttr>("block").asArrayRef();
-        pack.grid = {grid[0], grid[1], grid[2]};
-        pack.block = {block[0], block[1], block[2]};
-        m.packs.push_back(std::move(pack));
-      }
-    }
+    readPacks(kernel, m);
     ArrayRef<int64_t> l = launch.asArrayRef();
     m.launch.grid = {l[0], l[1], l[2]};
     m.launch.block = {l[3], l[4], l[5]};
