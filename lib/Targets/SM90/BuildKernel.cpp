@@ -30,6 +30,14 @@ namespace mlir::tcgen {
 /// up to 256 x 250 x 2 bytes).
 static constexpr int64_t kSmallAsyncBytes = 128 * 1024;
 
+/// The k-tiles of one fp8 wgmma chain before its sums are added into f32
+/// registers: 64 k-tiles of 128, a K of 8192, over which fp8 kernels passed
+/// their checks without it (the random-problem runs of
+/// docs/log/2026-11-28-random-22k.md). H200, 4096 x 2048 x 7168: a chain
+/// every 32 k-tiles ran 10 % slower than one chain; 8192³ within the run's
+/// noise.
+static constexpr int64_t kFP8PromoteKTiles = 64;
+
 /// Replaces the f32 `tanh` by PTX's tanh.approx.f32 (sm_75 and later);
 /// returns `result`, or the new value if it was the tanh's.
 static Value replaceWithFastTanh(math::TanhOp tanh, Value result) {
@@ -586,6 +594,14 @@ struct BuildKernelPass final
       p.blockScaled = true;
       p.scaleKBlocks = pa.blockScales->kBlocks;
     }
+    // fp8 over more than kFP8PromoteKTiles k-tiles (or a K known at launch
+    // only): the sums leave wgmma's accumulator every kFP8PromoteKTiles
+    // k-tiles (KernelParams::promoteKTiles).
+    // (A summed batch walks K once per batch matrix.)
+    const int64_t chainK = p.k * (p.batchReduce ? p.batch : 1);
+    if (p.isFP8() && !p.blockScaled &&
+        (dynamicShape || chainK > kFP8PromoteKTiles * p.blockK))
+      p.promoteKTiles = kFP8PromoteKTiles;
     if (accumulate) {
       p.fusedEpilogue = true;
       p.matmulType = "f32";

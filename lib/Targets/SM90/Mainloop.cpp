@@ -392,10 +392,64 @@ static Value buildRegisterAMainLoop(OpBuilder &b, Location loc,
   return loop.getResult(0);
 }
 
+/// One wgmma chain over `len` k-tiles from ring counter `it0`, the
+/// accumulators from zero (buildMainLoop without promotion).
+static MainloopResult buildChain(OpBuilder &b, Location loc,
+                                 const KernelParams &p,
+                                 const MainloopValues &v, Value it0,
+                                 Value len);
+
+/// Elementwise sum of two accumulator structs.
+static Value addAccumulators(OpBuilder &b, Location loc,
+                             const KernelParams &p, Value x, Value y) {
+  Value out = x;
+  for (int64_t i = 0; i < p.accRegs(); ++i) {
+    Value a = LLVM::ExtractValueOp::create(b, loc, x, i);
+    Value c = LLVM::ExtractValueOp::create(b, loc, y, i);
+    Value s = LLVM::FAddOp::create(b, loc, a, c);
+    out = LLVM::InsertValueOp::create(b, loc, out, s, i);
+  }
+  return out;
+}
+
 MainloopResult mlir::tcgen::sm90::buildMainLoop(OpBuilder &b, Location loc,
                                                 const KernelParams &p,
                                                 const MainloopValues &v,
                                                 Value it0, Value len) {
+  if (p.promoteKTiles <= 0)
+    return buildChain(b, loc, p, v, it0, len);
+  // Groups of promoteKTiles k-tiles, each its own chain (the last one
+  // shorter), their sums added into f32 registers.
+  Value group = arith::ConstantOp::create(b, loc, b.getIndexAttr(p.promoteKTiles));
+  Value groupLess = arith::SubIOp::create(b, loc, group, v.c1);
+  Value padded = arith::AddIOp::create(b, loc, len, groupLess);
+  Value groups = arith::DivUIOp::create(b, loc, padded, group);
+  Value c0 = arith::ConstantOp::create(b, loc, b.getIndexAttr(0));
+  Value zero = LLVM::ZeroOp::create(b, loc, accumulatorType(b.getContext(), p));
+  SmallVector<Value> zeros(p.prologueInRegisters ? 1 : p.rowBlocks, zero);
+  auto loop = scf::ForOp::create(
+      b, loc, c0, groups, v.c1, zeros,
+      [&](OpBuilder &lb, Location l, Value g, ValueRange sums) {
+        Value done = arith::MulIOp::create(lb, l, g, group);
+        Value start = arith::AddIOp::create(lb, l, it0, done);
+        Value left = arith::SubIOp::create(lb, l, len, done);
+        Value count = arith::MinUIOp::create(lb, l, left, group);
+        MainloopResult chain = buildChain(lb, l, p, v, start, count);
+        SmallVector<Value> next;
+        for (auto [sum, acc] : llvm::zip(sums, chain.acc))
+          next.push_back(addAccumulators(lb, l, p, sum, acc));
+        scf::YieldOp::create(lb, l, next);
+      });
+  MainloopResult out;
+  out.acc.append(loop.getResults().begin(), loop.getResults().end());
+  out.itNext = arith::AddIOp::create(b, loc, it0, len);
+  return out;
+}
+
+static MainloopResult buildChain(OpBuilder &b, Location loc,
+                                 const KernelParams &p,
+                                 const MainloopValues &v, Value it0,
+                                 Value len) {
   // The first k-tile of every item is peeled: its first wgmma runs with
   // scale-d = 0 on an undefined accumulator, so that no instruction other
   // than wgmma writes the accumulator registers.

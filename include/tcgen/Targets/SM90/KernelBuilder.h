@@ -294,6 +294,13 @@ struct KernelParams {
   /// (L2) before the k-tile's wgmmas. Static sizes, data-parallel tiles,
   /// blockN 64 or 128, one row block, no cluster.
   bool blockScaled = false;
+  /// fp8 with per-tensor (or no) scales over a long K: every
+  /// `promoteKTiles` k-tiles the consumers wait for their wgmmas and add
+  /// the sums into f32 registers, starting the next group from zero
+  /// (wgmma keeps fewer bits than f32 when it accumulates fp8 products:
+  /// over K of about half a million the lost bits passed the check's
+  /// bound). 0: one chain over the whole K.
+  int64_t promoteKTiles = 0;
   int64_t scaleKBlocks = 0;
   bool anyAsync() const { return aAsync || bAsync; }
 
