@@ -611,7 +611,10 @@ struct KernelWait {
   }
 };
 
-std::string launchOnce(rt::Kernel &kernel, DeviceOperands &dev, double &ms) {
+} // namespace
+
+std::string tcgen::bench::launchTimed(rt::Kernel &kernel, DeviceOperands &dev,
+                                      double &ms) {
   KernelWait wait;
   cudaEvent_t start, stop;
   std::string e = formatCuda("cudaEventCreate", cudaEventCreate(&start));
@@ -635,7 +638,6 @@ std::string launchOnce(rt::Kernel &kernel, DeviceOperands &dev, double &ms) {
   cudaEventDestroy(stop);
   return e;
 }
-} // namespace
 
 void tcgen::bench::setKernelWaitHook(std::function<void(bool)> hook) {
   kernelWaitHook() = std::move(hook);
@@ -960,7 +962,7 @@ static std::string flattenSummedBatch(GemmSpec &spec,
 static std::string launchAndDownload(rt::Kernel &kernel, DeviceOperands &dev,
                                      size_t index, HostMatrix &out,
                                      double &ms) {
-  std::string e = launchOnce(kernel, dev, ms);
+  std::string e = launchTimed(kernel, dev, ms);
   if (e.empty())
     e = dev.buffers[index].download(out.bytes.data(), out.bytes.size());
   return e;
@@ -1043,7 +1045,7 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
   DeviceOperands dev;
   r.error = dev.create(manifest, host);
   for (int64_t i = 0; i < options.warmLaunches && r.error.empty(); ++i) {
-    r.error = launchOnce(kernel, dev, r.kernelMs);
+    r.error = launchTimed(kernel, dev, r.kernelMs);
     if (r.error.empty())
       r.error = dev.buffers[spec.cIndex].upload(host[spec.cIndex].bytes.data(),
                                                 host[spec.cIndex].bytes.size());

@@ -45,6 +45,11 @@ struct CheckOptions {
 /// never taken for a hang. Empty: no hook.
 void setKernelWaitHook(std::function<void(bool)> hook);
 
+/// Launches `kernel` once on `dev`'s arguments, waits for it and stores its
+/// CUDA-event time in `ms` (under the kernel-wait hook). Returns "" or what
+/// failed.
+std::string launchTimed(rt::Kernel &kernel, DeviceOperands &dev, double &ms);
+
 struct CheckResult {
   std::string error; // non-empty: the check could not run (not a FAIL)
   bool pass = false;

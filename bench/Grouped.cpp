@@ -131,26 +131,6 @@ void storeOffsets(const std::vector<int64_t> &offsets, DType dtype,
   }
 }
 
-/// Launches once and waits; returns "" or what failed.
-std::string launchAndWait(rt::Kernel &kernel, DeviceOperands &dev, double &ms) {
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  cudaEventRecord(start, nullptr);
-  std::string e = kernel.launch(dev.args, nullptr);
-  cudaEventRecord(stop, nullptr);
-  if (e.empty())
-    e = formatCuda("kernel execution (cudaEventSynchronize)",
-                   cudaEventSynchronize(stop));
-  float elapsed = 0;
-  if (e.empty())
-    cudaEventElapsedTime(&elapsed, start, stop);
-  ms = elapsed;
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return e;
-}
-
 /// Compares the sampled rows of `out` without an epilogue: maxnorm over
 /// each element's scale, Frobenius over the reference's norm.
 void compareRows(const HostMatrix &out, const std::vector<int64_t> &rows,
@@ -197,7 +177,7 @@ CheckResult checkRouting(rt::Kernel &kernel, const CheckOptions &options,
     r.error = dev.buffers[spec.cIndex].upload(host[spec.cIndex].bytes.data(),
                                               host[spec.cIndex].bytes.size());
   if (r.error.empty())
-    r.error = launchAndWait(kernel, dev, r.kernelMs);
+    r.error = launchTimed(kernel, dev, r.kernelMs);
   HostMatrix out = host[spec.cIndex];
   if (r.error.empty())
     r.error =
