@@ -361,6 +361,7 @@ static void emitPrologueSetup(Emitter &e, const KernelParams &p,
     Value pThread0 = e.add(pSlab, pT16);
     Value cTileP = e.i32(p.prologueA ? 0 : p.blockM * kSwizzleRowBytes);
     pv.pThread = e.add(pThread0, cTileP);
+    pv.pPiece = p.prologueA ? pT16 : pThread0;
     // A: named barrier 1 + w per warpgroup; B: named barrier 7 for all
     // consumer threads.
     if (p.prologueA) {
@@ -563,21 +564,36 @@ static void emitConsumer(Emitter &e, const KernelParams &p, KernelValues &v,
       emitPrologue(builder, loc, p, a.prologue, stage);
     };
   WorkItem item = emitWorkLoopBegin(b, e.loc, p, v);
-  RasterValues raster = emitRaster(b, e.loc, p, v, item.t, &item);
-  EpilogueValues ev = epilogueValues(v, a, item, raster);
+  // The tile's coordinates are computed after the main loop unless
+  // something before it reads them. Computed before, LLVM sinks them
+  // towards the epilogue, between the last wgmma and its wait_group 0, and
+  // a division among them (a 16-bit udiv by a raster group's rows) is a
+  // subroutine call across which ptxas lost track of the accumulators: it
+  // moved the wait past the epilogue's first reads of them (wrong results
+  // at random, found by the random-problem run).
+  const bool rasterFirst = p.tmaEpilogueOperand >= 0 || p.blockScaled;
+  std::optional<RasterValues> raster;
+  std::optional<EpilogueValues> evFirst;
+  if (rasterFirst) {
+    raster = emitRaster(b, e.loc, p, v, item.t, &item);
+    evFirst = epilogueValues(v, a, item, *raster);
+  }
   // The first k-tile of every item is peeled: its first wgmma runs with
   // scale-d = 0 on an undefined accumulator, so no instruction other than
   // wgmma writes the accumulator registers and ptxas injects no
   // warpgroup.arrive / wait (C7519 / C7517) around the chain.
   if (p.tmaEpilogueOperand >= 0)
-    emitEpilogueOperandPrefetch(b, e.loc, p, ev);
+    emitEpilogueOperandPrefetch(b, e.loc, p, *evFirst);
   if (p.blockScaled)
-    emitBlockScaleRows(b, e.loc, p, v.wg, v.wtid, raster.m0, raster.n0, a.pSA,
-                       a.pSB, m);
+    emitBlockScaleRows(b, e.loc, p, v.wg, v.wtid, raster->m0, raster->n0,
+                       a.pSA, a.pSB, m);
   MainloopResult main =
       p.blockScaled
           ? buildBlockScaledMainLoop(b, e.loc, p, m, item.it0, item.len)
           : buildMainLoop(b, e.loc, p, m, item.it0, item.len);
+  if (!rasterFirst)
+    raster = emitRaster(b, e.loc, p, v, item.t, &item);
+  EpilogueValues ev = evFirst ? *evFirst : epilogueValues(v, a, item, *raster);
   std::optional<StreamKFixup> fixup;
   if (p.streamK) {
     fixup = emitStreamKFixup(b, e.loc, p, v, item, main.acc[0]);

@@ -150,14 +150,17 @@ Value emitProducer(OpBuilder &b, Location loc, const KernelParams &p,
 
 /// The consumer-branch values of the fused prologue in shared memory.
 struct PrologueValues {
-  Value pRing32, pStageBytes, pThread, pBar, cPThreads;
+  /// pThread: the thread's first piece's shared address offset within the
+  /// stage; pPiece: the same offset within the slab (A) or tile (B).
+  Value pRing32, pStageBytes, pThread, pPiece, pBar, cPThreads;
 };
 
 /// The fused prologue for the stage `stage` (emitPrologue): on A, the
 /// warpgroup's 8 KiB slab of the A tile (its 64 rows, whatever the layout),
 /// read by its 128 threads 16 bytes at a time, 2 KiB apart; on B, the whole
-/// B tile (shared by the warpgroups) split over all consumer threads. Each
-/// piece is transformed element by element (@tcgen_prologue calls) and
+/// B tile (shared by the warpgroups) split over all consumer threads (the
+/// last round guarded where the tile is not a whole number of rounds, e.g.
+/// 128 rows over three warpgroups). Each piece is transformed element by element (@tcgen_prologue calls) and
 /// written back; the generic-proxy writes are fenced for the async proxy
 /// (wgmma reads through it) and the threads that share the tile wait for
 /// each other. The stage's address comes from the unmasked shared address

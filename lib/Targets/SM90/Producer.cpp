@@ -483,7 +483,15 @@ void mlir::tcgen::sm90::emitPrologue(OpBuilder &b, Location loc,
   Type elt = scalarType(b.getContext(), p.inType);
   auto vec = VectorType::get({8}, elt);
   auto shared = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  for (int64_t i = 0; i < bytes / stride; ++i) {
+  // Whole rounds of `stride` bytes, then (B over three warpgroups: 128 or
+  // 256 rows of 128 bytes against 6 KiB a round) a round whose threads
+  // past the tile's end skip.
+  for (int64_t i = 0; i * stride < bytes; ++i) {
+    OpBuilder::InsertionGuard guard(b);
+    if ((i + 1) * stride > bytes)
+      openIf(b, loc,
+             e.cmp(arith::CmpIPredicate::ult, v.pPiece,
+                   e.i32(bytes - i * stride)));
     Value off = e.i32(i * stride);
     Value ad = e.add(pBase, off);
     Value ptr = LLVM::IntToPtrOp::create(b, loc, shared, ad);

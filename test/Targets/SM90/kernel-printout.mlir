@@ -3,9 +3,10 @@
 // (stream-K with stores from registers, a 2x1 cluster with TMA stores,
 // sizes known at run time, a fused epilogue, a fused prologue in shared
 // memory and in registers, pack kernels, tf32, two row blocks per
-// warpgroup): the typed generator is checked op for op against the module
-// the former text generator produced (Inputs/printout-*.expected, made by
-// it).
+// warpgroup): the typed generator is checked op for op against stored
+// modules (Inputs/printout-*.expected: first those of the former text
+// generator; regenerated when the consumer's tile coordinates moved after
+// the main loop).
 // A change that means to alter the kernels regenerates them with the RUN
 // line's command.
 // RUN: tcgen-opt %t/diagnostics.mlir --pass-pipeline='builtin.module(tcgen-attach-target{arch=sm_90a},tcgen-sm90-build-kernel)' | diff %S/Inputs/printout-stream-k.expected -
