@@ -240,6 +240,7 @@ struct EpilogueContext {
   /// row b * rowsPerMatrix + i): the rows of one matrix; 0 for no batch.
   int64_t rowsPerMatrix = 0;
   double frobDelta = 0;    // frobBound * rms(reference), absolute
+  double frobRel = 0;      // frobBound, relative to the element's own acc
 
   /// Compiles the epilogue and finds its inputs in `host`.
   std::string init(const Manifest &manifest,
@@ -295,7 +296,12 @@ struct EpilogueContext {
       s.worstLo = allowed.lo, s.worstHi = allowed.hi;
     if (!withWidth || !std::isfinite(ref))
       return;
-    ValueRange tight = program.range(acc - frobDelta, acc + frobDelta, xp, rp);
+    // The accumulation's rounding grows with the element's own partial
+    // sums: an element above the rms is allowed its relative share. (An
+    // epilogue like exp weighs the largest elements most, whose errors the
+    // rms-wide band alone understates.)
+    double fd = std::max(frobDelta, frobRel * std::fabs(acc));
+    ValueRange tight = program.range(acc - fd, acc + fd, xp, rp);
     double half = std::max(tight.hi - ref, ref - tight.lo);
     if (std::isfinite(half) && half > 0)
       s.widthSq += half * half;
@@ -375,6 +381,7 @@ std::string compareEpilogueImpl(const Manifest &manifest,
   context.maxNormBound = r.maxNormBound;
   context.frobDelta =
       r.frobBound * (finite > 0 ? std::sqrt(sumSq / double(finite)) : 0.0);
+  context.frobRel = r.frobBound;
   EpilogueRows<T> rows{&context, flat, acc, scale, n, {}};
   rows.rowStats.resize(m);
   parallelFor(m, EpilogueRows<T>::rows, &rows);

@@ -549,6 +549,43 @@ TEST(EpilogueHost, CheckNamesOneWrongElement) {
   EXPECT_EQ(r.worstCol, 5);
 }
 
+/// exp(acc / 2) in f32 into an f32 C: an epilogue that weighs the largest
+/// elements most.
+FusedCase expCase() {
+  return FusedCase(makeEpilogue(DType::F32, {},
+                                {constant(0.5), {"mulf", {0, 1}, "f32"},
+                                 {"exp", {2}, "f32"}},
+                                3),
+                   {}, DType::F32);
+}
+
+/// The kernel's output with every k-sum off by `rel` of itself (alternating
+/// signs), as f32 accumulation over a long K leaves it.
+HostMatrix expWithRelativeError(FusedCase &c, double rel) {
+  return c.output([&](int64_t i, int64_t j, float) {
+    double acc = c.acc[i * c.spec.n + j];
+    double sign = (i + j) % 2 ? 1.0 : -1.0;
+    return std::exp(0.5 * acc * (1 + sign * rel));
+  });
+}
+
+TEST(EpilogueHost, CheckPassesExpOverRelativeAccumulationErrors) {
+  // Each element within the Frobenius bound of its own k-sum (1e-5 here):
+  // the largest elements dominate ||out - ref|| and their share of the
+  // band must grow with them (an fp32 16384-deep exp(acc * scale) of the
+  // random-problem run failed on the rms-wide band alone).
+  FusedCase c = expCase();
+  CheckResult r = c.check(expWithRelativeError(c, 6e-6));
+  EXPECT_TRUE(r.pass) << r.line(true);
+}
+
+TEST(EpilogueHost, CheckFailsExpWithErrorsPastTheBound) {
+  FusedCase c = expCase();
+  CheckResult r = c.check(expWithRelativeError(c, 5e-5));
+  EXPECT_FALSE(r.pass) << r.line(true);
+  EXPECT_GT(r.frob, r.frobBound);
+}
+
 TEST(EpilogueHost, CheckFailsAnUnwrittenElement) {
   FusedCase c = biasReluCase();
   HostMatrix out = c.output([&](int64_t i, int64_t j, float acc) {
