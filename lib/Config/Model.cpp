@@ -372,7 +372,16 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
         // of tiles (its predicted gain there was a 10-40 % loss), and at
         // 2560^3 (1.5 waves) a 6 % predicted gain measured a 7 % loss
         // (docs/log/PERFORMANCE-history.md, "The tile-size model").
-        if (c.streamK && c.tiles < 2 * d.sms)
+        // Except where the tiles fill a third to a half of the SMs over
+        // 96 k-tiles or more: each tile's k-tiles then spread over two or
+        // three blocks, whose fix-up costs less than the idle SMs (H200,
+        // bf16: 128 x 1600 x 6400, 50 tiles, 21.2 -> 18.8 us; 256 x 1024 x
+        // 8192, 64 tiles, 25.4 -> 22.4 us; with 6 tiles, 127 x 129 x 4095,
+        // or 104, 512 x 1600 x 6400, it loses 30-50 %:
+        // docs/log/2026-11-28-random-rerun.md).
+        bool thirdToHalfWaveLongK = c.tiles * 3 >= d.sms &&
+                                    c.tiles * 2 <= d.sms && c.kTiles >= 96;
+        if (c.streamK && c.tiles < 2 * d.sms && !thirdToHalfWaveLongK)
           continue;
         // A range of more than one tile holds a head, a whole tile and a
         // tail: the blocks then run out of step in k by up to the range's
