@@ -53,6 +53,10 @@ int64_t TargetBackend::getStreamKSplitTiles(int64_t, int64_t) const {
   missing(*this, "stream-K schedule");
 }
 
+int64_t TargetBackend::getStreamKBlocks(int64_t, int64_t) const {
+  missing(*this, "stream-K schedule");
+}
+
 int64_t TargetBackend::getRasterGroup(int64_t, int64_t, int64_t, int64_t,
                                       int64_t) const {
   missing(*this, "raster schedule");

@@ -228,11 +228,13 @@ void mlir::tcgen::model::predict(SM90Candidate &c, const Problem &p,
     // per tile.
     // (Nothing split, R = 0: the fix-up counted as for one wave of whole
     // ranges, its floor.)
-    int64_t perSM = ceilDiv(c.tiles * c.kTiles, sms);
-    int64_t splitTiles = sm90().getStreamKSplitTiles(c.tiles, sms);
+    // (Few tiles launch fewer blocks than SMs: getStreamKBlocks.)
+    int64_t blocks = sm90().getStreamKBlocks(c.tiles, sms);
+    int64_t perSM = ceilDiv(c.tiles * c.kTiles, blocks);
+    int64_t splitTiles = sm90().getStreamKSplitTiles(c.tiles, blocks);
     if (splitTiles == 0)
-      splitTiles = std::min(c.tiles, sms);
-    double unitsPerSM = double(splitTiles * c.kTiles) / double(sms);
+      splitTiles = std::min(c.tiles, blocks);
+    double unitsPerSM = double(splitTiles * c.kTiles) / double(blocks);
     int64_t contributors = int64_t(
         std::ceil(double(c.kTiles) / std::max(1.0, std::floor(unitsPerSM))));
     c.mainLoopUs = double(perSM) * c.kTileUs * d.streamKSlowdown;
@@ -279,7 +281,7 @@ static constexpr double kStreamKSpreadBytes = 30e6;
 /// 1024 x 14336^2 (~77 MB) lost 14-42 % to other tiles.
 static double streamKSpreadBytes(const SM90Candidate &c, const Problem &p,
                                  const DeviceConstants &d) {
-  int64_t sms = std::max<int64_t>(d.sms, 1);
+  int64_t sms = sm90().getStreamKBlocks(c.tiles, std::max<int64_t>(d.sms, 1));
   int64_t split = sm90().getStreamKSplitTiles(c.tiles, sms);
   double range = double(split) / double(sms);
   if (range <= 1.0)
@@ -372,16 +374,19 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
         // of tiles (its predicted gain there was a 10-40 % loss), and at
         // 2560^3 (1.5 waves) a 6 % predicted gain measured a 7 % loss
         // (docs/log/PERFORMANCE-history.md, "The tile-size model").
-        // Except where the tiles fill a third to a half of the SMs over
-        // 96 k-tiles or more: each tile's k-tiles then spread over two or
-        // three blocks, whose fix-up costs less than the idle SMs (H200,
-        // bf16: 128 x 1600 x 6400, 50 tiles, 21.2 -> 18.8 us; 256 x 1024 x
-        // 8192, 64 tiles, 25.4 -> 22.4 us; with 6 tiles, 127 x 129 x 4095,
-        // or 104, 512 x 1600 x 6400, it loses 30-50 %:
-        // docs/log/2026-11-28-random-rerun.md).
-        bool thirdToHalfWaveLongK = c.tiles * 3 >= d.sms &&
-                                    c.tiles * 2 <= d.sms && c.kTiles >= 96;
-        if (c.streamK && c.tiles < 2 * d.sms && !thirdToHalfWaveLongK)
+        // Except where the tiles fill at most half of the SMs over 64
+        // k-tiles or more: each tile's k-tiles then spread over up to four
+        // blocks (getStreamKBlocks), whose fix-up costs less than the idle
+        // SMs (H200, bf16, against whole tiles: 8 problems of 4 to 36
+        // tiles, 1.04-1.95x, geomean 1.52; 44 to 66 tiles over 96 k-tiles
+        // or more, 1.02-1.45x: docs/log/2026-11-28-random-rerun.md).
+        // There whole tiles (with or without a cluster) are not kept: the
+        // model's fix-up cost, fitted on full waves, ranks them first where
+        // stream-K measured faster.
+        bool halfWaveLongK = c.tiles * 2 <= d.sms && c.kTiles >= 64;
+        if (c.streamK && c.tiles < 2 * d.sms && !halfWaveLongK)
+          continue;
+        if (!c.streamK && halfWaveLongK && c.blockN % 64 == 0)
           continue;
         // A range of more than one tile holds a head, a whole tile and a
         // tail: the blocks then run out of step in k by up to the range's

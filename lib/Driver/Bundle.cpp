@@ -317,7 +317,7 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     auto launch = kernel
                       ? kernel->getAttrOfType<DenseI64ArrayAttr>("tcgen.launch")
                       : DenseI64ArrayAttr();
-    if (!config || !params || !boxes || !launch || launch.size() != 8)
+    if (!config || !params || !boxes || !launch || (launch.size() != 8 && launch.size() != 9))
       return func.emitError("generated kernel ") << kernelRef << " has no ABI";
     ::tcgen::Manifest m;
     m.entry = kernelRef.getValue().str();
@@ -462,6 +462,8 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     // block per SM).
     m.launch.persistent = l[7] != 0;
     m.launch.streamK = l[7] == 2;
+    if (l.size() > 8)
+      m.launch.streamKBlocks = l[8];
     ArrayRef<int64_t> bt = config.getBlockTile();
     m.launch.gridFormula = {std::string(m.op.batch > 1 && !m.op.batchReduce ? "batch * " : "") +
                                 "ceildiv(m, " + std::to_string(bt[0]) +

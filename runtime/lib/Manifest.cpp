@@ -290,6 +290,7 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.launch.dynamicSmemBytes == b.launch.dynamicSmemBytes &&
          a.launch.persistent == b.launch.persistent &&
          a.launch.streamK == b.launch.streamK &&
+         a.launch.streamKBlocks == b.launch.streamKBlocks &&
          a.launch.gridFormula == b.launch.gridFormula &&
          a.resources.registers == b.resources.registers &&
          a.resources.spillBytes == b.resources.spillBytes &&
@@ -1044,8 +1045,13 @@ bool parseLaunch(FieldReader &r, const Value &root, Launch &launch) {
       !r.integer(*l, "launch", "dynamic_smem_bytes", launch.dynamicSmemBytes,
                  true, 0) ||
       !r.boolean(*l, "launch", "persistent", launch.persistent, false) ||
-      !r.boolean(*l, "launch", "stream_k", launch.streamK, false))
+      !r.boolean(*l, "launch", "stream_k", launch.streamK, false) ||
+      !r.integer(*l, "launch", "stream_k_blocks", launch.streamKBlocks, false,
+                 1))
     return false;
+  if (launch.streamKBlocks > 0 && !launch.streamK)
+    return r.fail("field 'launch.stream_k_blocks': only a stream-K kernel "
+                  "(launch.stream_k) takes a block count");
   // Stream-K splits the tiles' k-loops over resident blocks that loop.
   if (launch.streamK && !launch.persistent)
     return r.fail("field 'launch.stream_k': a stream-K kernel must be "
@@ -1798,6 +1804,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
     launch.set("persistent", true);
   if (m.launch.streamK)
     launch.set("stream_k", true);
+  if (m.launch.streamKBlocks > 0)
+    launch.set("stream_k_blocks", m.launch.streamKBlocks);
   Value formula = Value::array();
   for (const std::string &f : m.launch.gridFormula)
     formula.push(f);

@@ -202,9 +202,14 @@ std::array<int64_t, 3> tcgen::launchedGrid(const Launch &launch, int smCount) {
     return grid;
   // A persistent kernel strides over grid[0] tiles with at most one block
   // per SM; a stream-K kernel shares the k-iterations of all tiles among
-  // exactly one block per SM, so that every SM has work even when there are
-  // fewer tiles than SMs.
-  grid[0] = launch.streamK ? smCount : std::min<int64_t>(grid[0], smCount);
+  // one block per SM, so that every SM has work even when there are fewer
+  // tiles than SMs (or among stream_k_blocks, if fewer).
+  if (launch.streamK)
+    grid[0] = launch.streamKBlocks > 0
+                  ? std::min<int64_t>(launch.streamKBlocks, smCount)
+                  : smCount;
+  else
+    grid[0] = std::min<int64_t>(grid[0], smCount);
   // The launch fails unless the grid is a multiple of the cluster; the
   // kernel reads its real grid size, so fewer blocks are fine.
   int64_t cluster = std::max<int64_t>(launch.cluster[0], 1);

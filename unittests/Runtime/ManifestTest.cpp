@@ -652,6 +652,15 @@ TEST(ManifestTest, StreamKRoundTrip) {
   other = m;
   other.launch.streamK = false;
   EXPECT_NE(other, m);
+  // stream_k_blocks: written when set, read back, compared.
+  EXPECT_EQ(text.find("stream_k_blocks"), std::string::npos) << text;
+  other = m;
+  other.launch.streamKBlocks = 24;
+  EXPECT_NE(other, m);
+  std::string blocks = writeManifest(other);
+  EXPECT_NE(blocks.find("\"stream_k_blocks\": 24"), std::string::npos)
+      << blocks;
+  EXPECT_EQ(parseOk(blocks), other);
 }
 
 TEST(ManifestTest, WriterLeavesOutWorkspaceFieldsWhenUnused) {
@@ -735,7 +744,14 @@ INSTANTIATE_TEST_SUITE_P(
                   "field 'launch.stream_k': a stream-K kernel must be "
                   "persistent, but launch.persistent is false"},
         ErrorCase{"StreamKIsNumber", "\"stream_k\": true", "\"stream_k\": 1",
-                  "field 'launch.stream_k' must be a bool, got number"}),
+                  "field 'launch.stream_k' must be a bool, got number"},
+        ErrorCase{"StreamKBlocksZero", "\"stream_k\": true",
+                  "\"stream_k\": true, \"stream_k_blocks\": 0",
+                  "field 'launch.stream_k_blocks' must be >= 1, got 0"},
+        ErrorCase{"StreamKBlocksWithoutStreamK", "\"stream_k\": true",
+                  "\"stream_k\": false, \"stream_k_blocks\": 24",
+                  "field 'launch.stream_k_blocks': only a stream-K kernel "
+                  "(launch.stream_k) takes a block count"}),
     [](const ::testing::TestParamInfo<ErrorCase> &info) {
       return std::string(info.param.name);
     });

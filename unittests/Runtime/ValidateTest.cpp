@@ -526,6 +526,24 @@ TEST(LaunchedGridTest, StreamKTakesExactlyOneBlockPerSM) {
   EXPECT_EQ(launchedGrid(l, 132), (Grid{132, 2, 3}));
 }
 
+TEST(LaunchedGridTest, StreamKBlocksCapTheGrid) {
+  using Grid = std::array<int64_t, 3>;
+  // Few tiles: stream_k_blocks blocks (four a tile), never more than SMs.
+  Launch l = tileLaunch(6, true, true);
+  l.streamKBlocks = 24;
+  EXPECT_EQ(launchedGrid(l, 132), (Grid{24, 1, 1}));
+  EXPECT_EQ(launchedGrid(l, 16), (Grid{16, 1, 1}));
+  // The workspace follows the launched grid: one slot per block.
+  Manifest m;
+  m.launch = l;
+  Param w;
+  w.kind = "workspace";
+  w.bytesPerBlock = 16400;
+  m.params.push_back(w);
+  EXPECT_EQ(workspaceBytes(m, 132), 24 * 16400);
+  EXPECT_EQ(workspaceBytes(m, 16), 16 * 16400);
+}
+
 TEST(LaunchedGridTest, UnknownSMCountKeepsTheManifestGrid) {
   using Grid = std::array<int64_t, 3>;
   EXPECT_EQ(launchedGrid(tileLaunch(72, true, true), 0), (Grid{72, 1, 1}));

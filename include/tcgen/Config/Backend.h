@@ -77,6 +77,9 @@ public:
   /// The tiles stream-K splits among `blocks` persistent blocks.
   virtual int64_t getStreamKSplitTiles(int64_t tiles, int64_t blocks) const;
 
+  /// The blocks a stream-K kernel of `tiles` tiles launches on `sms` SMs.
+  virtual int64_t getStreamKBlocks(int64_t tiles, int64_t sms) const;
+
   /// The raster group (tile rows walked before the next column) of a grid
   /// of `tilesM` x `tilesN` tiles of `unitM` x `unitN` on `slots` blocks.
   virtual int64_t getRasterGroup(int64_t tilesM, int64_t tilesN, int64_t unitM,

@@ -10,6 +10,7 @@
 
 #include "tcgen/Analysis/Contraction.h"
 #include "tcgen/Analysis/Epilogue.h"
+#include "tcgen/Config/Config.h"
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 #include "tcgen/Transforms/LoopTags.h"
 
@@ -37,6 +38,7 @@ static constexpr int64_t kSmallAsyncBytes = 128 * 1024;
 /// every 32 k-tiles ran 10 % slower than one chain; 8192³ within the run's
 /// noise.
 static constexpr int64_t kFP8PromoteKTiles = 64;
+
 
 /// Replaces the f32 `tanh` by PTX's tanh.approx.f32 (sm_75 and later);
 /// returns `result`, or the new value if it was the tanh's.
@@ -1072,11 +1074,20 @@ struct BuildKernelPass final
     // most one block per SM and the blocks stride over the tiles; stream-K
     // (2): exactly one block per SM, which share the k-tiles.
     int64_t schedule = p.streamK ? 2 : config.getPersistent() ? 1 : 0;
+    // Stream-K over few tiles: fewer blocks than SMs (streamKBlocks; the
+    // launch's stream_k_blocks, 0 for one per SM).
+    int64_t sms = getTypicalSMCount(getTargetOrDefault(func));
+    int64_t streamKBlocks =
+        p.streamK && !dynamicShape ? sm90::streamKBlocks(p.tiles(), sms) : 0;
+    if (streamKBlocks >= sms)
+      streamKBlocks = 0;
     // Sizes known at run time only: grid x = -1, one block per SM.
-    kernel->setAttr("tcgen.launch",
-                    b.getDenseI64ArrayAttr({dynamicShape ? -1 : p.tiles(), 1,
-                                            1, p.threads(), 1, 1,
-                                            p.smemBytes(), schedule}));
+    SmallVector<int64_t, 9> launch = {dynamicShape ? -1 : p.tiles(), 1, 1,
+                                      p.threads(), 1, 1, p.smemBytes(),
+                                      schedule};
+    if (streamKBlocks > 0)
+      launch.push_back(streamKBlocks);
+    kernel->setAttr("tcgen.launch", b.getDenseI64ArrayAttr(launch));
     // Blocks per cluster (x: the grid is one-dimensional).
     kernel->setAttr("tcgen.cluster",
                     b.getDenseI64ArrayAttr({p.clusterSize(), 1, 1}));

@@ -6,10 +6,11 @@
 //--- check.mlir
 // Stream-K: the kernel takes a workspace (two partial slots of 64 KiB and
 // 16 bytes of flags per block) and is launched with one block per SM
-// (schedule 2).
+// (schedule 2), or with four blocks a tile where that is fewer: its 4 tiles
+// on 16 blocks (the launch's ninth entry, the manifest's stream_k_blocks).
 // CHECK-LABEL: gpu.func @mm_kernel(
 // CHECK-SAME:    memref<256x512xf32>, %{{.*}}: !llvm.ptr) kernel
-// CHECK-SAME:    tcgen.launch = array<i64: 4, 1, 1, 384, 1, 1, 197632, 2>
+// CHECK-SAME:    tcgen.launch = array<i64: 4, 1, 1, 384, 1, 1, 197632, 2, 16>
 // CHECK-SAME:    tcgen.params = ["tensormap:A", "tensormap:B", "ptr:C", "workspace:131088"]
 // With TMA stores the finisher's tile goes out through the chunk buffers;
 // blocks that only contribute partials store no chunk.

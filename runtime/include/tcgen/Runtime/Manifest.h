@@ -271,6 +271,11 @@ struct Launch {
   /// grid[0] tiles evenly over the blocks they get; the runtime launches
   /// one block per SM along x, even when there are fewer tiles.
   bool streamK = false;
+  /// Stream-K: the blocks to launch, at most one per SM (`stream_k_blocks`;
+  /// 0: one per SM). Few tiles over a long K take fewer blocks than SMs, so
+  /// that each tile's k-tiles spread over a few blocks only, whose partial
+  /// sums the tile's last block adds one after the other.
+  int64_t streamKBlocks = 0;
 };
 
 /// `resources`: what ptxas reported (informational).
