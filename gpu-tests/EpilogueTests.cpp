@@ -552,11 +552,11 @@ TEST(EpilogueHost, CheckNamesOneWrongElement) {
 /// exp(acc / 2) in f32 into an f32 C: an epilogue that weighs the largest
 /// elements most.
 FusedCase expCase() {
-  return FusedCase(makeEpilogue(DType::F32, {},
-                                {constant(0.5), {"mulf", {0, 1}, "f32"},
-                                 {"exp", {2}, "f32"}},
-                                3),
-                   {}, DType::F32);
+  return FusedCase(
+      makeEpilogue(
+          DType::F32, {},
+          {constant(0.5), {"mulf", {0, 1}, "f32"}, {"exp", {2}, "f32"}}, 3),
+      {}, DType::F32);
 }
 
 /// The kernel's output with every k-sum off by `rel` of itself (alternating

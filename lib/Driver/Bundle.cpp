@@ -317,7 +317,8 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     auto launch = kernel
                       ? kernel->getAttrOfType<DenseI64ArrayAttr>("tcgen.launch")
                       : DenseI64ArrayAttr();
-    if (!config || !params || !boxes || !launch || (launch.size() != 8 && launch.size() != 9))
+    if (!config || !params || !boxes || !launch ||
+        (launch.size() != 8 && launch.size() != 9))
       return func.emitError("generated kernel ") << kernelRef << " has no ABI";
     ::tcgen::Manifest m;
     m.entry = kernelRef.getValue().str();

@@ -282,8 +282,7 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.op.accumulate == b.op.accumulate &&
          a.op.accumulator == b.op.accumulator &&
          a.op.epilogue == b.op.epilogue && a.op.prologue == b.op.prologue &&
-         a.op.blockScales == b.op.blockScales &&
-         a.operands == b.operands &&
+         a.op.blockScales == b.op.blockScales && a.operands == b.operands &&
          a.params == b.params && a.launch.grid == b.launch.grid &&
          a.launch.block == b.launch.block &&
          a.launch.cluster == b.launch.cluster &&

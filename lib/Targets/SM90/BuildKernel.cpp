@@ -39,7 +39,6 @@ static constexpr int64_t kSmallAsyncBytes = 128 * 1024;
 /// noise.
 static constexpr int64_t kFP8PromoteKTiles = 64;
 
-
 /// Replaces the f32 `tanh` by PTX's tanh.approx.f32 (sm_75 and later);
 /// returns `result`, or the new value if it was the tanh's.
 static Value replaceWithFastTanh(math::TanhOp tanh, Value result) {
@@ -1082,9 +1081,9 @@ struct BuildKernelPass final
     if (streamKBlocks >= sms)
       streamKBlocks = 0;
     // Sizes known at run time only: grid x = -1, one block per SM.
-    SmallVector<int64_t, 9> launch = {dynamicShape ? -1 : p.tiles(), 1, 1,
-                                      p.threads(), 1, 1, p.smemBytes(),
-                                      schedule};
+    int64_t gridX = dynamicShape ? -1 : p.tiles();
+    SmallVector<int64_t, 9> launch = {
+        gridX, 1, 1, p.threads(), 1, 1, p.smemBytes(), schedule};
     if (streamKBlocks > 0)
       launch.push_back(streamKBlocks);
     kernel->setAttr("tcgen.launch", b.getDenseI64ArrayAttr(launch));

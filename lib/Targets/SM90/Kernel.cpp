@@ -585,8 +585,8 @@ static void emitConsumer(Emitter &e, const KernelParams &p, KernelValues &v,
   if (p.tmaEpilogueOperand >= 0)
     emitEpilogueOperandPrefetch(b, e.loc, p, *evFirst);
   if (p.blockScaled)
-    emitBlockScaleRows(b, e.loc, p, v.wg, v.wtid, raster->m0, raster->n0,
-                       a.pSA, a.pSB, m);
+    emitBlockScaleRows(b, e.loc, p, v.wg, v.wtid, raster->m0, raster->n0, a.pSA,
+                       a.pSB, m);
   MainloopResult main =
       p.blockScaled
           ? buildBlockScaledMainLoop(b, e.loc, p, m, item.it0, item.len)

@@ -160,11 +160,12 @@ struct PrologueValues {
 /// read by its 128 threads 16 bytes at a time, 2 KiB apart; on B, the whole
 /// B tile (shared by the warpgroups) split over all consumer threads (the
 /// last round guarded where the tile is not a whole number of rounds, e.g.
-/// 128 rows over three warpgroups). Each piece is transformed element by element (@tcgen_prologue calls) and
-/// written back; the generic-proxy writes are fenced for the async proxy
-/// (wgmma reads through it) and the threads that share the tile wait for
-/// each other. The stage's address comes from the unmasked shared address
-/// (%pRing32): in a cluster the descriptors' masked one is not an address.
+/// 128 rows over three warpgroups). Each piece is transformed element by
+/// element (@tcgen_prologue calls) and written back; the generic-proxy writes
+/// are fenced for the async proxy (wgmma reads through it) and the threads that
+/// share the tile wait for each other. The stage's address comes from the
+/// unmasked shared address (%pRing32): in a cluster the descriptors' masked
+/// one is not an address.
 void emitPrologue(OpBuilder &b, Location loc, const KernelParams &p,
                   const PrologueValues &v, Value stage);
 
