@@ -87,6 +87,7 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
   p.n = plannedSize(info.n);
   p.k = plannedSize(info.k);
   p.batch = info.batch;
+  p.dynamic = info.isDynamic();
   // A summed batch is one longer K loop per tile of the one C.
   if (info.batchReduce && !ShapedType::isDynamic(info.k)) {
     p.k = info.batch * info.k;

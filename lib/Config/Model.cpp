@@ -386,7 +386,7 @@ mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
         bool halfWaveLongK = c.tiles * 2 <= d.sms && c.kTiles >= 64;
         if (c.streamK && c.tiles < 2 * d.sms && !halfWaveLongK)
           continue;
-        if (!c.streamK && halfWaveLongK && c.blockN % 64 == 0)
+        if (!c.streamK && halfWaveLongK && c.blockN % 64 == 0 && !p.dynamic)
           continue;
         // A range of more than one tile holds a head, a whole tile and a
         // tail: the blocks then run out of step in k by up to the range's

@@ -53,3 +53,18 @@ func.func @short_k(%A: memref<512x1024xbf16>, %B: memref<1024x512xbf16>, %C: mem
   linalg.matmul ins(%A, %B : memref<512x1024xbf16>, memref<1024x512xbf16>) outs(%C : memref<512x512xbf16>)
   return
 }
+
+// -----
+
+// M known at launch only (planned as 4096: 64 tiles of 64 x 64 over 128
+// k-tiles): data-parallel tiles, as stream-K's partition needs one tile
+// count, and tiles as wide as N (not the 160-wide ones the stream-K
+// preference would otherwise leave).
+// CHECK-LABEL: func.func @dynamic_m
+// CHECK: block = [{{[0-9]+}}, 64, 64]{{.*}}streamk = false
+func.func @dynamic_m(%A: memref<?x8192xbf16>, %B: memref<8192x64xbf16>, %C: memref<?x64xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  linalg.fill ins(%zero : bf16) outs(%C : memref<?x64xbf16>)
+  linalg.matmul ins(%A, %B : memref<?x8192xbf16>, memref<8192x64xbf16>) outs(%C : memref<?x64xbf16>)
+  return
+}

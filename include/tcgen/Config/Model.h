@@ -47,6 +47,9 @@ struct Problem {
   /// The same for A: the tiles 64 columns wide read A twice per flop as
   /// often as those of 128.
   bool aSlowRows = false;
+  /// A size known only at run time (planned as 4096): data-parallel tiles
+  /// only (stream-K's partition is planned for one tile count).
+  bool dynamic = false;
   double flops() const {
     return 2.0 * double(batch) * double(m) * double(n) * double(k);
   }
