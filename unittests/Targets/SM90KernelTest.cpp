@@ -112,6 +112,19 @@ TEST(SM90Kernel, StreamKSplitsThePartialWave) {
   EXPECT_EQ(streamKSplitTiles(132, 132), 0);
 }
 
+TEST(SM90Kernel, StreamKBlocksFourATileWhereFewer) {
+  // 6 tiles (127 x 129 x 4095): 24 blocks, every tile split over 4 of them
+  // (all tiles split under two waves of the 24).
+  EXPECT_EQ(streamKBlocks(6, 132), 24);
+  EXPECT_EQ(streamKSplitTiles(6, streamKBlocks(6, 132)), 6);
+  // From 33 tiles on, one block per SM.
+  EXPECT_EQ(streamKBlocks(32, 132), 128);
+  EXPECT_EQ(streamKBlocks(33, 132), 132);
+  EXPECT_EQ(streamKBlocks(800, 132), 132);
+  // A card with fewer SMs caps it as well.
+  EXPECT_EQ(streamKBlocks(32, 114), 114);
+}
+
 TEST(SM90Kernel, RasterGroupSpansTheFewestBytes) {
   // 7168^3 in 128x256 tiles (56 x 28) on 132 SMs: a wave of 16 rows spans
   // 16 * 128 + 9 * 256 = 4352 against 5248 for 8 rows, 5248 for 4 and 5152
