@@ -137,6 +137,10 @@ private:
   LogicalResult checkCompute();
   LogicalResult checkCarried(Operation *copy);
   CopiedBuffer &bufferFor(Value memref);
+  /// Whether `memref` is a kernel parameter declared `__restrict__`
+  /// (tcgen.noalias) from which no copy statement loads: stores through it
+  /// cannot feed a later iteration's copies, which may then run first.
+  bool isRestrictOutput(Value memref) const;
 
   Operation *loop;
   PipelinePlan &plan;
@@ -144,6 +148,24 @@ private:
 };
 
 } // namespace
+
+bool LoopChecker::isRestrictOutput(Value memref) const {
+  auto arg = dyn_cast<BlockArgument>(memref);
+  auto fn = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
+                : func::FuncOp();
+  if (!fn || !arg.getOwner()->isEntryBlock() ||
+      !fn.getArgAttr(arg.getArgNumber(), "tcgen.noalias"))
+    return false;
+  for (const CopiedBuffer &b : plan.buffers)
+    for (Operation *store : b.stores) {
+      std::optional<Access> s = accessOf(store);
+      Operation *load = s ? s->stored.getDefiningOp() : nullptr;
+      std::optional<Access> l = load ? accessOf(load) : std::nullopt;
+      if (!l || l->memref == memref)
+        return false;
+    }
+  return true;
+}
 
 CopiedBuffer &LoopChecker::bufferFor(Value memref) {
   memref::GetGlobalOp get = sharedBuffer(memref);
@@ -342,10 +364,18 @@ LogicalResult LoopChecker::checkCompute() {
                            "statements), not only by copies";
         return WalkResult::interrupt();
       }
-      if (a->write) {
+      if (a->write && !isRestrictOutput(a->memref)) {
         op->emitError("the compute statements write memory other than "
-                      "registers, which a later iteration's copies may read");
+                      "registers, which a later iteration's copies may read "
+                      "(a __restrict__ parameter that no copy reads may be "
+                      "written)");
         return WalkResult::interrupt();
+      }
+      if (a->write) {
+        unsigned n = cast<BlockArgument>(a->memref).getArgNumber();
+        if (!llvm::is_contained(plan.restrictOutputs, n))
+          plan.restrictOutputs.push_back(n);
+        return WalkResult::advance();
       }
       if (memref::GetGlobalOp get = sharedBuffer(a->memref))
         for (CopiedBuffer &b : plan.buffers)
@@ -506,6 +536,9 @@ std::string mlir::tcgen::explainPipeline(const PipelinePlan &plan) {
     os << "    compute(k) -> copy(k+1) through @" << b.name
        << ": false (write after read), removed by multi-buffering\n";
   }
+  for (unsigned n : plan.restrictOutputs)
+    os << "    compute(k) -> copy(k+j) through parameter " << n
+       << ": none (it is __restrict__ and no copy reads it)\n";
   os << "  shared memory: " << plan.stageBytes() << " bytes a stage, "
      << plan.otherSharedBytes << " bytes of other buffers\n";
   return text;

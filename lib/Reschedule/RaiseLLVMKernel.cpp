@@ -179,6 +179,12 @@ LogicalResult KernelRaiser::raiseSignature() {
   newFn->setAttr("tcgen.kernel", b.getUnitAttr());
   if (Attribute launch = fn->getAttr("tcgen.launch"))
     newFn->setAttr("tcgen.launch", launch);
+  // A `__restrict__` pointer (LLVM's noalias) aliases no other parameter:
+  // the pipeline analysis lets the compute statements store through it.
+  for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+    if (isa<MemRefType>(argTypes[i]) &&
+        fn.getArgAttr(i, LLVM::LLVMDialect::getNoAliasAttrName()))
+      newFn.setArgAttr(i, "tcgen.noalias", b.getUnitAttr());
 
   // Blocks first (with their non-pointer arguments), so that branches can
   // name blocks not raised yet.

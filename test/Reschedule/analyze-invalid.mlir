@@ -255,7 +255,29 @@ func.func @computeWritesGlobal(%A: memref<?xf32>, %n: index) attributes {tcgen.k
     memref.store %v, %as[%tx] : memref<16xf32, #gpu.address_space<workgroup>>
     gpu.barrier
     %w = memref.load %as[%c1] : memref<16xf32, #gpu.address_space<workgroup>>
-    // expected-error @below {{the compute statements write memory other than registers, which a later iteration's copies may read}}
+    // expected-error @below {{the compute statements write memory other than registers, which a later iteration's copies may read (a __restrict__ parameter that no copy reads may be written)}}
+    memref.store %w, %A[%k] : memref<?xf32>
+    gpu.barrier
+  }
+  return
+}
+
+// -----
+
+// A __restrict__ parameter (tcgen.noalias) that the copies also read: a
+// later iteration's copy may read what the compute statements stored.
+memref.global "private" @As : memref<16xf32, #gpu.address_space<workgroup>>
+func.func @restrictButCopied(%A: memref<?xf32> {tcgen.noalias}, %n: index) attributes {tcgen.kernel} {
+  %as = memref.get_global @As : memref<16xf32, #gpu.address_space<workgroup>>
+  %tx = gpu.thread_id x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %n step %c1 {
+    %v = memref.load %A[%k] : memref<?xf32>
+    memref.store %v, %as[%tx] : memref<16xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %w = memref.load %as[%c1] : memref<16xf32, #gpu.address_space<workgroup>>
+    // expected-error @below {{the compute statements write memory other than registers, which a later iteration's copies may read (a __restrict__ parameter that no copy reads may be written)}}
     memref.store %w, %A[%k] : memref<?xf32>
     gpu.barrier
   }

@@ -7,6 +7,8 @@
 // RUN:   --canonicalize --cse | FileCheck %s
 // RUN: tcgen-opt %s -split-input-file --tcgen-reschedule-pipeline \
 // RUN:   --canonicalize --cse | FileCheck %s --check-prefix=AUTO
+// RUN: tcgen-opt %s -split-input-file --tcgen-reschedule-analyze \
+// RUN:   -mlir-print-op-on-diagnostic=false 2>&1 >/dev/null | FileCheck %s --check-prefix=RESTRICT
 
 // ANALYZE:      remark: pipelinable loop
 // ANALYZE-NEXT:   pipelined loop: scf.for (trip count dynamic)
@@ -169,5 +171,39 @@ func.func @innerCopyLoop(%A: memref<?xf32>, %C: memref<?xf32>) attributes {tcgen
     affine.yield %s : f32
   }
   affine.store %r, %C[symbol(%tx)] : memref<?xf32>
+  return
+}
+
+// -----
+
+// The compute statements store each iteration's result through a
+// __restrict__ parameter (tcgen.noalias) that no copy reads: no dependence
+// on later copies, so the loop is pipelined with the store in its compute.
+// RESTRICT:      remark: pipelinable loop
+// RESTRICT:      remark: pipelinable loop
+// RESTRICT:      remark: pipelinable loop
+// RESTRICT:          compute(k) -> copy(k+j) through parameter 1: none (it is __restrict__ and no copy reads it)
+// CHECK-LABEL: func.func @restrictOut
+// CHECK:      scf.for
+// CHECK:        nvgpu.device_async_copy
+// CHECK:        memref.store %{{.*}}, %arg1[
+memref.global "private" @Rs : memref<256xf32, #gpu.address_space<workgroup>>
+func.func @restrictOut(%A: memref<?xf32>, %C: memref<?xf32> {tcgen.noalias}, %n: index) attributes {tcgen.kernel} {
+  %rs = memref.get_global @Rs : memref<256xf32, #gpu.address_space<workgroup>>
+  %tx = gpu.thread_id x
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  scf.for %k = %c0 to %n step %c1 {
+    %base = arith.muli %k, %c256 : index
+    %i = arith.addi %base, %tx : index
+    %v = memref.load %A[%i] : memref<?xf32>
+    memref.store %v, %rs[%tx] : memref<256xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %w = memref.load %rs[%tx] : memref<256xf32, #gpu.address_space<workgroup>>
+    %d = arith.addf %w, %w : f32
+    memref.store %d, %C[%i] : memref<?xf32>
+    gpu.barrier
+  }
   return
 }

@@ -61,6 +61,9 @@ struct PipelinePlan {
   std::optional<int64_t> tripCount;
   /// Static shared memory of the buffers the loop does not copy into.
   int64_t otherSharedBytes = 0;
+  /// The numbers of the `__restrict__` parameters the compute statements
+  /// store into (no copy reads them).
+  SmallVector<unsigned> restrictOutputs;
 
   /// Bytes of one stage of all copied buffers.
   int64_t stageBytes() const;
