@@ -53,7 +53,7 @@ int64_t TargetBackend::getStreamKSplitTiles(int64_t, int64_t) const {
   missing(*this, "stream-K schedule");
 }
 
-int64_t TargetBackend::getStreamKBlocks(int64_t, int64_t) const {
+int64_t TargetBackend::getStreamKBlocks(int64_t, int64_t, bool) const {
   missing(*this, "stream-K schedule");
 }
 

@@ -229,7 +229,7 @@ void mlir::tcgen::model::predict(SM90Candidate &c, const Problem &p,
     // (Nothing split, R = 0: the fix-up counted as for one wave of whole
     // ranges, its floor.)
     // (Few tiles launch fewer blocks than SMs: getStreamKBlocks.)
-    int64_t blocks = c.swap ? sms : sm90().getStreamKBlocks(c.tiles, sms);
+    int64_t blocks = sm90().getStreamKBlocks(c.tiles, sms, c.swap);
     int64_t perSM = ceilDiv(c.tiles * c.kTiles, blocks);
     int64_t splitTiles = sm90().getStreamKSplitTiles(c.tiles, blocks);
     if (splitTiles == 0)
@@ -281,9 +281,8 @@ static constexpr double kStreamKSpreadBytes = 30e6;
 /// 1024 x 14336^2 (~77 MB) lost 14-42 % to other tiles.
 static double streamKSpreadBytes(const SM90Candidate &c, const Problem &p,
                                  const DeviceConstants &d) {
-  int64_t sms = std::max<int64_t>(d.sms, 1);
-  if (!c.swap)
-    sms = sm90().getStreamKBlocks(c.tiles, sms);
+  int64_t sms =
+      sm90().getStreamKBlocks(c.tiles, std::max<int64_t>(d.sms, 1), c.swap);
   int64_t split = sm90().getStreamKSplitTiles(c.tiles, sms);
   double range = double(split) / double(sms);
   if (range <= 1.0)

@@ -12,22 +12,12 @@
 #include <gtest/gtest.h>
 
 using namespace tcgen;
+using tcgen::testing::parseError;
+using tcgen::testing::parseOk;
 using tcgen::testing::replaceFirst;
 using tcgen::testing::sampleManifestText;
 
 namespace {
-
-Manifest parseOk(const std::string &text) {
-  Manifest m;
-  std::string error = parseManifest(text, m);
-  EXPECT_EQ(error, "");
-  return m;
-}
-
-std::string parseError(const std::string &text) {
-  Manifest m;
-  return parseManifest(text, m);
-}
 
 /// One edit of the manifest text and the error it must give.
 struct ErrorCase {

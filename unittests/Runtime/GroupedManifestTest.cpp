@@ -8,12 +8,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SampleManifest.h"
+
 #include "tcgen/Runtime/Manifest.h"
 #include "tcgen/Runtime/Validate.h"
 
 #include "gtest/gtest.h"
 
 using namespace tcgen;
+using tcgen::testing::parseError;
+using tcgen::testing::replaceFirst;
 
 namespace {
 
@@ -204,20 +208,6 @@ const char *kGrouped = R"json({
   "store": "global"
  }
 })json";
-
-std::string replaceFirst(std::string text, const std::string &from,
-                         const std::string &to) {
-  size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos)
-    text.replace(at, from.size(), to);
-  return text;
-}
-
-std::string parseError(const std::string &text) {
-  Manifest m;
-  return parseManifest(text, m);
-}
 
 TEST(GroupedManifest, ParsesAndRoundTrips) {
   Manifest m;

@@ -23,24 +23,14 @@ using tcgen::testing::batchedManifestText;
 using tcgen::testing::dynamicManifestText;
 using tcgen::testing::epilogueManifestText;
 using tcgen::testing::packManifestText;
+using tcgen::testing::parseError;
+using tcgen::testing::parseOk;
 using tcgen::testing::replaceFirst;
 using tcgen::testing::sampleManifestText;
 using tcgen::testing::streamKManifestText;
 using tcgen::testing::tensorMapManifestText;
 
 namespace {
-
-Manifest parseOk(const std::string &text) {
-  Manifest m;
-  std::string error = parseManifest(text, m);
-  EXPECT_EQ(error, "");
-  return m;
-}
-
-std::string parseError(const std::string &text) {
-  Manifest m;
-  return parseManifest(text, m);
-}
 
 TEST(ManifestTest, ParsesTheBundleDocExample) {
   Manifest m = parseOk(sampleManifestText());

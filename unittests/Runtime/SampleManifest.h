@@ -1,16 +1,35 @@
 //===- SampleManifest.h - The manifest of docs/BUNDLE.md ------*- C++ -*-===//
 //
 // This file implements a helper for the runtime unit tests: the example
-// manifest of docs/BUNDLE.md as text, and edits of it.
+// manifest of docs/BUNDLE.md as text, edits of it, and parsing with the
+// test's expectations.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TCGEN_UNITTESTS_RUNTIME_SAMPLEMANIFEST_H
 #define TCGEN_UNITTESTS_RUNTIME_SAMPLEMANIFEST_H
 
+#include "tcgen/Runtime/Manifest.h"
+
+#include <gtest/gtest.h>
+
 #include <string>
 
 namespace tcgen::testing {
+
+/// Parses `text`, expecting no error.
+inline Manifest parseOk(const std::string &text) {
+  Manifest m;
+  std::string error = parseManifest(text, m);
+  EXPECT_EQ(error, "");
+  return m;
+}
+
+/// The parser's error for `text` ("" if it parses).
+inline std::string parseError(const std::string &text) {
+  Manifest m;
+  return parseManifest(text, m);
+}
 
 /// Returns the example manifest of docs/BUNDLE.md, verbatim.
 inline std::string sampleManifestText() {
@@ -44,10 +63,12 @@ inline std::string sampleManifestText() {
 )json";
 }
 
-/// Returns `text` with the first occurrence of `from` replaced by `to`.
+/// Returns `text` with the first occurrence of `from` replaced by `to`,
+/// expecting `from` to occur.
 inline std::string replaceFirst(std::string text, const std::string &from,
                                 const std::string &to) {
   size_t pos = text.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
   if (pos != std::string::npos)
     text.replace(pos, from.size(), to);
   return text;

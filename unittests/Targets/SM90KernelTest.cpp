@@ -123,6 +123,8 @@ TEST(SM90Kernel, StreamKBlocksFourATileWhereFewer) {
   EXPECT_EQ(streamKBlocks(800, 132), 132);
   // A card with fewer SMs caps it as well.
   EXPECT_EQ(streamKBlocks(32, 114), 114);
+  // Swapped small-M kernels: one block per SM (as measured).
+  EXPECT_EQ(streamKBlocks(6, 132, /*swapped=*/true), 132);
 }
 
 TEST(SM90Kernel, RasterGroupSpansTheFewestBytes) {

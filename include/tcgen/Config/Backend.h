@@ -77,8 +77,10 @@ public:
   /// The tiles stream-K splits among `blocks` persistent blocks.
   virtual int64_t getStreamKSplitTiles(int64_t tiles, int64_t blocks) const;
 
-  /// The blocks a stream-K kernel of `tiles` tiles launches on `sms` SMs.
-  virtual int64_t getStreamKBlocks(int64_t tiles, int64_t sms) const;
+  /// The blocks a stream-K kernel of `tiles` tiles launches on `sms` SMs
+  /// (`swapped`: a kernel computing C^T = B^T A^T).
+  virtual int64_t getStreamKBlocks(int64_t tiles, int64_t sms,
+                                   bool swapped) const;
 
   /// The raster group (tile rows walked before the next column) of a grid
   /// of `tilesM` x `tilesN` tiles of `unitM` x `unitN` on `slots` blocks.

@@ -42,8 +42,9 @@ public:
   int64_t getStreamKSplitTiles(int64_t tiles, int64_t blocks) const override {
     return sm90::streamKSplitTiles(tiles, blocks);
   }
-  int64_t getStreamKBlocks(int64_t tiles, int64_t sms) const override {
-    return sm90::streamKBlocks(tiles, sms);
+  int64_t getStreamKBlocks(int64_t tiles, int64_t sms,
+                           bool swapped) const override {
+    return sm90::streamKBlocks(tiles, sms, swapped);
   }
   int64_t getRasterGroup(int64_t tilesM, int64_t tilesN, int64_t unitM,
                          int64_t unitN, int64_t slots) const override {

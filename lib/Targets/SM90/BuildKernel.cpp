@@ -1076,12 +1076,10 @@ struct BuildKernelPass final
     // Stream-K over few tiles: fewer blocks than SMs (streamKBlocks; the
     // launch's stream_k_blocks, 0 for one per SM).
     int64_t sms = getTypicalSMCount(getTargetOrDefault(func));
-    // (Not the swapped kernels of small M: their stream-K over few tiles
-    // was measured on one block per SM.)
-    int64_t streamKBlocks = p.streamK && !dynamicShape && !swap
-                                ? sm90::streamKBlocks(p.tiles(), sms)
-                                : 0;
-    if (streamKBlocks >= sms)
+    int64_t streamKBlocks =
+        p.streamK && !dynamicShape ? sm90::streamKBlocks(p.tiles(), sms, swap)
+                                   : sms;
+    if (streamKBlocks == sms)
       streamKBlocks = 0;
     // Sizes known at run time only: grid x = -1, one block per SM.
     int64_t gridX = dynamicShape ? -1 : p.tiles();

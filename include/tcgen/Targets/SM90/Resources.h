@@ -41,13 +41,15 @@ constexpr int64_t kStreamKContributors = 4;
 
 /// The blocks a stream-K kernel of `tiles` tiles launches on `sms` SMs: one
 /// per SM, or kStreamKContributors a tile where that is fewer (not the
-/// swapped kernels of small M, measured on one block per SM). Spread over
+/// `swapped` kernels of small M, measured on one block per SM). Spread over
 /// every SM, few tiles ran slower than whole tiles (127 x 129 x 4095, 6
 /// tiles over 64 k-tiles: 28.9 us against 20.7); four blocks a tile, 17.9
 /// us (two: 19.9, eight: 19.4; H200, bf16).
-constexpr int64_t streamKBlocks(int64_t tiles, int64_t sms) {
-  return tiles * kStreamKContributors < sms ? tiles * kStreamKContributors
-                                            : sms;
+constexpr int64_t streamKBlocks(int64_t tiles, int64_t sms,
+                                bool swapped = false) {
+  return !swapped && tiles * kStreamKContributors < sms
+             ? tiles * kStreamKContributors
+             : sms;
 }
 
 /// The raster group (tile rows of `unitM` x `unitN` cluster tiles walked
