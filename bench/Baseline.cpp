@@ -58,6 +58,14 @@ const BaselineEntry kBaselines[] = {
      "strided copies of A[b, m, k] and B[b, k, n] into one matrix each over "
      "K' = b k (only where the layout is not already so), then cuBLAS A' B' "
      "(a contraction over two K dimensions, op.batch_reduce; no epilogue)"},
+    {BaselineKind::DualGemm, "cublas x2 + pointwise",
+     "cuBLAS P = A B and P2 = A B2 into scratch matrices, then one pointwise "
+     "kernel computing the bundle's epilogue from P, P2 and its other inputs "
+     "(a dual GEMM, op.dual)"},
+    {BaselineKind::DualConcat, "cublas concat + pointwise",
+     "one cuBLAS [P | P2] = A [B | B2] over the concatenated weights (made "
+     "before timing) into an [m, 2n] scratch, then the same pointwise "
+     "kernel over its halves (a dual GEMM, op.dual)"},
 };
 
 const BaselineEntry &entryOf(BaselineKind kind) {
@@ -304,9 +312,45 @@ static std::string matchReluPrologue(const Manifest &manifest,
   return "";
 }
 
+/// The dual baselines: B2 of A's dtype, and reads and an output that the
+/// generated pointwise kernel takes (f16, bf16 or f32).
+std::string planDual(const Manifest &manifest, BaselinePlan &plan) {
+  if (!manifest.op.epilogue) // parseManifest refuses this
+    return "a dual GEMM needs op.epilogue";
+  const Operand *b2 = manifest.findRole(OperandRole::Rhs2);
+  if (!b2 || b2->shape.size() != 2 || b2->dtype != plan.abType)
+    return "the dual GEMM lacks a rank-2 rhs2 of B's dtype";
+  plan.b2 = indexOf(manifest, *b2);
+  auto readable = [](DType t) {
+    return t == DType::F16 || t == DType::BF16 || t == DType::F32;
+  };
+  std::string why = "the pointwise kernel reads and writes f16, bf16 or f32";
+  if (!readable(plan.matmulType))
+    return why + ", not matmul_dtype " + dtypeName(plan.matmulType);
+  if (!readable(plan.outType))
+    return why + ", not the output's " + dtypeName(plan.outType);
+  for (const EpilogueInput &in : manifest.op.epilogue->inputs) {
+    const Operand *o = manifest.findOperand(in.operand);
+    if (in.kind != EpilogueInputKind::Product && !readable(o->dtype))
+      return why + ", not the " + dtypeName(o->dtype) + " of input '" +
+             o->name + "'";
+  }
+  return "";
+}
+
 std::string planKind(const Manifest &manifest, BaselineKind kind,
                      BaselinePlan &plan) {
   const std::optional<Epilogue> &epilogue = manifest.op.epilogue;
+  // A dual GEMM's two products are timed by the dual baselines alone.
+  if (manifest.op.dual && !isDualBaseline(kind))
+    return "needs a bundle with one product, this one is a dual GEMM "
+           "(op.dual; time it against '" +
+           std::string(baselineName(BaselineKind::DualGemm)) + "' or '" +
+           baselineName(BaselineKind::DualConcat) + "')";
+  if (isDualBaseline(kind))
+    return manifest.op.dual ? planDual(manifest, plan)
+                            : "needs a dual GEMM (op.dual), this bundle "
+                              "computes one product";
   if (kind == BaselineKind::PermuteGemm) {
     if (epilogue)
       return "needs a bundle without an epilogue, this one has op.epilogue "

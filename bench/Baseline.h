@@ -49,6 +49,15 @@ namespace tcgen::bench {
 ///                     into the layouts of one matmul over K' = batch k
 ///                     (only the operands that are not already so), then
 ///                     cuBLAS A' B'
+///   DualGemm          cublas x2 + pointwise: for a dual GEMM (op.dual),
+///                     cuBLAS P = A B and P2 = A B2 into scratch matrices
+///                     of matmul_dtype, then one pointwise kernel that
+///                     computes the bundle's epilogue from P, P2 and the
+///                     other inputs (generated from it: EpilogueKernel.h)
+///   DualConcat        cublas concat + pointwise: for a dual GEMM, one
+///                     cuBLAS [P | P2] = A [B | B2] over the concatenated
+///                     weights (made once, before timing) into an [m, 2n]
+///                     scratch, then the same kernel over its two halves
 enum class BaselineKind {
   AddRelu,
   AddScalar,
@@ -58,8 +67,15 @@ enum class BaselineKind {
   ReluCAdd,
   ReluA,
   TwoGemmAdd,
-  PermuteGemm
+  PermuteGemm,
+  DualGemm,
+  DualConcat
 };
+
+/// Whether `kind` times a dual GEMM (op.dual).
+inline bool isDualBaseline(BaselineKind kind) {
+  return kind == BaselineKind::DualGemm || kind == BaselineKind::DualConcat;
+}
 
 /// The command-line name, e.g. "cublas+add-relu".
 const char *baselineName(BaselineKind kind);
@@ -89,7 +105,8 @@ struct BaselinePlan {
   std::optional<size_t> matrix; // D (add-relu) or R (bias-gelu-residual)
   std::optional<size_t> bias;   // the bias vector along n
   std::optional<size_t> scalar; // s as a rank-0 operand (add-scalar)
-  /// add(gemm, gemm) bundles (op.k2 > 0, 2cublas+add only): A2 and B2.
+  /// add(gemm, gemm) bundles (op.k2 > 0, 2cublas+add only): A2 and B2;
+  /// dual GEMMs (op.dual, the dual baselines): B2.
   std::optional<size_t> a2, b2;
   int64_t k2 = 0;
   double constant = 0;          // s when it is a constant of the epilogue
@@ -117,7 +134,10 @@ struct BaselinePlan {
 /// relu-a+cublas needs op.prologue on the lhs equal to max(x, 0) on 64
 /// probe values of the lhs dtype; 2cublas+add a bundle without a prologue;
 /// permute+cublas a bundle with op.batch_reduce (rank-3 A and B), no
-/// epilogue and no prologue.
+/// epilogue and no prologue. The dual baselines take a dual GEMM (op.dual)
+/// only, and every other baseline refuses one; their pointwise kernel
+/// computes the bundle's own epilogue, so any one fits whose reads and
+/// output are f16, bf16 or f32 (inputs of any kind and strides).
 std::string planBaseline(const Manifest &manifest, BaselineKind kind,
                          BaselinePlan &plan);
 

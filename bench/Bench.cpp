@@ -7,7 +7,9 @@
 // behind a host-side gate so that the GPU never waits on the CPU between
 // timed runs. A fusion baseline (BaselineRunner) joins the alternation
 // right after the kernel, on the same buffers; its output is compared with
-// the kernel's before anything is timed.
+// the kernel's before anything is timed. A dual GEMM (op.dual) has two,
+// each in its turn, and its cuBLAS sides multiply the concatenated weights
+// (DualWeights).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 #include "Timing.h"
 
 #include "CublasGemm.h"
+#include "EpilogueKernel.h"
 #include "Gemm.h"
 #include "Grouped.h"
 #include "Pointwise.h"
@@ -27,6 +30,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <thread>
 
 using namespace tcgen;
@@ -37,12 +41,64 @@ constexpr int kBatch = 8; // Iterations queued per gate.
 constexpr size_t kCublasWorkspace = 32u << 20;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Events of one iteration: tcgen [0, 1], cuBLAS [2, 3], cuBLASLt [4, 5],
-// the baseline [6, 8] with [7] between its matmul and pointwise parts.
-constexpr int kEventsPerIter = 9;
+// then per baseline b [6 + 3b, 8 + 3b] with [7 + 3b] between its matmul
+// and pointwise parts.
+constexpr int kSideEvents = 6;
+constexpr int kEventsPerBaseline = 3;
 
 const void *elementAt(const DeviceBuffer &b, int64_t offset, DType dtype) {
   return static_cast<const char *>(b.get()) + offset * dtypeSize(dtype);
 }
+
+/// A dual GEMM's weights side by side, [B | B2] (k x 2n), one copy per
+/// buffer set, made before timing: what the concat baseline and the cuBLAS
+/// sides multiply (one copy for all sets would stay in L2 where the sets
+/// rotate so that the kernel's B and B2 do not). Row-major where B is,
+/// else column-major: the [2n, k] row-major [B^T ; B2^T] of a fused
+/// gate-and-up weight.
+struct DualWeights {
+  MatrixLayout layout;
+  std::vector<DeviceBuffer> sets;
+
+  /// The layout of [B | B2] for a B [k, n] laid out as `b`.
+  static MatrixLayout layoutFor(const Operand &b) {
+    int64_t k = b.shape[0], n = b.shape[1];
+    return b.strides[1] == 1 ? MatrixLayout{k, 2 * n, 2 * n, 1}
+                             : MatrixLayout{k, 2 * n, 1, k};
+  }
+
+  /// Concatenates B and B2 of `host` (manifest order) and uploads
+  /// `numSets` copies. Returns "" or why not.
+  std::string create(const Manifest &manifest,
+                     const std::vector<HostMatrix> &host, size_t numSets) {
+    const Operand *b = manifest.findRole(OperandRole::Rhs);
+    const Operand *b2 = manifest.findRole(OperandRole::Rhs2);
+    if (!b || !b2 || b->shape.size() != 2 || b2->shape != b->shape ||
+        b2->dtype != b->dtype)
+      return "a dual GEMM needs rank-2 B and B2 of one shape and dtype";
+    const HostMatrix &hb = host[size_t(b - manifest.operands.data())];
+    const HostMatrix &hb2 = host[size_t(b2 - manifest.operands.data())];
+    int64_t k = b->shape[0], n = b->shape[1];
+    layout = layoutFor(*b);
+    HostMatrix cat;
+    cat.allocate(b->dtype, k, 2 * n, layout.stride0, layout.stride1);
+    for (int64_t p = 0; p < k; ++p)
+      for (int64_t j = 0; j < n; ++j) {
+        cat.set(p, j, hb.get(p, j));
+        cat.set(p, n + j, hb2.get(p, j));
+      }
+    sets.clear();
+    sets.resize(numSets);
+    for (DeviceBuffer &d : sets) {
+      std::string e = d.allocate(cat.bytes.size());
+      if (e.empty())
+        e = d.upload(cat.bytes.data(), cat.bytes.size());
+      if (!e.empty())
+        return "the concatenated weights [B | B2]: " + e;
+    }
+    return "";
+  }
+};
 
 /// An unfused baseline of a fused bundle (Baseline.h), set up once and run
 /// on any buffer set: cuBLAS (or cuBLASLt) and the pointwise kernels of
@@ -54,8 +110,12 @@ struct BaselineRunner {
   cublasHandle_t cublas = nullptr; // stream already set
   cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
   CublasPlan gemm;  // the matmul (each half for 2cublas+add, or A B)
-  CublasPlan gemm2; // A2 B2 (2cublas+add over a second product)
+  CublasPlan gemm2; // A2 B2 (2cublas+add over a second product), or A B2
   LtGemm lt;       // cublaslt-*
+  /// The dual baselines: the bundle's epilogue as a pointwise kernel, and
+  /// the concatenated weights (cublas concat + pointwise).
+  EpilogueKernel pointwise;
+  const DualWeights *dualWeights = nullptr;
   DeviceBuffer scratch, scratch2;
   DeviceBuffer biasCopy; // the bias in out's dtype, if the bundle's differs
   double scalar = 0;
@@ -123,14 +183,66 @@ struct BaselineRunner {
     return to.allocate(size_t(flatRows * flatCols * dtypeSize(o.dtype)));
   }
 
+  /// The dual baselines' pointwise kernel: value 0 and the product input
+  /// read from the scratch (rows `ld` apart), the other inputs from their
+  /// operands as the manifest lays them out, into the bundle's out.
+  std::string initPointwise(int64_t ld) {
+    const Epilogue &epilogue = *manifest->op.epilogue;
+    EwLayout layout;
+    layout.values.push_back({plan.matmulType, ld, 1});
+    for (const EpilogueInput &in : epilogue.inputs) {
+      const Operand *o = manifest->findOperand(in.operand);
+      EwRead read{o->dtype, 0, 0};
+      switch (in.kind) {
+      case EpilogueInputKind::Product:
+        read = {plan.matmulType, ld, 1};
+        break;
+      case EpilogueInputKind::Scalar:
+        break;
+      case EpilogueInputKind::Row:
+        read.colStride = o->strides[0];
+        break;
+      case EpilogueInputKind::Col:
+        read.rowStride = o->strides[0];
+        break;
+      case EpilogueInputKind::Matrix:
+        read.rowStride = o->strides[0], read.colStride = o->strides[1];
+        break;
+      }
+      layout.values.push_back(read);
+    }
+    layout.outType = plan.outType;
+    layout.outLd = operand(plan.out).strides[0];
+    return pointwise.init(epilogue, layout);
+  }
+
+  /// The pointwise kernel's reads on buffer set `d`: the product P, then
+  /// the inputs, the product input's at `p2`.
+  std::vector<const void *>
+  pointwiseReads(const DeviceOperands &d, const void *p, const void *p2) const {
+    std::vector<const void *> reads = {p};
+    for (const EpilogueInput &in : manifest->op.epilogue->inputs) {
+      const Operand *o = manifest->findOperand(in.operand);
+      reads.push_back(
+          in.kind == EpilogueInputKind::Product
+              ? p2
+              : d.buffers[size_t(o - manifest->operands.data())].get());
+    }
+    return reads;
+  }
+
+  /// `weights`: a dual GEMM's concatenated weights (cublas concat +
+  /// pointwise multiplies them).
   std::string init(const Manifest &m, const BaselinePlan &p,
                    const std::vector<HostMatrix> &host,
                    const DeviceOperands &set0, cublasHandle_t handle,
-                   cublasComputeType_t computeType) {
+                   cublasComputeType_t computeType,
+                   const DualWeights *weights) {
     manifest = &m;
     plan = p;
     cublas = handle;
     compute = computeType;
+    dualWeights = weights;
     MatrixLayout a = layoutOf(operand(plan.a)), b = layoutOf(operand(plan.b));
     MatrixLayout out = layoutOf(operand(plan.out));
     MatrixLayout dense{plan.m, plan.n, plan.n, 1};
@@ -228,13 +340,38 @@ struct BaselineRunner {
         return e;
       return scratch2.allocate(denseBytes);
     }
+    case BaselineKind::DualGemm:
+      // P = A B and P2 = A B2 into two dense scratch matrices.
+      pointwisePart = 2;
+      if (!(e = checkComputeType(compute, plan.abType, plan.matmulType))
+               .empty() ||
+          !(e = planCublas(a, b, dense, gemm)).empty() ||
+          !(e = planCublas(a, layoutOf(operand(*plan.b2)), dense, gemm2))
+               .empty() ||
+          !(e = scratch.allocate(denseBytes)).empty() ||
+          !(e = scratch2.allocate(denseBytes)).empty())
+        return e;
+      return initPointwise(plan.n);
+    case BaselineKind::DualConcat: {
+      // [P | P2] = A [B | B2] into one dense [m, 2n] scratch.
+      pointwisePart = 2;
+      if (!dualWeights)
+        return "the concatenated weights [B | B2] are missing";
+      MatrixLayout wide{plan.m, 2 * plan.n, 2 * plan.n, 1};
+      if (!(e = checkComputeType(compute, plan.abType, plan.matmulType))
+               .empty() ||
+          !(e = planCublas(a, dualWeights->layout, wide, gemm)).empty() ||
+          !(e = scratch.allocate(2 * denseBytes)).empty())
+        return e;
+      return initPointwise(2 * plan.n);
+    }
     }
     return "unknown baseline";
   }
 
-  /// Queues the baseline on `stream` (cuBLAS's stream too), recording `mid`
-  /// between its two parts.
-  std::string run(const DeviceOperands &d, cudaStream_t stream,
+  /// Queues the baseline on buffer set `set` (`d`) on `stream` (cuBLAS's
+  /// stream too), recording `mid` between its two parts.
+  std::string run(const DeviceOperands &d, int set, cudaStream_t stream,
                   cudaEvent_t mid) {
     const void *a = d.buffers[plan.a].get(), *b = d.buffers[plan.b].get();
     PwInput c{scratch.get(), plan.matmulType, plan.n};
@@ -325,6 +462,29 @@ struct BaselineRunner {
       return add(c, {scratch2.get(), plan.matmulType, plan.n}, output(d),
                  plan.m, plan.n, stream);
     }
+    case BaselineKind::DualGemm:
+      e = runGemmEx(cublas, gemm, a, b, scratch.get(), plan.abType,
+                    plan.matmulType, 0.0f, compute);
+      if (e.empty())
+        e = runGemmEx(cublas, gemm2, a, d.buffers[*plan.b2].get(),
+                      scratch2.get(), plan.abType, plan.matmulType, 0.0f,
+                      compute);
+      cudaEventRecord(mid, stream);
+      if (!e.empty())
+        return e;
+      return pointwise.run(pointwiseReads(d, scratch.get(), scratch2.get()),
+                           d.buffers[plan.out].get(), plan.m, plan.n, stream);
+    case BaselineKind::DualConcat:
+      e = runGemmEx(cublas, gemm, a, dualWeights->sets[set].get(),
+                    scratch.get(), plan.abType, plan.matmulType, 0.0f, compute);
+      cudaEventRecord(mid, stream);
+      if (!e.empty())
+        return e;
+      // P2 is the right half of each row.
+      return pointwise.run(
+          pointwiseReads(d, scratch.get(),
+                         elementAt(scratch, plan.n, plan.matmulType)),
+          d.buffers[plan.out].get(), plan.m, plan.n, stream);
     }
     return "unknown baseline";
   }
@@ -346,7 +506,11 @@ struct Sides {
   /// Where the cuBLAS sides write instead of the set's C (with a baseline:
   /// a scratch of the epilogue's matmul_dtype).
   void *plainC = nullptr;
-  BaselineRunner *baseline = nullptr;
+  /// A dual GEMM: the concatenated weights that the cuBLAS sides multiply
+  /// instead of B (spec describes A [B | B2]).
+  const DualWeights *dualWeights = nullptr;
+  /// The baselines, each timed in its turn after the kernel.
+  std::vector<BaselineRunner *> baselines;
 
   /// A pointwise bundle: the cuBLAS side is a device-to-device copy of
   /// `copyBytes` from copySrc to copyDst (the same bytes moved as the
@@ -358,6 +522,10 @@ struct Sides {
   void *cFor(DeviceOperands &d) {
     return plainC ? plainC : d.buffers[spec.cIndex].get();
   }
+  const void *bFor(int set) {
+    return dualWeights ? dualWeights->sets[set].get()
+                       : (*sets)[set].buffers[spec.bIndex].get();
+  }
   std::string runTcgen(int set, cudaStream_t stream) {
     return kernel->launch((*sets)[set].args, stream);
   }
@@ -368,19 +536,21 @@ struct Sides {
                                         cudaMemcpyDeviceToDevice, stream));
     DeviceOperands &d = (*sets)[set];
     if (cublasViaLt)
-      return lt.run(d.buffers[spec.aIndex].get(), d.buffers[spec.bIndex].get(),
-                    cFor(d), stream);
-    return runGemmEx(cublas, plan, d.buffers[spec.aIndex].get(),
-                     d.buffers[spec.bIndex].get(), cFor(d), spec.aType,
-                     spec.cType, spec.accumulate ? 1.0f : 0.0f, compute);
+      return lt.run(d.buffers[spec.aIndex].get(), bFor(set), cFor(d), stream);
+    return runGemmEx(cublas, plan, d.buffers[spec.aIndex].get(), bFor(set),
+                     cFor(d), spec.aType, spec.cType,
+                     spec.accumulate ? 1.0f : 0.0f, compute);
   }
   std::string runLt(int set, cudaStream_t stream) {
     DeviceOperands &d = (*sets)[set];
-    return lt.run(d.buffers[spec.aIndex].get(), d.buffers[spec.bIndex].get(),
-                  cFor(d), stream);
+    return lt.run(d.buffers[spec.aIndex].get(), bFor(set), cFor(d), stream);
   }
-  std::string runBaseline(int set, cudaStream_t stream, cudaEvent_t mid) {
-    return baseline->run((*sets)[set], stream, mid);
+  std::string runBaseline(size_t b, int set, cudaStream_t stream,
+                          cudaEvent_t mid) {
+    return baselines[b]->run((*sets)[set], set, stream, mid);
+  }
+  int eventsPerIter() const {
+    return kSideEvents + kEventsPerBaseline * int(baselines.size());
   }
 };
 
@@ -400,13 +570,14 @@ std::string queueIteration(Sides &s, int &launch, int numSets, int backToBack,
   cudaEventRecord(events[1], stream);
   if (!e.empty())
     return "tcgen: " + e;
-  if (s.baseline) {
-    cudaEventRecord(events[6], stream);
-    e = s.runBaseline(next(), stream, events[7]);
-    cudaEventRecord(events[8], stream);
+  for (size_t b = 0; b < s.baselines.size(); ++b) {
+    cudaEvent_t *ev = events + kSideEvents + kEventsPerBaseline * b;
+    cudaEventRecord(ev[0], stream);
+    e = s.runBaseline(b, next(), stream, ev[1]);
+    cudaEventRecord(ev[2], stream);
     if (!e.empty())
-      return std::string("baseline ") + baselineName(s.baseline->plan.kind) +
-             ": " + e;
+      return std::string("baseline ") +
+             baselineName(s.baselines[b]->plan.kind) + ": " + e;
   }
   if (s.haveCublas) {
     cudaEventRecord(events[2], stream);
@@ -431,7 +602,8 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
                     cudaStream_t stream, BenchRow &row) {
   // Warm-up: loads lazily-loaded modules and picks cuBLAS algorithms, so
   // nothing synchronizes while a gate is closed.
-  std::vector<cudaEvent_t> events(kEventsPerIter * std::max(options.iters, 1));
+  const int perIter = s.eventsPerIter();
+  std::vector<cudaEvent_t> events(perIter * std::max(options.iters, 1));
   for (cudaEvent_t &ev : events)
     if (cudaEventCreate(&ev) != cudaSuccess)
       return "cudaEventCreate failed";
@@ -451,7 +623,7 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
     int end = std::min(options.iters, begin + kBatch);
     for (int it = begin; it < end && e.empty(); ++it)
       e = queueIteration(s, launch, numSets, options.backToBack, stream,
-                         &events[kEventsPerIter * it]);
+                         &events[perIter * it]);
     gate.open();
     // The gate lives on this stack frame: wait for the batch to drain.
     std::string sync =
@@ -459,37 +631,49 @@ std::string timeAll(Sides &s, const BenchOptions &options, int numSets,
     if (e.empty())
       e = sync;
   }
-  // Per side: the event pair of its time; the baseline's pointwise part
-  // last.
-  int pairs[5][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 8}, {7, 8}};
-  if (s.baseline && s.baseline->pointwisePart == 1)
-    pairs[4][0] = 6, pairs[4][1] = 7;
-  bool haveSide[5] = {true, s.haveCublas, s.haveLt, s.baseline != nullptr,
-                      s.baseline && s.baseline->pointwisePart != 0};
-  // Launches between each side's events (queueIteration): the tcgen,
-  // cuBLAS and cuBLASLt sides run options.backToBack, the baseline one.
-  const int launches[5] = {options.backToBack, options.backToBack,
-                           options.backToBack, 1, 1};
-  std::vector<double> t[5];
+  // Per side, the event pair of its time and its launches between them
+  // (queueIteration: the tcgen, cuBLAS and cuBLASLt sides run
+  // options.backToBack, a baseline one): tcgen, cuBLAS, cuBLASLt, then per
+  // baseline its whole time and its pointwise part's.
+  struct Side {
+    bool have;
+    int from, to, launches;
+  };
+  std::vector<Side> sides = {{true, 0, 1, options.backToBack},
+                             {s.haveCublas, 2, 3, options.backToBack},
+                             {s.haveLt, 4, 5, options.backToBack}};
+  for (size_t b = 0; b < s.baselines.size(); ++b) {
+    int first = kSideEvents + kEventsPerBaseline * int(b);
+    int part = s.baselines[b]->pointwisePart;
+    sides.push_back({true, first, first + 2, 1});
+    sides.push_back({part != 0, part == 1 ? first : first + 1,
+                     part == 1 ? first + 1 : first + 2, 1});
+  }
+  std::vector<std::vector<double>> t(sides.size());
   for (int it = 0; it < options.iters && e.empty(); ++it) {
-    for (int side = 0; side < 5 && e.empty(); ++side) {
-      if (!haveSide[side])
+    for (size_t side = 0; side < sides.size() && e.empty(); ++side) {
+      if (!sides[side].have)
         continue;
       float ms = 0;
-      cudaEvent_t *ev = &events[kEventsPerIter * it];
+      cudaEvent_t *ev = &events[perIter * it];
       e = formatCuda(
           "cudaEventElapsedTime",
-          cudaEventElapsedTime(&ms, ev[pairs[side][0]], ev[pairs[side][1]]));
-      t[side].push_back(ms / launches[side]);
+          cudaEventElapsedTime(&ms, ev[sides[side].from], ev[sides[side].to]));
+      t[side].push_back(ms / sides[side].launches);
     }
   }
   for (cudaEvent_t ev : events)
     cudaEventDestroy(ev);
-  row.tcgenMs = median(t[0]);
-  row.cublasMs = s.haveCublas ? median(t[1]) : kNaN;
-  row.ltMs = s.haveLt ? median(t[2]) : kNaN;
-  row.baselineMs = haveSide[3] ? median(t[3]) : kNaN;
-  row.baselinePointwiseMs = haveSide[4] ? median(t[4]) : kNaN;
+  auto timeOf = [&](size_t side) {
+    return sides[side].have ? median(t[side]) : kNaN;
+  };
+  row.tcgenMs = timeOf(0);
+  row.cublasMs = timeOf(1);
+  row.ltMs = timeOf(2);
+  for (size_t b = 0; b < s.baselines.size() && b < row.baselines.size(); ++b) {
+    row.baselines[b].ms = timeOf(3 + 2 * b);
+    row.baselines[b].pointwiseMs = timeOf(4 + 2 * b);
+  }
   row.iters = options.iters;
   return e;
 }
@@ -534,37 +718,47 @@ GemmSpec bareMatmulSpec(const Manifest &manifest, const BaselinePlan &plan) {
   return spec;
 }
 
-/// Runs the kernel and the baseline once on buffer set 0, each into a
-/// NaN-poisoned out, and compares the two outputs.
-std::string checkBaseline(Sides &s, const std::vector<HostMatrix> &host,
-                          cudaStream_t stream, BaselineComparison &result) {
-  const BaselinePlan &plan = s.baseline->plan;
+/// Runs the kernel and then each baseline once on buffer set 0, each into
+/// a NaN-poisoned out, and compares each baseline's output with the
+/// kernel's into row.baselines[b].check (and its checkLine).
+std::string checkBaselines(Sides &s, const std::vector<HostMatrix> &host,
+                           cudaStream_t stream, BenchRow &row) {
+  const size_t outIndex = s.baselines.front()->plan.out;
   DeviceOperands &d = (*s.sets)[0];
-  DeviceBuffer &out = d.buffers[plan.out];
-  HostMatrix outputs[2] = {host[plan.out], host[plan.out]};
+  DeviceBuffer &out = d.buffers[outIndex];
+  HostMatrix tcgen = host[outIndex], baseline = host[outIndex];
   cudaEvent_t mid = nullptr;
   std::string e = formatCuda("cudaEventCreate", cudaEventCreate(&mid));
-  for (int side = 0; side < 2 && e.empty(); ++side) {
+  // Side 0 is the kernel, side 1 + b baseline b.
+  for (size_t side = 0; side <= s.baselines.size() && e.empty(); ++side) {
+    HostMatrix &result = side == 0 ? tcgen : baseline;
     // 0xff bytes are NaN in f16, bf16 and f32.
     e = formatCuda("cudaMemsetAsync",
                    cudaMemsetAsync(out.get(), 0xff, out.bytes(), stream));
     if (e.empty())
-      e = side == 0 ? s.runTcgen(0, stream) : s.runBaseline(0, stream, mid);
+      e = side == 0 ? s.runTcgen(0, stream)
+                    : s.runBaseline(side - 1, 0, stream, mid);
     if (e.empty())
       e = formatCuda("cudaStreamSynchronize", cudaStreamSynchronize(stream));
     if (e.empty())
-      e = out.download(outputs[side].bytes.data(), outputs[side].bytes.size());
-    if (!e.empty())
-      e = (side == 0
-               ? std::string("tcgen: ")
-               : std::string("baseline ") + baselineName(plan.kind) + ": ") +
-          e;
+      e = out.download(result.bytes.data(), result.bytes.size());
+    if (side == 0) {
+      if (!e.empty())
+        e = "tcgen: " + e;
+      continue;
+    }
+    const BaselinePlan &plan = s.baselines[side - 1]->plan;
+    if (!e.empty()) {
+      e = std::string("baseline ") + baselineName(plan.kind) + ": " + e;
+      break;
+    }
+    BaselineTiming &timing = row.baselines[side - 1];
+    timing.check =
+        compareOutputs(tcgen, baseline, baselineTolerance(plan.coarsest));
+    timing.checkLine = timing.check.line(row.entry, plan.kind);
   }
   if (mid)
     cudaEventDestroy(mid);
-  if (e.empty())
-    result = compareOutputs(outputs[0], outputs[1],
-                            baselineTolerance(plan.coarsest));
   return e;
 }
 
@@ -577,9 +771,8 @@ std::string keepFastestLt(Sides &s, const BenchOptions &options,
   constexpr int kRepsPerAlgo = 5; // a median of 5 runs each
   DeviceOperands &d = (*s.sets)[0];
   std::string summary;
-  std::string e = s.lt.keepFastest(d.buffers[s.spec.aIndex].get(),
-                                   d.buffers[s.spec.bIndex].get(), s.cFor(d),
-                                   stream, kRepsPerAlgo, summary);
+  std::string e = s.lt.keepFastest(d.buffers[s.spec.aIndex].get(), s.bFor(0),
+                                   s.cFor(d), stream, kRepsPerAlgo, summary);
   if (e.empty())
     addNote(row, "cuBLASLt: " + summary);
   return e;
@@ -604,14 +797,18 @@ std::string timeApi(Sides &s, const BenchOptions &options, cudaStream_t stream,
   return e;
 }
 
-/// Sets up cuBLAS (and cuBLASLt, and the baseline) on `stream`, checks the
-/// baseline and times everything.
-std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
-                           cudaStream_t stream, DeviceBuffer &workspace,
-                           DeviceBuffer &plainC, BaselineRunner &baseline,
-                           const BaselinePlan &baselinePlan,
-                           const std::vector<HostMatrix> &host, BenchRow &row) {
+/// Sets up cuBLAS (and cuBLASLt, a dual GEMM's concatenated weights and the
+/// baselines of `plans`, owned by `runners`) on `stream`, checks the
+/// baselines and times everything.
+std::string
+timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
+               cudaStream_t stream, DeviceBuffer &workspace,
+               DeviceBuffer &plainC, DualWeights &dualWeights,
+               std::vector<std::unique_ptr<BaselineRunner>> &runners,
+               const std::vector<BaselinePlan> &plans,
+               const std::vector<HostMatrix> &host, BenchRow &row) {
   const GemmSpec &spec = s.spec;
+  const Manifest &manifest = s.kernel->manifest();
   // Our own workspace: cuBLAS then never allocates inside the timed loop.
   std::string handleWhy = formatCublas("cublasCreate", cublasCreate(&s.cublas));
   if (handleWhy.empty() &&
@@ -622,31 +819,42 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
           .empty())
     handleWhy =
         formatCublas("cublasSetStream", cublasSetStream(s.cublas, stream));
-  if (options.baseline) {
-    // The baseline needs cuBLAS; the bare matmul goes to a scratch.
+  if (manifest.op.dual) {
+    // The cuBLAS sides (and the concat baseline) multiply [B | B2].
+    std::string e = dualWeights.create(manifest, host, size_t(numSets));
+    if (!e.empty())
+      return e;
+    s.dualWeights = &dualWeights;
+    addNote(row, "dual GEMM (op.dual): n counts both products, A [B | B2] "
+                 "is m x 2n x k; cuBLAS and cuBLASLt time that bare product "
+                 "over the concatenated weights");
+  }
+  if (!plans.empty()) {
+    // The baselines need cuBLAS; the bare matmul goes to a scratch.
     std::string e = handleWhy;
     if (e.empty())
       e = plainC.allocate(size_t(spec.m * spec.n * dtypeSize(spec.cType)));
-    if (e.empty())
-      e = baseline.init(s.kernel->manifest(), baselinePlan, host, (*s.sets)[0],
-                        s.cublas, s.compute);
+    for (size_t b = 0; b < plans.size() && e.empty(); ++b) {
+      auto runner = std::make_unique<BaselineRunner>();
+      e = runner->init(manifest, plans[b], host, (*s.sets)[0], s.cublas,
+                       s.compute, s.dualWeights);
+      s.baselines.push_back(runner.get());
+      runners.push_back(std::move(runner));
+      row.baselines.push_back({baselineName(plans[b].kind)});
+    }
     if (!e.empty())
-      return std::string("baseline ") + baselineName(baselinePlan.kind) + ": " +
-             e;
+      return std::string("baseline ") + row.baselines.back().name + ": " + e;
     s.plainC = plainC.get();
-    s.baseline = &baseline;
-    e = checkBaseline(s, host, stream, row.check);
+    e = checkBaselines(s, host, stream, row);
     if (!e.empty())
       return e;
-    row.checkLine = row.check.line(row.entry, baselinePlan.kind);
-    if (!row.check.pass)
-      return "the baseline's output differs from the kernel's, not timed: " +
-             row.checkLine;
+    for (const BaselineTiming &b : row.baselines)
+      if (!b.check.pass)
+        return "the baseline's output differs from the kernel's, not timed: " +
+               b.checkLine;
     if (options.baselineCheckOnly)
       return "";
-  }
-
-  if (!options.baseline && s.kernel->manifest().op.epilogue) {
+  } else if (manifest.op.epilogue) {
     // A fused bundle timed without a baseline: the cuBLAS sides write the
     // bare matmul into a scratch, and the row says so.
     std::string e = plainC.allocate(size_t(spec.batch * spec.m * spec.n *
@@ -654,9 +862,11 @@ std::string timeWithCublas(Sides &s, const BenchOptions &options, int numSets,
     if (!e.empty())
       return e;
     s.plainC = plainC.get();
-    addNote(row, "no baseline named: cuBLAS and cuBLASLt time the bare "
-                 "matmul A B (" +
-                     std::to_string(s.kernel->manifest().op.epilogue->steps.size()) +
+    addNote(row, std::string("no baseline ") +
+                     (manifest.op.dual ? "fits" : "named") +
+                     ": cuBLAS and cuBLASLt time the bare matmul " +
+                     (manifest.op.dual ? "A [B | B2]" : "A B") + " (" +
+                     std::to_string(manifest.op.epilogue->steps.size()) +
                      "-step epilogue not applied)");
   }
 
@@ -865,14 +1075,26 @@ std::string tcgen::bench::benchBundle(const std::string &path,
     return benchPointwise(kernel, options, device, row);
   Sides s;
   s.kernel = &kernel;
-  BaselinePlan baselinePlan;
+  std::vector<BaselinePlan> plans;
   std::vector<HostMatrix> host;
   if (options.baseline) {
-    if (!(e = planBaseline(manifest, *options.baseline, baselinePlan)).empty())
+    plans.emplace_back();
+    if (!(e = planBaseline(manifest, *options.baseline, plans[0])).empty())
       return e;
-    s.spec = bareMatmulSpec(manifest, baselinePlan);
+  } else if (manifest.op.dual && !options.solo && !options.api) {
+    // A dual GEMM: both dual baselines, those that fit it.
+    for (BaselineKind kind :
+         {BaselineKind::DualGemm, BaselineKind::DualConcat}) {
+      BaselinePlan plan;
+      if (std::string why = planBaseline(manifest, kind, plan); why.empty())
+        plans.push_back(plan);
+      else
+        addNote(row, why);
+    }
+  }
+  if (!plans.empty()) {
+    s.spec = bareMatmulSpec(manifest, plans[0]);
     host = makeBaselineHostOperands(manifest, options.seed);
-    row.baseline = baselineName(*options.baseline);
   } else if (manifest.op.epilogue || manifest.op.blockScales) {
     // No baseline asked for: the kernel with its epilogue inputs (scales,
     // biases, ...) and block scales, cuBLAS and cuBLASLt the bare matmul
@@ -889,11 +1111,21 @@ std::string tcgen::bench::benchBundle(const std::string &path,
       return e;
     host = makeHostOperands(manifest, s.spec, options.seed);
   }
+  // A dual GEMM: the cuBLAS sides multiply A [B | B2] (DualWeights).
+  if (manifest.op.dual) {
+    const Operand &b = manifest.operands[s.spec.bIndex];
+    s.spec.n = 2 * b.shape[1];
+    s.spec.b = DualWeights::layoutFor(b);
+    s.spec.c = MatrixLayout{s.spec.m, s.spec.n, s.spec.n, 1};
+    if (manifest.op.epilogue) // (parseManifest requires it)
+      s.spec.cType = manifest.op.epilogue->matmulDType;
+  }
   const GemmSpec &spec = s.spec;
   row.entry = manifest.entry;
   row.backend = manifest.target.backend;
   row.batch = spec.batch;
-  // Both products' multiply-adds (k + k2) make the TFLOP/s.
+  // Both products' multiply-adds (k + k2; a dual GEMM's 2n) make the
+  // TFLOP/s.
   row.m = spec.m, row.n = spec.n, row.k = spec.k + manifest.op.k2;
   row.aType = dtypeName(spec.aType);
   row.cType = dtypeName(manifest.operands[spec.cIndex].dtype);
@@ -918,9 +1150,10 @@ std::string tcgen::bench::benchBundle(const std::string &path,
            .empty())
     return e;
   DeviceBuffer workspace, plainC;
-  BaselineRunner baseline;
-  e = timeWithCublas(s, options, numSets, stream, workspace, plainC, baseline,
-                     baselinePlan, host, row);
+  DualWeights dualWeights;
+  std::vector<std::unique_ptr<BaselineRunner>> runners;
+  e = timeWithCublas(s, options, numSets, stream, workspace, plainC,
+                     dualWeights, runners, plans, host, row);
   if (s.cublas)
     cublasDestroy(s.cublas);
   cudaStreamDestroy(stream);

@@ -7,7 +7,8 @@
 // reported. cuBLAS accumulates like the kernel
 // (op.accumulator): CUBLAS_COMPUTE_16F for f16, CUBLAS_COMPUTE_32F for f32.
 // With a baseline (Baseline.h), a fused bundle is also timed against an
-// unfused way to compute the same, in the same alternation.
+// unfused way to compute the same, in the same alternation; a dual GEMM
+// (op.dual) against both dual baselines unless one is named.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tcgen::bench {
 
@@ -43,8 +45,9 @@ struct BenchOptions {
   /// stream of launches, without an event between each two.
   int backToBack = 1;
   /// Also time this unfused baseline (Baseline.h) of a fused bundle. Its
-  /// output is first compared with the kernel's (BenchRow::check), and a
-  /// bundle whose baseline disagrees is not timed.
+  /// output is first compared with the kernel's (BaselineTiming::check),
+  /// and a bundle whose baseline disagrees is not timed. Unset, a dual GEMM
+  /// (op.dual) is timed against both dual baselines (those that fit it).
   std::optional<BaselineKind> baseline;
   bool baselineCheckOnly = false; // compare, do not time
   /// Time through the public C ABI with fresh pointers (ApiTiming.h)
@@ -52,6 +55,19 @@ struct BenchOptions {
   bool api = false;
   /// The sizes of bundles whose sizes are fixed at launch (--sizes).
   std::array<int64_t, 3> sizes = {0, 0, 0};
+};
+
+/// One baseline timed beside a bundle: its name, its median time (all of
+/// its launches) and that of its pointwise kernels alone (NaN for the
+/// cuBLASLt ones, or where it has none); `check` compares its output with
+/// the kernel's (checkLine: BaselineComparison::line(), empty where no
+/// check ran).
+struct BaselineTiming {
+  std::string name;
+  double ms = std::numeric_limits<double>::quiet_NaN();
+  double pointwiseMs = std::numeric_limits<double>::quiet_NaN();
+  BaselineComparison check;
+  std::string checkLine;
 };
 
 /// One bundle's timings. Times are medians in milliseconds; NaN where a
@@ -71,16 +87,12 @@ struct BenchRow {
   int bufferSets = 1;
   std::string note;
 
-  // With a baseline: its name, its median time (all of its launches) and
-  // that of its pointwise kernels alone (NaN for the cuBLASLt ones); the
-  // cuBLAS and cuBLASLt columns then time the bare matmul A B into a
-  // scratch of the epilogue's matmul_dtype. `check` compares its output with
-  // the kernel's (checkLine: BaselineComparison::line()).
-  std::string baseline;
-  double baselineMs = std::numeric_limits<double>::quiet_NaN();
-  double baselinePointwiseMs = std::numeric_limits<double>::quiet_NaN();
-  BaselineComparison check;
-  std::string checkLine;
+  /// The baselines timed in the same alternation (a named one, or a dual
+  /// GEMM's two); the cuBLAS and cuBLASLt columns then time the bare matmul
+  /// into a scratch of the epilogue's matmul_dtype (a dual GEMM's: A [B |
+  /// B2], m x 2n x k, with n here 2n so that the TFLOP/s count both
+  /// products).
+  std::vector<BaselineTiming> baselines;
 
   /// With BenchOptions::api: the times through the C ABI.
   std::optional<ApiTimes> api;
@@ -100,7 +112,7 @@ std::string needsBaseline(const Manifest &manifest);
 /// Loads and times the bundle at `path` on the current device. Returns ""
 /// or why it could not be timed (load error, unsupported op, CUDA error,
 /// a baseline that does not match the bundle or whose output check
-/// failed; row.checkLine is set once the check ran).
+/// failed; a baseline's checkLine is set once its check ran).
 std::string benchBundle(const std::string &path, const BenchOptions &options,
                         const DeviceProps &device, BenchRow &row);
 

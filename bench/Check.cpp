@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 using namespace tcgen;
 using namespace tcgen::bench;
@@ -233,14 +234,19 @@ void matmulOnHost(const GemmSpec &spec, const std::vector<HostMatrix> &host,
 /// compiled epilogue, its inputs and the matmul's error allowances.
 struct EpilogueContext {
   EpilogueProgram program;
+  /// Per input, its host matrix (nullptr for a product input, whose value
+  /// is the second product's reference).
   std::vector<const HostMatrix *> inputs;
   std::vector<EpilogueInputKind> kinds;
+  /// A dual GEMM: the index of its product input among `inputs`.
+  std::optional<size_t> product;
   double maxNormBound = 0; // the matmul's allowance per unit of scale
   /// A batch compared as one stack of its matrices (row i of matrix b is
   /// row b * rowsPerMatrix + i): the rows of one matrix; 0 for no batch.
   int64_t rowsPerMatrix = 0;
   double frobDelta = 0;    // frobBound * rms(reference), absolute
   double frobRel = 0;      // frobBound, relative to the element's own acc
+  double frobDelta2 = 0;   // frobBound * rms(second product), absolute
 
   /// Compiles the epilogue and finds its inputs in `host`.
   std::string init(const Manifest &manifest,
@@ -253,7 +259,14 @@ struct EpilogueContext {
       const Operand *o = manifest.findOperand(input.operand);
       if (!o)
         return "op.epilogue: no operand named '" + input.operand + "'";
-      inputs.push_back(&host[o - manifest.operands.data()]);
+      if (input.kind == EpilogueInputKind::Product) {
+        if (product)
+          return "op.epilogue: more than one product input";
+        product = inputs.size();
+        inputs.push_back(nullptr);
+      } else {
+        inputs.push_back(&host[o - manifest.operands.data()]);
+      }
       kinds.push_back(input.kind);
     }
     return "";
@@ -261,18 +274,27 @@ struct EpilogueContext {
 
   /// Compares output element (i, j) with the epilogue of the matmul
   /// reference `acc` (scale `scale`) into `s`; `withWidth` adds the range
-  /// the Frobenius bound allows.
+  /// the Frobenius bound allows. A dual GEMM's product input is the second
+  /// product's reference `acc2` (scale `scale2`), allowed to err like
+  /// `acc` (ignored without a product input).
   void element(int64_t i, int64_t j, double out, double acc, double scale,
-               bool withWidth, ErrorStats &s) const {
+               double acc2, double scale2, bool withWidth,
+               ErrorStats &s) const {
     // Scratch per thread: the rows run on several.
-    thread_local std::vector<double> x, values;
+    thread_local std::vector<double> x, deltas, values;
     thread_local std::vector<ValueRange> ranges;
     x.resize(inputs.size());
+    deltas.assign(inputs.size(), 0.0);
     values.resize(program.numValues());
     ranges.resize(program.numValues());
-    double *xp = x.data(), *vp = values.data();
+    double *xp = x.data(), *dp = deltas.data(), *vp = values.data();
     ValueRange *rp = ranges.data();
     for (size_t e = 0; e < inputs.size(); ++e) {
+      if (product == e) {
+        xp[e] = acc2;
+        dp[e] = maxNormBound * scale2;
+        continue;
+      }
       auto [r, c] = epilogueInputIndex(kinds[e], i, j);
       // A batch's rows are stacked: column vectors repeat every matrix.
       if (kinds[e] == EpilogueInputKind::Col && rowsPerMatrix > 0)
@@ -281,7 +303,7 @@ struct EpilogueContext {
     }
     double ref = program.eval(acc, xp, vp);
     double delta = maxNormBound * scale;
-    ValueRange allowed = program.range(acc - delta, acc + delta, xp, rp);
+    ValueRange allowed = program.range(acc - delta, acc + delta, xp, rp, dp);
     double norm = allowanceNorm(out, ref, allowed);
     if (!std::isfinite(out)) {
       // Infinities and NaNs the reference allows are no error.
@@ -301,45 +323,68 @@ struct EpilogueContext {
     // epilogue like exp weighs the largest elements most, whose errors the
     // rms-wide band alone understates.)
     double fd = std::max(frobDelta, frobRel * std::fabs(acc));
-    ValueRange tight = program.range(acc - fd, acc + fd, xp, rp);
+    if (product)
+      dp[*product] = std::max(frobDelta2, frobRel * std::fabs(acc2));
+    ValueRange tight = program.range(acc - fd, acc + fd, xp, rp, dp);
     double half = std::max(tight.hi - ref, ref - tight.lo);
     if (std::isfinite(half) && half > 0)
       s.widthSq += half * half;
   }
 };
 
-/// Compares every element of `out` with the epilogue of `acc`, rows split
-/// over threads. T is double (host reference) or float (cuBLAS).
+/// Compares every element of `out` with the epilogue of `acc` (and of a
+/// dual GEMM's `acc2`), rows split over threads. T is double (host
+/// reference) or float (cuBLAS).
 template <typename T> struct EpilogueRows {
   const EpilogueContext *context;
   const HostMatrix *out;
   const T *acc, *scale;
+  const T *acc2, *scale2; // nullptr without a second product
   int64_t n;
   std::vector<ErrorStats> rowStats;
 
   static void rows(void *self, int64_t begin, int64_t end) {
     auto *e = static_cast<EpilogueRows *>(self);
     for (int64_t i = begin; i < end; ++i)
-      for (int64_t j = 0; j < e->n; ++j)
-        e->context->element(i, j, e->out->get(i, j), e->acc[i * e->n + j],
-                            e->scale[i * e->n + j], /*withWidth=*/true,
-                            e->rowStats[i]);
+      for (int64_t j = 0; j < e->n; ++j) {
+        int64_t at = i * e->n + j;
+        e->context->element(i, j, e->out->get(i, j), e->acc[at], e->scale[at],
+                            e->acc2 ? double(e->acc2[at]) : 0.0,
+                            e->scale2 ? double(e->scale2[at]) : 0.0,
+                            /*withWidth=*/true, e->rowStats[i]);
+      }
   }
 };
 
+/// rms(x) over the finite elements of x[0, count).
+template <typename T> double finiteRms(const T *x, int64_t count) {
+  double sumSq = 0;
+  int64_t finite = 0;
+  for (int64_t e = 0; e < count; ++e)
+    if (std::isfinite(double(x[e]))) {
+      sumSq += double(x[e]) * double(x[e]);
+      ++finite;
+    }
+  return finite > 0 ? std::sqrt(sumSq / double(finite)) : 0.0;
+}
+
 /// The body of compareEpilogue(), for both reference types; leaves the
-/// context (with the matmul's bounds) in `context` for sampling.
+/// context (with the matmul's bounds) in `context` for sampling. `acc2` and
+/// `scale2`: a dual GEMM's second product (nullptr without).
 template <typename T>
 std::string compareEpilogueImpl(const Manifest &manifest,
                                 const std::vector<HostMatrix> &host,
                                 const HostMatrix &out, const T *acc,
-                                const T *scale, CheckResult &r,
-                                EpilogueContext &context) {
+                                const T *scale, const T *acc2, const T *scale2,
+                                CheckResult &r, EpilogueContext &context) {
   if (!manifest.op.epilogue)
     return "the manifest has no op.epilogue";
   std::string error = context.init(manifest, host);
   if (!error.empty())
     return error;
+  if (context.product && (!acc2 || !scale2))
+    return "op.epilogue reads a second product (op.dual), but its "
+           "reference is missing";
   // A batch is compared as one stack of its matrices: C and every matrix
   // input are contiguous batches of row-major matrices (the compiler fuses
   // epilogues of such batches only), so row b * rows + i of the stack is
@@ -371,18 +416,12 @@ std::string compareEpilogueImpl(const Manifest &manifest,
     flat = &stacked;
   }
   int64_t m = flat->rows, n = flat->cols;
-  double sumSq = 0;
-  int64_t finite = 0;
-  for (int64_t e = 0; e < m * n; ++e)
-    if (std::isfinite(double(acc[e]))) {
-      sumSq += double(acc[e]) * double(acc[e]);
-      ++finite;
-    }
   context.maxNormBound = r.maxNormBound;
-  context.frobDelta =
-      r.frobBound * (finite > 0 ? std::sqrt(sumSq / double(finite)) : 0.0);
+  context.frobDelta = r.frobBound * finiteRms(acc, m * n);
   context.frobRel = r.frobBound;
-  EpilogueRows<T> rows{&context, flat, acc, scale, n, {}};
+  if (context.product)
+    context.frobDelta2 = r.frobBound * finiteRms(acc2, m * n);
+  EpilogueRows<T> rows{&context, flat, acc, scale, acc2, scale2, n, {}};
   rows.rowStats.resize(m);
   parallelFor(m, EpilogueRows<T>::rows, &rows);
   ErrorStats stats;
@@ -780,6 +819,7 @@ tcgen::bench::makeCheckOperands(const Manifest &manifest, const GemmSpec &spec,
         host[i].allocate(o.dtype, o.shape[0], 1, o.strides[0], 0);
         break;
       case EpilogueInputKind::Matrix:
+      case EpilogueInputKind::Product: // (names the rhs2 operand, not an in)
         // A batch's matrix input: one matrix per batch entry.
         if (o.shape.size() >= 4)
           allocateHostOperand(o, host[i]);
@@ -805,13 +845,31 @@ std::string tcgen::bench::compareEpilogue(const Manifest &manifest,
                                           const HostMatrix &out,
                                           const std::vector<double> &acc,
                                           const std::vector<double> &scale,
-                                          CheckResult &r) {
+                                          CheckResult &r,
+                                          const SecondProduct *second) {
   if (acc.size() != static_cast<size_t>(out.rows * out.cols) ||
-      scale.size() != acc.size())
+      scale.size() != acc.size() ||
+      (second && (second->acc.size() != acc.size() ||
+                  second->scale.size() != acc.size())))
     return "compareEpilogue: the reference does not match the output's size";
   EpilogueContext context;
-  return compareEpilogueImpl(manifest, host, out, acc.data(), scale.data(), r,
+  return compareEpilogueImpl(manifest, host, out, acc.data(), scale.data(),
+                             second ? second->acc.data() : nullptr,
+                             second ? second->scale.data() : nullptr, r,
                              context);
+}
+
+std::string tcgen::bench::describeSecondProduct(const Manifest &manifest,
+                                                const GemmSpec &spec,
+                                                GemmSpec &second) {
+  const Operand *b2 = manifest.findRole(OperandRole::Rhs2);
+  const Operand &b = manifest.operands[spec.bIndex];
+  if (!b2 || b2->shape != b.shape || b2->dtype != b.dtype)
+    return "op.dual without an rhs2 operand of B's shape and dtype";
+  second = spec;
+  second.bIndex = size_t(b2 - manifest.operands.data());
+  second.b = layoutOf(*b2);
+  return "";
 }
 
 /// Replaces the operand op.prologue names, in `host` and on the device, by
@@ -1097,10 +1155,19 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
     setBounds(spec, r);
   }
 
-  // The multiply-adds of the whole batch, and the dense copies of its
-  // inputs, decide whether the host computes the reference.
-  double mnk =
-      double(spec.batch) * double(spec.m) * double(spec.n) * double(spec.k);
+  // A dual GEMM: the references compute A B2 beside A B.
+  GemmSpec spec2;
+  if (manifest.op.dual) {
+    r.error = describeSecondProduct(manifest, spec, spec2);
+    if (!r.error.empty())
+      return r;
+  }
+
+  // The multiply-adds of the whole batch (of both products of a dual
+  // GEMM), and the dense copies of its inputs, decide whether the host
+  // computes the reference.
+  double mnk = (manifest.op.dual ? 2.0 : 1.0) * double(spec.batch) *
+               double(spec.m) * double(spec.n) * double(spec.k);
   bool hostFits = mnk <= double(options.hostLimit) &&
                   spec.batch * spec.m * spec.k <= (int64_t(1) << 28) &&
                   spec.batch * spec.k * spec.n <= (int64_t(1) << 28);
@@ -1123,18 +1190,26 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
     EpilogueContext context;
     if (hostFits) {
       r.reference = "host-f64";
-      std::vector<double> ref, scale;
+      std::vector<double> ref, scale, ref2, scale2;
       matmulOnHost(spec, host, ref, scale);
-      r.error = compareEpilogueImpl(manifest, host, out, ref.data(),
-                                    scale.data(), r, context);
+      if (manifest.op.dual)
+        matmulOnHost(spec2, host, ref2, scale2);
+      r.error = compareEpilogueImpl(
+          manifest, host, out, ref.data(), scale.data(),
+          manifest.op.dual ? ref2.data() : nullptr,
+          manifest.op.dual ? scale2.data() : nullptr, r, context);
       return r;
     }
     r.reference = "cublas+sampled-f64";
-    std::vector<float> ref, scale;
+    std::vector<float> ref, scale, ref2, scale2;
     r.error = cublasMatmul(spec, host, dev, ref, scale);
+    if (r.error.empty() && manifest.op.dual)
+      r.error = cublasMatmul(spec2, host, dev, ref2, scale2);
     if (r.error.empty())
-      r.error = compareEpilogueImpl(manifest, host, out, ref.data(),
-                                    scale.data(), r, context);
+      r.error = compareEpilogueImpl(
+          manifest, host, out, ref.data(), scale.data(),
+          manifest.op.dual ? ref2.data() : nullptr,
+          manifest.op.dual ? scale2.data() : nullptr, r, context);
     if (!r.error.empty())
       return r;
     // Sampled elements from a float64 reference, against the matmul's
@@ -1146,10 +1221,12 @@ CheckResult tcgen::bench::checkKernel(rt::Kernel &kernel,
     samples.worstLo = r.worstLo, samples.worstHi = r.worstHi;
     for (int64_t s = 0; s < options.samples; ++s) {
       auto [b, i, j] = sampleElement(spec, options, s);
-      double acc, scaleIJ;
+      double acc, scaleIJ, acc2 = 0, scale2IJ = 0;
       hostElement(spec, host, b, i, j, acc, scaleIJ);
-      context.element(b * spec.m + i, j, out.get(b, i, j), acc, scaleIJ,
-                      /*withWidth=*/false, samples);
+      if (manifest.op.dual)
+        hostElement(spec2, host, b, i, j, acc2, scale2IJ);
+      context.element(b * spec.m + i, j, out.get(b, i, j), acc, scaleIJ, acc2,
+                      scale2IJ, /*withWidth=*/false, samples);
     }
     r.maxNorm = samples.maxNorm;
     r.worstRow = samples.worstRow, r.worstCol = samples.worstCol;

@@ -7,7 +7,9 @@
 // element, cublasGemmStridedBatchedEx for a batch, plus a float64
 // recomputation of sampled elements). A fused epilogue
 // (op.epilogue) is applied to that reference, and the matmul's error
-// allowance is carried through it (EpilogueRef.h).
+// allowance is carried through it (EpilogueRef.h). A dual GEMM's second
+// product A B2 (op.dual) is computed the same way beside the first, and
+// its own allowance carried through the epilogue with value 0's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,7 +111,8 @@ std::string describeCheckedGemm(const Manifest &manifest, GemmSpec &spec);
 /// op.epilogue, no operand X or out operand, or one that is not [m, n]).
 std::string describePointwise(const Manifest &manifest, GemmSpec &spec);
 /// Creates the host operands in manifest order like makeHostOperands(),
-/// the epilogue inputs included: uniform in [-1, 1) in their dtype, each a
+/// a dual GEMM's B2 (role rhs2) like B, the epilogue inputs included:
+/// uniform in [-1, 1) in their dtype, each a
 /// HostMatrix laid out so that get(i, j) reads the value output element
 /// (i, j) uses only after epilogueInputIndex() (scalar 1 x 1, row 1 x n,
 /// col m x 1, each with stride 0 in its missing dimensions).
@@ -117,7 +120,9 @@ std::vector<HostMatrix> makeCheckOperands(const Manifest &manifest,
                                           const GemmSpec &spec, uint64_t seed);
 
 /// Returns where output element (i, j) reads an epilogue input of `kind`
-/// in the HostMatrix makeCheckOperands() made for it.
+/// in the HostMatrix makeCheckOperands() made for it. (A product input is
+/// no such read: the checker takes its value from the second product's
+/// reference, at (i, j).)
 inline std::pair<int64_t, int64_t> epilogueInputIndex(EpilogueInputKind kind,
                                                       int64_t i, int64_t j) {
   switch (kind) {
@@ -128,10 +133,24 @@ inline std::pair<int64_t, int64_t> epilogueInputIndex(EpilogueInputKind kind,
   case EpilogueInputKind::Col:
     return {i, 0};
   case EpilogueInputKind::Matrix:
+  case EpilogueInputKind::Product:
     break;
   }
   return {i, j};
 }
+
+/// A dual GEMM's second product A B2 (op.dual) for compareEpilogue(): the
+/// reference k-sum of every output element and its scale sum_k |a b2|,
+/// row-major m x n like the first product's.
+struct SecondProduct {
+  std::vector<double> acc, scale;
+};
+
+/// Describes a dual GEMM's second product A B2 as a GemmSpec: `spec` (the
+/// first product, describeCheckedGemm()) with B replaced by the operand of
+/// role rhs2. Returns "" or why not (no such operand, or not B's shape).
+std::string describeSecondProduct(const Manifest &manifest,
+                                  const GemmSpec &spec, GemmSpec &second);
 
 /// Compares `out`, the output of a kernel with an epilogue, element by
 /// element with the epilogue of `manifest` applied to the matmul reference
@@ -145,12 +164,16 @@ inline std::pair<int64_t, int64_t> epilogueInputIndex(EpilogueInputKind kind,
 /// error spread evenly over the elements as the matmul's Frobenius bound
 /// allows. Sets maxNorm, frob, frobBound, nonFinite, the worst element,
 /// epilogueSteps and pass (withinBounds()); an error if the epilogue cannot
-/// be evaluated.
+/// be evaluated. A dual GEMM's epilogue (a product input) needs `second`:
+/// the product input of element (i, j) takes second->acc +- maxNormBound *
+/// second->scale at once with value 0's range (and its own Frobenius band,
+/// from the rms of second->acc), as the two k-sums err independently.
 std::string compareEpilogue(const Manifest &manifest,
                             const std::vector<HostMatrix> &host,
                             const HostMatrix &out,
                             const std::vector<double> &acc,
-                            const std::vector<double> &scale, CheckResult &r);
+                            const std::vector<double> &scale, CheckResult &r,
+                            const SecondProduct *second = nullptr);
 
 /// Checks an already-loaded kernel. Uses the current device and the legacy
 /// default stream.

@@ -424,8 +424,14 @@ std::string EpilogueProgram::compile(const Epilogue &epilogue) {
   matmulType = *matmul;
   numInputs_ = epilogue.inputs.size();
   types.assign(1, matmulType);
-  // Inputs are read as stored; their dtype does not matter here.
-  types.resize(1 + numInputs_, ValueType::F64);
+  // Inputs are read as stored; their dtype does not matter here. A
+  // product input is rounded to the matmul's dtype, as value 0 is.
+  productInputs.clear();
+  for (const EpilogueInput &input : epilogue.inputs) {
+    bool product = input.kind == EpilogueInputKind::Product;
+    productInputs.push_back(product);
+    types.push_back(product ? matmulType : ValueType::F64);
+  }
   steps.clear();
   for (size_t i = 0; i < epilogue.steps.size(); ++i) {
     const EpilogueStep &s = epilogue.steps[i];
@@ -472,7 +478,9 @@ std::string EpilogueProgram::compile(const Epilogue &epilogue) {
 double EpilogueProgram::eval(double matmul, const double *inputs,
                              double *values) const {
   values[0] = roundToType(matmul, matmulType);
-  std::copy(inputs, inputs + numInputs_, values + 1);
+  for (size_t i = 0; i < numInputs_; ++i)
+    values[1 + i] =
+        productInputs[i] ? roundToType(inputs[i], matmulType) : inputs[i];
   size_t next = 1 + numInputs_;
   for (const Step &s : steps) {
     double a = values[s.args[0]], b = values[s.args[1]];
@@ -497,11 +505,24 @@ double EpilogueProgram::eval(double matmul, const double *inputs,
 }
 
 ValueRange EpilogueProgram::range(double lo, double hi, const double *inputs,
-                                  ValueRange *values) const {
-  values[0] = {roundToType(lo, matmulType), roundToType(hi, matmulType),
-               std::isnan(lo) || std::isnan(hi)};
-  for (size_t i = 0; i < numInputs_; ++i)
-    values[1 + i] = ValueRange::point(inputs[i]);
+                                  ValueRange *values,
+                                  const double *inputDeltas) const {
+  // A sum's range rounded to its dtype: rounding is monotone, so rounding
+  // the ends bounds the rounded values.
+  auto rounded = [&](double from, double to, ValueType type) {
+    return ValueRange{roundToType(from, type), roundToType(to, type),
+                      std::isnan(from) || std::isnan(to)};
+  };
+  values[0] = rounded(lo, hi, matmulType);
+  for (size_t i = 0; i < numInputs_; ++i) {
+    double x = inputs[i], delta = inputDeltas ? inputDeltas[i] : 0.0;
+    if (std::isnan(x))
+      values[1 + i] = ValueRange::point(x);
+    else if (productInputs[i])
+      values[1 + i] = rounded(x - delta, x + delta, matmulType);
+    else
+      values[1 + i] = {x - delta, x + delta, false};
+  }
   size_t next = 1 + numInputs_;
   for (const Step &s : steps) {
     const ValueRange &a = values[s.args[0]], &b = values[s.args[1]];

@@ -51,7 +51,9 @@ struct ValueRange {
 
 /// An epilogue compiled for evaluation over many elements. Value numbers
 /// follow docs/BUNDLE.md: 0 the matmul result, 1..k the inputs, then one per
-/// step; every result is rounded to its dtype.
+/// step; every result is rounded to its dtype. A product input (a dual
+/// GEMM's A B2, EpilogueInputKind::Product) is passed as its k-sum and
+/// rounded to matmul_dtype like value 0.
 class EpilogueProgram {
 public:
   /// Compiles `epilogue`. Returns "" or why it cannot be evaluated (an
@@ -60,12 +62,15 @@ public:
   std::string compile(const Epilogue &epilogue);
 
   size_t numInputs() const { return numInputs_; }
+  /// Whether input `i` (0-based) is a product input.
+  bool isProduct(size_t i) const { return productInputs[i]; }
   size_t numValues() const { return 1 + numInputs_ + steps.size(); }
   ValueType resultType() const { return types[result]; }
 
   /// Evaluates the epilogue in float64 for one element: value 0 is `matmul`
   /// rounded to matmul_dtype, `inputs` (numInputs() of them) are the input
-  /// values as stored, and every step's exact result is rounded to its
+  /// values as stored (a product input's k-sum, which is rounded to
+  /// matmul_dtype too), and every step's exact result is rounded to its
   /// dtype. `values` is scratch space of numValues() entries.
   double eval(double matmul, const double *inputs, double *values) const;
 
@@ -77,9 +82,14 @@ public:
   /// tanh, so that tanh.approx.f32 passes) and, at every rounding step, the
   /// smallest normal number of its dtype (flushed subnormals). Exact ops
   /// (negf, absf, max/min, select, cmpf, casts) are not widened. `values`
-  /// is scratch space of numValues() entries.
+  /// is scratch space of numValues() entries. With `inputDeltas`
+  /// (numInputs() entries, >= 0), input i takes every value in
+  /// [inputs[i] - inputDeltas[i], inputs[i] + inputDeltas[i]] at once with
+  /// the matmul value (a product input's allowance: it is a k-sum with
+  /// rounding errors of its own, like value 0's); without, each is exact.
   ValueRange range(double lo, double hi, const double *inputs,
-                   ValueRange *values) const;
+                   ValueRange *values,
+                   const double *inputDeltas = nullptr) const;
 
   /// The step ops, as compiled (the implementation's helpers take them).
   enum class Op {
@@ -118,6 +128,7 @@ private:
   };
   ValueType matmulType = ValueType::F32;
   size_t numInputs_ = 0;
+  std::vector<bool> productInputs; // per input: rounded to matmulType
   std::vector<ValueType> types; // per value
   std::vector<Step> steps;
   int64_t result = 0;

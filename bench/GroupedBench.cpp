@@ -158,7 +158,7 @@ std::string tcgen::bench::benchGrouped(rt::Kernel &kernel,
   row.accumulator = dtypeName(manifest.op.accumulator);
   row.cublasCompute = "CUBLAS_COMPUTE_32F";
   row.cublasCall = "cublasGemmEx per group";
-  row.baseline = "cublasGemmGroupedBatchedEx";
+  row.baselines = {BaselineTiming{"cublasGemmGroupedBatchedEx"}};
   row.iters = options.iters;
   // Random A and B, C and the offsets on the device.
   std::vector<HostMatrix> host(manifest.operands.size());
@@ -241,7 +241,7 @@ std::string tcgen::bench::benchGrouped(rt::Kernel &kernel,
     if (kind == "balanced") {
       row.tcgenMs = tcgenMs;
       row.cublasMs = loopMs;
-      row.baselineMs = groupedMs;
+      row.baselines[0].ms = groupedMs;
     }
   }
   cublasDestroy(g.handle);

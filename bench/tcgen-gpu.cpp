@@ -125,6 +125,12 @@ const char *kRunHelp =
     "            Non-finite outputs count only where the reference allows\n"
     "            none. The line then ends with `epilogue=<steps>`, and a\n"
     "            FAIL with `allowed=[lo,hi]` for the worst element.\n"
+    "            A dual GEMM (manifest op.dual: out = f(A B, A B2, ...))\n"
+    "            gets B2 filled like B; its second product A B2 is computed\n"
+    "            the same way beside A B (host, or cuBLAS plus the sampled\n"
+    "            elements) and read as the epilogue's product input, with\n"
+    "            an allowance of its own from its k-sum, carried through\n"
+    "            the epilogue together with A B's.\n"
     "  --launches N  launch N times, restoring C in between, and check the\n"
     "            last (a kernel keeping state across launches, such as\n"
     "            stream-K flags in its workspace, must stay right)\n"
@@ -188,6 +194,13 @@ const char *kBenchHelp =
     "                             ReLU prologue on A; no epilogue)\n"
     "  2cublas+add                cuBLAS on each K half of A and B, then\n"
     "                             their sum (add(gemm, gemm); no epilogue)\n"
+    "  \"cublas x2 + pointwise\"    a dual GEMM (op.dual): cuBLAS P = A B\n"
+    "                             and P2 = A B2, then one pointwise kernel\n"
+    "                             of the bundle's epilogue (any)\n"
+    "  \"cublas concat + pointwise\"  a dual GEMM: one cuBLAS A [B | B2]\n"
+    "                             over the concatenated weights (made\n"
+    "                             before timing) into [m, 2n], then the\n"
+    "                             same kernel over its two halves\n"
     "The intermediate matmul result has the epilogue's matmul_dtype; the\n"
     "pointwise kernels read 16 bytes a thread and compute in f32. A bundle\n"
     "whose epilogue inputs (number, kinds) or values on probe points are not\n"
@@ -199,6 +212,14 @@ const char *kBenchHelp =
     "worst=(i,j) tcgen=... baseline=...`; tol is 1e-3 (f32), 1e-2 (f16) or\n"
     "4e-2 (bf16) after the coarsest dtype of the matmul result, the\n"
     "epilogue and the output. A FAIL is not timed (exit status 1).\n"
+    "\n"
+    "A dual GEMM (op.dual) is timed against both dual baselines without\n"
+    "--baseline (each that fits it, each checked first; the table and the\n"
+    "CSV have a line per baseline), and against no other. Their pointwise\n"
+    "kernel is the bundle's epilogue written as CUDA C++ and compiled with\n"
+    "NVRTC for the device (8 elements a thread where aligned). cuBLAS and\n"
+    "cuBLASLt then time the bare A [B | B2] into [m, 2n], and the row's n\n"
+    "is 2n, so that every TFLOP/s counts both products.\n"
     "\n"
     "  --study DIR     time every bundle of a study directory: the ok rows\n"
     "                  of DIR/batch.tsv (tcgen compile --batch), or each\n"
@@ -662,27 +683,32 @@ bool appendCsv(const std::string &path, const std::string &device,
     return false;
   std::string date = utcNow();
   for (const BenchRow &r : rows) {
-    bool b = !r.baseline.empty();
-    std::fprintf(
-        f,
-        "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,%s,"
-        "%s,%s,%s,%lld,%s\n",
-        date.c_str(), csvField(device).c_str(), csvField(r.entry).c_str(),
-        csvField(r.backend).c_str(), (long long)r.m, (long long)r.n,
-        (long long)r.k, r.aType.c_str(), r.cType.c_str(),
-        fmt("%.6f", r.tcgenMs).c_str(),
-        fmt("%.3f", r.tflops(r.tcgenMs)).c_str(),
-        fmt("%.6f", r.cublasMs).c_str(),
-        fmt("%.3f", r.tflops(r.cublasMs)).c_str(),
-        fmt("%.4f", r.cublasMs / r.tcgenMs).c_str(), iters,
-        fmt("%.6f", r.ltMs).c_str(), fmt("%.3f", r.tflops(r.ltMs)).c_str(),
-        r.accumulator.c_str(), csvField(r.baseline).c_str(),
-        fmt("%.6f", r.baselineMs).c_str(),
-        fmt("%.3f", r.tflops(r.baselineMs)).c_str(),
-        fmt("%.4f", r.baselineMs / r.tcgenMs).c_str(),
-        fmt("%.6f", r.baselinePointwiseMs).c_str(),
-        fmt("%.3g", b ? r.check.maxErr : NAN).c_str(), (long long)r.batch,
-        csvField(r.problem).c_str());
+    // One line per baseline (a dual GEMM has two), the kernel's columns
+    // repeated; one with empty baseline columns where there is none.
+    std::vector<BaselineTiming> baselines = r.baselines;
+    bool none = baselines.empty();
+    if (none)
+      baselines.emplace_back();
+    for (const BaselineTiming &b : baselines)
+      std::fprintf(
+          f,
+          "%s,%s,%s,%s,%lld,%lld,%lld,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s,%s,%s,"
+          "%s,%s,%s,%s,%lld,%s\n",
+          date.c_str(), csvField(device).c_str(), csvField(r.entry).c_str(),
+          csvField(r.backend).c_str(), (long long)r.m, (long long)r.n,
+          (long long)r.k, r.aType.c_str(), r.cType.c_str(),
+          fmt("%.6f", r.tcgenMs).c_str(),
+          fmt("%.3f", r.tflops(r.tcgenMs)).c_str(),
+          fmt("%.6f", r.cublasMs).c_str(),
+          fmt("%.3f", r.tflops(r.cublasMs)).c_str(),
+          fmt("%.4f", r.cublasMs / r.tcgenMs).c_str(), iters,
+          fmt("%.6f", r.ltMs).c_str(), fmt("%.3f", r.tflops(r.ltMs)).c_str(),
+          r.accumulator.c_str(), csvField(b.name).c_str(),
+          fmt("%.6f", b.ms).c_str(), fmt("%.3f", r.tflops(b.ms)).c_str(),
+          fmt("%.4f", b.ms / r.tcgenMs).c_str(),
+          fmt("%.6f", b.pointwiseMs).c_str(),
+          fmt("%.3g", none ? NAN : b.check.maxErr).c_str(),
+          (long long)r.batch, csvField(r.problem).c_str());
   }
   bool ok = std::fclose(f) == 0;
   if (!ok)
@@ -742,17 +768,17 @@ void printTable(const std::vector<BenchRow> &rows) {
   }
   bool anyBaseline = false;
   for (const BenchRow &r : rows)
-    anyBaseline = anyBaseline || !r.baseline.empty();
+    anyBaseline = anyBaseline || !r.baselines.empty();
   if (anyBaseline) {
     std::printf("%-32s %-26s %11s %8s %11s %8s\n", "entry", "baseline",
                 "baseline ms", "TFLOP/s", "pointwise ms", "b/t");
     for (const BenchRow &r : rows)
-      if (!r.baseline.empty())
+      for (const BaselineTiming &b : r.baselines)
         std::printf("%-32s %-26s %11s %8s %11s %8s\n", r.entry.c_str(),
-                    r.baseline.c_str(), fmt("%.4f", r.baselineMs).c_str(),
-                    fmt("%.1f", r.tflops(r.baselineMs)).c_str(),
-                    fmt("%.4f", r.baselinePointwiseMs).c_str(),
-                    fmt("%.3f", r.baselineMs / r.tcgenMs).c_str());
+                    b.name.c_str(), fmt("%.4f", b.ms).c_str(),
+                    fmt("%.1f", r.tflops(b.ms)).c_str(),
+                    fmt("%.4f", b.pointwiseMs).c_str(),
+                    fmt("%.3f", b.ms / r.tcgenMs).c_str());
   }
   for (const BenchRow &r : rows)
     if (!r.note.empty())
@@ -967,10 +993,15 @@ int benchCommand(const std::vector<std::string> &args) {
     BenchRow row;
     row.problem = problems[bi];
     error = benchBundle(b, options, device, row);
-    if (!row.checkLine.empty())
-      std::printf("%s\n", row.checkLine.c_str());
+    bool differs = false;
+    for (const BaselineTiming &t : row.baselines) {
+      if (t.checkLine.empty())
+        continue;
+      std::printf("%s\n", t.checkLine.c_str());
+      differs = differs || !t.check.pass;
+    }
     std::fflush(stdout);
-    if (!row.checkLine.empty() && !row.check.pass) {
+    if (differs) {
       std::fprintf(stderr,
                    "tcgen-gpu: %s: the baseline's output differs "
                    "from the kernel's: not timed\n",

@@ -32,9 +32,10 @@ struct StepSpec {
   std::string predicate; // cmpf
 };
 
-/// One epilogue input and its operand: E<i> of `kind` and `dtype`.
+/// One epilogue input and its operand: E<i> of `kind` and `dtype` (a
+/// "product" input names B2 of a dual GEMM instead).
 struct InputSpec {
-  std::string kind; // scalar, row, col, matrix
+  std::string kind; // scalar, row, col, matrix, product
   std::string dtype = "f32";
   bool columnMajor = false; // a matrix stored [1, m]
 };
@@ -53,7 +54,15 @@ struct ManifestSpec {
   std::string prologue;
   /// With k2 > 0 a second product: operands A2 [m, k2], B2 [k2, n].
   int64_t k2 = 0;
+  /// A dual GEMM (op.dual): operand B2 [k, n] (column-major), read by a
+  /// "product" input.
+  bool dual = false;
 };
+
+/// The operand epilogue input `i` names.
+std::string inputName(const ManifestSpec &s, size_t i) {
+  return s.inputs[i].kind == "product" ? "B2" : "E" + std::to_string(i);
+}
 
 std::string shapeJson(const ManifestSpec &s, const InputSpec &in) {
   std::string m = std::to_string(s.m), n = std::to_string(s.n);
@@ -76,8 +85,8 @@ std::string manifestJson(const ManifestSpec &s) {
     epilogue = R"(, "epilogue": { "matmul_dtype": ")" + s.matmulType +
                R"(", "inputs": [)";
     for (size_t i = 0; i < s.inputs.size(); ++i)
-      epilogue += std::string(i ? ", " : "") + R"({ "operand": "E)" +
-                  std::to_string(i) + R"(", "kind": ")" + s.inputs[i].kind +
+      epilogue += std::string(i ? ", " : "") + R"({ "operand": ")" +
+                  inputName(s, i) + R"(", "kind": ")" + s.inputs[i].kind +
                   R"(" })";
     epilogue += R"(], "ops": [)";
     for (size_t i = 0; i < s.steps.size(); ++i) {
@@ -126,8 +135,16 @@ std::string manifestJson(const ManifestSpec &s) {
     params += R"(, { "kind": "ptr", "operand": "A2" },
        { "kind": "ptr", "operand": "B2" })";
   }
+  if (s.dual) {
+    operands +=
+        R"(, { "name": "B2", "role": "rhs2", "dtype": "f16", "shape": [)" + k +
+        ", " + n + R"(], "strides": [1, )" + k + R"(], "align_bytes": 16 })";
+    params += R"(, { "kind": "ptr", "operand": "B2" })";
+  }
   for (size_t i = 0; i < s.inputs.size(); ++i) {
-    std::string name = "E" + std::to_string(i);
+    if (s.inputs[i].kind == "product")
+      continue;
+    std::string name = inputName(s, i);
     operands += R"(, { "name": ")" + name + R"(", "role": "in", "dtype": ")" +
                 s.inputs[i].dtype + R"(", )" + shapeJson(s, s.inputs[i]) +
                 R"(, "align_bytes": 4 })";
@@ -137,7 +154,8 @@ std::string manifestJson(const ManifestSpec &s) {
   "ptx": "k.ptx", "target": { "arch": "sm_90a", "backend": "sm90", "min_cc": 90 },
   "op": { "kind": "matmul", "batch": 1, "m": )" +
          m + R"(, "n": )" + n + R"(, "k": )" + k +
-         (s.k2 > 0 ? R"(, "k2": )" + k2 : std::string()) + R"(, "accumulate": )" +
+         (s.k2 > 0 ? R"(, "k2": )" + k2 : std::string()) +
+         (s.dual ? R"(, "dual": true)" : "") + R"(, "accumulate": )" +
          (s.accumulate ? "true" : "false") + R"(, "accumulator": "f32")" +
          epilogue + R"( },
   "operands": [ )" +
@@ -199,8 +217,9 @@ int appendGeluTanh(std::vector<StepSpec> &steps, int first, int x) {
 ManifestSpec biasGeluResidual(bool reversed = false) {
   ManifestSpec s;
   int bias = reversed ? 2 : 1, r = reversed ? 1 : 2;
-  s.inputs = reversed ? std::vector<InputSpec>{{"matrix"}, {"row"}}
-                      : std::vector<InputSpec>{{"row"}, {"matrix"}};
+  s.inputs = {{"row"}, {"matrix"}};
+  if (reversed)
+    std::swap(s.inputs[0], s.inputs[1]);
   s.steps = {{"addf", {0, bias}}}; // value 3
   int g = appendGeluTanh(s.steps, 4, 3);
   s.steps.push_back({"addf", {g, r}});
@@ -229,15 +248,111 @@ TEST(BenchHost, BaselineNamesRoundTrip) {
     EXPECT_EQ(parseBaseline(baselineName(kind)), kind) << baselineName(kind);
     EXPECT_NE(std::string(baselineComputes(kind)), "");
   }
-  EXPECT_EQ(allBaselines().size(), 9u);
+  EXPECT_EQ(allBaselines().size(), 11u);
   EXPECT_EQ(parseBaseline("cublas+add-relu"), BaselineKind::AddRelu);
   EXPECT_EQ(parseBaseline("2cublas+add"), BaselineKind::TwoGemmAdd);
+  EXPECT_EQ(parseBaseline("cublas x2 + pointwise"), BaselineKind::DualGemm);
+  EXPECT_EQ(parseBaseline("cublas concat + pointwise"),
+            BaselineKind::DualConcat);
   EXPECT_EQ(parseBaseline("cublas"), std::nullopt);
   EXPECT_EQ(parseBaseline(""), std::nullopt);
   EXPECT_EQ(baselineNameList(),
             "cublas+add-relu, cublas+add-scalar, cublas+bias-gelu-residual, "
             "cublaslt-relu-bias, cublaslt-gelu-bias, relu-c+cublas, "
-            "relu-a+cublas, 2cublas+add, permute+cublas");
+            "relu-a+cublas, 2cublas+add, permute+cublas, cublas x2 + "
+            "pointwise, cublas concat + pointwise");
+  for (BaselineKind kind : allBaselines())
+    EXPECT_EQ(isDualBaseline(kind), kind == BaselineKind::DualGemm ||
+                                        kind == BaselineKind::DualConcat);
+}
+
+/// silu(C) * P2 in f32 into an f16 out, for a dual GEMM: values 0 C, 1 P2
+/// (the product input), then the steps; `extra` inputs after the product.
+ManifestSpec swiGlu(std::vector<InputSpec> extra = {}) {
+  ManifestSpec s;
+  s.dual = true;
+  s.outType = "f16";
+  s.inputs = {{"product"}};
+  s.inputs.insert(s.inputs.end(), extra.begin(), extra.end());
+  int v = 1 + int(s.inputs.size());
+  s.steps = {{"negf", {0}},                // v
+             {"exp", {v}},                 // v+1
+             {"constant", {}, "f32", 1.0}, // v+2
+             {"addf", {v + 2, v + 1}},     // v+3
+             {"divf", {0, v + 3}},         // v+4: silu
+             {"mulf", {v + 4, 1}},         // v+5
+             {"truncf", {v + 5}, "f16"}};  // v+6
+  s.result = v + 6;
+  return s;
+}
+
+TEST(BenchHost, BaselineDualKindsTakeADualGemm) {
+  // Any epilogue: the pointwise kernel computes the bundle's own, with
+  // inputs of every kind and layout beside the product.
+  for (const ManifestSpec &spec :
+       {swiGlu(),
+        swiGlu(
+            {{"row", "f16"}, {"matrix", "bf16", true}, {"scalar"}, {"col"}})}) {
+    for (BaselineKind kind :
+         {BaselineKind::DualGemm, BaselineKind::DualConcat}) {
+      BaselinePlan p;
+      ASSERT_EQ(plan(spec, kind, p), "") << baselineName(kind);
+      ASSERT_TRUE(p.b2.has_value());
+      EXPECT_EQ(*p.b2, 3u); // A, B, C, then B2
+      EXPECT_EQ(p.n, 32);
+      EXPECT_EQ(p.matmulType, DType::F32);
+      EXPECT_EQ(p.coarsest, DType::F16);
+    }
+  }
+}
+
+TEST(BenchHost, BaselineDualGemmsAndOtherBundlesDoNotMix) {
+  EXPECT_EQ(plan(swiGlu(), BaselineKind::AddRelu),
+            "baseline cublas+add-relu: needs a bundle with one product, this "
+            "one is a dual GEMM (op.dual; time it against 'cublas x2 + "
+            "pointwise' or 'cublas concat + pointwise')");
+  EXPECT_EQ(plan(swiGlu(), BaselineKind::TwoGemmAdd),
+            "baseline 2cublas+add: needs a bundle with one product, this one "
+            "is a dual GEMM (op.dual; time it against 'cublas x2 + "
+            "pointwise' or 'cublas concat + pointwise')");
+  EXPECT_EQ(plan(addRelu(), BaselineKind::DualGemm),
+            "baseline cublas x2 + pointwise: needs a dual GEMM (op.dual), "
+            "this bundle computes one product");
+  EXPECT_EQ(plan(addRelu(), BaselineKind::DualConcat),
+            "baseline cublas concat + pointwise: needs a dual GEMM (op.dual), "
+            "this bundle computes one product");
+}
+
+TEST(BenchHost, BaselineDualRefusesWhatItsKernelCannotRead) {
+  // An f64 input (which the manifest allows): the pointwise kernel reads
+  // 16-bit floats and f32 only.
+  ManifestSpec wide = swiGlu({{"row", "f64"}});
+  EXPECT_EQ(plan(wide, BaselineKind::DualGemm),
+            "baseline cublas x2 + pointwise: the pointwise kernel reads and "
+            "writes f16, bf16 or f32, not the f64 of input 'E1'");
+  // A column-major output: the baselines write row-major ones.
+  ManifestSpec columns = swiGlu();
+  columns.outColumnMajor = true;
+  EXPECT_NE(plan(columns, BaselineKind::DualConcat).find("is not row-major"),
+            std::string::npos);
+}
+
+TEST(BenchHost, BaselineHostOperandsFillB2LikeB) {
+  Manifest manifest;
+  ASSERT_EQ(parseManifest(manifestJson(swiGlu()), manifest), "");
+  std::vector<HostMatrix> host = makeBaselineHostOperands(manifest, 1);
+  ASSERT_EQ(host.size(), 4u);
+  const HostMatrix &b = host[1], &b2 = host[3];
+  EXPECT_EQ(b2.rows, b.rows);
+  EXPECT_EQ(b2.cols, b.cols);
+  EXPECT_EQ(b2.stride0, 1); // column-major, as the manifest says
+  int64_t differ = 0;
+  for (int64_t p = 0; p < b.rows; ++p)
+    for (int64_t j = 0; j < b.cols; ++j) {
+      differ += b.get(p, j) != b2.get(p, j);
+      EXPECT_LE(std::fabs(b2.get(p, j)), 1.0);
+    }
+  EXPECT_GT(differ, b.rows * b.cols / 2);
 }
 
 TEST(BenchHost, BaselineTwoGemmsTakeTheSecondProduct) {

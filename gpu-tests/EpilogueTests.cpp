@@ -5,7 +5,8 @@
 // (bias + ReLU, GELU in its tanh and erf forms, SiLU, sigmoid, leaky ReLU,
 // clamp, constants, residual adds, the rounding of the matmul value), its
 // interval form, and compareEpilogue() on simulated kernel outputs: right
-// ones pass, and ones that skip or botch the epilogue fail.
+// ones pass, and ones that skip or botch the epilogue fail; the same for a
+// dual GEMM's SwiGLU, silu(A B) * (A B2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -711,6 +712,246 @@ TEST(EpilogueHost, DescribeCheckedGemmSkipsTheInputs) {
   EXPECT_EQ(describeCheckedGemm(m, spec),
             "epilogue input 'bias' has dtype f64, which tcgen-gpu does not "
             "support yet (f16, bf16, f32, e4m3, e5m2)");
+}
+
+//===----------------------------------------------------------------------===//
+// Dual GEMMs: silu(A B) * (A B2)
+//===----------------------------------------------------------------------===//
+
+/// SwiGLU in f32 into f16: values 0 A B, 1 A B2 (the product input), 2..6
+/// silu(A B) (sigmoidSteps()), 7 silu(A B) * A B2, 8 its f16.
+Epilogue swiGlu() {
+  std::vector<EpilogueStep> steps = {{"negf", {0}, "f32"},    // 2
+                                     {"exp", {2}, "f32"},     // 3
+                                     constant(1.0),           // 4
+                                     {"addf", {4, 3}, "f32"}, // 5
+                                     {"divf", {0, 5}, "f32"}, // 6: silu
+                                     {"mulf", {6, 1}, "f32"}, // 7
+                                     {"truncf", {7}, "f16"}}; // 8
+  return makeEpilogue(DType::F32, {{"B2", EpilogueInputKind::Product}},
+                      std::move(steps), 8);
+}
+
+/// The reference of SwiGLU computed by hand: each f32 step of swiGlu() as
+/// a double operation rounded to f32, then f16.
+double swiGluByHand(double p, double p2) {
+  double x = f32(p), y = f32(p2);
+  double sigmoidDen = f32(1.0 + f32(std::exp(-x)));
+  double silu = f32(x / sigmoidDen);
+  return f16(f32(silu * y));
+}
+
+TEST(EpilogueHost, DualSwiGluReference) {
+  Epilogue e = swiGlu();
+  // silu(1.5) = 1.5 / (1 + e^-1.5) = 1.22636171..., times -0.75.
+  EXPECT_EQ(eval(e, 1.5, {-0.75}), f16(-0.9197712857178492));
+  EXPECT_EQ(eval(e, 1.5, {-0.75}), swiGluByHand(1.5, -0.75));
+  EXPECT_EQ(eval(e, -2.0, {3.0}), f16(-0.2384058440442351 * 3.0));
+  EXPECT_EQ(eval(e, 4.0, {0.0}), 0.0);
+  // The product input is a k-sum, rounded to matmul_dtype like value 0:
+  // in bf16, 1.003 is 1 (spacing 2^-7).
+  Epilogue product =
+      makeEpilogue(DType::BF16, {{"B2", EpilogueInputKind::Product}},
+                   {{"mulf", {0, 1}, "bf16"}}, 2);
+  EXPECT_EQ(eval(product, 1.0, {1.003}), 1.0);
+  // A matrix input is read as stored: not rounded.
+  Epilogue matrix =
+      makeEpilogue(DType::BF16, {{"R", EpilogueInputKind::Matrix}},
+                   {{"mulf", {0, 1}, "bf16"}}, 2);
+  EXPECT_EQ(eval(matrix, 1.0, {1.5}), 1.5);
+}
+
+TEST(EpilogueHost, RangeCarriesTheProductInputsAllowance) {
+  EpilogueProgram program;
+  ASSERT_EQ(program.compile(swiGlu()), "");
+  ASSERT_TRUE(program.isProduct(0));
+  std::vector<ValueRange> values(program.numValues());
+  double p2 = 0.0;
+  // With A B2 exact at 0, the output is 0 whatever A B is (give or take
+  // an f16 subnormal a GPU may flush).
+  ValueRange exact = program.range(1.0, 3.0, &p2, values.data());
+  EXPECT_NEAR(exact.lo, 0.0, 1e-4);
+  EXPECT_NEAR(exact.hi, 0.0, 1e-4);
+  // With A B2 in [-0.25, 0.25]: silu(3) * 0.25 = 0.7154... at the ends.
+  double delta = 0.25;
+  ValueRange wide = program.range(1.0, 3.0, &p2, values.data(), &delta);
+  EXPECT_LT(wide.lo, -0.71);
+  EXPECT_GT(wide.hi, 0.71);
+  EXPECT_LT(wide.hi, 0.72);
+}
+
+/// A 64 x 48 x 256 dual GEMM of f16 (B row-major, B2 column-major) with the
+/// SwiGLU epilogue into an f16 C: its host operands (makeCheckOperands),
+/// the float64 references of both products and the f32 k-sums a kernel
+/// computes.
+struct DualCase {
+  Manifest manifest;
+  GemmSpec spec, spec2;
+  std::vector<HostMatrix> host;
+  std::vector<double> acc, scale;
+  SecondProduct second;
+  std::vector<float> acc32, acc2_32;
+
+  DualCase() {
+    const int64_t m = 64, n = 48, k = 256;
+    manifest.entry = "dual";
+    manifest.ptx = "dual.ptx";
+    manifest.target = {"sm_90a", "test", 90};
+    manifest.op = {"matmul", 1, m, n, k, false};
+    manifest.op.dual = true;
+    manifest.operands = {
+        {"A", OperandRole::Lhs, DType::F16, {m, k}, {k, 1}, 16},
+        {"B", OperandRole::Rhs, DType::F16, {k, n}, {n, 1}, 16},
+        {"B2", OperandRole::Rhs2, DType::F16, {k, n}, {1, k}, 16},
+        {"C", OperandRole::Out, DType::F16, {m, n}, {n, 1}, 16}};
+    for (const Operand &o : manifest.operands)
+      manifest.params.push_back({"ptr", o.name, ""});
+    manifest.op.epilogue = swiGlu();
+    Manifest parsed;
+    EXPECT_EQ(parseManifest(writeManifest(manifest), parsed), "");
+    EXPECT_EQ(describeCheckedGemm(manifest, spec), "");
+    EXPECT_EQ(describeSecondProduct(manifest, spec, spec2), "");
+    host = makeCheckOperands(manifest, spec, /*seed=*/5);
+    const HostMatrix &a = host[spec.aIndex], &b = host[spec.bIndex];
+    const HostMatrix &b2 = host[spec2.bIndex];
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0, abs = 0, sum2 = 0, abs2 = 0;
+        float sum32 = 0, sum2_32 = 0;
+        for (int64_t p = 0; p < k; ++p) {
+          double x = a.get(i, p) * b.get(p, j);
+          double y = a.get(i, p) * b2.get(p, j);
+          sum += x, abs += std::fabs(x);
+          sum2 += y, abs2 += std::fabs(y);
+          sum32 = std::fma(float(a.get(i, p)), float(b.get(p, j)), sum32);
+          sum2_32 = std::fma(float(a.get(i, p)), float(b2.get(p, j)), sum2_32);
+        }
+        acc.push_back(sum), scale.push_back(abs);
+        second.acc.push_back(sum2), second.scale.push_back(abs2);
+        acc32.push_back(sum32), acc2_32.push_back(sum2_32);
+      }
+  }
+
+  /// The kernel's output: f(i, j, A B, A B2 as f32 k-sums) stored in f16.
+  HostMatrix
+  output(const std::function<double(int64_t, int64_t, float, float)> &f) {
+    HostMatrix out = host[spec.cIndex];
+    for (int64_t i = 0; i < spec.m; ++i)
+      for (int64_t j = 0; j < spec.n; ++j) {
+        int64_t at = i * spec.n + j;
+        out.set(i, j, f(i, j, acc32[at], acc2_32[at]));
+      }
+    return out;
+  }
+
+  CheckResult check(const HostMatrix &out) {
+    CheckResult r;
+    setBounds(spec, r);
+    EXPECT_EQ(compareEpilogue(manifest, host, out, acc, scale, r, &second), "");
+    return r;
+  }
+};
+
+/// SwiGLU as a kernel computes it: in f32 from its f32 k-sums, into f16.
+double swiGluKernel(float p, float p2) {
+  float silu = p / (1.0f + std::exp(-p));
+  return f16(silu * p2);
+}
+
+TEST(EpilogueHost, DualOperandsAndSecondProduct) {
+  DualCase c;
+  // B2 is the second product's B, in its own (column-major) layout, filled
+  // like B (uniform in [-1, 1), stored in f16) but not with B's values.
+  EXPECT_EQ(c.spec2.bIndex, 2u);
+  EXPECT_EQ(c.spec2.aIndex, c.spec.aIndex);
+  EXPECT_EQ(c.spec2.b.stride0, 1);
+  EXPECT_EQ(c.spec2.b.stride1, 256);
+  const HostMatrix &b = c.host[1], &b2 = c.host[2];
+  int64_t same = 0;
+  for (int64_t p = 0; p < 256; ++p)
+    for (int64_t j = 0; j < 48; ++j) {
+      same += b.get(p, j) == b2.get(p, j);
+      ASSERT_GE(b2.get(p, j), -1.0);
+      ASSERT_LE(b2.get(p, j), 1.0); // [-1, 1) rounded to f16
+    }
+  EXPECT_LT(same, 100);
+  // The output is poisoned until the kernel writes it.
+  EXPECT_TRUE(std::isnan(c.host[3].get(0, 0)));
+}
+
+TEST(EpilogueHost, CheckPassesACorrectDualKernel) {
+  DualCase c;
+  CheckResult r = c.check(c.output(
+      [](int64_t, int64_t, float p, float p2) { return swiGluKernel(p, p2); }));
+  EXPECT_TRUE(r.pass) << r.line(true);
+  EXPECT_EQ(r.epilogueSteps, 7);
+  EXPECT_LT(r.maxNorm, 0.1) << r.line(true);
+}
+
+TEST(EpilogueHost, CheckComparesWithTheHandComputedReference) {
+  // One wrong element: the check names it, and its reference is
+  // silu(A B) * A B2 computed by hand from the float64 k-sums.
+  DualCase c;
+  CheckResult r = c.check(c.output([](int64_t i, int64_t j, float p, float p2) {
+    double v = swiGluKernel(p, p2);
+    return i == 17 && j == 5 ? v + 4.0 : v;
+  }));
+  EXPECT_FALSE(r.pass) << r.line(true);
+  ASSERT_EQ(r.worstRow, 17);
+  ASSERT_EQ(r.worstCol, 5);
+  int64_t at = 17 * c.spec.n + 5;
+  EXPECT_EQ(r.worstRef, swiGluByHand(c.acc[at], c.second.acc[at]));
+}
+
+TEST(EpilogueHost, CheckFailsDualKernelsThatMixUpTheProducts) {
+  DualCase c;
+  std::vector<std::pair<const char *,
+                        std::function<double(int64_t, int64_t, float, float)>>>
+      wrong = {
+          // silu(A B) alone, as if A B2 were 1.
+          {"no second product",
+           [](int64_t, int64_t, float p, float) { return swiGluKernel(p, 1); }},
+          // The products swapped: silu(A B2) * A B.
+          {"swapped", [](int64_t, int64_t, float p,
+                         float p2) { return swiGluKernel(p2, p); }},
+          // B read for B2: silu(A B) * A B.
+          {"B for B2",
+           [](int64_t, int64_t, float p, float) { return swiGluKernel(p, p); }},
+          // A B2 transposed: B2 read row-major though it is column-major.
+          {"B2 transposed", [&c](int64_t i, int64_t j, float p, float) {
+             return swiGluKernel(p, c.acc2_32[i * c.spec.n + (j + 1) % 48]);
+           }}};
+  for (auto &[name, f] : wrong) {
+    CheckResult r = c.check(c.output(f));
+    EXPECT_FALSE(r.pass) << name << ": " << r.line(true);
+  }
+}
+
+TEST(EpilogueHost, CheckAllowsTheSecondProductItsOwnError) {
+  // A B2 off by 0.01 (alternating signs), as a long K's f32 sums may be:
+  // within its allowance, which carries through silu(A B) * A B2 even
+  // where A B2 is near 0 and A B's allowance alone would give nothing.
+  DualCase c;
+  auto offBy = [](double err) {
+    return [err](int64_t i, int64_t j, float p, float p2) {
+      return swiGluKernel(p, p2 + float((i + j) % 2 ? err : -err));
+    };
+  };
+  CheckResult r = c.check(c.output(offBy(0.01)));
+  EXPECT_TRUE(r.pass) << r.line(true);
+  r = c.check(c.output(offBy(1.0)));
+  EXPECT_FALSE(r.pass) << r.line(true);
+}
+
+TEST(EpilogueHost, CompareEpilogueNeedsTheSecondProduct) {
+  DualCase c;
+  HostMatrix out = c.output(
+      [](int64_t, int64_t, float p, float p2) { return swiGluKernel(p, p2); });
+  CheckResult r;
+  setBounds(c.spec, r);
+  EXPECT_EQ(compareEpilogue(c.manifest, c.host, out, c.acc, c.scale, r),
+            "op.epilogue reads a second product (op.dual), but its reference "
+            "is missing");
 }
 
 } // namespace

@@ -17,9 +17,14 @@
 //   2    tanh(acc * s[i] + t) + r[i, j] + bias[j] in f32: (a, b, c, s, t,
 //        r, bias), s a col [m] of f32, t a rank-0 f32, r an [m, n] bf16
 //        matrix with row stride TCGEN_SR0, bias a row [n] of f16, C f32;
+//   3    a dual GEMM's SwiGLU, silu(acc) * acc2 in f32 with acc2 the
+//        second product sum_p a[i, p] b2[p, j]: (a, b, c, b2), B2 with
+//        strides TCGEN_SB2_0 and TCGEN_SB2_1;
 // and, for epilogue 1's manifest, kernels that the check must fail:
 //   101  the epilogue skipped: c = f16(acc);
-//   102  the bias read along the wrong dimension: bias[i % n].
+//   102  the bias read along the wrong dimension: bias[i % n];
+// and, for epilogue 3's:
+//   103  the products swapped: silu(acc2) * acc.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +58,7 @@ template <> __device__ float fromFloat<float>(float x) { return x; }
 #endif
 #define TCGEN_BIAS_RELU                                                        \
   (TCGEN_EPILOGUE == 1 || TCGEN_EPILOGUE == 101 || TCGEN_EPILOGUE == 102)
+#define TCGEN_DUAL (TCGEN_EPILOGUE == 3 || TCGEN_EPILOGUE == 103)
 
 /// Rounds to f16 and back: the f16 steps of an epilogue.
 __device__ inline float roundF16(float x) {
@@ -73,6 +79,9 @@ extern "C" __global__ void TCGEN_ENTRY(const TCGEN_TA *__restrict__ a,
                                        const float *__restrict__ t,
                                        const __nv_bfloat16 *__restrict__ r,
                                        const __half *__restrict__ bias
+#elif TCGEN_DUAL
+                                       ,
+                                       const TCGEN_TA *__restrict__ b2
 #endif
 ) {
   long j = blockIdx.x * long(blockDim.x) + threadIdx.x;
@@ -99,6 +108,14 @@ extern "C" __global__ void TCGEN_ENTRY(const TCGEN_TA *__restrict__ a,
 #elif TCGEN_EPILOGUE == 2
   acc = tanhf(acc * s[i] + t[0]) + __bfloat162float(r[i * TCGEN_SR0 + j]) +
         __half2float(bias[j]);
+#elif TCGEN_DUAL
+  float acc2 = 0.0f;
+  for (long p = 0; p < TCGEN_K; ++p)
+    acc2 = fmaf(toFloat(a[i * TCGEN_SA0 + p * TCGEN_SA1]),
+                toFloat(b2[p * TCGEN_SB2_0 + j * TCGEN_SB2_1]), acc2);
+  float gate = TCGEN_EPILOGUE == 3 ? acc : acc2;
+  float up = TCGEN_EPILOGUE == 3 ? acc2 : acc;
+  acc = gate / (1.0f + expf(-gate)) * up;
 #endif
   c[o] = fromFloat<TCGEN_TC>(acc);
 }

@@ -28,6 +28,8 @@ StringRef mlir::tcgen::stringifyEpilogueOperandKind(EpilogueOperandKind kind) {
     return "col";
   case EpilogueOperandKind::Matrix:
     return "matrix";
+  case EpilogueOperandKind::Product:
+    return "product";
   }
   llvm_unreachable("unknown epilogue operand kind");
 }
@@ -129,8 +131,11 @@ static void addOperand(EpilogueInfo &info, Value v, EpilogueOperandKind kind,
   info.argSource.push_back(index);
 }
 
-std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &info,
-                                                      std::string &whyNot) {
+static void moveProductLast(EpilogueInfo &info);
+
+std::optional<EpilogueInfo>
+mlir::tcgen::findEpilogue(const ContractionInfo &info, std::string &whyNot,
+                          bool allowDualProduct) {
   whyNot.clear();
   Value c = info.c;
   Operation *matmul = info.op;
@@ -290,8 +295,21 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
     }
     auto vArg = dyn_cast<BlockArgument>(v);
     if (!vArg || !isa<func::FuncOp>(vArg.getOwner()->getParentOp())) {
+      std::string whyNotDual;
+      linalg::LinalgOp dual =
+          allowDualProduct && *kind == EpilogueOperandKind::Matrix &&
+                  !result.dualProduct
+              ? findDualProduct(info, v, op, whyNotDual)
+              : linalg::LinalgOp();
+      if (dual) {
+        result.dualProduct = dual;
+        addOperand(result, v, EpilogueOperandKind::Product,
+                   type.getElementType());
+        continue;
+      }
       whyNot = "operand #" + std::to_string(operand.getOperandNumber()) +
-               " is not a function argument";
+               " is not a function argument" +
+               (whyNotDual.empty() ? "" : " (" + whyNotDual + ")");
       return std::nullopt;
     }
     if (v == result.out) {
@@ -300,7 +318,81 @@ std::optional<EpilogueInfo> mlir::tcgen::findEpilogue(const ContractionInfo &inf
     }
     addOperand(result, v, *kind, type.getElementType());
   }
+  moveProductLast(result);
   return result;
+}
+
+/// Puts the Product operand (if any) last in `info.operands`, renumbering
+/// argSource: the kernel's ABI names the others E0, E1, ... in order.
+static void moveProductLast(EpilogueInfo &info) {
+  int64_t k = info.productOperand();
+  int64_t last = int64_t(info.operands.size()) - 1;
+  if (k < 0 || k == last)
+    return;
+  EpilogueOperand product = info.operands[k];
+  info.operands.erase(info.operands.begin() + k);
+  info.operands.push_back(product);
+  for (int64_t &source : info.argSource)
+    source = source == k ? last : source > k ? source - 1 : source;
+}
+
+linalg::LinalgOp mlir::tcgen::findDualProduct(const ContractionInfo &info,
+                                              Value v, Operation *consumer,
+                                              std::string &whyNot) {
+  whyNot.clear();
+  auto alloc = v.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return {};
+  // The buffer's writer: a contraction after info.op, in its block.
+  linalg::LinalgOp other;
+  for (Operation *user : v.getUsers()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    if (linalgOp && user != consumer && isContractionCandidate(user) &&
+        linalgOp.getNumDpsInits() == 1 &&
+        linalgOp.getDpsInitOperand(0)->get() == v)
+      other = linalgOp;
+  }
+  if (!other)
+    return {};
+  auto fail = [&](const Twine &why) {
+    whyNot = ("a second product (dual GEMM) needs " + why).str();
+    return linalg::LinalgOp();
+  };
+  Operation *first = info.op;
+  if (other->getBlock() != first->getBlock() ||
+      !first->isBeforeInBlock(other) || !other->isBeforeInBlock(consumer))
+    return fail("its contraction after the first one and before the "
+                "consumer, in one block");
+  FailureOr<ContractionInfo> second = analyzeContraction(other);
+  if (failed(second))
+    return fail("a contraction the analysis accepts");
+  linalg::FillOp fill = getZeroFillOfOutput(*second);
+  for (Operation *user : v.getUsers())
+    if (user != consumer && user != other && user != fill &&
+        !isa<memref::DeallocOp, memref::AllocOp>(user))
+      return fail("its result read by the consumer alone, but '" +
+                  user->getName().getStringRef() + "' uses it too");
+  if (!fill)
+    return fail("its result computed from a zero fill (C = A B2)");
+  if (second->a != info.a)
+    return fail("the same A as the first product (one A tile feeds both)");
+  if (second->m != info.m || second->n != info.n || second->k != info.k ||
+      info.isDynamic() || second->isDynamic())
+    return fail("both products of one static shape M x N x K");
+  if (second->aType != info.aType || second->bType != info.bType ||
+      second->cType != info.cType)
+    return fail("both products of one element type");
+  if (second->aTransposed != info.aTransposed ||
+      second->bTransposed != info.bTransposed || second->cTransposed ||
+      info.cTransposed)
+    return fail("B and B2 stored in one layout and a row-major C");
+  if (info.batched || second->batched || info.batchReduce ||
+      second->batchReduce)
+    return fail("unbatched products (a batch is not supported yet)");
+  auto bArg = dyn_cast<BlockArgument>(second->b);
+  if (!bArg || !isa<func::FuncOp>(bArg.getOwner()->getParentOp()))
+    return fail("B2 a function argument (no prologue on it)");
+  return other;
 }
 
 std::optional<PrologueInfo>
@@ -585,7 +677,7 @@ DictionaryAttr mlir::tcgen::describeEpilogue(const EpilogueInfo &info) {
   SmallVector<Attribute> inputs;
   for (auto [i, e] : llvm::enumerate(info.operands))
     inputs.push_back(b.getDictionaryAttr(
-        {b.getNamedAttr("operand", b.getStringAttr("E" + std::to_string(i))),
+        {b.getNamedAttr("operand", b.getStringAttr(info.operandName(i))),
          b.getNamedAttr("kind",
                         b.getStringAttr(stringifyEpilogueOperandKind(e.kind)))}));
   return b.getDictionaryAttr(

@@ -34,7 +34,8 @@ TargetAttr mlir::tcgen::getTargetOrDefault(Operation *op) {
 /// consumer's (a truncf to bf16 after a matmul into f32, say), else C's.
 static Type writtenType(const ContractionInfo &info) {
   std::string whyNot;
-  std::optional<EpilogueInfo> epilogue = findEpilogue(info, whyNot);
+  std::optional<EpilogueInfo> epilogue =
+      findEpilogue(info, whyNot, /*allowDualProduct=*/true);
   return epilogue ? epilogue->outType : info.cType;
 }
 
@@ -96,10 +97,16 @@ model::Problem mlir::tcgen::getModelProblem(const ContractionInfo &info) {
   p.inBytes = info.aType.getIntOrFloatBitWidth() / 8;
   Type out = info.cType;
   std::string whyNot;
-  std::optional<EpilogueInfo> epilogue = findEpilogue(info, whyNot);
+  std::optional<EpilogueInfo> epilogue =
+      findEpilogue(info, whyNot, /*allowDualProduct=*/true);
   if (epilogue)
     out = epilogue->outType;
   p.outBytes = out.getIntOrFloatBitWidth() / 8;
+  // A dual GEMM: one product of twice N (B's and B2's rows side by side).
+  if (epilogue && epilogue->dualProduct) {
+    p.dual = true;
+    p.n *= 2;
+  }
   // Matrices of a broadcast batch laid side by side in N (sm90): the
   // kernel's tiles span them.
   if (int64_t fold = batchFoldedIntoN(info, epilogue ? &*epilogue : nullptr);
@@ -215,7 +222,8 @@ std::string mlir::tcgen::getTuningKey(const ContractionInfo &info,
        << list(info.bBatchPos, ",") << ";" << list(info.cBatchPos, ",");
   }
   std::string whyNot;
-  if (std::optional<EpilogueInfo> epilogue = findEpilogue(info, whyNot)) {
+  if (std::optional<EpilogueInfo> epilogue =
+          findEpilogue(info, whyNot, /*allowDualProduct=*/true)) {
     std::string steps;
     llvm::raw_string_ostream ss(steps);
     ss << describeEpilogue(*epilogue);
@@ -310,6 +318,13 @@ bool mlir::tcgen::canSwap(const ContractionInfo &info) {
       info.aTransposed || info.k % 8 != 0)
     return false;
   if (!isa<BlockArgument>(info.a) || !isa<BlockArgument>(info.b))
+    return false;
+  // A dual GEMM's two products share A: swapped, its B and B2 halves would
+  // land in different consumer warpgroups, which the combine cannot reach.
+  std::string whyNot;
+  std::optional<EpilogueInfo> epilogue =
+      findEpilogue(info, whyNot, /*allowDualProduct=*/true);
+  if (epilogue && epilogue->dualProduct)
     return false;
   return !findFirstProduct(info.op);
 }

@@ -190,6 +190,9 @@ bool mlir::tcgen::model::isLegal(const SM90Candidate &c, const Problem &p) {
   // Stream-K with clusters is not generated together in the search.
   if (c.streamK && c.clusterM * c.clusterN > 1)
     return false;
+  if (p.dual && (c.streamK || c.clusterM * c.clusterN > 1 || c.swap ||
+                 c.blockN < 128 || c.blockN % (p.bKMajor ? 16 : 128) != 0))
+    return false;
   return true;
 }
 

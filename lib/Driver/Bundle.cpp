@@ -399,6 +399,8 @@ static LogicalResult collectSM90Kernels(ModuleOp module, StringRef arch,
     // Block-scaled fp8: SA's 1 x 128 and SB's 128 x 128 blocks.
     if (func->hasAttr("tcgen.block_scales"))
       m.op.blockScales = ::tcgen::BlockScaleInfo();
+    // A dual GEMM: B2 is the second product's B (op.dual).
+    m.op.dual = func->hasAttr("tcgen.dual");
     m.op.accumulator = ::tcgen::DType::F32; // wgmma accumulates in f32
     // f32 operands go through the tensor cores as tf32.
     m.op.tf32 = m.findOperand("A")->dtype == ::tcgen::DType::F32;

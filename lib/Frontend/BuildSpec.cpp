@@ -19,6 +19,14 @@
 //     return
 //   }
 //
+// A dual GEMM (`silu(acc) * acc2`) takes B2 after B and computes A B2 as A B
+// is computed, into a buffer of its own; the epilogue reads both:
+//   func.func @einsum(%a, %b, %b2, ..., %c) {
+//     %acc = memref.alloc(); linalg.fill; linalg.generic ins(%a, %b)
+//     %acc2 = memref.alloc(); linalg.fill; linalg.generic ins(%a, %b2)
+//     linalg.generic ins(%acc, %acc2, ...) outs(%c)
+//   }
+//
 //===----------------------------------------------------------------------===//
 
 #include "tcgen/Frontend/BuildSpec.h"
@@ -65,7 +73,12 @@ private:
   Value emitBlockScaledContraction(Value a, Value b, Value sa, Value sb,
                                    Value acc);
   Value emitPrologue(const SpecPrologue &prologue, Value operand);
-  void emitEpilogue(Value acc, ValueRange operands, Value c);
+  /// A local buffer of C's shape in the accumulator's type.
+  Value allocAccumulator();
+  /// linalg.fill of `buffer` (C or an accumulator buffer) with 0.
+  void emitZeroFill(Value buffer);
+  /// `acc2` is the dual GEMM's second product (null without one).
+  void emitEpilogue(Value acc, Value acc2, ValueRange operands, Value c);
 
   MLIRContext &context;
   const ProblemSpec &spec;
@@ -75,14 +88,16 @@ private:
   std::map<char, Value> dims;
 };
 
-/// Emits one expression per element: `leaf` stands for Acc, `operands[k]`
-/// for spec.operands[k]; every operation computes in `computeType`.
+/// Emits one expression per element: `leaf` stands for Acc, `leaf2` for
+/// Acc2 (a dual GEMM's epilogue; null otherwise), `operands[k]` for
+/// spec.operands[k]; every operation computes in `computeType`.
 class ExprEmitter {
 public:
   ExprEmitter(OpBuilder &b, Location loc, Type computeType, Value leaf,
-              const ProblemSpec &spec, ValueRange operands)
-      : b(b), loc(loc), computeType(computeType), leaf(leaf), spec(spec),
-        operands(operands) {}
+              const ProblemSpec &spec, ValueRange operands,
+              Value leaf2 = Value())
+      : b(b), loc(loc), computeType(computeType), leaf(leaf), leaf2(leaf2),
+        spec(spec), operands(operands) {}
   Value emit(const SpecExpr &e);
   /// `v` as a value of `type`: extf, truncf, or both through f32 (f16 and
   /// bf16 into each other).
@@ -96,7 +111,7 @@ private:
   OpBuilder &b;
   Location loc;
   Type computeType;
-  Value leaf;
+  Value leaf, leaf2;
   const ProblemSpec &spec;
   ValueRange operands;
   std::map<double, Value> constants;
@@ -241,6 +256,8 @@ Value ExprEmitter::emit(const SpecExpr &e) {
     return constant(e.value);
   case Kind::Acc:
     return leaf;
+  case Kind::Acc2:
+    return leaf2;
   case Kind::Operand: {
     auto it = llvm::find_if(
         spec.operands, [&](const SpecOperand &o) { return o.name == e.name; });
@@ -401,12 +418,30 @@ Value SpecBuilder::emitPrologue(const SpecPrologue &prologue, Value operand) {
   return copy;
 }
 
-void SpecBuilder::emitEpilogue(Value acc, ValueRange operands, Value c) {
-  SmallVector<AffineMap> maps = {mapOf(spec.c, spec.c)};
+Value SpecBuilder::allocAccumulator() {
+  return memref::AllocOp::create(builder, locOf("--einsum"),
+                                 memrefOf(spec.c, spec.accType),
+                                 dynamicSizes(spec.c));
+}
+
+void SpecBuilder::emitZeroFill(Value buffer) {
+  Location loc = locOf("--einsum");
+  Value zero = arith::ConstantOp::create(
+      builder, loc, builder.getFloatAttr(elementType(spec.accType), 0.0));
+  linalg::FillOp::create(builder, loc, ValueRange{zero}, ValueRange{buffer});
+}
+
+void SpecBuilder::emitEpilogue(Value acc, Value acc2, ValueRange operands,
+                               Value c) {
+  // The products are read element for element, in the accumulator's type.
+  SmallVector<Value> inputs = {acc};
+  if (acc2)
+    inputs.push_back(acc2);
+  const unsigned products = inputs.size();
+  SmallVector<AffineMap> maps(products, mapOf(spec.c, spec.c));
   for (const SpecOperand &o : spec.operands)
     maps.push_back(mapOf(o.indices, spec.c));
   maps.push_back(mapOf(spec.c, spec.c));
-  SmallVector<Value> inputs = {acc};
   llvm::append_range(inputs, operands);
   SmallVector<utils::IteratorType> iterators(spec.c.size(),
                                              utils::IteratorType::parallel);
@@ -416,7 +451,8 @@ void SpecBuilder::emitEpilogue(Value acc, ValueRange operands, Value c) {
       [&](OpBuilder &nb, Location loc, ValueRange args) {
         // An epilogue computes in f32; no expression: C = acc in C's type.
         ExprEmitter emitter(nb, loc, nb.getF32Type(), args[0], spec,
-                            args.slice(1, spec.operands.size()));
+                            args.slice(products, spec.operands.size()),
+                            acc2 ? args[1] : Value());
         Value y = spec.epilogue ? emitter.emit(*spec.epilogue) : args[0];
         linalg::YieldOp::create(nb, loc, emitter.convert(y, cType));
       });
@@ -428,6 +464,10 @@ OwningOpRef<ModuleOp> SpecBuilder::build() {
   builder.setInsertionPointToEnd(module->getBody());
   SmallVector<Type> argTypes = {memrefOf(spec.a, spec.aType),
                                 memrefOf(spec.b, spec.bType)};
+  // A dual GEMM: B2, B's indices and dtype, right after B.
+  const unsigned b2 = spec.dual ? 1 : 0;
+  if (spec.dual)
+    argTypes.push_back(memrefOf(spec.b, spec.bType));
   // Block scales: sa [m][k/128] and sb [ceil(n/128)][k/128] of f32.
   const unsigned scales = spec.blockScaled ? 2 : 0;
   if (spec.blockScaled) {
@@ -452,29 +492,32 @@ OwningOpRef<ModuleOp> SpecBuilder::build() {
   argB = entry->getArgument(1);
   Value c = entry->getArguments().back();
   ValueRange operands =
-      entry->getArguments().slice(2 + scales, spec.operands.size());
+      entry->getArguments().slice(2 + b2 + scales, spec.operands.size());
 
   Value a = argA, b = argB;
   for (const SpecPrologue &p : spec.prologues)
     (p.operand == 'a' ? a : b) = emitPrologue(p, p.operand == 'a' ? a : b);
-  Value acc = c;
-  if (spec.hasEpilogue())
-    acc = memref::AllocOp::create(builder, loc, memrefOf(spec.c, spec.accType),
-                                  dynamicSizes(spec.c));
-  if (!spec.accumulate) {
-    Value zero = arith::ConstantOp::create(
-        builder, loc, builder.getFloatAttr(elementType(spec.accType), 0.0));
-    linalg::FillOp::create(builder, loc, ValueRange{zero}, ValueRange{acc});
-  }
+  Value acc = spec.hasEpilogue() ? allocAccumulator() : c;
+  if (!spec.accumulate)
+    emitZeroFill(acc);
   if (spec.isGrouped())
     emitGroupedContraction(a, b, entry->getArguments().drop_back().back(), acc);
   else if (spec.blockScaled)
-    emitBlockScaledContraction(a, b, entry->getArgument(2),
-                               entry->getArgument(3), acc);
+    emitBlockScaledContraction(a, b, entry->getArgument(2 + b2),
+                               entry->getArgument(3 + b2), acc);
   else
     emitContraction(a, b, acc);
+  // The second product after the first and before the consumer, from its
+  // own zero fill (the form findDualProduct recognizes). parseSpec refuses
+  // a dual GEMM with a prologue, a group or block scales.
+  Value acc2;
+  if (spec.dual) {
+    acc2 = allocAccumulator();
+    emitZeroFill(acc2);
+    emitContraction(a, entry->getArgument(2), acc2);
+  }
   if (spec.hasEpilogue())
-    emitEpilogue(acc, operands, c);
+    emitEpilogue(acc, acc2, operands, c);
   func::ReturnOp::create(builder, loc);
   return module;
 }

@@ -74,6 +74,12 @@ private:
   LogicalResult parseBlockScales();
   /// Resolves the names of a prologue: `operand` becomes 'a' or 'b'.
   LogicalResult resolvePrologue(SpecExpr &e, char &operand);
+  /// A dual GEMM (the epilogue reads acc2): the forms of the einsum, the
+  /// sizes and the other options the back end takes with it (after
+  /// resolveTypes and parseBlockScales).
+  LogicalResult checkDual();
+  /// Within checkDual: C [m][n] of A and B, no batch index.
+  LogicalResult checkDualEinsum();
   /// The dtypes of A, B, C, the accumulator and the operands: defaults,
   /// clashes, names --dtypes gives that the spec lacks.
   LogicalResult resolveTypes();
@@ -86,6 +92,12 @@ private:
   ProblemSpec spec;
   /// The column in --einsum where each index first appears.
   std::map<char, unsigned> firstColumn;
+  /// The column in --einsum of each index of the output.
+  std::vector<unsigned> outputColumns;
+  /// The column in --sizes of each index's size.
+  std::map<char, unsigned> sizeColumn;
+  /// The column in --epilogue of the first `acc2` (0: none).
+  unsigned acc2Column = 0;
   /// Where each operand of the epilogue is first read (its column).
   std::map<std::string, unsigned> operandColumn;
   std::map<std::string, GivenType> givenTypes;
@@ -201,6 +213,7 @@ LogicalResult SpecChecker::parseEinsum() {
   spec.a = a;
   spec.b = b;
   spec.c = out;
+  outputColumns = outColumns;
   spec.loops = out;
   for (char c : a + b)
     if (spec.loops.find(c) == std::string::npos)
@@ -366,6 +379,7 @@ LogicalResult SpecChecker::parseSizes() {
                   "index '" + e.name + "' has two sizes: " + text(slot) +
                       " and " + text(*size));
     slot = *size;
+    sizeColumn.emplace(e.name[0], e.valueColumn);
   }
   for (auto [i, c] : llvm::enumerate(spec.loops))
     if (spec.sizes[i] == 0)
@@ -428,6 +442,24 @@ LogicalResult SpecChecker::resolveEpilogue(SpecExpr &e) {
       e.kind = SpecExpr::Kind::Acc;
       return success();
     }
+    if (e.name == "acc2") {
+      if (e.indexed)
+        return fail("--epilogue", e.column,
+                    "'acc2' takes no indices (it is the second product A B2 "
+                    "of a dual GEMM, read at the output's indices)");
+      e.kind = SpecExpr::Kind::Acc2;
+      spec.dual = true;
+      if (!acc2Column)
+        acc2Column = e.column;
+      return success();
+    }
+    // B2 is an argument of the function (after B) that only acc2 reads: an
+    // epilogue operand of that name would be a second argument named b2.
+    if (e.name == "b2")
+      return fail("--epilogue", e.column,
+                  "'b2' is reserved: it is the B of a dual GEMM's second "
+                  "product, which the epilogue reads as 'acc2' (A B2); give "
+                  "the operand another name");
     if (e.name == "a" || e.name == "b" || e.name == "c")
       return fail("--epilogue", e.column,
                   "'" + e.name +
@@ -472,13 +504,35 @@ LogicalResult SpecChecker::resolveEpilogue(SpecExpr &e) {
   return success();
 }
 
+/// The first Operand node named `name` in `e` (depth first), or null.
+static const SpecExpr *findName(const SpecExpr &e, StringRef name) {
+  if (e.kind == SpecExpr::Kind::Operand && e.name == name)
+    return &e;
+  for (const SpecExpr &arg : e.args)
+    if (const SpecExpr *found = findName(arg, name))
+      return found;
+  return nullptr;
+}
+
 LogicalResult SpecChecker::parseEpilogue() {
   if (strings.epilogue.empty())
     return success();
-  if (strings.accumulate)
+  if (strings.accumulate) {
+    // A dual GEMM is named at its acc2; any other epilogue (even a
+    // malformed one) gets the general refusal, as before acc2 existed.
+    SpecError ignored;
+    SpecExprParser parser("--epilogue", strings.epilogue, ignored);
+    llvm::FailureOr<SpecExpr> e = parser.parse();
+    if (succeeded(e))
+      if (const SpecExpr *acc2 = findName(*e, "acc2"))
+        return fail("--epilogue", acc2->column,
+                    "a dual GEMM (acc2) computes C = epilogue(A B, A B2) "
+                    "from zero; --accumulate (C += A B) is not supported "
+                    "with it");
     return fail("--epilogue", 0,
                 "an epilogue needs C = A B; --accumulate computes C += A B "
                 "in place");
+  }
   SpecExprParser parser("--epilogue", strings.epilogue, error);
   llvm::FailureOr<SpecExpr> e = parser.parse();
   if (failed(e) || failed(resolveEpilogue(*e)))
@@ -489,14 +543,18 @@ LogicalResult SpecChecker::parseEpilogue() {
 
 LogicalResult SpecChecker::resolvePrologue(SpecExpr &e, char &operand) {
   if (e.kind == SpecExpr::Kind::Operand) {
-    if (e.name != "a" && e.name != "b")
+    if (e.name == "acc" || e.name == "acc2")
       return fail("--prologue", e.column,
                   e.name == "acc"
-                      ? std::string("'acc' is the contraction result; a "
-                                    "prologue reads its operand, a or b")
-                      : "unknown name '" + e.name +
-                            "' (a prologue reads its operand, a or b, and "
-                            "numbers)");
+                      ? "'acc' is the contraction result; a prologue reads "
+                        "its operand, a or b"
+                      : "'acc2' is a dual GEMM's second product (epilogue "
+                        "only); a prologue reads its operand, a or b");
+    if (e.name != "a" && e.name != "b")
+      return fail("--prologue", e.column,
+                  "unknown name '" + e.name +
+                      "' (a prologue reads its operand, a or b, and "
+                      "numbers)");
     if (e.indexed)
       return fail("--prologue", e.column,
                   "a prologue reads its operand element by element: write '" +
@@ -547,12 +605,17 @@ static bool isFloat16Or32(SpecType t) {
 }
 
 LogicalResult SpecChecker::resolveTypes() {
-  for (const auto &[name, given] : givenTypes)
+  for (const auto &[name, given] : givenTypes) {
+    if (name == "b2" && !spec.dual)
+      return fail("--dtypes", given.column,
+                  "'b2' is the B of a dual GEMM's second product, and this "
+                  "spec has none (an epilogue that reads acc2 makes one)");
     if (name != "a" && name != "b" && name != "c" && name != "acc" &&
-        !operandColumn.count(name))
+        name != "b2" && !operandColumn.count(name))
       return fail("--dtypes", given.column,
                   "unknown name '" + name +
                       "' (not a, b, c, acc or an operand of the epilogue)");
+  }
   auto typeOf = [&](StringRef name, SpecType byDefault) {
     auto it = givenTypes.find(name.str());
     return it == givenTypes.end() ? byDefault : it->second.type;
@@ -568,6 +631,12 @@ LogicalResult SpecChecker::resolveTypes() {
     return fail("--dtypes", columnOf("b") ? columnOf("b") : columnOf("a"),
                 "dtype clash: a is " + text(spec.aType) + " and b is " +
                     text(spec.bType) + " (A and B must have one dtype)");
+  // B2 is read as B is (one ring of B tiles, one wgmma form): b's dtype.
+  if (spec.dual && typeOf("b2", spec.bType) != spec.bType)
+    return fail("--dtypes", columnOf("b2"),
+                "dtype clash: b2 is " + text(typeOf("b2", spec.bType)) +
+                    " and b is " + text(spec.bType) +
+                    " (a dual GEMM's B2 has b's dtype)");
   spec.cType = typeOf("c", SpecType::F32);
   if (!isFloat16Or32(spec.cType))
     return fail("--dtypes", columnOf("c"),
@@ -694,6 +763,86 @@ LogicalResult SpecChecker::parseBlockScales() {
   return success();
 }
 
+LogicalResult SpecChecker::checkDualEinsum() {
+  const std::string &a = spec.a, &b = spec.b, &c = spec.c;
+  auto inA = [&](char x) { return a.find(x) != std::string::npos; };
+  auto inB = [&](char x) { return b.find(x) != std::string::npos; };
+  // findDualProduct (Epilogue.cpp) takes unbatched products only: no
+  // index of C in both A and B, and no third index of C (a batch that one
+  // operand broadcasts).
+  const std::string noBatch = "a dual GEMM (acc2) takes an einsum without "
+                              "batch indices (C [m][n], e.g. mk,nk->mn)";
+  for (auto [i, x] : llvm::enumerate(c))
+    if (inA(x) && inB(x))
+      return fail("--einsum", outputColumns[i],
+                  noBatch + "; '" + std::string(1, x) +
+                      "' is in a, b and the output");
+  if (c.size() > 2)
+    return fail("--einsum", outputColumns.front(),
+                noBatch + "; the output '" + c + "' has " +
+                    std::to_string(c.size()) + " indices");
+  // A column-major C would make the kernel's A the op's B (Contraction.cpp),
+  // which the two products do not share.
+  if (c.size() != 2 || !inA(c[0]) || !inB(c[1]))
+    return fail("--einsum", outputColumns.empty() ? 0 : outputColumns.front(),
+                "a dual GEMM (acc2) writes C [m][n], its first index from a "
+                "and its second from b (e.g. mk,nk->mn or mk,kn->mn), not '" +
+                    c + "'");
+  // The loops are C's two indices, then the contracted ones: the analysis
+  // sees two as a batch-reduce, which findDualProduct refuses.
+  if (spec.loops.size() > 3)
+    return fail("--einsum", firstColumn[spec.loops[3]],
+                std::string("a dual GEMM (acc2) takes one contracted index "
+                            "(k in mk,nk->mn); '") +
+                    spec.loops[3] + "' is a second");
+  return success();
+}
+
+/// Whether `e` has a node of kind `kind`.
+static bool hasKind(const SpecExpr &e, SpecExpr::Kind kind) {
+  return e.kind == kind || llvm::any_of(e.args, [&](const SpecExpr &arg) {
+           return hasKind(arg, kind);
+         });
+}
+
+LogicalResult SpecChecker::checkDual() {
+  if (!spec.dual)
+    return success();
+  if (spec.isGrouped())
+    return fail("--epilogue", acc2Column,
+                "a grouped product takes no dual GEMM (acc2) yet");
+  if (spec.blockScaled)
+    return fail("--epilogue", acc2Column,
+                "block-scaled fp8 takes no dual GEMM (acc2) yet");
+  // The kernel's consumer is found from the first product: one it does
+  // not read is not the first product's epilogue.
+  if (!hasKind(*spec.epilogue, SpecExpr::Kind::Acc))
+    return fail("--epilogue", acc2Column,
+                "a dual GEMM's epilogue reads both products, acc (A B) and "
+                "acc2 (A B2); this one reads acc2 only");
+  if (!spec.prologues.empty())
+    return fail("--epilogue", acc2Column,
+                "a dual GEMM (acc2) takes no --prologue (not supported "
+                "yet)");
+  if (failed(checkDualEinsum()))
+    return failure();
+  // The kernel plans both products' tiles at compile time.
+  for (char x : spec.loops)
+    if (spec.sizeOf(x) == kDynamicSpecSize)
+      return fail("--sizes", sizeColumn[x],
+                  std::string("a dual GEMM (acc2) needs static sizes; '") + x +
+                      "' is known at launch only (not supported yet)");
+  // The sm90 kernel's (BuildKernel.cpp); other back ends compute one
+  // product per function. (A dtype other than f16 is a's: b alone would
+  // clash with a's default.)
+  if (spec.aType != SpecType::F16 && spec.aType != SpecType::BF16)
+    return fail("--dtypes",
+                givenTypes.count("a") ? givenTypes.at("a").column : 0,
+                "a dual GEMM (acc2) multiplies f16 or bf16, not " +
+                    stringifySpecType(spec.aType).str());
+  return success();
+}
+
 llvm::FailureOr<ProblemSpec> SpecChecker::run() {
   spec.accumulate = strings.accumulate;
   if (failed(checkName()) || failed(parseEinsum()) || failed(parseSizes()) ||
@@ -703,7 +852,7 @@ llvm::FailureOr<ProblemSpec> SpecChecker::run() {
     if (failed(parsePrologue(p)))
       return failure();
   if (failed(resolveTypes()) || failed(checkGrouped()) ||
-      failed(parseBlockScales()))
+      failed(parseBlockScales()) || failed(checkDual()))
     return failure();
   return std::move(spec);
 }

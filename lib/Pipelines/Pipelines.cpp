@@ -45,6 +45,7 @@ void mlir::tcgen::buildTCGenConfigurePipeline(
   // The configuration asks the back ends for their formulas.
   registerTCGenBackends();
   if (options.bufferize && options.fuse) {
+    pm.addNestedPass<func::FuncOp>(createTCGenSplitSharedFillsPass());
     pm.addNestedPass<func::FuncOp>(createTCGenChainContractionsPass());
     pm.addNestedPass<func::FuncOp>(createTCGenPeelAccumulatorInitPass());
     pm.addNestedPass<func::FuncOp>(createTCGenFuseElementwisePass());

@@ -209,9 +209,11 @@ mlir::tcgen::getOpsForBackend(Operation *root, StringRef backend) {
 
 LogicalResult mlir::tcgen::tagEpilogueOperands(func::FuncOp func,
                                                const EpilogueInfo &epilogue) {
+  // (A dual GEMM's P2 is computed, not passed: its B2 is tagged instead.)
   for (auto [k, e] : llvm::enumerate(epilogue.operands))
-    if (failed(tagOperandArgument(func, epilogue.op, e.memref,
-                                  "E" + std::to_string(k))))
+    if (e.kind != EpilogueOperandKind::Product &&
+        failed(tagOperandArgument(func, epilogue.op, e.memref,
+                                  epilogue.operandName(k))))
       return failure();
   return success();
 }

@@ -55,7 +55,8 @@ constexpr InputKindEntry kInputKinds[] = {
     {EpilogueInputKind::Scalar, "scalar"},
     {EpilogueInputKind::Row, "row"},
     {EpilogueInputKind::Col, "col"},
-    {EpilogueInputKind::Matrix, "matrix"}};
+    {EpilogueInputKind::Matrix, "matrix"},
+    {EpilogueInputKind::Product, "product"}};
 
 /// The epilogue step ops: arith and math op names without the dialect.
 struct StepOpEntry {
@@ -188,6 +189,9 @@ std::string tcgen::epilogueValueDType(const Manifest &manifest, int64_t value) {
     return dtypeName(e.matmulDType);
   auto numInputs = static_cast<int64_t>(e.inputs.size());
   if (value <= numInputs) {
+    // A dual GEMM's second product is rounded like the first.
+    if (e.inputs[value - 1].kind == EpilogueInputKind::Product)
+      return dtypeName(e.matmulDType);
     const Operand *o = manifest.findOperand(e.inputs[value - 1].operand);
     return o ? dtypeName(o->dtype) : "";
   }
@@ -278,8 +282,8 @@ bool tcgen::operator==(const Manifest &a, const Manifest &b) {
          a.op.batch == b.op.batch && a.op.batchReduce == b.op.batchReduce &&
          a.op.batchShape == b.op.batchShape && a.op.groups == b.op.groups &&
          a.op.m == b.op.m && a.op.n == b.op.n && a.op.k == b.op.k &&
-         a.op.k2 == b.op.k2 && a.op.tf32 == b.op.tf32 &&
-         a.op.accumulate == b.op.accumulate &&
+         a.op.k2 == b.op.k2 && a.op.dual == b.op.dual &&
+         a.op.tf32 == b.op.tf32 && a.op.accumulate == b.op.accumulate &&
          a.op.accumulator == b.op.accumulator &&
          a.op.epilogue == b.op.epilogue && a.op.prologue == b.op.prologue &&
          a.op.blockScales == b.op.blockScales && a.operands == b.operands &&
@@ -612,7 +616,7 @@ bool parseEpilogue(FieldReader &r, const Value &op,
     std::optional<EpilogueInputKind> parsedKind = parseEpilogueInputKind(kind);
     if (!parsedKind)
       return r.fail("field '" + at + ".kind': unknown input kind '" + kind +
-                    "' (expected scalar, row, col or matrix)");
+                    "' (expected scalar, row, col, matrix or product)");
     input.kind = *parsedKind;
     e.inputs.push_back(std::move(input));
   }
@@ -700,6 +704,7 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
       // A pointwise op (kind "pointwise") has no K.
       !r.integer(*o, "op", "k", op.k, op.kind == "matmul", kDynamicSize) ||
       !r.integer(*o, "op", "k2", op.k2, false, 1) ||
+      !r.boolean(*o, "op", "dual", op.dual, false) ||
       !r.integer(*o, "op", "groups", op.groups, false, 1) ||
       !r.boolean(*o, "op", "tf32", op.tf32, false) ||
       !r.boolean(*o, "op", "accumulate", op.accumulate, false) ||
@@ -730,6 +735,9 @@ bool parseOp(FieldReader &r, const Value &root, OpInfo &op) {
       return r.fail("field 'op.batch_shape': a summed batch "
                     "(op.batch_reduce) has one batch dimension");
   }
+  if (op.dual && op.kind != "matmul")
+    return r.fail("field 'op.dual': a dual GEMM is a matmul, got op.kind '" +
+                  op.kind + "'");
   if (op.batchReduce && op.batch < 2)
     return r.fail("field 'op.batch_reduce': a summed batch needs op.batch "
                   ">= 2, got " +
@@ -1178,8 +1186,120 @@ bool checkGroups(FieldReader &r, const Manifest &m) {
   return true;
 }
 
+/// Checks that no epilogue input has kind "product" unless op.dual is set
+/// (only a dual GEMM computes a second product for its epilogue).
+bool checkProductInputsNeedDual(FieldReader &r, const Manifest &m) {
+  if (m.op.dual || !m.op.epilogue)
+    return true;
+  const std::vector<EpilogueInput> &inputs = m.op.epilogue->inputs;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (inputs[i].kind == EpilogueInputKind::Product)
+      return r.fail("field '" + index("op.epilogue.inputs", i) +
+                    ".kind': a product input needs op.dual (a dual GEMM "
+                    "computes the second product A B2)");
+  return true;
+}
+
+/// Refuses the op features a dual GEMM (op.dual) does not support yet:
+/// batches of any kind, groups, C += A*B, block scales, a prologue, tf32
+/// and sizes fixed at launch. Checked before the operands, so that the
+/// refusal names the feature rather than a shape it implies.
+bool checkDualOp(FieldReader &r, const Manifest &m) {
+  const OpInfo &op = m.op;
+  std::string what;
+  // (A summed batch and batch dimensions have op.batch > 1 too: named first.)
+  if (op.batchReduce)
+    what = "a summed batch (op.batch_reduce)";
+  else if (!op.batchShape.empty())
+    what = "batch dimensions (op.batch_shape)";
+  else if (op.batch > 1)
+    what = "op.batch > 1 (op.batch is " + std::to_string(op.batch) + ")";
+  else if (op.groups > 0)
+    what = "a grouped product (op.groups)";
+  else if (op.accumulate)
+    what = "C += A*B (op.accumulate)";
+  else if (op.blockScales)
+    what = "block scales (op.block_scales)";
+  else if (op.prologue)
+    what = "a fused prologue (op.prologue)";
+  else if (op.tf32)
+    what = "tf32 math (op.tf32)";
+  else if (m.isDynamic())
+    what = "sizes fixed at launch (-1)";
+  if (what.empty())
+    return true;
+  return r.fail("field 'op.dual': a dual GEMM is not supported with " + what);
+}
+
+/// Checks a dual GEMM's operands and epilogue, once A, B and C are known to
+/// be right: one rhs2 operand B2 of B's shape and dtype (its strides are
+/// free, as B's are), no lhs2, op.k2 0, A and B not 8-bit floats, and an
+/// epilogue with exactly one input of kind "product", which names B2.
+bool checkDualOperands(FieldReader &r, const Manifest &m, const Operand &a,
+                       const Operand &b) {
+  if (m.op.k2 > 0)
+    return r.fail("field 'op.k2': a dual GEMM (op.dual) shares A and K; it "
+                  "has no second K");
+  for (const Operand *o : {&a, &b})
+    if (o->dtype == DType::E4M3 || o->dtype == DType::E5M2)
+      return r.fail("field 'op.dual': a dual GEMM is not supported with "
+                    "8-bit float inputs (operand '" +
+                    o->name + "' is " + dtypeName(o->dtype) + ")");
+  if (const Operand *a2 = m.findRole(OperandRole::Lhs2))
+    return r.fail("field 'operands': operand '" + a2->name +
+                  "' has role 'lhs2', but a dual GEMM (op.dual) shares A: "
+                  "its second product is A B2");
+  const Operand *b2 = nullptr;
+  for (const Operand &o : m.operands) {
+    if (o.role != OperandRole::Rhs2)
+      continue;
+    if (b2)
+      return r.fail("field 'operands': a dual GEMM has one rhs2 operand, "
+                    "got '" +
+                    b2->name + "' and '" + o.name + "'");
+    b2 = &o;
+  }
+  if (!b2)
+    return r.fail("field 'op.dual': a dual GEMM needs an operand of role "
+                  "'rhs2' (B2 of the second product A B2)");
+  std::string prefix = "operand '" + b2->name + "' (rhs2): ";
+  if (b2->shape != b.shape)
+    return r.fail(prefix + "shape " + formatDims(b2->shape) +
+                  " does not match the rhs '" + b.name + "' " +
+                  formatDims(b.shape) + " (a dual GEMM's B2 has B's shape)");
+  if (b2->dtype != b.dtype)
+    return r.fail(prefix + "dtype " + dtypeName(b2->dtype) +
+                  " differs from the rhs '" + b.name + "' (" +
+                  dtypeName(b.dtype) + ")");
+  if (!m.op.epilogue)
+    return r.fail("field 'op.dual': a dual GEMM needs op.epilogue, which "
+                  "combines the two products");
+  const std::vector<EpilogueInput> &inputs = m.op.epilogue->inputs;
+  std::optional<size_t> product;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].kind != EpilogueInputKind::Product)
+      continue;
+    if (product)
+      return r.fail("field '" + index("op.epilogue.inputs", i) +
+                    ".kind': a dual GEMM has one product input (" +
+                    index("op.epilogue.inputs", *product) + " is one)");
+    product = i;
+    if (inputs[i].operand != b2->name)
+      return r.fail("field '" + index("op.epilogue.inputs", i) +
+                    ".operand': a product input names the rhs2 operand '" +
+                    b2->name + "', got '" + inputs[i].operand + "'");
+  }
+  if (!product)
+    return r.fail("field 'op.epilogue.inputs': a dual GEMM's epilogue reads "
+                  "its second product as an input of kind 'product' "
+                  "(operand '" +
+                  b2->name + "'), but has none");
+  return true;
+}
+
 bool checkMatmul(FieldReader &r, const Manifest &m) {
-  if (!checkGroups(r, m))
+  if (!checkProductInputsNeedDual(r, m) || (m.op.dual && !checkDualOp(r, m)) ||
+      !checkGroups(r, m))
     return false;
   const Operand *a = m.findRole(OperandRole::Lhs);
   const Operand *b = m.findRole(OperandRole::Rhs);
@@ -1223,12 +1343,13 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
   // add(gemm, gemm): op.k2 and the second product's operands go together.
   const Operand *a2 = m.findRole(OperandRole::Lhs2);
   const Operand *b2 = m.findRole(OperandRole::Rhs2);
-  if (m.op.k2 == 0) {
+  // (A dual GEMM's rhs2 is checked with its epilogue: checkDualOperands.)
+  if (m.op.k2 == 0 && !m.op.dual) {
     if (a2 || b2)
       return r.fail("field 'operands': operand '" + (a2 ? a2 : b2)->name +
                     "' has role '" + roleName((a2 ? a2 : b2)->role) +
                     "', but op has no k2 (a second product needs op.k2)");
-  } else {
+  } else if (!m.op.dual) {
     if (!a2 || !b2)
       return r.fail("field 'op.k2': a second product needs an lhs2 and an "
                     "rhs2 operand");
@@ -1268,6 +1389,8 @@ bool checkMatmul(FieldReader &r, const Manifest &m) {
                     " does not match op " + sizes + " = " +
                     formatDims(e.shape));
   }
+  if (m.op.dual)
+    return checkDualOperands(r, m, *a, *b);
   if (m.op.k2 > 0) {
     struct {
       const Operand *operand;
@@ -1395,6 +1518,18 @@ bool checkEpilogue(FieldReader &r, const Manifest &m) {
     if (!o)
       return r.fail("field '" + at + ".operand': no operand named '" +
                     input.operand + "'");
+    if (input.kind == EpilogueInputKind::Product) {
+      // Not a tensor read: a dual GEMM's A B2, rounded like value 0.
+      // (checkMatmul says more for a matmul; this covers the other kinds.)
+      if (!m.op.dual || o->role != OperandRole::Rhs2)
+        return r.fail("field '" + at +
+                      ".kind': a product input names the "
+                      "rhs2 operand of a dual GEMM (op.dual), got operand '" +
+                      o->name + "' (role '" + roleName(o->role) + "')" +
+                      (m.op.dual ? "" : " without op.dual"));
+      types.push_back(dtypeName(e->matmulDType));
+      continue;
+    }
     if (o->role != OperandRole::In)
       return r.fail("field '" + at + ".operand': operand '" + o->name +
                     "' has role '" + roleName(o->role) +
@@ -1428,6 +1563,8 @@ bool checkEpilogue(FieldReader &r, const Manifest &m) {
         shape = {m.op.batch, m.op.m, m.op.n}, sizes = "[batch, m, n]";
       else
         shape = {m.op.m, m.op.n}, sizes = "[m, n]";
+      break;
+    case EpilogueInputKind::Product: // Taken above.
       break;
     }
     if (o->shape != shape)
@@ -1722,6 +1859,8 @@ Value tcgen::manifestToJson(const Manifest &m) {
     op.set("k", m.op.k);
   if (m.op.k2 > 0)
     op.set("k2", m.op.k2);
+  if (m.op.dual)
+    op.set("dual", true);
   if (m.op.tf32)
     op.set("tf32", true);
   op.set("accumulate", m.op.accumulate);

@@ -345,6 +345,9 @@ char sizeOfDim(const Manifest &manifest, const Operand &o, size_t d) {
   case OperandRole::Lhs:
     return first ? 'm' : 'k';
   case OperandRole::Rhs:
+  // A dual GEMM's B2 is [k, n] like B (an add(gemm, gemm)'s [k2, n] has
+  // its k2 fixed, so only its n is ever bound).
+  case OperandRole::Rhs2:
     return first ? 'k' : 'n';
   default:
     return first ? 'm' : 'n';

@@ -162,6 +162,40 @@ TEST_F(BuildSpecTest, PrologueIsFusible) {
   }
 }
 
+TEST_F(BuildSpecTest, DualGemmIsOneEpilogueOfTwoProducts) {
+  SpecStrings s = spec("mk,nk->mn", "m=256,n=384,k=128");
+  s.dtypes = "a=bf16,c=bf16";
+  s.epilogue = "silu(acc + bias[n]) * acc2";
+  ModuleOp module = build(s);
+  ASSERT_TRUE(module);
+  auto func = module.lookupSymbol<func::FuncOp>("einsum");
+  ASSERT_TRUE(func);
+  // A, B, B2, the bias, C.
+  ASSERT_EQ(func.getNumArguments(), 5u);
+  EXPECT_EQ(func.getArgument(2).getType(), func.getArgument(1).getType());
+  SmallVector<linalg::LinalgOp> products;
+  module.walk([&](linalg::LinalgOp op) {
+    if (isContractionCandidate(op))
+      products.push_back(op);
+  });
+  ASSERT_EQ(products.size(), 2u);
+  FailureOr<ContractionInfo> info = analyzeContraction(products[0]);
+  ASSERT_TRUE(succeeded(info));
+  std::string whyNot;
+  std::optional<EpilogueInfo> epilogue =
+      findEpilogue(*info, whyNot, /*allowDualProduct=*/true);
+  ASSERT_TRUE(epilogue) << whyNot;
+  EXPECT_EQ(epilogue->dualProduct, products[1]);
+  EXPECT_EQ(linalg::LinalgOp(products[1]).getDpsInputs()[1],
+            func.getArgument(2));
+  // The bias, then the second product (read in the accumulator's f32).
+  ASSERT_EQ(epilogue->operands.size(), 2u);
+  EXPECT_EQ(epilogue->operands[0].kind, EpilogueOperandKind::Row);
+  EXPECT_EQ(epilogue->operands[1].kind, EpilogueOperandKind::Product);
+  EXPECT_TRUE(epilogue->operands[1].elementType.isF32());
+  EXPECT_TRUE(epilogue->matmulType.isF32());
+}
+
 TEST_F(BuildSpecTest, AccumulateHasNoFill) {
   SpecStrings s = spec("mk,kn->mn", "m=64,n=64,k=64");
   s.accumulate = true;

@@ -185,6 +185,98 @@ TEST(SpecParser, Accumulate) {
   EXPECT_FALSE(spec->hasEpilogue());
 }
 
+TEST(SpecParser, DualGemm) {
+  SpecStrings s = plain("mk,nk->mn", "m=256,n=384,k=128");
+  s.dtypes = "a=bf16,b2=bf16,c=bf16";
+  s.epilogue = "silu(acc + bias[n]) * acc2";
+  SpecError error;
+  auto spec = parseSpec(s, error);
+  ASSERT_TRUE(succeeded(spec)) << error.str();
+  EXPECT_TRUE(spec->dual);
+  EXPECT_EQ(spec->bType, SpecType::BF16);
+  EXPECT_EQ(spec->accType, SpecType::F32);
+  // acc2 is no operand: the bias is the only one.
+  ASSERT_EQ(spec->operands.size(), 1u);
+  EXPECT_EQ(spec->operands[0].name, "bias");
+  const SpecExpr &e = *spec->epilogue;
+  ASSERT_EQ(e.kind, SpecExpr::Kind::Mul);
+  EXPECT_EQ(e.args[1].kind, SpecExpr::Kind::Acc2);
+  EXPECT_EQ(e.args[1].column, 23u);
+  // B2 takes b's dtype where --dtypes does not name it; B [k][n] too.
+  s.einsum = "mk,kn->mn";
+  s.dtypes = "";
+  spec = parseSpec(s, error);
+  ASSERT_TRUE(succeeded(spec)) << error.str();
+  EXPECT_TRUE(spec->dual);
+  EXPECT_EQ(spec->bType, SpecType::F16);
+  // Without acc2, no dual GEMM.
+  s.epilogue = "silu(acc + bias[n])";
+  spec = parseSpec(s, error);
+  ASSERT_TRUE(succeeded(spec)) << error.str();
+  EXPECT_FALSE(spec->dual);
+}
+
+TEST(SpecParserErrors, DualGemm) {
+  SpecStrings s = plain("mk,nk->mn", "m=64,n=64,k=64");
+  s.epilogue = "silu(acc) * acc2";
+  s.accumulate = true;
+  expectError(s, "--epilogue", 13, "--accumulate (C += A B) is not supported");
+  s.accumulate = false;
+  s.prologues = {"relu(a)"};
+  expectError(s, "--epilogue", 13, "a dual GEMM (acc2) takes no --prologue");
+  s.prologues = {"relu(acc2)"};
+  s.epilogue = "";
+  expectError(s, "--prologue", 6, "'acc2' is a dual GEMM's second product");
+  s.prologues.clear();
+  s.epilogue = "silu(acc) * acc2";
+  s.einsum = "bmk,bnk->bmn";
+  s.sizes = "b=2,m=64,n=64,k=64";
+  expectError(s, "--einsum", 10,
+              "a dual GEMM (acc2) takes an einsum without batch indices");
+  s.einsum = "mbk,nk->bmn";
+  expectError(s, "--einsum", 9, "the output 'bmn' has 3 indices");
+  s.einsum = "mk,nk->nm";
+  s.sizes = "m=64,n=64,k=64";
+  expectError(s, "--einsum", 8, "writes C [m][n]");
+  s.einsum = "mk,k->m";
+  s.sizes = "m=64,k=64";
+  expectError(s, "--einsum", 7, "writes C [m][n]");
+  s.einsum = "mkl,nlk->mn";
+  s.sizes = "m=64,n=64,k=64,l=2";
+  expectError(s, "--einsum", 3, "one contracted index");
+  s.einsum = "mk,nk->mn";
+  s.sizes = "m=64,n=64, k=?";
+  expectError(s, "--sizes", 14, "needs static sizes; 'k'");
+  s.sizes = "m=64,n=64,k=64";
+  s.dtypes = "a=bf16,b2=f16";
+  expectError(s, "--dtypes", 8, "dtype clash: b2 is f16 and b is bf16");
+  s.dtypes = "c=bf16,a=f32";
+  expectError(s, "--dtypes", 8, "multiplies f16 or bf16, not f32");
+  s.dtypes = "b2=f16";
+  s.epilogue = "silu(acc)";
+  expectError(s, "--dtypes", 1, "this spec has none");
+  s.dtypes = "";
+  s.epilogue = "silu(acc) * b2[n]";
+  expectError(s, "--epilogue", 13, "'b2' is reserved");
+  s.epilogue = "acc + b2";
+  expectError(s, "--epilogue", 7, "'b2' is reserved");
+  s.epilogue = "acc * acc2[m,n]";
+  expectError(s, "--epilogue", 7, "'acc2' takes no indices");
+  s.epilogue = "2 * silu(acc2)";
+  expectError(s, "--epilogue", 10, "reads acc2 only");
+  s.epilogue = "silu(acc) * acc2";
+  s.einsum = "tk,gnk->tn";
+  s.group = "g";
+  s.sizes = "t=64,g=4,n=64,k=64";
+  expectError(s, "--epilogue", 13, "a grouped product takes no dual GEMM");
+  s.einsum = "mk,nk->mn";
+  s.group = "";
+  s.sizes = "m=64,n=64,k=128";
+  s.dtypes = "a=e4m3";
+  s.blockScales = "a=1x128,b=128x128";
+  expectError(s, "--epilogue", 13, "block-scaled fp8 takes no dual GEMM");
+}
+
 TEST(SpecParserErrors, Einsum) {
   expectError(plain("", "m=1"), "--einsum", 0, "is empty");
   expectError(plain("mk,kn", "m=1"), "--einsum", 6, "expected '->'");

@@ -955,7 +955,7 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"UnknownInputKind", "\"kind\": \"row\"",
                   "\"kind\": \"vector\"",
                   "field 'op.epilogue.inputs[0].kind': unknown input kind "
-                  "'vector' (expected scalar, row, col or matrix)"},
+                  "'vector' (expected scalar, row, col, matrix or product)"},
         ErrorCase{"MissingOps", "\"ops\": [", "\"steps\": [",
                   "missing required field 'op.epilogue.ops'"},
         ErrorCase{"StepIsNumber",

@@ -163,6 +163,40 @@ TEST(SM90Kernel, RingFitsSharedMemory) {
   EXPECT_EQ(chooseStages(64, 128, 64, /*tmaStore=*/true), 8);
   EXPECT_EQ(chooseStages(128, 192, 64), 5);
   EXPECT_EQ(chooseStages(128, 192, 64, /*tmaStore=*/true), 4);
+  // 64 x 176 with TMA stores: seven stages fill the 227 KiB to the byte,
+  // which leaves nothing for the kernel's static mbarriers (refused at
+  // launch); six leave room.
+  EXPECT_EQ(sharedMemoryBytes(64, 176, 64, 7, /*tmaStore=*/true, true),
+            kMaxDynamicSmemBytes);
+  EXPECT_EQ(chooseStages(64, 176, 64, /*tmaStore=*/true, true), 6);
+  for (const KernelParams &p : allTiles())
+    EXPECT_LE(p.smemBytes() + kStaticSmemReserveBytes, kMaxDynamicSmemBytes);
+}
+
+TEST(SM90Kernel, DualGemmStoresHalfTheWgmmaColumns) {
+  // A dual GEMM's wgmma N covers B's and B2's halves: C's tile, its tile
+  // count and its store chunks follow the output width, the accumulators
+  // and the ring the wgmma N.
+  KernelParams p;
+  p.tmaStore = true;
+  p.outType = "bf16";
+  p.m = 256;
+  p.n = 1000;
+  p.k = 256;
+  p.blockM = 128;
+  p.blockN = 256;
+  p.dual = true;
+  p.bKMajor = true;
+  EXPECT_EQ(p.outBlockN(), 128);
+  EXPECT_EQ(p.clusterTilesN(), 8); // ceil(1000 / 128)
+  EXPECT_EQ(p.storeChunks(), (std::vector<int64_t>{0, 64}));
+  EXPECT_EQ(p.accRegs(), 128);
+  EXPECT_EQ(p.stageBytes(), (128 + 256) * 64 * 2);
+  EXPECT_TRUE(p.ragged(/*alongM=*/false)); // 8 x 128 > 1000
+  EXPECT_EQ(bBoxRows(p), 128);
+  p.dual = false;
+  EXPECT_EQ(p.clusterTilesN(), 4);
+  EXPECT_EQ(bBoxRows(p), 256);
 }
 
 TEST(SM90Kernel, StoreChunks) {

@@ -26,9 +26,13 @@ enum class EpilogueOperandKind {
   Row,    ///< [n]: x[j], broadcast over the rows (a bias along N)
   Col,    ///< [m]: x[i], broadcast over the columns
   Matrix, ///< [m, n]: x[i, j]
+  /// [m, n]: element (i, j) of a second contraction's result that shares
+  /// A with this one (a dual GEMM, EpilogueInfo::dualProduct); the kernel
+  /// computes it, rounded to the matmul type, beside its own.
+  Product,
 };
 
-/// Returns "scalar", "row", "col" or "matrix".
+/// Returns "scalar", "row", "col", "matrix" or "product".
 StringRef stringifyEpilogueOperandKind(EpilogueOperandKind kind);
 
 /// One extra operand of the epilogue: a memref function argument.
@@ -49,20 +53,53 @@ struct EpilogueInfo {
   /// The element type of the contraction's own result (what the unfused
   /// program stores before the generic reads it back).
   Type matmulType;
-  /// The extra operands, in first-use order (one entry per distinct value).
+  /// The extra operands, in first-use order (one entry per distinct value),
+  /// except that a Product operand comes last.
   SmallVector<EpilogueOperand> operands;
+  /// A dual GEMM: the second contraction, which shares A, M, N, K, the
+  /// element types and the layouts with this one, writes its result from
+  /// zero into a local buffer that this consumer alone reads (the Product
+  /// operand). Null otherwise.
+  linalg::LinalgOp dualProduct;
+  /// The index of the Product operand in `operands`, or -1.
+  int64_t productOperand() const {
+    for (auto [k, e] : llvm::enumerate(operands))
+      if (e.kind == EpilogueOperandKind::Product)
+        return int64_t(k);
+    return -1;
+  }
+  /// The name of operand `k` in the kernel's ABI and the manifest: "B2" for
+  /// the Product operand, else "E<k>".
+  std::string operandName(int64_t k) const {
+    return operands[k].kind == EpilogueOperandKind::Product
+               ? std::string("B2")
+               : "E" + std::to_string(k);
+  }
   /// For each block argument of the generic's body: -1 for the contraction
   /// result, k >= 0 for operands[k], -2 for an unused output argument.
   SmallVector<int64_t> argSource;
 };
 
 /// Looks for the elementwise consumer of the contraction `info` describes.
-/// Returns it when it can be fused into the kernel's epilogue. Returns
+/// Returns it when it can be fused into the kernel's epilogue. An operand of
+/// the consumer that is the result of a later contraction sharing A (a
+/// dual GEMM, findDualProduct) becomes a Product operand where
+/// `allowDualProduct` (the back ends that compute both products). Returns
 /// std::nullopt with `whyNot` empty when the result has no consumer, and
 /// std::nullopt with `whyNot` set to the reason when a consumer exists but
 /// cannot be fused.
 std::optional<EpilogueInfo> findEpilogue(const ContractionInfo &info,
-                                         std::string &whyNot);
+                                         std::string &whyNot,
+                                         bool allowDualProduct = false);
+
+/// The dual GEMM's second contraction: `v`, read by `consumer`, is a local
+/// allocation that a zero fill and then a contraction after `info.op` in
+/// the same block write, whose A is `info.a`, with `info`'s sizes, element
+/// types and stored layouts, its B a function argument, and that no other
+/// op reads. Returns that contraction, or null with `whyNot` set to what
+/// differs (empty when `v` is not such a buffer at all).
+linalg::LinalgOp findDualProduct(const ContractionInfo &info, Value v,
+                                 Operation *consumer, std::string &whyNot);
 
 /// A batch dimension that A lacks and B and C hold (a broadcast N
 /// dimension beyond the first: the heads h of C[b,h,s,e] += X[b,s,d]

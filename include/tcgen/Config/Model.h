@@ -50,6 +50,12 @@ struct Problem {
   /// A size known only at run time (planned as 4096): data-parallel tiles
   /// only (stream-K's partition is planned for one tile count).
   bool dynamic = false;
+  /// A dual GEMM (two products sharing A, combined in the epilogue), planned
+  /// as one product of twice N (`n` is already doubled): each tile's B is
+  /// B's and B2's halves, so tile N is at least 128 (a whole store chunk
+  /// per half) and even in 8-column groups (in 64-wide boxes for an N-major
+  /// B); no cluster or stream-K.
+  bool dual = false;
   double flops() const {
     return 2.0 * double(batch) * double(m) * double(n) * double(k);
   }

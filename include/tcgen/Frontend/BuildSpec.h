@@ -22,11 +22,14 @@ namespace mlir::tcgen {
 /// A prologue is an elementwise linalg.generic writing a local copy of A or
 /// B that the contraction reads; an epilogue is one elementwise
 /// linalg.generic from a local accumulator buffer (and the extra operands)
-/// into C. Sizes known at launch are `?` dimensions, read from A and B with
-/// memref.dim. The context must have the func, linalg, memref, arith and
-/// math dialects loaded or registered. Emits an error and returns failure
-/// if the built module does not verify (a bug, not a user error: parseSpec
-/// checks the spec).
+/// into C. A dual GEMM (spec.dual) takes B2 right after B and computes A B2
+/// the same way into a second zero-filled accumulator buffer, after the
+/// first product; the epilogue reads both buffers, acc then acc2. Sizes
+/// known at launch are `?` dimensions, read from A and B with memref.dim.
+/// The context must have the func, linalg, memref, arith and math dialects
+/// loaded or registered. Emits an error and returns failure if the built
+/// module does not verify (a bug, not a user error: parseSpec checks the
+/// spec).
 FailureOr<OwningOpRef<ModuleOp>> buildSpecModule(MLIRContext &context,
                                                  const ProblemSpec &spec);
 

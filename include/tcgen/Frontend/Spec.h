@@ -71,6 +71,7 @@ struct SpecExpr {
   enum class Kind {
     Number,  ///< a literal: `value`
     Acc,     ///< the contraction result (epilogue) or the operand (prologue)
+    Acc2,    ///< a dual GEMM's second product A B2 (epilogue only)
     Operand, ///< an extra epilogue input: `name`, read at its indices
     Neg,     ///< -args[0]
     Add,     ///< args[0] + args[1]
@@ -141,6 +142,13 @@ struct ProblemSpec {
   /// computes acc + a b sa sb (DeepSeek-V3's recipe). A is [m][k], B
   /// [n][k], the sizes static, K a multiple of 128, the accumulator f32.
   bool blockScaled = false;
+  /// A dual GEMM (the epilogue reads `acc2`): a second contraction of A
+  /// with B2, a function argument right after B with B's indices, sizes
+  /// and dtype, written from zero into its own accumulator buffer, which
+  /// the epilogue reads beside the first (docs/USER-GUIDE.md, "Dual
+  /// GEMMs"). The einsum has no batch index, C is row-major, the sizes are
+  /// static, and there is no prologue, --accumulate, group or block scales.
+  bool dual = false;
 
   /// The size of index `index` (which must be one of `loops`).
   int64_t sizeOf(char index) const;

@@ -32,6 +32,28 @@ def TCGenFuseElementwisePass : Pass<"tcgen-fuse-elementwise", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def TCGenSplitSharedFillsPass
+    : Pass<"tcgen-split-shared-fills", "func::FuncOp"> {
+  let summary = "Give each contraction its own fill of its initial value";
+  let description = [{
+    Runs on tensors, first. A `linalg.fill` of a `tensor.empty` whose result
+    initializes several contractions (two products written from one zero
+    tensor, as in a gated MLP's `silu(X W1) * (X W3)`) is cloned, with its
+    empty tensor, for every contraction after the first that reads it.
+    Bufferization then gives each product its own buffer, written from the
+    fill, instead of filling one and copying it for the other, and the
+    back end sees each contraction start from its own zero fill (a dual
+    GEMM, add(gemm, gemm)).
+
+    Before: `%f = fill(0, empty)` ; `%p = matmul(%A, %B, %f)` ;
+            `%q = matmul(%A, %B2, %f)`
+    After:  `%f = fill(0, empty)` ; `%p = matmul(%A, %B, %f)` ;
+            `%f2 = fill(0, empty)` ; `%q = matmul(%A, %B2, %f2)`
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def TCGenChainContractionsPass
     : Pass<"tcgen-chain-contractions", "func::FuncOp"> {
   let summary = "Turn add(gemm, gemm) into one accumulation";

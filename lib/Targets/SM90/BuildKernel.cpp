@@ -160,13 +160,59 @@ struct BuildKernelPass final
     SmallVector<linalg::LinalgOp> ops =
         getOpsForBackend(getOperation(), "sm90");
     // The first product of an add(gemm, gemm) is built with the second.
-    llvm::SmallPtrSet<Operation *, 4> firstProducts;
-    for (linalg::LinalgOp op : ops)
+    // So is a dual GEMM's second product with the first.
+    llvm::SmallPtrSet<Operation *, 4> builtWithAnother;
+    for (linalg::LinalgOp op : ops) {
       if (linalg::LinalgOp first = findFirstProduct(op))
-        firstProducts.insert(first);
+        builtWithAnother.insert(first);
+      if (linalg::LinalgOp second = findDualSecond(op))
+        builtWithAnother.insert(second);
+    }
     for (linalg::LinalgOp op : ops)
-      if (!firstProducts.contains(op) && failed(build(op)))
+      if (!builtWithAnother.contains(op) && failed(build(op)))
         return signalPassFailure();
+  }
+
+  /// A dual GEMM's second product, when `op` is its first.
+  static linalg::LinalgOp findDualSecond(linalg::LinalgOp op) {
+    FailureOr<ContractionInfo> info = analyzeContraction(op);
+    if (failed(info))
+      return {};
+    std::string whyNot;
+    std::optional<EpilogueInfo> epilogue =
+        findEpilogue(*info, whyNot, /*allowDualProduct=*/true);
+    return epilogue ? epilogue->dualProduct : linalg::LinalgOp();
+  }
+
+  /// A dual GEMM (two products sharing A, combined in the epilogue): what
+  /// the kernel does not support with it yet, as an error at `op`.
+  static LogicalResult checkDual(linalg::LinalgOp op,
+                                 const sm90::KernelParams &p, bool swap,
+                                 bool prologue) {
+    // (`prologue`: a fused prologue or an add(gemm, gemm) first product.)
+    std::string whyNot;
+    if (swap)
+      whyNot = "no swap (swap = false)";
+    else if (p.inType != "f16" && p.inType != "bf16")
+      whyNot = "f16 or bf16 operands";
+    else if (prologue)
+      whyNot = "no fused prologue and no add(gemm, gemm)";
+    else if (p.streamK || p.clusterSize() > 1)
+      whyNot = "no stream-K and no cluster";
+    else if (p.blockN < 128 || p.blockN % (p.bKMajor ? 16 : 128) != 0)
+      whyNot = std::string("a block tile N of 128 or more (a store chunk of "
+                           "output columns per product) that is a multiple "
+                           "of ") +
+               (p.bKMajor ? "16" : "128 (B stored [k][n] is loaded in "
+                                   "64-wide boxes, B's and B2's halves)");
+    else if (p.bAsync || !p.packs.empty())
+      whyNot = "A, B and B2 read by TMA as stored (rows 16-byte multiples "
+               "apart, no pack or copy kernel)";
+    if (whyNot.empty())
+      return success();
+    return op.emitOpError("a dual GEMM (two products of one A combined in "
+                          "the epilogue) in one sm90 kernel needs ")
+           << whyNot;
   }
 
   /// add(gemm, gemm): the first product, when it is configured for sm90.
@@ -316,8 +362,9 @@ struct BuildKernelPass final
     // A pointwise consumer of the result is computed in the epilogue; the
     // kernel then writes the consumer's output instead.
     std::string whyNot;
-    std::optional<EpilogueInfo> epilogue =
-        findEpilogue(swap ? unswapped : *info, whyNot);
+    std::optional<EpilogueInfo> epilogue = findEpilogue(
+        swap ? unswapped : *info, whyNot, /*allowDualProduct=*/true);
+    linalg::LinalgOp dualOp = epilogue ? epilogue->dualProduct : nullptr;
     if (epilogue && swap)
       for (EpilogueOperand &e : epilogue->operands)
         e.kind = e.kind == EpilogueOperandKind::Row   ? EpilogueOperandKind::Col
@@ -366,6 +413,10 @@ struct BuildKernelPass final
     }
     if (first && (failed(tagOperandArgument(func, op, info->a, "A2")) ||
                   failed(tagOperandArgument(func, op, info->b, "B2"))))
+      return failure();
+    if (dualOp && failed(tagOperandArgument(
+                      func, op, linalg::LinalgOp(dualOp).getDpsInputs()[1],
+                      "B2")))
       return failure();
     if (failed(tagOperandArgument(func, op, aArg, "A")) ||
         failed(tagOperandArgument(func, op, bArg, "B")) ||
@@ -613,9 +664,11 @@ struct BuildKernelPass final
       p.matmulType = typeName(info->cType);
       p.outType = typeName(epilogue->outType);
       for (const EpilogueOperand &e : epilogue->operands)
-        p.epilogueOperands.push_back(
-            {stringifyEpilogueOperandKind(e.kind).str(),
-             typeName(e.elementType)});
+        if (e.kind != EpilogueOperandKind::Product)
+          p.epilogueOperands.push_back(
+              {stringifyEpilogueOperandKind(e.kind).str(),
+               typeName(e.elementType)});
+      p.dual = bool(dualOp);
       // Pairs in f16x2 / bf16x2 where that gives the same bits and the
       // operands' pairs are loaded as vectors (not element by element).
       p.epilogueInHalf =
@@ -918,6 +971,9 @@ struct BuildKernelPass final
       if (!whyNot.empty())
         return op.emitOpError("swap with store = tma needs ") << whyNot;
     }
+    if (p.dual && failed(checkDual(op, p, swap,
+                                   prologue || prologueB || first)))
+      return failure();
     sm90::PrologueBodyBuilder prologueBody;
     const std::optional<PrologueInfo> &fusedPrologue =
         prologue ? prologue : prologueB;
@@ -945,6 +1001,8 @@ struct BuildKernelPass final
       params.push_back("tensormap:A2");
       params.push_back("tensormap:B2");
     }
+    if (p.dual)
+      params.push_back("tensormap:B2");
     params.push_back(p.tmaStore ? "tensormap:C" : "ptr:C");
     if (p.blockScaled)
       params.append({"ptr:SA", "ptr:SB"});
@@ -1003,6 +1061,8 @@ struct BuildKernelPass final
       boxes.push_back(b.getNamedAttr("A2", aBox));
       boxes.push_back(b.getNamedAttr("B2", bBox));
     }
+    if (p.dual)
+      boxes.push_back(b.getNamedAttr("B2", bBox));
     if (p.tmaStore) {
       DenseI64ArrayAttr cBox =
           p.multiBatch()
@@ -1069,6 +1129,9 @@ struct BuildKernelPass final
     // Block-scaled fp8: the manifest's op.block_scales.
     if (p.blockScaled)
       func->setAttr("tcgen.block_scales", b.getUnitAttr());
+    // A dual GEMM: the manifest's op.dual.
+    if (p.dual)
+      func->setAttr("tcgen.dual", b.getUnitAttr());
     // grid x = the number of tiles; persistent (1): the runtime launches at
     // most one block per SM and the blocks stride over the tiles; stream-K
     // (2): exactly one block per SM, which share the k-tiles.
@@ -1128,11 +1191,22 @@ struct BuildKernelPass final
     SmallVector<Operation *> others;
     if (firstOp)
       others.push_back(firstOp);
+    // A dual GEMM's second product, its fill and its buffer go too.
+    Value dualBuffer;
+    if (dualOp) {
+      dualBuffer = linalg::LinalgOp(dualOp).getDpsInits()[0];
+      FailureOr<ContractionInfo> second = analyzeContraction(dualOp);
+      if (succeeded(second))
+        if (linalg::FillOp dualFill = getZeroFillOfOutput(*second))
+          others.push_back(dualFill);
+      others.push_back(dualOp);
+    }
     if (failed(eraseComputedContraction(func, op, fill,
                                         epilogue ? &*epilogue : nullptr,
                                         others)))
       return failure();
     eraseBuffer(aBuffer);
+    eraseBuffer(dualBuffer);
     return success();
   }
 };

@@ -108,6 +108,9 @@ void mlir::tcgen::sm90::emitEpilogueDecls(OpBuilder &b, Location loc,
   SmallVector<Type> args = {type(p.matmulType)};
   for (const KernelParams::EpilogueOperand &e : p.epilogueOperands)
     args.push_back(type(e.type));
+  // A dual GEMM's P2, last (EpilogueInfo::operands).
+  if (p.dual)
+    args.push_back(type(p.matmulType));
   declare(kEpilogueFuncName, args, type(p.outType));
 }
 
@@ -136,7 +139,7 @@ ProblemSizes mlir::tcgen::sm90::emitProblemSizes(OpBuilder &b, Location loc,
     return o.divu(rounded, spanV);
   };
   s.cTilesM = ceilDivBy(sizeM, p.blockM * p.clusterM);
-  s.cTilesN = ceilDivBy(sizeN, p.blockN * p.clusterN);
+  s.cTilesN = ceilDivBy(sizeN, p.outBlockN() * p.clusterN);
   s.cNumK = ceilDivBy(sizeK, p.blockK);
   s.cPerGroup = o.mul(cGroup, s.cTilesN);
   Value matUnits = o.mul(s.cTilesM, s.cTilesN);
@@ -246,7 +249,7 @@ void mlir::tcgen::sm90::emitEpilogueOperandPrefetch(OpBuilder &b, Location loc,
   Value lead0 = o.cmp(arith::CmpIPredicate::eq, v.wtid, v.c0);
   Value lead = o.andi(lead0, first);
   OperandBase base = emitOperandBase(o, p, v);
-  const int64_t chunks = p.blockN / p.storeChunkCols();
+  const int64_t chunks = p.outBlockN() / p.storeChunkCols();
   for (int64_t cc = 0; cc < std::min<int64_t>(2, chunks); ++cc)
     emitOperandIssue(o, p, v, base, cc, lead);
 }

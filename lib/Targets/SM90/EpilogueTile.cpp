@@ -65,7 +65,9 @@ private:
   void emitColumnEdge(int64_t j);
   void emitColumnOperandLoads();
   void emitFusedLoads(int64_t j);
-  Value emitFusedPair(int64_t j, int h, ArrayRef<Value> e);
+  Value emitFusedPair(int64_t j, int h, ArrayRef<Value> e,
+                      ArrayRef<Value> e2);
+  std::array<Value, 2> roundPair(Value a, Value c, Value &pair);
   void emitStoreChunkBegin(int64_t c);
   void emitStagedChunkStore(int64_t c, int64_t col);
   void emitStoreChunkEnd(int64_t c, int64_t col);
@@ -371,7 +373,25 @@ void TileEpilogue::emitFusedLoads(int64_t j) {
 /// in the rows of half h (0: "ab", 1: "cd"), whose f32 values are e[2h]
 /// and e[2h + 1]; returns the pair's result, a vector<2 x outType>. The row
 /// and matrix operands were loaded ahead by emitFusedLoads.
-Value TileEpilogue::emitFusedPair(int64_t j, int h, ArrayRef<Value> e) {
+/// A dual GEMM's second product P2 as the epilogue reads it: the pair
+/// (a, c) of f32 sums rounded to the matmul type, as the elements and as a
+/// vector (`pair`), in one packed cvt (see emitFusedPair).
+std::array<Value, 2> TileEpilogue::roundPair(Value a, Value c, Value &pair) {
+  if (p.matmulType == "f32") {
+    pair = vector::FromElementsOp::create(
+        o.b, o.loc, o.vec2Type(o.b.getF32Type()), ValueRange{a, c});
+    return {a, c};
+  }
+  Type mt = scalarType(ctx, p.matmulType);
+  Value packed = o.asmOp(o.b.getI32Type(), {c, a},
+                         ("cvt.rn." + p.matmulType + "x2.f32 $0, $1, $2;"),
+                         "=r,f,f", /*sideEffects=*/false);
+  pair = o.bitcast(o.vec2Type(mt), packed);
+  return {o.extract(pair, 0), o.extract(pair, 1)};
+}
+
+Value TileEpilogue::emitFusedPair(int64_t j, int h, ArrayRef<Value> e,
+                                  ArrayRef<Value> e2) {
   Type mt = scalarType(ctx, p.matmulType);
   // One element of each extra operand for each of the two columns.
   SmallVector<std::array<Value, 2>> ext;
@@ -383,6 +403,10 @@ Value TileEpilogue::emitFusedPair(int64_t j, int h, ArrayRef<Value> e) {
     else
       ext.push_back(loaded[{int64_t(k), j, op.kind == "row" ? 0 : h}].x);
   }
+  // A dual GEMM: P2's pair is the last operand (EpilogueInfo::operands).
+  Value productPair;
+  if (p.dual)
+    ext.push_back(roundPair(e2[2 * h], e2[2 * h + 1], productPair));
   Value a = e[2 * h], c = e[2 * h + 1];
   // Rounding to a 16-bit matmul type converts the pair at once, in one
   // packed cvt.rn.f16x2.f32: ptxas serializes the wgmma chain (C7514) when
@@ -418,6 +442,8 @@ Value TileEpilogue::emitFusedPair(int64_t j, int h, ArrayRef<Value> e) {
         args.push_back(vector::BroadcastOp::create(
             o.b, o.loc, o.vec2Type(scalarType(ctx, op.type)), ext[k][0]));
     }
+    if (p.dual)
+      args.push_back(productPair);
     return func::CallOp::create(o.b, o.loc, kEpilogueFuncName,
                                 TypeRange{o.vec2Type(outType)}, args)
         .getResult(0);
@@ -595,7 +621,7 @@ Value TileEpilogue::emitChunkPairAddress(int h, int64_t c, int64_t jj) {
 /// chunk c's. The wait's phase is the buffer's use count: the block's items
 /// so far times the buffer's uses per item, plus c / 2.
 void TileEpilogue::emitOperandLoad(int64_t c) {
-  const int64_t chunks = p.blockN / p.storeChunkCols();
+  const int64_t chunks = p.outBlockN() / p.storeChunkCols();
   const int64_t usesPerItem = (chunks + 1 - c % 2) / 2;
   // Chunks 0 and 1: issued before the main loop on the block's first item
   // (emitEpilogueOperandPrefetch), here on later ones.
@@ -754,10 +780,10 @@ void TileEpilogue::emit(Value acc, Value wgIndex) {
   // block width is not a multiple of the chunk, the groups of the last,
   // overlapping chunk (storeChunks) are stored into it once all are
   // computed, from the values kept in `stored`.
-  const int64_t groups = p.blockN / 8;
+  const int64_t groups = p.outBlockN() / 8;
   const int64_t groupsPerChunk = p.storeChunkCols() / 8;
   const std::vector<int64_t> chunks = p.storeChunks();
-  const int64_t wholeChunks = p.blockN / p.storeChunkCols();
+  const int64_t wholeChunks = p.outBlockN() / p.storeChunkCols();
   std::vector<std::array<Value, 2>> stored(groups);
   auto inWholeChunk = [&](int64_t j) {
     return !p.chunkedStore() || j / groupsPerChunk < wholeChunks;
@@ -778,10 +804,14 @@ void TileEpilogue::emit(Value acc, Value wgIndex) {
       cols[j].col = o.add(colBase, cj);
       emitColumnEdge(j);
     }
-    SmallVector<Value> e;
+    SmallVector<Value> e, e2;
     for (int64_t x = 0; x < 4; ++x)
       e.push_back(LLVM::ExtractValueOp::create(o.b, o.loc, acc,
                                                ArrayRef<int64_t>{4 * j + x}));
+    // A dual GEMM: P2's same columns, `groups` column groups on.
+    for (int64_t x = 0; x < 4 && p.dual; ++x)
+      e2.push_back(LLVM::ExtractValueOp::create(
+          o.b, o.loc, acc, ArrayRef<int64_t>{4 * (j + groups) + x}));
     // A fused epilogue computes on the accumulators; LLVM sees nothing tie
     // them to the wgmma wait and may hoist that arithmetic above it, which
     // makes ptxas serialize the wgmma chain (C7514). An empty volatile asm
@@ -789,8 +819,10 @@ void TileEpilogue::emit(Value acc, Value wgIndex) {
     // after the wait. The same with odd N, whose element stores sit in
     // branches.
     if (pinAccumulators(p))
-      for (Value &x : e)
-        x = o.asmOp(o.b.getF32Type(), {x}, "", "=f,0", /*sideEffects=*/true);
+      for (SmallVector<Value> *values : {&e, &e2})
+        for (Value &x : *values)
+          x = o.asmOp(o.b.getF32Type(), {x}, "", "=f,0",
+                      /*sideEffects=*/true);
     if (p.streamK) {
       // Quad j of the accumulators is the fragment's column group j.
       if (j % kPartialGroup == 0)
@@ -804,7 +836,7 @@ void TileEpilogue::emit(Value acc, Value wgIndex) {
       if (p.fusedEpilogue) {
         if (p.tmaEpilogueOperand >= 0)
           emitOperandPair(p.tmaEpilogueOperand, j, h, c, jj);
-        stored[j][h] = emitFusedPair(j, h, e);
+        stored[j][h] = emitFusedPair(j, h, e, e2);
         if (inWholeChunk(j))
           emitPairStore(stored[j][h], h, j, c, jj);
         continue;

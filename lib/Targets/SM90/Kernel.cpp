@@ -82,7 +82,7 @@ static KernelTypes kernelTypes(MLIRContext *ctx, const KernelParams &p) {
   t.tmB = tensorMapType(
       !p.bMapDims.empty()
           ? boxTypeOf(ctx, p, p.bMapDims, p.bKMajor ? bBoxRows(p) : 64)
-          : boxType(ctx, p, p.bKMajor ? p.blockN / p.clusterM : 64,
+          : boxType(ctx, p, p.bKMajor ? p.outBlockN() / p.clusterM : 64,
                     p.bBatchMiddle));
   t.acc = accumulatorType(ctx, p);
   if (p.tmaEpilogueOperand >= 0) {
@@ -110,7 +110,7 @@ static Type cMemrefType(MLIRContext *ctx, const KernelParams &p) {
 }
 
 /// Creates the kernel's gpu.func at `b`'s point: its parameters are %pA,
-/// %pB, (%pA2, %pB2,) %tmapC or %C, (%pSA, %pSB,) the extra epilogue
+/// %pB, (%pA2, %pB2, or a dual GEMM's %pB2,) %tmapC or %C, (%pSA, %pSB,) the extra epilogue
 /// operands, (%pW,)
 /// and with sizes known at run time the sizes and row strides.
 static gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
@@ -120,6 +120,8 @@ static gpu::GPUFuncOp createKernelFunc(OpBuilder &b, Location loc,
   SmallVector<Type> args = {ptr, ptr};
   if (p.k2 > 0)
     args.append({ptr, ptr});
+  if (p.dual)
+    args.push_back(ptr);
   args.push_back(p.tmaStore ? ptr : cMemrefType(ctx, p));
   if (p.blockScaled)
     args.append({ptr, ptr});
@@ -157,6 +159,8 @@ static void bindParameters(Emitter &e, const KernelParams &p,
     v.pA2 = next();
     v.pB2 = next();
   }
+  if (p.dual)
+    v.pB2 = next();
   (p.tmaStore ? a.tmapC : a.C) = next();
   if (p.blockScaled) {
     a.pSA = next();
@@ -196,6 +200,8 @@ static void bindParameters(Emitter &e, const KernelParams &p,
     v.tmapA2 = cast(t.tmA, v.pA2);
     v.tmapB2 = cast(t.tmB, v.pB2);
   }
+  if (p.dual)
+    v.tmapB2 = cast(t.tmB, v.pB2);
   a.strides = strides;
 }
 
@@ -210,7 +216,7 @@ static void emitEntry(Emitter &e, const KernelParams &p, const KernelTypes &t,
   v.c1024 = e.idx(1024);
   v.cStages = e.idx(p.stages);
   v.cBM = e.idx(p.blockM);
-  v.cBN = e.idx(p.blockN);
+  v.cBN = e.idx(p.outBlockN());
   v.cStageBytes = e.idx(p.stageBytes());
   v.cTx = e.idx(p.tmaStageBytes());
   v.ticks = e.idx(10000000);

@@ -327,10 +327,21 @@ static void emitStageLoads(Emitter &e, const KernelParams &p,
       emitTileLoads(e, p, v, l, /*isB=*/false, tmapA, /*kMajor=*/!p.aMNMajor,
                     p.blockM, /*offset=*/0, l.raster->m0,
                     /*shared=*/p.clusterN == 2, p.aBatchMiddle, p.aMapDims);
-    if (!p.bAsync)
+    if (!p.bAsync && p.dual) {
+      // A dual GEMM: B's rows for the tile's output columns, then B2's.
+      const int64_t half = bTileRows(p.outBlockN(), p.bKMajor);
+      const int64_t halfBytes =
+          p.bKMajor ? half * kSwizzleRowBytes : half / 64 * kBBoxBytes;
+      for (auto [tmap, offset] : {std::pair{tmapB, aTileBytes},
+                                  {v.tmapB2, aTileBytes + halfBytes}})
+        emitTileLoads(e, p, v, l, /*isB=*/true, tmap, /*kMajor=*/p.bKMajor,
+                      half, offset, l.raster->n0, /*shared=*/false,
+                      p.bBatchMiddle, p.bMapDims);
+    } else if (!p.bAsync) {
       emitTileLoads(e, p, v, l, /*isB=*/true, tmapB, /*kMajor=*/p.bKMajor,
                     bTileRows(p.blockN, p.bKMajor), aTileBytes, l.raster->n0,
                     /*shared=*/p.clusterM == 2, p.bBatchMiddle, p.bMapDims);
+    }
   }
   if (!p.anyAsync())
     return;
@@ -432,6 +443,8 @@ Value mlir::tcgen::sm90::emitProducer(OpBuilder &b, Location loc,
     nvgpu::TmaPrefetchOp::create(b, loc, v.tmapA2, Value());
     nvgpu::TmaPrefetchOp::create(b, loc, v.tmapB2, Value());
   }
+  if (p.dual)
+    nvgpu::TmaPrefetchOp::create(b, loc, v.tmapB2, Value());
   // With cp.async copies every producer thread walks the work (the leader
   // alone issues the TMA loads); otherwise the leader alone.
   AsyncValues a;

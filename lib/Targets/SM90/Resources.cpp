@@ -21,7 +21,11 @@ int64_t mlir::tcgen::sm90::chooseStages(int64_t blockM, int64_t blockN,
   int64_t stage = sharedMemoryBytes(blockM, blockN, blockK, 1, tmaStore,
                                     bKMajor, rowBlocks) -
                   fixed;
-  int64_t stages = (kMaxDynamicSmemBytes - fixed) / stage;
+  // The kernel's static shared memory (its mbarriers, up to 144 bytes)
+  // counts against the same limit: a ring that filled the budget to the
+  // byte was refused at launch (64 x 176, seven stages).
+  int64_t stages =
+      (kMaxDynamicSmemBytes - kStaticSmemReserveBytes - fixed) / stage;
   return std::min<int64_t>(stages, maxStages);
 }
 

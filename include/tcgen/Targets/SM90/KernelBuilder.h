@@ -97,6 +97,17 @@ struct KernelParams {
   /// and B's k-tiles, then A2 and B2's, through the same ring, so the
   /// consumers see one longer K loop.
   int64_t k2 = 0;
+  /// A dual GEMM: the kernel computes P = A B and P2 = A B2 (B2 stored like
+  /// B; %pB2 after %pB, a tensor map with half of B's box) and the fused
+  /// epilogue combines them (its last operand is P2). A stage's B tile
+  /// holds blockN rows (columns, N-major): B's outBlockN() of the tile's
+  /// output columns, then B2's same ones; one m64nN wgmma with N = blockN
+  /// computes both, and each thread holds P's column groups [0, blockN/16)
+  /// and P2's same columns blockN/16 groups later. C's tile is outBlockN()
+  /// wide.
+  bool dual = false;
+  /// The width of C's tile: half of the wgmma N with a dual GEMM.
+  int64_t outBlockN() const { return dual ? blockN / 2 : blockN; }
   /// A batch of `batch` independent matmuls (A [batch][m][k] or
   /// [batch][k][m], and so on): the operands' tensor maps get a third,
   /// outermost dimension and the blocks walk the tiles of every matrix of
@@ -350,7 +361,7 @@ struct KernelParams {
     return ceilDiv(ceilDiv(m, blockM), clusterM);
   }
   int64_t clusterTilesN() const {
-    return ceilDiv(ceilDiv(n, blockN), clusterN);
+    return ceilDiv(ceilDiv(n, outBlockN()), clusterN);
   }
   /// Cluster tiles of one matrix of the batch.
   int64_t clusterTilesPerMatrix() const {
@@ -384,7 +395,7 @@ struct KernelParams {
     if (dynamicShape)
       return false;
     return alongM ? clusterTilesM() * clusterM * blockM != m
-                  : clusterTilesN() * clusterN * blockN != n;
+                  : clusterTilesN() * clusterN * outBlockN() != n;
   }
   /// Whether extra-operand loads are clamped to the last row (column pair)
   /// of the operand: where some tile reaches past M (N), and always with
@@ -413,10 +424,11 @@ struct KernelParams {
   std::vector<int64_t> storeChunks() const {
     std::vector<int64_t> starts;
     const int64_t w = storeChunkCols();
-    for (int64_t c = 0; c + w <= blockN; c += w)
+    const int64_t width = outBlockN();
+    for (int64_t c = 0; c + w <= width; c += w)
       starts.push_back(c);
-    if (blockN % w != 0)
-      starts.push_back(blockN - w); // blockN >= 64 >= w
+    if (width % w != 0)
+      starts.push_back(width - w); // width >= 64 >= w
     return starts;
   }
   /// Shared memory of the TMA-store buffers (two per consumer warpgroup).
@@ -441,10 +453,10 @@ struct KernelParams {
 };
 
 /// The rows of one TMA box of a K-major B tile: the block's share of the
-/// tile (half of it in a 2x1 cluster), or one matrix's width where the
+/// tile (half of it in a 2x1 cluster; B's or B2's half with a dual GEMM), or one matrix's width where the
 /// tile spans several matrices laid side by side in N (foldsN).
 inline int64_t bBoxRows(const KernelParams &p) {
-  int64_t rows = p.blockN / p.clusterM;
+  int64_t rows = p.outBlockN() / p.clusterM;
   return p.foldsN() ? std::min(rows, p.foldN) : rows;
 }
 

@@ -139,6 +139,10 @@ constexpr int64_t kMaxRowBlockAccRegs = 192;
 /// Shared memory one block may use on sm_90, in bytes (227 KiB).
 constexpr int64_t kMaxDynamicSmemBytes = 227 * 1024;
 
+/// Shared memory chooseStages leaves for the kernel's static variables
+/// (the ring's full and empty mbarriers and a few more: 64 to 144 bytes).
+constexpr int64_t kStaticSmemReserveBytes = 256;
+
 /// Largest ring that fits the shared-memory budget (at most `maxStages`)
 /// next to the TMA-store buffers when `tmaStore` (two per consumer
 /// warpgroup of `rowBlocks` 64-row blocks).

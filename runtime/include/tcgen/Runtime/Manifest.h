@@ -46,8 +46,9 @@ int64_t dtypeSize(DType dtype);
 /// How a kernel uses an operand. In: an extra read-only input of the fused
 /// epilogue (op.epilogue.inputs).
 /// Lhs2 and Rhs2 are the second product's operands of a kernel that
-/// computes C = A B + A2 B2 (add(gemm, gemm); op.k2). ScaleA and ScaleB are
-/// the f32 block scales of a block-scaled fp8 matmul (op.block_scales);
+/// computes C = A B + A2 B2 (add(gemm, gemm); op.k2). A dual GEMM (op.dual)
+/// has an Rhs2 and no Lhs2: its second product A B2 shares A. ScaleA and ScaleB
+/// are the f32 block scales of a block-scaled fp8 matmul (op.block_scales);
 /// Offsets the row offsets of a grouped product (op.groups).
 enum class OperandRole {
   Lhs,
@@ -78,15 +79,19 @@ struct Target {
 /// How an epilogue input is indexed for output element (i, j): a rank-0
 /// scalar (x[]), a row vector [n] (x[j], broadcast over the rows: a bias
 /// along N), a column vector [m] (x[i]) or a full matrix [m, n] (x[i, j]).
-enum class EpilogueInputKind { Scalar, Row, Col, Matrix };
+/// Product: not a tensor read but the second product of a dual GEMM
+/// (op.dual), sum_k A[i,k] B2[k,j] for the rhs2 operand B2 it names,
+/// summed like the matmul value and rounded to Epilogue::matmulDType.
+enum class EpilogueInputKind { Scalar, Row, Col, Matrix, Product };
 
 /// Returns the manifest spelling of `kind` ("scalar", "row", "col",
-/// "matrix").
+/// "matrix", "product").
 const char *epilogueInputKindName(EpilogueInputKind kind);
 /// Parses a manifest input kind; std::nullopt if unknown.
 std::optional<EpilogueInputKind> parseEpilogueInputKind(std::string_view name);
 
-/// One extra input of the fused epilogue: an operand of role "in".
+/// One extra input of the fused epilogue: an operand of role "in", or for
+/// kind Product the operand of role "rhs2".
 struct EpilogueInput {
   std::string operand;
   EpilogueInputKind kind = EpilogueInputKind::Matrix;
@@ -94,7 +99,8 @@ struct EpilogueInput {
 
 /// One pointwise step of the epilogue. Its operands are value numbers: 0 is
 /// the matmul result (the k-sum rounded to `Epilogue::matmulDType`), 1..k
-/// the inputs in order (in their dtypes), k+1.. the results of the earlier
+/// the inputs in order (in their dtypes; a product input in
+/// `Epilogue::matmulDType`), k+1.. the results of the earlier
 /// steps in order. `op` is the arith/math op name without the dialect:
 /// binary addf subf mulf divf maximumf minimumf maxnumf minnumf powf;
 /// unary negf absf exp exp2 log tanh erf sqrt rsqrt; "constant" (no args,
@@ -186,6 +192,11 @@ struct OpInfo {
   /// With k2 > 0 the kernel adds a second product of the same shape:
   /// C (+)= A B + A2 B2, A2 [m, k2] (role lhs2) and B2 [k2, n] (rhs2).
   int64_t k2 = 0;
+  /// A dual GEMM (`op.dual`, a gated MLP): the kernel also computes A B2
+  /// for B2 of role rhs2 (B's shape and dtype) and its epilogue combines
+  /// the two products, reading A B2 as its one input of kind "product"
+  /// (e.g. C = silu(A B) * A B2). k2 stays 0 and there is no lhs2.
+  bool dual = false;
   /// f32 A and B that the tensor cores read as tf32 (10-bit mantissas),
   /// summed in f32 (`op.tf32`).
   bool tf32 = false;
@@ -336,7 +347,8 @@ struct Manifest {
 };
 
 /// Returns the dtype name of value number `value` of op.epilogue: the
-/// matmul dtype for 0, the input operand's dtype for 1..k, the step's dtype
+/// matmul dtype for 0 and for a product input, the input operand's dtype
+/// for the other inputs 1..k, the step's dtype
 /// after that. "" if there is no epilogue, the number is out of range or an
 /// input names no operand.
 std::string epilogueValueDType(const Manifest &manifest, int64_t value);
@@ -396,6 +408,14 @@ inline bool operator!=(const Manifest &a, const Manifest &b) {
 /// [] (scalar), [n] (row), [m] (col) or [m, n] (matrix). Operands of role
 /// "in" need an epilogue; they alone may have rank 0 (shape and strides
 /// []). A batched op (op.batch > 1) has no epilogue yet.
+///
+/// op.dual (optional, default false) needs a matmul with one operand of
+/// role rhs2 of B's shape and dtype (strides free), no lhs2, op.k2 0, and
+/// an op.epilogue with exactly one input of kind "product", which names
+/// that operand (the product's value has matmul_dtype); it is refused with
+/// op.batch > 1, batch_reduce, batch_shape, groups, accumulate,
+/// block_scales, a prologue, tf32, 8-bit float A or B, and sizes fixed at
+/// launch. A product input without op.dual is an error.
 std::string parseManifest(std::string_view text, Manifest &out);
 
 /// Reads and parses the manifest file at `path`; errors are prefixed with
