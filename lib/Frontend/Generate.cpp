@@ -81,9 +81,11 @@ void classifySize(int64_t v, std::set<std::string> &forms) {
 }
 
 const std::vector<std::string> kKinds = {
-    "layout",   "batch",      "contract2", "dtype",  "epilogue",
-    "prologue", "accumulate", "dynamic",   "config", "grouped",
-    "blockscale"};
+    "layout",     "batch",   "contract2", "dtype",   "epilogue",   "prologue",
+    "accumulate", "dynamic", "config",    "grouped", "blockscale", "dual"};
+/// The kinds drawn only where --kinds names them, each instead of the
+/// problem the other kinds draw.
+const std::vector<std::string> kNamedOnlyKinds = {"grouped", "dual"};
 const std::vector<std::string> kBinaryOps = {"+", "-", "*", "/", "max", "min"};
 const std::vector<std::string> kUnaryFns = {
     "relu", "gelu_tanh", "gelu_erf", "silu", "sigmoid", "tanh", "exp"};
@@ -101,6 +103,16 @@ const std::vector<std::pair<std::string, char>> kPrologues = {
 const std::vector<std::string> kConfigs = {"block-tile", "stages", "cluster",
                                            "stream-k",   "swap",   "pack",
                                            "store",      "backend"};
+/// A dual GEMM's epilogues by name (each reads acc and acc2): `F` is a
+/// unary function, `X` an operand, `L` a literal; "random" is a drawn
+/// expression over acc, acc2, literals and operands.
+const std::vector<std::pair<std::string, std::string>> kDualEpilogues = {
+    {"gate", "F(acc) * acc2"},             // SwiGLU, GeGLU: silu(acc) * acc2
+    {"gate-operand", "F(acc + X) * acc2"}, // relu(acc + bias[n]) * acc2
+    {"gate2", "acc * F(acc2)"},            // acc * sigmoid(acc2)
+    {"difference", "acc - acc2"},
+    {"mean", "(acc + acc2) * L + X"}, // (acc + acc2) * 0.5 + res[m,n]
+    {"random", ""}};
 
 /// The draws of one problem.
 class ProblemDraw {
@@ -126,7 +138,9 @@ private:
   std::string drawOperand();
   void drawEpilogue();
   void drawConfig();
+  void drawKnob();
   void drawGrouped();
+  void drawDual();
   void drawBlockScaled();
 
   const GenerateOptions &options;
@@ -138,6 +152,7 @@ private:
   std::map<char, int64_t> sizes;
   std::string aType = "f16", cType = "f32";
   bool tf32 = false, accumulate = false;
+  bool dual = false; ///< a leaf of the epilogue may be acc2
   /// The epilogue's operands: name -> how it is written.
   std::map<std::string, std::string> operands;
   std::vector<std::string> dtypes; ///< entries of --dtypes
@@ -315,7 +330,7 @@ std::string ProblemDraw::drawOperand() {
 std::string ProblemDraw::drawLeaf() {
   uint64_t r = rng.below(10);
   if (r < 4)
-    return "acc";
+    return dual && rng.chance(0.5) ? "acc2" : "acc";
   if (r < 6) {
     form("epilogue:literal");
     return rng.pick(kLiterals);
@@ -390,42 +405,8 @@ void ProblemDraw::drawConfig() {
   if (!on("config") || !rng.chance(0.3))
     return;
   unsigned n = 1 + unsigned(rng.chance(0.3));
-  for (unsigned i = 0; i < n; ++i) {
-    std::string knob = rng.pick(kConfigs);
-    form("config:" + knob);
-    std::vector<std::string> &flags = problem.flags;
-    if (knob == "block-tile") {
-      int64_t bk = aType == "f32" ? 32 : aType == "e4m3" ? 128 : 64;
-      flags.push_back(
-          llvm::formatv("--block-tile={0},{1},{2}",
-                        rng.pick(std::vector<int64_t>{64, 128}),
-                        rng.pick(std::vector<int64_t>{64, 128, 192, 256}), bk)
-              .str());
-    } else if (knob == "stages") {
-      flags.push_back("--stages=" + std::to_string(rng.between(2, 5)));
-    } else if (knob == "cluster") {
-      flags.push_back(rng.chance(0.5) ? "--cluster=2,1" : "--cluster=1,2");
-    } else if (knob == "stream-k") {
-      flags.push_back("--stream-k=1");
-    } else if (knob == "swap") {
-      flags.push_back("--swap=1");
-    } else if (knob == "pack") {
-      flags.push_back(rng.chance(0.5) ? "--pack=always" : "--pack=async");
-    } else if (knob == "store") {
-      flags.push_back(rng.chance(0.5) ? "--store=global" : "--store=tma");
-    } else {
-      // A back end other than sm90 where it takes the dtypes.
-      std::string backend = aType == "f32" ? "simt"
-                            : aType == "f16"
-                                ? (rng.chance(0.5) ? "sm80" : "wmma")
-                            : aType == "bf16" ? "sm80"
-                                              : "sm90";
-      if (backend == "simt" && tf32)
-        llvm::erase(flags, "--allow-tf32");
-      flags.push_back("--backend=" + backend);
-      form("config:backend=" + backend);
-    }
-  }
+  for (unsigned i = 0; i < n; ++i)
+    drawKnob();
   // One value per option: the last draw of a knob wins.
   std::map<std::string, std::string> last;
   for (const std::string &f : problem.flags)
@@ -435,6 +416,42 @@ void ProblemDraw::drawConfig() {
     if (last[f.substr(0, f.find('='))] == f && !llvm::is_contained(unique, f))
       unique.push_back(f);
   problem.flags = unique;
+}
+
+void ProblemDraw::drawKnob() {
+  std::string knob = rng.pick(kConfigs);
+  form("config:" + knob);
+  std::vector<std::string> &flags = problem.flags;
+  if (knob == "block-tile") {
+    int64_t bk = aType == "f32" ? 32 : aType == "e4m3" ? 128 : 64;
+    flags.push_back(
+        llvm::formatv("--block-tile={0},{1},{2}",
+                      rng.pick(std::vector<int64_t>{64, 128}),
+                      rng.pick(std::vector<int64_t>{64, 128, 192, 256}), bk)
+            .str());
+  } else if (knob == "stages") {
+    flags.push_back("--stages=" + std::to_string(rng.between(2, 5)));
+  } else if (knob == "cluster") {
+    flags.push_back(rng.chance(0.5) ? "--cluster=2,1" : "--cluster=1,2");
+  } else if (knob == "stream-k") {
+    flags.push_back("--stream-k=1");
+  } else if (knob == "swap") {
+    flags.push_back("--swap=1");
+  } else if (knob == "pack") {
+    flags.push_back(rng.chance(0.5) ? "--pack=always" : "--pack=async");
+  } else if (knob == "store") {
+    flags.push_back(rng.chance(0.5) ? "--store=global" : "--store=tma");
+  } else {
+    // A back end other than sm90 where it takes the dtypes.
+    std::string backend = aType == "f32"   ? "simt"
+                          : aType == "f16" ? (rng.chance(0.5) ? "sm80" : "wmma")
+                          : aType == "bf16" ? "sm80"
+                                            : "sm90";
+    if (backend == "simt" && tf32)
+      llvm::erase(flags, "--allow-tf32");
+    flags.push_back("--backend=" + backend);
+    form("config:backend=" + backend);
+  }
 }
 
 /// A grouped product (mixtures of experts, `--group g`): B [g, n, k] or
@@ -473,6 +490,109 @@ void ProblemDraw::drawGrouped() {
   }
 }
 
+/// Whether `expr` reads `acc` (or, with `second`, `acc2`).
+static bool readsAcc(StringRef expr, bool second) {
+  for (size_t at = expr.find("acc"); at != StringRef::npos;
+       at = expr.find("acc", at + 3)) {
+    StringRef rest = expr.drop_front(at + 3);
+    bool isSecond = rest.starts_with("2");
+    if (isSecond == second)
+      return true;
+  }
+  return false;
+}
+
+/// A dual GEMM (gated MLPs, `--epilogue` reading acc2): A [m][k], B and
+/// B2 [n][k] or [k][n], C [m][n]; M, N and K drawn as a plain product's
+/// (odd ones too: the sm90 kernel refuses rows TMA cannot read, with a
+/// located error) with both products within the cap; f16 or bf16 in
+/// (sometimes named for b or b2 as well), C of any float dtype; an
+/// epilogue of kDualEpilogues; sometimes one forced configuration, some
+/// of which the kernel refuses.
+void ProblemDraw::drawDual() {
+  dual = true;
+  bool nk = rng.chance(0.5);
+  a = "mk";
+  b = nk ? "nk" : "kn";
+  c = "mn";
+  loops = "mnk";
+  problem.spec.einsum = a + "," + b + "->" + c;
+  form(nk ? "dual:b=nk" : "dual:b=kn");
+  for (char i : loops)
+    sizes[i] = drawSize();
+  // Two products of M x N x K each; shrink the largest as drawSizes does.
+  auto largest = [&]() -> int64_t & {
+    char l = 'm';
+    for (char i : loops)
+      if (sizes[i] > sizes[l])
+        l = i;
+    return sizes[l];
+  };
+  while (2 * sizes['m'] * sizes['n'] * sizes['k'] > options.maxFlops &&
+         largest() > 1)
+    largest() = (largest() + 1) / 2;
+  for (char i : loops)
+    classifySize(sizes[i], problem.forms);
+  problem.spec.sizes =
+      llvm::formatv("m={0},n={1},k={2}", sizes['m'], sizes['n'], sizes['k'])
+          .str();
+
+  aType = rng.chance(0.5) ? "f16" : "bf16";
+  cType = rng.pick(kOutTypes);
+  form("dtype:a=" + aType);
+  form("dtype:c=" + cType);
+  if (aType != "f16")
+    dtypes.push_back("a=" + aType);
+  if (rng.chance(0.25)) {
+    // B2's dtype is B's, which --dtypes may say.
+    if (rng.chance(0.5))
+      dtypes.push_back("b=" + aType);
+    dtypes.push_back("b2=" + aType);
+    form("dual:dtypes:b2");
+  }
+  if (cType != "f32")
+    dtypes.push_back("c=" + cType);
+  if (aType == "f16" && rng.chance(0.1)) {
+    dtypes.push_back("acc=f16");
+    form("dtype:acc=f16");
+  }
+
+  const auto &[name, pattern] = rng.pick(kDualEpilogues);
+  form("dual:epilogue:" + name);
+  std::string e;
+  if (name == "random") {
+    e = drawExpr(int(rng.between(1, 3)));
+    if (!readsAcc(e, /*second=*/false))
+      e = "acc + " + e;
+    if (!readsAcc(e, /*second=*/true))
+      e = "(" + e + ") * acc2";
+  } else {
+    for (char ch : pattern) {
+      if (ch == 'F') {
+        const std::string &fn = rng.pick(kUnaryFns);
+        form("epilogue:fn:" + fn);
+        e += fn;
+      } else if (ch == 'X') {
+        e += drawOperand();
+      } else if (ch == 'L') {
+        form("epilogue:literal");
+        e += rng.pick(kLiterals);
+      } else {
+        e += ch;
+      }
+    }
+  }
+  problem.spec.epilogue = e;
+  for (auto &[operand, text] : operands)
+    if (rng.chance(0.4)) {
+      std::string type = rng.pick(kOutTypes);
+      dtypes.push_back(operand + "=" + type);
+      form("epilogue:operand-dtype:" + type);
+    }
+  if (rng.chance(0.25))
+    drawKnob();
+}
+
 /// Block-scaled fp8 (--block-scales): replaces the problem drawn so far
 /// by e4m3 mk,nk->mn with K a multiple of 128, M and N any, C of a drawn
 /// dtype, nothing else (the form takes no batch, prologue or C += A B).
@@ -504,6 +624,16 @@ GeneratedProblem ProblemDraw::draw() {
   if (options.kinds.count("grouped") &&
       (options.kinds.size() == 1 || rng.chance(0.5))) {
     drawGrouped();
+    return problem;
+  }
+  // Dual GEMMs likewise, from the same stream after the grouped draw;
+  // every problem where no other kind is named.
+  bool namedOnly = llvm::all_of(options.kinds, [](const std::string &k) {
+    return llvm::is_contained(kNamedOnlyKinds, k);
+  });
+  if (options.kinds.count("dual") && (namedOnly || rng.chance(0.5))) {
+    drawDual();
+    problem.spec.dtypes = llvm::join(dtypes, ",");
     return problem;
   }
   drawShape();
@@ -571,6 +701,13 @@ std::vector<std::string> mlir::tcgen::generatorForms() {
     forms.push_back("config:" + k);
   for (const char *b : {"sm80", "wmma", "simt", "sm90"})
     forms.push_back(std::string("config:backend=") + b);
+  return forms;
+}
+
+std::vector<std::string> mlir::tcgen::generatorDualForms() {
+  std::vector<std::string> forms = {"dual:b=nk", "dual:b=kn", "dual:dtypes:b2"};
+  for (const auto &[name, pattern] : kDualEpilogues)
+    forms.push_back("dual:epilogue:" + name);
   return forms;
 }
 

@@ -137,10 +137,11 @@ static cl::opt<unsigned> genCount("count",
                                   cl::init(100), cl::sub(genCmd));
 static cl::list<std::string> genKinds(
     "kinds",
-    cl::desc("Features to draw (default: all but grouped): layout, batch, "
-             "contract2, dtype, epilogue, prologue, accumulate, dynamic, "
-             "config, blockscale (block-scaled fp8), grouped (grouped "
-             "products, only where named)"),
+    cl::desc("Features to draw (default: all but grouped and dual): "
+             "layout, batch, contract2, dtype, epilogue, prologue, "
+             "accumulate, dynamic, config, blockscale (block-scaled fp8), "
+             "grouped (grouped products) and dual (dual GEMMs), each of the "
+             "last two only where named"),
     cl::CommaSeparated, cl::sub(genCmd));
 static cl::opt<int64_t> genMaxFlops(
     "max-flops",

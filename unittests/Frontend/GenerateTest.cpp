@@ -2,8 +2,9 @@
 //
 // This file implements the unit tests of the problem generator: a seed
 // gives the same problems every time, every form is drawn over a few
-// hundred problems, every drawn spec parses, the size cap holds and
-// --kinds restricts the draws.
+// hundred problems, every drawn spec parses, the size cap holds,
+// --kinds restricts the draws, and grouped products and dual GEMMs are
+// drawn only where named.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,6 +91,58 @@ TEST(Generate, GroupedOnlyWhereNamedAndEverySpecParses) {
   EXPECT_LT(grouped, 150);
 }
 
+/// Whether the spec is a dual GEMM: its epilogue reads acc2.
+static bool isDual(const GeneratedProblem &p) {
+  return p.spec.epilogue.find("acc2") != std::string::npos;
+}
+
+TEST(Generate, DualOnlyWhereNamedAndEverySpecParses) {
+  GenerateOptions options;
+  options.count = 300;
+  for (const GeneratedProblem &p : generateProblems(options))
+    EXPECT_FALSE(isDual(p)) << formatBatchLine(p);
+  options.kinds = {"dual"};
+  options.maxFlops = int64_t(1) << 24;
+  std::set<std::string> seen;
+  for (const GeneratedProblem &p : generateProblems(options)) {
+    EXPECT_TRUE(isDual(p)) << formatBatchLine(p);
+    EXPECT_TRUE(p.spec.einsum == "mk,nk->mn" || p.spec.einsum == "mk,kn->mn")
+        << formatBatchLine(p);
+    SpecError error;
+    auto spec = parseSpec(p.spec, error);
+    ASSERT_TRUE(succeeded(spec)) << formatBatchLine(p) << "\n  " << error.str();
+    // Both products count against the cap.
+    int64_t flops = 2;
+    for (int64_t s : spec->sizes)
+      flops *= s;
+    EXPECT_LE(flops, options.maxFlops) << formatBatchLine(p);
+    seen.insert(p.forms.begin(), p.forms.end());
+  }
+  std::vector<std::string> dualForms = generatorDualForms();
+  for (const std::string &form : dualForms)
+    EXPECT_TRUE(seen.count(form)) << "never drawn: " << form;
+  for (const std::string &form : seen)
+    EXPECT_TRUE(llvm::is_contained(dualForms, form) ||
+                llvm::is_contained(generatorForms(), form))
+        << "not listed: " << form;
+  // With other kinds, about half are dual; with grouped alone besides,
+  // half are grouped and the others dual.
+  options.kinds = {"dual", "layout"};
+  int dual = 0;
+  for (const GeneratedProblem &p : generateProblems(options))
+    dual += isDual(p);
+  EXPECT_GT(dual, 100);
+  EXPECT_LT(dual, 200);
+  options.kinds = {"dual", "grouped"};
+  dual = 0;
+  for (const GeneratedProblem &p : generateProblems(options)) {
+    dual += isDual(p);
+    EXPECT_NE(isDual(p), !p.spec.group.empty()) << formatBatchLine(p);
+  }
+  EXPECT_GT(dual, 100);
+  EXPECT_LT(dual, 200);
+}
+
 TEST(Generate, SizesStayUnderTheCap) {
   GenerateOptions options;
   options.count = 300;
@@ -116,6 +169,7 @@ TEST(Generate, KindsRestrictTheDraws) {
     EXPECT_EQ(p.spec.einsum.find('b'), std::string::npos);
   }
   EXPECT_EQ(unknownGeneratorKind({"layout", "dtype"}), "");
+  EXPECT_EQ(unknownGeneratorKind({"grouped", "dual"}), "");
   EXPECT_EQ(unknownGeneratorKind({"layout", "layouts"}), "layouts");
 }
 

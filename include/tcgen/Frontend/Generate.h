@@ -5,7 +5,8 @@
 // values; every einsum layout of A, B and C; batches (extent 1, broadcast,
 // several batch indices) and two contracted indices; dtypes; epilogue
 // expressions with random functions, operands and literals; prologues;
-// --accumulate; sizes known at launch; and forced configurations. Each
+// --accumulate; sizes known at launch; forced configurations; and, where
+// named, grouped products and dual GEMMs (an epilogue reading acc2). Each
 // problem is a line of a `tcgen compile --batch` file. The draws are a
 // function of the seed and the problem's index only, so a problem list is
 // reproducible from its seed. No MLIR.
@@ -28,7 +29,8 @@ namespace mlir::tcgen {
 struct GenerateOptions {
   uint64_t seed = 1;
   unsigned count = 100;
-  /// The features drawn (names of generatorKinds()); empty: all of them.
+  /// The features drawn (names of generatorKinds()); empty: all of them
+  /// but grouped and dual, which are drawn only where named.
   /// A problem without any is a plain mk,kn->mn of random sizes and f16.
   std::set<std::string> kinds;
   /// The largest multiply-add count of a problem (batch x M x N x K).
@@ -47,13 +49,19 @@ struct GeneratedProblem {
 };
 
 /// The features GenerateOptions::kinds selects: layout, batch, contract2,
-/// dtype, epilogue, prologue, accumulate, dynamic, config, and grouped
-/// (grouped products), which is drawn only where kinds names it.
+/// dtype, epilogue, prologue, accumulate, dynamic, config, blockscale, and
+/// grouped (grouped products) and dual (dual GEMMs), which are drawn only
+/// where kinds names them (each instead of a problem of the other kinds).
 const std::vector<std::string> &generatorKinds();
 
 /// Every form generateProblem can record in GeneratedProblem::forms when
 /// all kinds are drawn.
 std::vector<std::string> generatorForms();
+
+/// The forms only a dual GEMM records ("dual:b=nk", "dual:epilogue:gate",
+/// ...); every one is drawn over enough problems of kinds {"dual"}, whose
+/// other forms are among generatorForms().
+std::vector<std::string> generatorDualForms();
 
 /// Checks the names of `kinds`; returns the first unknown one, or "".
 std::string unknownGeneratorKind(const std::set<std::string> &kinds);
