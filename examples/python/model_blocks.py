@@ -8,10 +8,10 @@ Blocks (bf16):
              fused into the first, the bias and residual into the second.
   llama_mlp  Llama-7B MLP at 1, 8, 32, 128 and 2048 tokens:
              y = W2 (silu(W1 x) * (W3 x)) (4096 -> 11008 -> 4096); tcgen:
-             up = x W3^T, then gate = silu(x W1^T) * up fused into the second
-             kernel's epilogue, then the down projection.
+             two kernels, the gate and up projections and silu(.) * (.) as
+             one dual GEMM (tcgen.nn.GatedLinear), then the down projection.
 
-Each block runs as tcgen.nn.Linear modules (kernels from the bundle cache),
+Each block runs as tcgen.nn modules (kernels from the bundle cache),
 as PyTorch eager and as torch.compile (default mode); times are CUDA-event
 medians of `--reps` repetitions of `--iters` calls each, the three sides
 alternating within every repetition, after warm-up. Prints a table and
@@ -36,7 +36,7 @@ except ImportError:  # run from a checkout without pip install ./python
     sys.path.insert(0, os.path.join(REPO, "python"))
     import tcgen
 
-from tcgen.specs import linear_spec
+from tcgen.specs import gated_linear_spec, linear_spec
 
 BERT = dict(hidden=1024, ffn=4096, tokens=3072)
 LLAMA = dict(hidden=4096, ffn=11008)
@@ -48,10 +48,11 @@ BERT_LAYERS = {
     "fc2": (BERT["ffn"], BERT["hidden"], True, None, "acc + bias[n] + res[m,n]"),
 }
 LLAMA_LAYERS = {
-    "up": (LLAMA["hidden"], LLAMA["ffn"], False, None, None),
-    "gate": (LLAMA["hidden"], LLAMA["ffn"], False, None, "silu(acc) * up[m,n]"),
     "down": (LLAMA["ffn"], LLAMA["hidden"], False, None, None),
 }
+# The Llama MLP's gate and up projections, one tcgen.nn.GatedLinear:
+# (in, out, activation), no bias.
+LLAMA_GATE_UP = (LLAMA["hidden"], LLAMA["ffn"], "silu")
 
 
 def specs():
@@ -60,6 +61,7 @@ def specs():
     for layer in BERT_LAYERS.values():
         out.append(linear_spec(BERT["tokens"], layer[0], layer[1], "bf16", *layer[2:]))
     for tokens in LLAMA_TOKENS:
+        out.append(gated_linear_spec(tokens, *LLAMA_GATE_UP[:2], "bf16", LLAMA_GATE_UP[2]))
         for layer in LLAMA_LAYERS.values():
             out.append(linear_spec(tokens, layer[0], layer[1], "bf16", *layer[2:]))
     return out
@@ -115,12 +117,15 @@ def llama_blocks(torch, cache_dir, options=None):
     h, f = LLAMA["hidden"], LLAMA["ffn"]
     w1, w3 = rand(f, h, scale=h ** -0.5), rand(f, h, scale=h ** -0.5)
     w2 = rand(h, f, scale=f ** -0.5)
-    up = make_linear(torch, LLAMA_LAYERS["up"], w3, None, cache_dir, options)
-    gate = make_linear(torch, LLAMA_LAYERS["gate"], w1, None, cache_dir, options)
+    gate_up = tcgen.nn.GatedLinear(*LLAMA_GATE_UP[:2], activation=LLAMA_GATE_UP[2],
+                                   dtype=torch.bfloat16, device="cuda",
+                                   cache_dir=cache_dir, options=options)
+    gate_up.weight.data = w1
+    gate_up.weight2.data = w3
     down = make_linear(torch, LLAMA_LAYERS["down"], w2, None, cache_dir, options)
 
     def tcgen_fn(x):
-        return down(gate(x, up=up(x)))
+        return down(gate_up(x))
 
     def eager_fn(x):
         return F.linear(F.silu(F.linear(x, w1)) * F.linear(x, w3), w2)

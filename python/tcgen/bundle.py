@@ -119,9 +119,11 @@ class Kernel:
     """A loaded bundle; call it on tensors: ``kernel(a, b, bias=x, out=None)``.
 
     Inputs are every operand but the output, in manifest order, positionally
-    or by name (the manifest's name, its lower case, or the spec's name).
-    The result is the output tensor: ``out`` if given, else a new PyTorch
-    tensor; for C += A*B the C passed in.
+    or by name (the manifest's name, its lower case, or the spec's name):
+    ``kernel(x, w, w2)`` or ``kernel(x, w, b2=w2)`` for a dual GEMM (its
+    second weight B2, role rhs2, right after B). The result is the output
+    tensor: ``out`` if given, else a new PyTorch tensor; for C += A*B the C
+    passed in.
     """
 
     def __init__(self, manifest_path, meta=None):
@@ -166,13 +168,14 @@ class Kernel:
     def _aliases(self, spec_names):
         names = {}
         # A kernel that computes C^T = B^T A^T lists the caller's a as its
-        # rhs "B": lower-case a and b would then mislead, so they are only
-        # names where the lhs comes first.
+        # rhs "B": lower-case a and b (and a dual GEMM's b2) would then
+        # mislead, so they are only names where the lhs comes first.
+        products = ("lhs", "rhs", "rhs2")
         roles = [o.role for o in self.operands if o.role in ("lhs", "rhs")]
         lower = roles[:1] != ["rhs"]
         for o in self.operands:
             names[o.name] = o.index
-            if lower or o.role not in ("lhs", "rhs"):
+            if lower or o.role not in products:
                 names.setdefault(o.name.lower(), o.index)
         names.setdefault("out", self.result.index)
         non_out = [o for o in self.operands if o.role != "out"]

@@ -37,9 +37,10 @@ META_FILE = ".tcgen-cache"
 
 _SIZE_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _EPILOGUE_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-# Words of the epilogue grammar that name no operand.
+# Words of the epilogue grammar that name no operand (acc2: a dual GEMM's
+# second product, read by the epilogue like acc).
 _EPILOGUE_WORDS = {
-    "acc", "max", "min", "relu", "gelu", "gelu_tanh", "gelu_erf", "silu",
+    "acc", "acc2", "max", "min", "relu", "gelu", "gelu_tanh", "gelu_erf", "silu",
     "sigmoid", "tanh", "exp", "f16", "bf16", "f32", "f64", "e", "inf", "nan",
 }
 
@@ -51,7 +52,10 @@ class Spec:
     or to None / "?" for a size fixed at launch; ``dtypes`` maps operand
     names (a, b, c and the epilogue's operands) to dtypes; ``epilogue`` and
     ``prologue`` are expressions in the spec grammar (docs/USER-GUIDE.md);
-    ``accumulate`` makes the kernel compute C += A*B.
+    ``accumulate`` makes the kernel compute C += A*B. An epilogue that reads
+    ``acc2`` makes a dual GEMM (``dual``): a second weight b2, of b's
+    indices and dtype (filled in from b's where dtypes names b only), and
+    the epilogue combining acc = A B and acc2 = A B2.
     """
 
     def __init__(self, einsum, sizes, dtypes, epilogue=None, prologue=None,
@@ -73,6 +77,15 @@ class Spec:
                 self.sizes[str(index)] = int(size)
         self.dtypes = {str(k): str(v) for k, v in dict(dtypes).items()}
         self.epilogue = epilogue or None
+        if self.dual:
+            # One key and one command line for a dual spec whether or not
+            # it spells b2's dtype out (the compiler takes b's either way).
+            b = self.dtypes.get("b")
+            if b is not None:
+                b2 = self.dtypes.setdefault("b2", b)
+                if b2 != b:
+                    raise ValueError("dtype of b2 is %s and of b %s: a dual GEMM's "
+                                     "B2 has b's dtype" % (b2, b))
         self.prologue = prologue or None
         self.accumulate = bool(accumulate)
         self.name = name or None
@@ -106,11 +119,16 @@ class Spec:
             args += ["--name", self.name]
         return args
 
+    @property
+    def dual(self):
+        """Whether the epilogue reads acc2 (a dual GEMM, with operand b2)."""
+        return reads_acc2(self.epilogue or "")
+
     def operand_names(self):
         """The caller's names of the kernel's inputs, in argument order: a,
-        b, the epilogue's operands in order of first use, and c where it is
-        read (accumulate)."""
-        names = ["a", "b"]
+        b, b2 (a dual GEMM), the epilogue's operands in order of first use,
+        and c where it is read (accumulate)."""
+        names = ["a", "b", "b2"] if self.dual else ["a", "b"]
         for word in extra_operands(self.epilogue or ""):
             if word not in names:
                 names.append(word)
@@ -123,10 +141,9 @@ class Spec:
                                       if kv[1] not in (None, False))
 
 
-def extra_operands(expression):
-    """Names of the operands an epilogue expression reads (``bias[n]``,
-    ``res[m,n]``, a bare scalar ``alpha``), in order of first use."""
-    names = []
+def _operand_words(expression):
+    """The words of an expression that are operands or acc/acc2: not
+    functions, casts, indices or the parts of a number."""
     for match in _EPILOGUE_NAME_RE.finditer(expression):
         word = match.group(0)
         start = match.start()
@@ -138,11 +155,24 @@ def extra_operands(expression):
         prefix = expression[:start].rstrip()
         if prefix.endswith("[") or (prefix.endswith(",") and _inside_brackets(prefix)):
             continue  # an index
-        if word in _EPILOGUE_WORDS:
-            continue
-        if word not in names:
+        yield word
+
+
+def extra_operands(expression):
+    """Names of the operands an epilogue expression reads (``bias[n]``,
+    ``res[m,n]``, a bare scalar ``alpha``), in order of first use; not acc
+    or a dual GEMM's acc2."""
+    names = []
+    for word in _operand_words(expression):
+        if word not in _EPILOGUE_WORDS and word not in names:
             names.append(word)
     return names
+
+
+def reads_acc2(expression):
+    """Whether an epilogue expression reads ``acc2`` (a dual GEMM's second
+    product A B2)."""
+    return "acc2" in _operand_words(expression)
 
 
 def _inside_brackets(prefix):

@@ -5,10 +5,11 @@ This file implements just enough of ``tcgen compile`` for the tests: it
 records its argv (argv.txt, JSON, in the output directory) and the number of its
 runs (the file named by FAKE_TCGEN_COUNTER), and writes a bundle whose
 manifest follows docs/BUNDLE.md for an ``mk,nk->mn`` (or ``mk,kn->mn``)
-spec: A [m, k], B [k, n] (stored [n, k] for ``nk``), one ``in`` operand
-per epilogue operand (``x[n]`` a row, ``x[m,n]`` a matrix, ``x`` a
-scalar), then C [m, n] (as the spec front end orders them), sizes of
-``?`` as -1. FAKE_TCGEN_FAIL makes it fail,
+spec: A [m, k], B [k, n] (stored [n, k] for ``nk``), B2 of B's shape and
+dtype where the epilogue reads ``acc2`` (a dual GEMM: role rhs2,
+``op.dual``), one ``in`` operand per epilogue operand (``x[n]`` a row,
+``x[m,n]`` a matrix, ``x`` a scalar), then C [m, n] (as the spec front end
+orders them), sizes of ``?`` as -1. FAKE_TCGEN_FAIL makes it fail,
 FAKE_TCGEN_SLEEP makes it slow (seconds), FAKE_TCGEN_SECOND writes a second
 manifest.
 """
@@ -56,6 +57,8 @@ def operands(opts):
         {"name": "B", "role": "rhs", "dtype": dtypes.get("b", "f16"),
          "shape": [k, n], "strides": [1, k] if b_nk else [n, 1], "align_bytes": 16},
     ]
+    if re.search(r"\bacc2\b", opts.get("epilogue", "")):
+        ops.append(dict(ops[1], name="B2", role="rhs2"))
     c_role = "inout" if opts.get("accumulate") else "out"
     c = {"name": "C", "role": c_role, "dtype": dtypes.get("c", "f16"),
          "shape": [m, n], "strides": [n, 1], "align_bytes": 16}
@@ -63,7 +66,7 @@ def operands(opts):
     for match in re.finditer(r"([A-Za-z_]\w*)\s*(\[[^\]]*\])?", opts.get("epilogue", "")):
         word, index = match.group(1), match.group(2)
         rest = opts["epilogue"][match.end():].lstrip()
-        if rest.startswith("(") or word in ("acc", "m", "n") or word in names:
+        if rest.startswith("(") or word in ("acc", "acc2", "m", "n") or word in names:
             continue
         names.append(word)
         idx = (index or "[]").strip("[]").replace(" ", "")
@@ -72,8 +75,11 @@ def operands(opts):
         ops.append({"name": "E%d" % (len(names) - 1), "role": "in",
                     "dtype": dtypes.get(word, dtypes.get("c", "f16")),
                     "shape": shape, "strides": strides, "align_bytes": 2})
-    ops.append(c)  # the function's arguments: A, B, the epilogue's, C
-    return {"batch": 1, "m": m, "n": n, "k": k}, ops
+    ops.append(c)  # the function's arguments: A, B, B2, the epilogue's, C
+    op = {"batch": 1, "m": m, "n": n, "k": k}
+    if ops[2]["role"] == "rhs2":
+        op["dual"] = True
+    return op, ops
 
 
 def main():

@@ -73,6 +73,17 @@ DYNAMIC = manifest([
     operand("C", "out", [-1, 256], [256, 1]),
 ], -1, 256, 64)
 
+# A dual GEMM (what gated_linear_spec(128, 64, 256, "f16", bias=True)
+# compiles to): B2 of role rhs2 right after B, then the bias.
+DUAL = manifest([
+    operand("A", "lhs", [128, 64], [64, 1]),
+    operand("B", "rhs", [64, 256], [1, 64]),
+    operand("B2", "rhs2", [64, 256], [1, 64]),
+    operand("E0", "in", [256], [1], align=2),
+    operand("C", "out", [128, 256], [256, 1]),
+], 128, 256, 64)
+DUAL["op"]["dual"] = True
+
 ACCUMULATE = manifest([
     operand("A", "lhs", [128, 64], [64, 1]),
     operand("B", "rhs", [64, 256], [256, 1]),
@@ -157,6 +168,42 @@ class BundleTest(unittest.TestCase):
              r"address 0x10002 is not aligned to 16 bytes"),
             (lambda: self.check(k, x, w, b, out=DeviceArray((128, 255))),
              r"operand C \(out\): expected shape \[128, 256\], got \[128, 255\]"),
+        ]
+        for fn, pattern in cases:
+            with self.subTest(pattern=pattern):
+                with self.assertRaisesRegex(tcgen.ArgumentError, pattern):
+                    fn()
+
+    def test_dual(self):
+        k = self.load(DUAL, {"operand_names": ["a", "b", "b2", "bias"]})
+        self.assertEqual([o.name for o in k.inputs], ["A", "B", "B2", "E0"])
+        self.assertEqual((k.names["B2"], k.names["b2"]), (2, 2))
+        self.assertIn("B2:f16[256, 64]", repr(k))
+        x, w, w2 = DeviceArray((128, 64)), DeviceArray((256, 64)), DeviceArray((256, 64))
+        b, y = DeviceArray((256,)), DeviceArray((128, 256))
+        # Positionally (x, w, w2, bias), by the spec's names, by the manifest's.
+        want = [([128, 64], [64, 1]), ([64, 256], [1, 64]), ([64, 256], [1, 64]),
+                ([256], [1]), ([128, 256], [256, 1])]
+        self.assertEqual(self.check(k, x, w, w2, b, out=y), want)
+        ins, _ = k.bind((x, w), {"b2": w2, "bias": b})
+        self.assertEqual([id(t) for t in ins], [id(x), id(w), id(w2), id(b)])
+        self.assertEqual(self.check(k, x, w, b2=w2, bias=b, out=y), want)
+        self.assertEqual(self.check(k, A=x, B=w, B2=w2, E0=b, C=y), want)
+        # W2 given in the manifest's order (w2.t()) is taken as well.
+        self.assertEqual(self.check(k, x, w, DeviceArray((64, 256), strides=(1, 64)),
+                                    b, out=y)[2], ([64, 256], [1, 64]))
+        cases = [
+            (lambda: k.bind((x, w), {"bias": b}), r"k0: missing operand B2 \(rhs2\)"),
+            (lambda: k.bind((x, w, w2), {"B2": w2, "bias": b}),
+             r"operand B2 \(rhs2\) given twice \(by position and as B2=\)"),
+            (lambda: self.check(k, x, w, DeviceArray((128, 64)), b, out=y),
+             r"operand B2 \(rhs2\): expected shape \[256, 64\], got \[128, 64\]"),
+            (lambda: self.check(k, x, w, DeviceArray((256, 64), "f32"), b, out=y),
+             r"operand B2 \(rhs2\): expected dtype f16, got f32"),
+            (lambda: self.check(k, x, w, DeviceArray((256, 64), strides=(1, 256)), b,
+                                out=y),
+             r"operand B2 \(rhs2\): expected a f16 tensor of shape \[256, 64\] "
+             r"\(contiguous\)"),
         ]
         for fn, pattern in cases:
             with self.subTest(pattern=pattern):

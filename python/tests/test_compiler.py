@@ -12,7 +12,7 @@ import util  # noqa: F401  (puts the source package first on sys.path)
 from util import env, fake_compiler, tempdir
 
 import tcgen
-from tcgen import compiler
+from tcgen import compiler, specs
 
 
 def spec(**changes):
@@ -50,6 +50,29 @@ class SpecTest(unittest.TestCase):
         self.assertEqual(spec(accumulate=True).operand_names(), ["a", "b", "bias", "c"])
         self.assertEqual(compiler.extra_operands("max(acc, 0.5e2) + scale[]"), ["scale"])
 
+    def test_dual(self):
+        # An epilogue reading acc2 is a dual GEMM: b2 is no extra operand but
+        # the second weight, right after b, of b's dtype (filled in).
+        s = spec(epilogue="silu(acc + bias[n]) * acc2")
+        self.assertTrue(s.dual)
+        self.assertFalse(spec().dual)
+        self.assertEqual(s.dtypes["b2"], "bf16")
+        self.assertEqual(s.operand_names(), ["a", "b", "b2", "bias"])
+        self.assertEqual(s.cli_args(), [
+            "--einsum", "mk,nk->mn", "--sizes", "k=64,m=128,n=256",
+            "--dtypes", "a=bf16,b=bf16,b2=bf16,c=bf16",
+            "--epilogue", "silu(acc + bias[n]) * acc2"])
+        explicit = spec(dtypes={"a": "bf16", "b": "bf16", "b2": "bf16", "c": "bf16"},
+                        epilogue="silu(acc + bias[n]) * acc2")
+        self.assertEqual(explicit.cli_args(), s.cli_args())
+        with self.assertRaisesRegex(ValueError, "b2 is f16 and of b bf16"):
+            spec(dtypes={"a": "bf16", "b": "bf16", "b2": "f16"}, epilogue="silu(acc) * acc2")
+        # Without b in dtypes (the compiler's default for both), nothing is added.
+        self.assertNotIn("b2", spec(dtypes={"a": "f16"}, epilogue="acc * acc2").dtypes)
+        self.assertEqual(compiler.extra_operands("silu(acc) * acc2 + res[m,n]"), ["res"])
+        self.assertTrue(compiler.reads_acc2("gelu_tanh(acc)*acc2"))
+        self.assertFalse(compiler.reads_acc2("acc * acc20 + x[acc2]"))
+
     def test_option_args(self):
         self.assertEqual(compiler.option_args({"swap": 0, "allow_tf32": True,
                                                "block_tile": [128, 256, 64],
@@ -83,6 +106,18 @@ class KeyTest(unittest.TestCase):
             tcgen.problem_key(mlir="func.func @f() { return }"),
         ]
         self.assertEqual(len(set(variants + [base])), len(variants) + 1)
+
+    def test_dual_key(self):
+        # A dual GEMM is keyed apart from the single product fused with an
+        # operand (the two-kernel form of the same layer), and b2 spelled
+        # out or not is the same problem.
+        dual = tcgen.problem_key(spec(epilogue="silu(acc) * acc2"))
+        self.assertNotEqual(dual, tcgen.problem_key(spec(epilogue="silu(acc) * up[m,n]")))
+        self.assertNotEqual(dual, tcgen.problem_key(spec(epilogue="silu(acc)")))
+        self.assertEqual(dual, tcgen.problem_key(spec(
+            dtypes={"a": "bf16", "b": "bf16", "b2": "bf16", "c": "bf16"},
+            epilogue="silu(acc) * acc2")))
+        self.assertNotEqual(dual, tcgen.problem_key(spec(epilogue="gelu_tanh(acc) * acc2")))
 
     def test_tuning_cache_contents(self):
         with tempdir() as d:
@@ -168,6 +203,20 @@ class CompileTest(unittest.TestCase):
         self.assertEqual(os.path.dirname(p2), os.path.dirname(path))
         self.assertNotEqual(p2, path)
         self.assertEqual(self.runs(), 4)
+
+    def test_dual_bundle(self):
+        s = specs.gated_linear_spec(8, 64, 128, "bf16", bias=True)
+        path = tcgen.compile_bundle(s, cache_dir=self.cache)
+        with open(os.path.join(path, "argv.txt")) as f:
+            argv = json.load(f)
+        self.assertEqual(argv[1:1 + len(s.cli_args())], s.cli_args())
+        self.assertIn("a=bf16,b=bf16,b2=bf16,bias=bf16,c=bf16", argv)
+        with open(os.path.join(path, compiler.META_FILE)) as f:
+            self.assertEqual(json.load(f)["operand_names"], ["a", "b", "b2", "bias"])
+        k = tcgen.load(path)
+        self.assertTrue(k.op["dual"])
+        self.assertEqual([o.name for o in k.inputs], ["A", "B", "B2", "E0"])
+        self.assertEqual((k.names["b2"], k.names["B2"], k.names["bias"]), (2, 2, 3))
 
     def test_mlir_input(self):
         mlir = "func.func @f() {\n  return\n}\n"
@@ -293,6 +342,56 @@ class CompileTest(unittest.TestCase):
             t.join()
         self.assertEqual(len(results), 3)
         self.assertEqual(len(set(results)), 1)
+
+
+class LayerSpecTest(unittest.TestCase):
+    """tcgen.specs (no PyTorch): the specs of tcgen.nn's layers."""
+
+    def test_linear_spec_dual(self):
+        s = specs.linear_spec(8, 64, 128, "f16", bias=False,
+                              epilogue="silu(acc) * acc2 + res[m,n]")
+        self.assertTrue(s.dual)
+        self.assertEqual(s.dtypes, {"a": "f16", "b": "f16", "b2": "f16", "c": "f16",
+                                    "res": "f16"})
+        self.assertEqual(s.operand_names(), ["a", "b", "b2", "res"])
+        with self.assertRaisesRegex(ValueError, "needs static sizes"):
+            specs.linear_spec(None, 64, 128, "f16", bias=False, epilogue="silu(acc) * acc2")
+        with self.assertRaisesRegex(ValueError, "multiplies f16 or bf16, not f32"):
+            specs.linear_spec(8, 64, 128, "f32", bias=False, epilogue="silu(acc) * acc2")
+        with self.assertRaisesRegex(ValueError, "'b2': that name is reserved"):
+            specs.linear_spec(8, 64, 128, "f16", bias=False, epilogue="acc * b2[n]")
+
+    def test_gated_linear_spec(self):
+        s = specs.gated_linear_spec(8, 4096, 11008, "bf16")
+        self.assertEqual(s.cli_args(), [
+            "--einsum", "mk,nk->mn", "--sizes", "k=4096,m=8,n=11008",
+            "--dtypes", "a=bf16,b=bf16,b2=bf16,c=bf16", "--epilogue", "silu(acc) * acc2"])
+        self.assertEqual(specs.gated_linear_spec(8, 64, 128, "f16", "gelu_tanh",
+                                                 bias=True).epilogue,
+                         "gelu_tanh(acc + bias[n]) * acc2")
+        # The same spec as linear_spec's with that epilogue.
+        self.assertEqual(s.fields(), specs.linear_spec(8, 4096, 11008, "bf16", bias=False,
+                                                       epilogue="silu(acc) * acc2").fields())
+        custom = specs.gated_linear_spec(8, 64, 128, "bf16",
+                                         epilogue="silu(acc) * acc2 * scale")
+        self.assertEqual(custom.operand_names(), ["a", "b", "b2", "scale"])
+        cases = [
+            (lambda: specs.gated_linear_spec(None, 64, 128, "bf16"), "needs static sizes"),
+            (lambda: specs.gated_linear_spec(8, 64, 128, "bf16", "tanh"),
+             "activation 'tanh' is not one of"),
+            (lambda: specs.gated_linear_spec(8, 64, 128, "bf16", epilogue="silu(acc)"),
+             r"does not read acc2"),
+            (lambda: specs.gated_linear_spec(8, 64, 128, "bf16", "relu",
+                                             epilogue="relu(acc) * acc2"), "not both"),
+            (lambda: specs.gated_linear_spec(8, 64, 128, "bf16", bias=True,
+                                             epilogue="silu(acc) * acc2"),
+             r"does not read bias\[n\]"),
+            (lambda: specs.gated_linear_spec(8, 64, 128, "f32"), "not f32"),
+        ]
+        for fn, pattern in cases:
+            with self.subTest(pattern=pattern):
+                with self.assertRaisesRegex(ValueError, pattern):
+                    fn()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """GPU tests of the package (skipped without PyTorch, CUDA or libtcgen_rt):
 kernels against float64 PyTorch references with NaN-poisoned outputs, the
 torch.compile (fullgraph) path, CUDA-graph capture and replay with new input
-values, streams, objects other than torch tensors, tcgen.nn.Linear.
+values, streams, objects other than torch tensors, tcgen.nn.Linear, dual
+GEMMs and tcgen.nn.GatedLinear (eager, torch.compile, CUDA graphs).
 
 The bundles come from the cache (TCGEN_CACHE_DIR or the default); on a GPU
 machine without the compiler, fill a cache elsewhere first:
@@ -41,6 +42,14 @@ PROBLEMS = {
     # tokens (test_linear checks that it is).
     "linear_gelu": dict(einsum="mk,nk->mn", sizes={"m": 64, "n": 256, "k": 512},
                         dtypes=dict(BF, bias="bf16"), epilogue="gelu_tanh(acc + bias[n])"),
+    # What tcgen.nn.GatedLinear(512, 1024) (SwiGLU, a dual GEMM) compiles for
+    # 64 tokens, and GatedLinear(512, 256, "gelu_tanh", bias=True) for 8
+    # (test_gated_linear* check that they are).
+    "gated_silu": dict(einsum="mk,nk->mn", sizes={"m": 64, "n": 1024, "k": 512},
+                       dtypes=dict(BF, b2="bf16"), epilogue="silu(acc) * acc2"),
+    "gated_gelu_bias_m8": dict(einsum="mk,nk->mn", sizes={"m": 8, "n": 256, "k": 512},
+                               dtypes=dict(BF, b2="bf16", bias="bf16"),
+                               epilogue="gelu_tanh(acc + bias[n]) * acc2"),
     "accumulate": dict(einsum="mk,kn->mn", sizes={"m": 128, "n": 256, "k": 128},
                        dtypes={"a": "f16", "b": "f16", "c": "f32"}, accumulate=True),
 }
@@ -266,12 +275,83 @@ class GpuTest(unittest.TestCase):
         self.assertEqual(y.shape, (2, 32, 256))
         close(self, y, ref)
 
+    def swiglu_ref(self, x, w, w2, bias=None, act=None):
+        """act(x W^T [+ bias]) * (x W2^T) (act: silu), computed in float32,
+        for x flattened to [tokens, k]."""
+        x = x.reshape(-1, x.shape[-1]).float()
+        acc = x @ w.float().t()
+        if bias is not None:
+            acc = acc + bias.float()
+        return (act or torch.nn.functional.silu)(acc) * (x @ w2.float().t())
+
+    def test_dual_kernel(self):
+        k = self.kernel("gated_silu")
+        x, w, w2 = self.rand(64, 512), self.rand(1024, 512, seed=1), self.rand(1024, 512, seed=2)
+        ref = self.swiglu_ref(x, w, w2).double()
+        out = self.nan_like((64, 1024), torch.bfloat16)
+        self.assertIs(k(x, w, w2, out=out), out)  # positionally: x, W, W2
+        close(self, out, ref)
+        close(self, k(x, w, b2=w2), ref)  # by name, allocated
+        close(self, k(a=x, b=w, B2=w2), ref)
+        with self.assertRaisesRegex(tcgen.ArgumentError,
+                                    r"operand B2 \(rhs2\): expected shape \[1024, 512\]"):
+            k(x, w, w2[:512])
+        with self.assertRaisesRegex(tcgen.ArgumentError, r"missing operand B2 \(rhs2\)"):
+            k(x, w)
+
+    def test_gated_linear(self):
+        lin = tcgen.nn.GatedLinear(512, 1024, dtype=torch.bfloat16, device="cuda")
+        self.assertEqual(lin.spec(64).fields(),
+                         tcgen.Spec(**PROBLEMS["gated_silu"]).fields())
+        x = self.rand(2, 32, 512)
+        with torch.no_grad():
+            y = lin(x)
+            ref = self.swiglu_ref(x, lin.weight, lin.weight2)
+        self.assertEqual((y.shape, y.dtype), ((2, 32, 1024), torch.bfloat16))
+        close(self, y.reshape(64, 1024), ref.double())
+
+    def test_gated_linear_bias_small_m(self):
+        lin = tcgen.nn.GatedLinear(512, 256, activation="gelu_tanh", bias=True,
+                                   dtype=torch.bfloat16, device="cuda")
+        self.assertEqual(lin.spec(8).fields(),
+                         tcgen.Spec(**PROBLEMS["gated_gelu_bias_m8"]).fields())
+        x = self.rand(8, 512)
+        with torch.no_grad():
+            y = lin(x)
+            ref = self.swiglu_ref(x, lin.weight, lin.weight2, lin.bias, act=gelu_tanh)
+        close(self, y, ref.double())
+
+    def test_gated_linear_compile_and_graph(self):
+        lin = tcgen.nn.GatedLinear(512, 1024, dtype=torch.bfloat16, device="cuda")
+        x = self.rand(64, 512)
+        with torch.no_grad():
+            lin.prepare(64)
+            torch._dynamo.reset()
+            got = torch.compile(lin, fullgraph=True)(x)
+            close(self, got, self.swiglu_ref(x, lin.weight, lin.weight2).double())
+            # CUDA graphs: one call first (the plan), then capture and replay
+            # with new values in x.
+            s = torch.cuda.Stream()
+            s.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(s):
+                lin(x)
+            torch.cuda.current_stream().wait_stream(s)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                y = lin(x)
+            for seed in (5, 6):
+                x.copy_(self.rand(64, 512, seed=seed))
+                y.fill_(float("nan"))
+                graph.replay()
+                torch.cuda.synchronize()
+                close(self, y, self.swiglu_ref(x, lin.weight, lin.weight2).double())
+
 
 def compile_all(cache_dir):
     """Compiles every bundle the tests use into cache_dir."""
     for name in PROBLEMS:
         k = compile_problem(name, cache_dir=cache_dir)
-        print("%-16s %s" % (name, k.directory))
+        print("%-20s %s" % (name, k.directory))
 
 
 if __name__ == "__main__":

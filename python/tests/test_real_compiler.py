@@ -1,7 +1,7 @@
 """CPU tests of the package with the real compiler of this tree (skipped
 where it is not built): specs to MLIR and to bundles (PTX, no ptxas
 needed), the spec's operand names against the manifests the compiler
-writes, and a malformed spec's error."""
+writes (a dual GEMM's too), and a malformed spec's error."""
 
 import os
 import subprocess
@@ -11,7 +11,7 @@ import util
 from util import DeviceArray, env, tempdir
 
 import tcgen
-from tcgen import _tensors
+from tcgen import _tensors, specs
 
 COMPILER = os.environ.get("TCGEN_BIN") or os.path.join(util.REPO, "build", "bin", "tcgen")
 HAVE_COMPILER = os.path.isfile(COMPILER) and os.access(COMPILER, os.X_OK)
@@ -95,6 +95,33 @@ class RealCompilerTest(unittest.TestCase):
                                            ((256,), (1,))]), (5, 256))
         self.check(dyn, DeviceArray((5, 128)), DeviceArray((256, 128)),
                    bias=DeviceArray((256,)), out=DeviceArray((5, 256)))
+
+    @unittest.skipUnless(has_spec_front_end(), "the compiler has no --einsum")
+    def test_dual_spec(self):
+        # What tcgen.nn.GatedLinear(512, 256, "gelu_tanh", bias=True,
+        # dtype=torch.float16) compiles for 8 tokens: B2 (rhs2) after B,
+        # then the bias.
+        spec = specs.gated_linear_spec(8, 512, 256, "f16", "gelu_tanh", bias=True)
+        k = tcgen.compile(spec, options=PTX, cache_dir=self.cache)
+        self.assertTrue(k.op.get("dual"))
+        self.assertEqual([(o.name, o.role) for o in k.operands],
+                         [("A", "lhs"), ("B", "rhs"), ("B2", "rhs2"), ("E0", "in"),
+                          ("C", "out")])
+        self.assertEqual([k.names[n] for n in spec.operand_names()], [0, 1, 2, 3])
+        self.assertEqual(k.operands[2].user_shape, (256, 512))
+        x, w, w2 = DeviceArray((8, 512)), DeviceArray((256, 512)), DeviceArray((256, 512))
+        b, y = DeviceArray((256,)), DeviceArray((8, 256))
+        self.assertEqual(self.check(k, x, w, w2, b, out=y),
+                         self.check(k, x, w, b2=w2, bias=b, out=y))
+        with self.assertRaisesRegex(tcgen.ArgumentError,
+                                    r"operand B2 \(rhs2\): expected shape \[256, 512\], "
+                                    r"got \[512, 256\]"):
+            self.check(k, x, w, DeviceArray((512, 256)), b, out=y)
+        # A spec the front end refuses for a dual GEMM (m fixed at launch).
+        with self.assertRaisesRegex(tcgen.CompileError, "(?s)exit 1.*needs static sizes"):
+            tcgen.compile(tcgen.Spec("mk,nk->mn", {"m": None, "n": 256, "k": 512}, BF,
+                                     epilogue="silu(acc) * acc2"),
+                          options=PTX, cache_dir=self.cache)
 
     @unittest.skipUnless(has_spec_front_end(), "the compiler has no --einsum")
     def test_spec_error(self):

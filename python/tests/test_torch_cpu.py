@@ -1,8 +1,9 @@
 """CPU tests of the PyTorch integration (skipped without torch): the custom
 operators and their fake implementations under torch.compile (fullgraph),
-torch.library.opcheck, and tcgen.nn.Linear's specs and kernel cache. The
-launch itself is replaced by a CPU stand-in (x W^T plus the epilogue's
-operands), so these run without a GPU; test_gpu.py runs the real kernels."""
+torch.library.opcheck, and tcgen.nn.Linear's and GatedLinear's specs and
+kernel caches. The launch itself is replaced by a CPU stand-in (x W^T plus
+the epilogue's operands; silu of that times x W2^T for a dual GEMM), so
+these run without a GPU; test_gpu.py runs the real kernels."""
 
 import os
 import unittest
@@ -17,10 +18,14 @@ from tcgen import bundle  # noqa: E402
 
 
 def cpu_launch(self, ins, result, stream=None):
-    """Stand-in for Kernel.run_torch: y = x W^T (+ each epilogue operand)."""
+    """Stand-in for Kernel.run_torch: y = x W^T (+ each epilogue operand), or
+    for a dual GEMM y = silu(x W^T (+ each operand)) * (x W2^T)."""
+    dual = self.op.get("dual", False)
     acc = ins[0].float() @ ins[1].float().t()
-    for e in ins[2:]:
+    for e in ins[3 if dual else 2:]:
         acc = acc + e.float()
+    if dual:
+        acc = torch.nn.functional.silu(acc) * (ins[0].float() @ ins[2].float().t())
     y = acc.to(ins[0].dtype)
     if result is None:
         return y
@@ -154,6 +159,72 @@ class TorchCpuTest(unittest.TestCase):
         self.assertEqual(list(lin._kernels), [None])
         lin(torch.randn(7, 32).half(), up=torch.randn(7, 16).half())
         self.assertEqual(list(lin._kernels), [None])
+
+    def test_gated_linear(self):
+        lin = tcgen.nn.GatedLinear(32, 16, bias=True, dtype=torch.float16)
+        self.assertEqual(sorted(n for n, _ in lin.named_parameters()),
+                         ["bias", "weight", "weight2"])
+        self.assertEqual(lin.weight2.shape, (16, 32))
+        self.assertFalse(torch.equal(lin.weight, lin.weight2))
+        s = lin.spec(6)
+        self.assertEqual(s.sizes, {"m": 6, "n": 16, "k": 32})
+        self.assertEqual(s.epilogue, "silu(acc + bias[n]) * acc2")
+        self.assertEqual(s.dtypes, {"a": "f16", "b": "f16", "b2": "f16", "c": "f16",
+                                    "bias": "f16"})
+        self.assertEqual(s.fields(), tcgen.nn.gated_linear_spec(
+            6, 32, 16, torch.float16, bias=True).fields())
+        x = torch.randn(2, 3, 32).half()
+        y = lin(x)
+        self.assertEqual(y.shape, (2, 3, 16))
+        x2 = x.reshape(6, 32).float()
+        want = (torch.nn.functional.silu(x2 @ lin.weight.float().t() + lin.bias.float())
+                * (x2 @ lin.weight2.float().t())).half()
+        torch.testing.assert_close(y.reshape(6, 16), want)
+        k = lin.kernel(6)
+        self.assertTrue(k.op["dual"])
+        self.assertEqual((k.names["b2"], k.names["bias"]), (2, 3))
+        self.assertIn("activation=silu", repr(lin))
+        # torch.compile, as for Linear: the kernel made before tracing.
+        pattern = r"GatedLinear: no kernel for 4 tokens yet; call module.prepare\(4\)"
+        with self.assertRaisesRegex(Exception, pattern), torch.no_grad():
+            torch.compile(lin, fullgraph=True, backend="aot_eager")(torch.randn(4, 32).half())
+        torch._dynamo.reset()
+        lin.prepare(4)
+        x4 = torch.randn(4, 32).half()
+        with torch.no_grad():
+            got = torch.compile(lin, fullgraph=True, backend="aot_eager")(x4)
+            torch.testing.assert_close(got, lin(x4))
+
+    def test_gated_linear_epilogue(self):
+        lin = tcgen.nn.GatedLinear(32, 16, epilogue="gelu_tanh(acc) * acc2 + res[m,n]",
+                                   dtype=torch.bfloat16)
+        self.assertIsNone(lin.activation)
+        self.assertEqual(lin.spec(5).operand_names(), ["a", "b", "b2", "res"])
+        y = lin(torch.randn(5, 32).bfloat16(), res=torch.randn(5, 16).bfloat16())
+        self.assertEqual((y.shape, y.dtype), ((5, 16), torch.bfloat16))
+        self.assertEqual(tcgen.nn.GatedLinear(32, 16, activation="gelu_erf").spec(2).epilogue,
+                         "gelu_erf(acc) * acc2")
+
+    def test_gated_linear_refusals(self):
+        cases = [
+            (lambda: tcgen.nn.GatedLinear(32, 16, dynamic=True),
+             "no dynamic=True: its dual GEMM needs static sizes"),
+            (lambda: tcgen.nn.GatedLinear(32, 16, activation="tanh"),
+             "activation 'tanh' is not one of"),
+            (lambda: tcgen.nn.GatedLinear(32, 16, activation="relu",
+                                          epilogue="relu(acc) * acc2"), "not both"),
+            (lambda: tcgen.nn.GatedLinear(32, 16, epilogue="silu(acc) * up[m,n]"),
+             "does not read acc2"),
+            (lambda: tcgen.nn.GatedLinear(32, 16, bias=True, epilogue="silu(acc) * acc2"),
+             r"does not read bias\[n\]"),
+            (lambda: tcgen.nn.GatedLinear(32, 16, dtype=torch.float32), "not f32"),
+            (lambda: tcgen.nn.Linear(32, 16, bias=False, epilogue="silu(acc) * acc2"),
+             "reads acc2.*use tcgen.nn.GatedLinear"),
+        ]
+        for fn, pattern in cases:
+            with self.subTest(pattern=pattern):
+                with self.assertRaisesRegex(ValueError, pattern):
+                    fn()
 
 
 if __name__ == "__main__":
