@@ -205,9 +205,8 @@ struct BuildKernelPass final
                            "of ") +
                (p.bKMajor ? "16" : "128 (B stored [k][n] is loaded in "
                                    "64-wide boxes, B's and B2's halves)");
-    else if (p.bAsync || !p.packs.empty())
-      whyNot = "A, B and B2 read by TMA as stored (rows 16-byte multiples "
-               "apart, no pack or copy kernel)";
+    else if (p.bAsync)
+      whyNot = "B and B2 loaded by TMA (no cp.async copies of B)";
     if (whyNot.empty())
       return success();
     return op.emitOpError("a dual GEMM (two products of one A combined in "
@@ -762,8 +761,10 @@ struct BuildKernelPass final
       // docs/log/2026-11-28-new-kernels-gpu.md).
       const bool smallUnreadable = pack == "auto" && rowBytes % 16 != 0 &&
                                    allRows * rowBytes <= kSmallAsyncBytes;
+      // (A dual GEMM's B2 has no cp.async path: B and B2 are packed alike.)
       if ((pack == "async" || smallUnreadable) && !transform && asyncVec &&
-          rowBytes % 128 != 0 && asyncForm) {
+          rowBytes % 128 != 0 && asyncForm &&
+          (operand == "A" || !p.dual)) {
         bool isA = operand == "A";
         (isA ? p.aAsync : p.bAsync) = true;
         (isA ? p.aRows : p.bRows) = rows;
@@ -863,6 +864,11 @@ struct BuildKernelPass final
         failed(addPack("B", p.bKMajor || narrowB ? p.n : p.k,
                        p.bKMajor || narrowB ? p.k : p.n,
                        prologuePack && prologueB)))
+      return failure();
+    // A dual GEMM's B2 is packed where B is (same rows, same rules).
+    if (p.dual && !p.isFP8() && p.inType != "tf32" &&
+        failed(addPack("B2", p.bKMajor ? p.n : p.k, p.bKMajor ? p.k : p.n,
+                       /*transform=*/false)))
       return failure();
     // The second product's operands are packed by the same rules.
     if (first && !dynamicShape &&

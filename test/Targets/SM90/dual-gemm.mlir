@@ -130,3 +130,47 @@ func.func @swiglu_kn(%X: memref<256x128xbf16>, %W1: memref<128x384xbf16>,
 // CHECK:         arith.constant 40960 : index
 // CHECK:         nvgpu.tma.async.load %[[TB2]]
 // CHECK:         nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>
+
+// -----
+
+// K = 125 (250-byte rows, which TMA cannot read): A, B and B2 are packed
+// alike into 128-element rows; the kernel reads the copies.
+#x = affine_map<(m, n, k) -> (m, k)>
+#w = affine_map<(m, n, k) -> (n, k)>
+#wt = affine_map<(m, n, k) -> (k, n)>
+#c = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+#row = affine_map<(m, n) -> (n)>
+func.func @swiglu_packed(%X: memref<256x125xbf16>, %W1: memref<384x125xbf16>,
+    %W3: memref<384x125xbf16>, %bias: memref<384xbf16>, %H: memref<256x384xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  %G = memref.alloc() : memref<256x384xbf16>
+  linalg.fill ins(%zero : bf16) outs(%G : memref<256x384xbf16>)
+  linalg.matmul indexing_maps = [#x, #w, #c] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
+    ins(%X, %W1 : memref<256x125xbf16>, memref<384x125xbf16>) outs(%G : memref<256x384xbf16>)
+  %U = memref.alloc() : memref<256x384xbf16>
+  linalg.fill ins(%zero : bf16) outs(%U : memref<256x384xbf16>)
+  linalg.matmul indexing_maps = [#x, #w, #c] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
+    ins(%X, %W3 : memref<256x125xbf16>, memref<384x125xbf16>) outs(%U : memref<256x384xbf16>)
+  linalg.generic {indexing_maps = [#id, #row, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%G, %bias, %U : memref<256x384xbf16>, memref<384xbf16>, memref<256x384xbf16>) outs(%H : memref<256x384xbf16>) {
+  ^bb0(%g: bf16, %b: bf16, %u: bf16, %out: bf16):
+    %gb = arith.addf %g, %b : bf16
+    %gf = arith.extf %gb : bf16 to f32
+    %uf = arith.extf %u : bf16 to f32
+    %ng = arith.negf %gf : f32
+    %ex = math.exp %ng : f32
+    %one = arith.constant 1.0 : f32
+    %den = arith.addf %one, %ex : f32
+    %s = arith.divf %gf, %den : f32
+    %h = arith.mulf %s, %uf : f32
+    %r = arith.truncf %h : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  memref.dealloc %G : memref<256x384xbf16>
+  memref.dealloc %U : memref<256x384xbf16>
+  return
+}
+// CHECK-LABEL: func.func @swiglu_packed(
+// CHECK:       gpu.func @swiglu_packed_kernel(
+// CHECK-SAME:    tcgen.packs = [{{.*}}operand = "A", strides = array<i64: 128, 1>}, {{.*}}operand = "B", strides = array<i64: 128, 1>}, {{.*}}entry = "swiglu_packed_kernel_pack_B2"{{.*}}operand = "B2", strides = array<i64: 128, 1>}]
