@@ -300,8 +300,47 @@ static double streamKSpreadBytes(const SM90Candidate &c, const Problem &p,
   return (range - 1.0) * double(c.kTiles) * bytesPerKTile;
 }
 
+/// A dual GEMM of one row tile (M <= 64: decode) streams both weights once
+/// and computes little: its time is how fast the SMs that hold a tile read
+/// them, and one SM reads about 42 GB/s at most (H200: the busiest SM of
+/// 64 x 256 tiles over llama2-7b's 11008 columns, 86 tiles, streamed 2.6 MB
+/// in 62 us; 172 tiles of 64 x 128, two a SM, 3.1 MB in 73 us). So the
+/// tile that fills the SMs in the fewest waves, with the fewest idle in
+/// the last, wins: 64 x 176 (126 tiles) took 56-58 us at 1-32 tokens
+/// against the 256-wide tile's 62 (docs/log/2026-11-29-dual-gemm.md).
+/// Returns the 64-row tiles of 128 to 256 wgmma columns (64 to 128 output
+/// columns in steps of 8) in that order, wider first among equals.
+static std::vector<SM90Candidate> rankDualDecode(const Problem &p,
+                                                 const DeviceConstants &d) {
+  std::vector<SM90Candidate> all;
+  for (int64_t blockN = 256; blockN >= 128; blockN -= 16) {
+    SM90Candidate c;
+    c.blockM = 64;
+    c.blockN = blockN;
+    c.stages = sm90().getStagesThatFit(64, blockN, 64, p.tmaStore, p.bKMajor);
+    if (!isLegal(c, p))
+      continue;
+    predict(c, p, d);
+    all.push_back(c);
+  }
+  const int64_t sms = std::max<int64_t>(d.sms, 1);
+  auto waves = [&](const SM90Candidate &c) { return ceilDiv(c.tiles, sms); };
+  std::stable_sort(all.begin(), all.end(),
+                   [&](const SM90Candidate &a, const SM90Candidate &b) {
+                     if (waves(a) != waves(b))
+                       return waves(a) < waves(b);
+                     return waves(a) * sms - a.tiles < waves(b) * sms - b.tiles;
+                   });
+  return all;
+}
+
 std::vector<SM90Candidate>
 mlir::tcgen::model::rankSM90(const Problem &p, const DeviceConstants &d) {
+  if (p.dual && !p.dynamic && p.m <= 64) {
+    std::vector<SM90Candidate> decode = rankDualDecode(p, d);
+    if (!decode.empty())
+      return decode;
+  }
   std::vector<SM90Candidate> all;
   const int64_t clusters[3][2] = {{1, 1}, {2, 1}, {1, 2}};
   // B read from rows that straddle 128-byte lines (bSlowRows): the tiles
