@@ -15,7 +15,8 @@
 // contraction is derived: linalg.matmul, linalg.batch_matmul or a
 // linalg.generic, on tensors or memrefs, with random element types, sizes
 // (static, dynamic, 0 or 1), operand layouts, an accumulating or zero-filled
-// C, a bias and relu epilogue, then a random target and random pipeline
+// C, a bias and relu epilogue (sometimes times a second product of A from
+// the same fill: a dual GEMM), then a random target and random pipeline
 // options (back end, tiles, stages, cluster, swap, ...), the way a user
 // would pass them to `tcgen compile`.
 //
@@ -161,8 +162,15 @@ std::string deriveModule(FuzzedDataProvider &fdp) {
   std::string tc = shapedType(tensor, sizes, cDims, out.name);
   bool epilogue = out.isFloat && fdp.ConsumeIntegralInRange(0, 2) == 0;
   std::string tbias = shapedType(tensor, sizes, {n}, out.name);
+  // A dual GEMM: a second product of A and B2 from the same zero fill, which
+  // the consumer reads beside the first (tensors only: on memrefs both
+  // would write C).
+  bool dual = epilogue && tensor && !accumulate &&
+              fdp.ConsumeIntegralInRange(0, 3) == 0;
 
   std::string s = "func.func @f(%A: " + ta + ", %B: " + tb + ", %C: " + tc;
+  if (dual)
+    s += ", %B2: " + tb;
   if (epilogue)
     s += ", %bias: " + tbias;
   s += ")" + (tensor ? " -> " + tc : std::string()) + " {\n";
@@ -179,14 +187,19 @@ std::string deriveModule(FuzzedDataProvider &fdp) {
   std::string maps = "indexing_maps = [" + affineMap(rank, aDims) + ", " +
                      affineMap(rank, bDims) + ", " + affineMap(rank, cDims) +
                      "]";
-  std::string result = tensor ? "%D = " : "";
-  std::string ins = "ins(%A, %B : " + ta + ", " + tb + ") outs(" + init +
-                    " : " + tc + ")" + (tensor ? " -> " + tc : "");
   int form = fdp.ConsumeIntegralInRange(0, 2);
+  bool namedMaps = form == 0 && cDims == withBatch({m, n}) && fdp.ConsumeBool();
+  for (const char *bName : {"%B", "%B2"}) {
+  if (std::string(bName) == "%B2" && !dual)
+    break;
+  std::string result = !tensor ? "" : dual && bName[2] ? "%D2 = " : "%D = ";
+  std::string ins = std::string("ins(%A, ") + bName + " : " + ta + ", " + tb +
+                    ") outs(" + init + " : " + tc + ")" +
+                    (tensor ? " -> " + tc : "");
   if (form == 0 && cDims == withBatch({m, n})) {
     // A named op; its own body converts the element types.
     s += "  " + result + (batched ? "linalg.batch_matmul " : "linalg.matmul ");
-    if (fdp.ConsumeBool())
+    if (namedMaps)
       s += maps + " ";
     s += ins + "\n";
   } else {
@@ -206,6 +219,7 @@ std::string deriveModule(FuzzedDataProvider &fdp) {
             "\n    linalg.yield %s : " + out.name + "\n  }\n";
     s += body;
   }
+  }
   std::string last = tensor ? "%D" : "%C";
   if (epilogue) {
     // C = max(C + bias[n], 0), a pointwise consumer the front end fuses.
@@ -218,15 +232,21 @@ std::string deriveModule(FuzzedDataProvider &fdp) {
     for (size_t i = 0; i < ids.size(); ++i)
       loop.push_back(int(i));
     int biasDim = int(std::find(ids.begin(), ids.end(), n) - ids.begin());
+    // With a dual GEMM: max(C + bias[n], 0) * D2.
+    std::string second = dual ? ", " + affineMap(rank - 1, loop) : "";
     s += std::string("  ") + (tensor ? "%E = " : "") +
          "linalg.generic {indexing_maps = [" + affineMap(rank - 1, loop) +
-         ", " + affineMap(rank - 1, {biasDim}) + ", " +
+         ", " + affineMap(rank - 1, {biasDim}) + second + ", " +
          affineMap(rank - 1, loop) + "], iterator_types = [" + pointwise +
-         "]} ins(" + last + ", %bias : " + tc + ", " + tbias + ") outs(" +
-         last + " : " + tc + ")" + (tensor ? " -> " + tc : "") +
-         " {\n  ^bb0(%x: " + out.name + ", %y: " + out.name +
-         ", %o: " + out.name + "):\n    %t = arith.addf %x, %y : " + out.name +
-         "\n    %r = arith.maximumf %t, %zero : " + out.name +
+         "]} ins(" + last + ", %bias" + (dual ? ", %D2" : "") + " : " + tc +
+         ", " + tbias + (dual ? ", " + tc : "") + ") outs(" + last + " : " +
+         tc + ")" + (tensor ? " -> " + tc : "") + " {\n  ^bb0(%x: " +
+         out.name + ", %y: " + out.name +
+         (dual ? std::string(", %x2: ") + out.name : std::string()) + ", %o: " + out.name +
+         "):\n    %t = arith.addf %x, %y : " + out.name +
+         (dual ? std::string("\n    %r0 = arith.maximumf %t, %zero : ") + out.name +
+                     "\n    %r = arith.mulf %r0, %x2 : " + out.name
+               : std::string("\n    %r = arith.maximumf %t, %zero : ") + out.name) +
          "\n    linalg.yield %r : " + out.name + "\n  }\n";
     if (tensor)
       last = "%E";

@@ -531,6 +531,13 @@ mlir::tcgen::model::explainWinner(const std::vector<SM90Candidate> &ranked,
           .str();
   if (ranked.size() < 2)
     return head;
+  // A dual GEMM of one row tile (rankDualDecode): ranked by its waves.
+  if (p.dual && !p.dynamic && p.m <= 64) {
+    return head + "; a dual GEMM of one row tile waits on its weights, and "
+                  "one SM streams about 42 GB/s: the 64-row tile that fills "
+                  "the SMs in the fewest waves, with the fewest idle in the "
+                  "last, reads them fastest";
+  }
   const SM90Candidate &r = ranked[1];
   double gap = r.totalUs / w.totalUs - 1.0;
   std::string why;

@@ -8,6 +8,7 @@
 #include "Tune.h"
 
 #include "tcgen/Analysis/Contraction.h"
+#include "tcgen/Analysis/Epilogue.h"
 #include "tcgen/Config/Config.h"
 #include "tcgen/Config/TuningCache.h"
 #include "tcgen/IR/TCGenDialect.h"
@@ -308,6 +309,20 @@ mlir::tcgen::rankContractions(ModuleOp module,
       return module.emitError() << error;
   }
   std::vector<RankedContraction> result;
+  // Dual GEMMs: each second product, and where its first is.
+  llvm::DenseMap<Operation *, std::string> secondOf;
+  clone->walk([&](linalg::LinalgOp op) {
+    FailureOr<ContractionInfo> info =
+        op->hasAttr(kConfigAttrName) ? analyzeContraction(op)
+                                     : FailureOr<ContractionInfo>(failure());
+    if (failed(info))
+      return;
+    std::string whyNot;
+    std::optional<EpilogueInfo> epilogue =
+        findEpilogue(*info, whyNot, /*allowDualProduct=*/true);
+    if (epilogue && epilogue->dualProduct)
+      secondOf[epilogue->dualProduct] = printed(op->getLoc());
+  });
   clone->walk([&](linalg::LinalgOp op) {
     auto config = op->getAttrOfType<ConfigAttr>(kConfigAttrName);
     if (!config)
@@ -318,6 +333,7 @@ mlir::tcgen::rankContractions(ModuleOp module,
     TargetAttr target = getTargetOrDefault(op);
     RankedContraction r;
     r.location = printed(op->getLoc());
+    r.secondOf = secondOf.lookup(op);
     r.key = getTuningKey(*info, target);
     r.backend = config.getBackend().str();
     r.config = printed(config);
@@ -331,7 +347,8 @@ mlir::tcgen::rankContractions(ModuleOp module,
           : "built-in (NVIDIA H100 80GB HBM3)";
     if (r.backend == "sm90") {
       r.problem = getModelProblem(*info);
-      r.foldsN = r.problem.n != info->n && !ShapedType::isDynamic(info->n);
+      r.foldsN = r.problem.n != info->n && !ShapedType::isDynamic(info->n) &&
+                 !r.problem.dual;
       r.ranked = model::rankSM90(r.problem, r.constants);
       for (const model::SM90Candidate &cand : r.ranked)
         r.rankedConfigs.push_back(
@@ -388,8 +405,14 @@ mlir::tcgen::rankContractions(ModuleOp module,
 void mlir::tcgen::printRanking(llvm::raw_ostream &os,
                                const RankedContraction &r, size_t top) {
   os << "// contraction at " << r.location << "\n"
-     << "//   key: " << r.key << "\n"
-     << "//   config: " << r.config << "\n"
+     << "//   key: " << r.key << "\n";
+  if (!r.secondOf.empty()) {
+    os << "//   the second product of the dual GEMM at " << r.secondOf
+       << ": computed by that contraction's kernel, which is planned "
+          "there\n";
+    return;
+  }
+  os << "//   config: " << r.config << "\n"
      << "//   from " << r.source << "\n";
   if (!r.simtRanked.empty()) {
     // simt: waves of 512 threads' worth of blocks per SM at the measured
@@ -407,6 +430,11 @@ void mlir::tcgen::printRanking(llvm::raw_ostream &os,
   if (r.foldsN)
     os << llvm::formatv("//   matrices side by side in N: the model plans "
                         "batch={0} m={1} n={2} k={3}\n",
+                        r.problem.batch, r.problem.m, r.problem.n, r.problem.k);
+  if (r.problem.dual)
+    os << llvm::formatv("//   a dual GEMM (two products of one A, combined in "
+                        "the epilogue): the model plans one product of twice "
+                        "N, batch={0} m={1} n={2} k={3}\n",
                         r.problem.batch, r.problem.m, r.problem.n, r.problem.k);
   os << "//   model constants: " << r.constantsFrom << ": "
      << r.constants.str() << "\n";

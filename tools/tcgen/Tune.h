@@ -39,6 +39,9 @@ struct RankedContraction {
   /// batch dimension that A lacks; batchFoldedIntoN), so its problem's N
   /// and batch differ from the key's.
   bool foldsN = false;
+  /// A dual GEMM's second product: where its first product is (the kernel
+  /// built from that one computes both; this config is not used).
+  std::string secondOf;
   model::DeviceConstants constants; ///< what the model ranked with
   std::string constantsFrom;        ///< "built-in (H100)" or the device
   std::vector<model::SM90Candidate> ranked; ///< empty unless sm90
