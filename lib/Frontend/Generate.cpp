@@ -502,8 +502,8 @@ static bool readsAcc(StringRef expr, bool second) {
   return false;
 }
 
-/// A dual GEMM (gated MLPs, `--epilogue` reading acc2): A [m][k], B and
-/// B2 [n][k] or [k][n], C [m][n]; M, N and K drawn as a plain product's
+/// A dual GEMM (gated MLPs, `--epilogue` reading acc2): A [m][k] (or,
+/// a quarter of the time, [k][m]), B and B2 [n][k] or [k][n], C [m][n]; M, N and K drawn as a plain product's
 /// (odd ones too: the sm90 kernel refuses rows TMA cannot read, with a
 /// located error) with both products within the cap; f16 or bf16 in
 /// (sometimes named for b or b2 as well), C of any float dtype; an
@@ -512,7 +512,11 @@ static bool readsAcc(StringRef expr, bool second) {
 void ProblemDraw::drawDual() {
   dual = true;
   bool nk = rng.chance(0.5);
-  a = "mk";
+  // A stored [k][m] now and then: the kernel reads it like one product's.
+  bool km = rng.chance(0.25);
+  a = km ? "km" : "mk";
+  if (km)
+    form("dual:a=km");
   b = nk ? "nk" : "kn";
   c = "mn";
   loops = "mnk";
@@ -705,7 +709,8 @@ std::vector<std::string> mlir::tcgen::generatorForms() {
 }
 
 std::vector<std::string> mlir::tcgen::generatorDualForms() {
-  std::vector<std::string> forms = {"dual:b=nk", "dual:b=kn", "dual:dtypes:b2"};
+  std::vector<std::string> forms = {"dual:a=km", "dual:b=nk", "dual:b=kn",
+                                    "dual:dtypes:b2"};
   for (const auto &[name, pattern] : kDualEpilogues)
     forms.push_back("dual:epilogue:" + name);
   return forms;
