@@ -205,8 +205,6 @@ struct BuildKernelPass final
                            "of ") +
                (p.bKMajor ? "16" : "128 (B stored [k][n] is loaded in "
                                    "64-wide boxes, B's and B2's halves)");
-    else if (p.bAsync)
-      whyNot = "B and B2 loaded by TMA (no cp.async copies of B)";
     if (whyNot.empty())
       return success();
     return op.emitOpError("a dual GEMM (two products of one A combined in "

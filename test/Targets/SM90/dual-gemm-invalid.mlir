@@ -163,3 +163,95 @@ func.func @layouts(%X: memref<256x128xbf16>, %W1: memref<384x128xbf16>,
   memref.dealloc %U : memref<256x384xbf16>
   return
 }
+
+// -----
+
+// A block tile N below 128: less than a store chunk of output columns per
+// product.
+#x = affine_map<(m, n, k) -> (m, k)>
+#w = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @narrow_k_major(%X: memref<256x128xbf16>, %W1: memref<384x128xbf16>,
+    %W3: memref<384x128xbf16>, %H: memref<256x384xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  %G = memref.alloc() : memref<256x384xbf16>
+  linalg.fill ins(%zero : bf16) outs(%G : memref<256x384xbf16>)
+  // expected-error @below {{a dual GEMM (two products of one A combined in the epilogue) in one sm90 kernel needs a block tile N of 128 or more (a store chunk of output columns per product) that is a multiple of 16}}
+  linalg.matmul indexing_maps = [#x, #w, #c] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 64, 64], warp = [64, 64, 64], mma = [64, 64, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
+    ins(%X, %W1 : memref<256x128xbf16>, memref<384x128xbf16>) outs(%G : memref<256x384xbf16>)
+  %U = memref.alloc() : memref<256x384xbf16>
+  linalg.fill ins(%zero : bf16) outs(%U : memref<256x384xbf16>)
+  linalg.matmul indexing_maps = [#x, #w, #c] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 64, 64], warp = [64, 64, 64], mma = [64, 64, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
+    ins(%X, %W3 : memref<256x128xbf16>, memref<384x128xbf16>) outs(%U : memref<256x384xbf16>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%G, %U : memref<256x384xbf16>, memref<256x384xbf16>) outs(%H : memref<256x384xbf16>) {
+  ^bb0(%g: bf16, %u: bf16, %out: bf16):
+    %h = arith.mulf %g, %u : bf16
+    linalg.yield %h : bf16
+  }
+  return
+}
+
+// -----
+
+// A prologue on B (relu(W1)): not fused into a dual GEMM yet.
+#x = affine_map<(m, n, k) -> (m, k)>
+#w = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @prologue_b(%X: memref<256x128xbf16>, %W1: memref<384x128xbf16>,
+    %W3: memref<384x128xbf16>, %H: memref<256x384xbf16>) {
+  %zero = arith.constant 0.0 : bf16
+  %W1r = memref.alloc() : memref<384x128xbf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%W1 : memref<384x128xbf16>) outs(%W1r : memref<384x128xbf16>) {
+  ^bb0(%a: bf16, %o: bf16):
+    %r = arith.maximumf %a, %zero : bf16
+    linalg.yield %r : bf16
+  }
+  %G = memref.alloc() : memref<256x384xbf16>
+  linalg.fill ins(%zero : bf16) outs(%G : memref<256x384xbf16>)
+  // expected-error @below {{a dual GEMM (two products of one A combined in the epilogue) in one sm90 kernel needs no fused prologue and no add(gemm, gemm)}}
+  linalg.matmul indexing_maps = [#x, #w, #c] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
+    ins(%X, %W1r : memref<256x128xbf16>, memref<384x128xbf16>) outs(%G : memref<256x384xbf16>)
+  %U = memref.alloc() : memref<256x384xbf16>
+  linalg.fill ins(%zero : bf16) outs(%U : memref<256x384xbf16>)
+  linalg.matmul indexing_maps = [#x, #w, #c] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 64], warp = [64, 256, 64], mma = [64, 256, 16], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
+    ins(%X, %W3 : memref<256x128xbf16>, memref<384x128xbf16>) outs(%U : memref<256x384xbf16>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%G, %U : memref<256x384xbf16>, memref<256x384xbf16>) outs(%H : memref<256x384xbf16>) {
+  ^bb0(%g: bf16, %u: bf16, %out: bf16):
+    %h = arith.mulf %g, %u : bf16
+    linalg.yield %h : bf16
+  }
+  return
+}
+
+// -----
+
+// f32 operands (tf32 on the tensor cores): not a dual GEMM's yet.
+#x = affine_map<(m, n, k) -> (m, k)>
+#w = affine_map<(m, n, k) -> (n, k)>
+#c = affine_map<(m, n, k) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+func.func @tf32(%X: memref<256x128xf32>, %W1: memref<384x128xf32>,
+    %W3: memref<384x128xf32>, %H: memref<256x384xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %G = memref.alloc() : memref<256x384xf32>
+  linalg.fill ins(%zero : f32) outs(%G : memref<256x384xf32>)
+  // expected-error @below {{a dual GEMM (two products of one A combined in the epilogue) in one sm90 kernel needs f16 or bf16 operands}}
+  linalg.matmul indexing_maps = [#x, #w, #c] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 32], warp = [64, 256, 32], mma = [64, 256, 8], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
+    ins(%X, %W1 : memref<256x128xf32>, memref<384x128xf32>) outs(%G : memref<256x384xf32>)
+  %U = memref.alloc() : memref<256x384xf32>
+  linalg.fill ins(%zero : f32) outs(%U : memref<256x384xf32>)
+  linalg.matmul indexing_maps = [#x, #w, #c] {tcgen.config = #tcgen.config<backend = "sm90", block = [128, 256, 32], warp = [64, 256, 32], mma = [64, 256, 8], stages = 4, padding = 0, vector = 8, raster = 8, persistent = true, streamk = false, cluster = [1, 1], store = "tma">}
+    ins(%X, %W3 : memref<256x128xf32>, memref<384x128xf32>) outs(%U : memref<256x384xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%G, %U : memref<256x384xf32>, memref<256x384xf32>) outs(%H : memref<256x384xf32>) {
+  ^bb0(%g: f32, %u: f32, %out: f32):
+    %h = arith.mulf %g, %u : f32
+    linalg.yield %h : f32
+  }
+  return
+}
