@@ -12,22 +12,13 @@
 #include <gtest/gtest.h>
 
 using namespace tcgen;
+using tcgen::testing::ErrorCase;
 using tcgen::testing::parseError;
 using tcgen::testing::parseOk;
 using tcgen::testing::replaceFirst;
 using tcgen::testing::sampleManifestText;
 
 namespace {
-
-/// One edit of the manifest text and the error it must give.
-struct ErrorCase {
-  const char *name; // test name suffix
-  const char *from;
-  const char *to;
-  const char *expected;
-};
-
-void PrintTo(const ErrorCase &c, std::ostream *os) { *os << c.name; }
 
 /// The sample manifest as a block-scaled fp8 matmul: e4m3 A [1024, 1024]
 /// and B, SA [1024, 8] and SB [8, 8] of f32.

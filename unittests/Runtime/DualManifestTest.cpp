@@ -16,22 +16,13 @@
 #include <gtest/gtest.h>
 
 using namespace tcgen;
+using tcgen::testing::ErrorCase;
 using tcgen::testing::parseError;
 using tcgen::testing::parseOk;
 using tcgen::testing::replaceFirst;
 using tcgen::testing::sampleManifestText;
 
 namespace {
-
-/// One edit of the manifest text and the error it must give.
-struct ErrorCase {
-  const char *name; // test name suffix
-  const char *from;
-  const char *to;
-  const char *expected;
-};
-
-void PrintTo(const ErrorCase &c, std::ostream *os) { *os << c.name; }
 
 /// SwiGLU over f32 products into f16: values 0 A B, 1 A B2 (the product
 /// input), 2 -x, 3 exp(-x), 4 one, 5 1 + exp(-x), 6 silu(x) = x / (1 +

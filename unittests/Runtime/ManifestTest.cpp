@@ -23,6 +23,7 @@ using tcgen::testing::batchedManifestText;
 using tcgen::testing::dynamicManifestText;
 using tcgen::testing::epilogueManifestText;
 using tcgen::testing::packManifestText;
+using tcgen::testing::ErrorCase;
 using tcgen::testing::parseError;
 using tcgen::testing::parseOk;
 using tcgen::testing::replaceFirst;
@@ -201,15 +202,6 @@ TEST(ManifestTest, MalformedJsonGivesAPosition) {
             "2:13: expected a JSON value, got '}'");
   EXPECT_EQ(parseError("[]"), "manifest must be a JSON object, got array");
 }
-
-struct ErrorCase {
-  const char *name; // test name suffix
-  const char *from;
-  const char *to;
-  const char *expected;
-};
-
-void PrintTo(const ErrorCase &c, std::ostream *os) { *os << c.name; }
 
 /// Applies the case's edit to `base` and expects its parse error.
 void expectEditError(const std::string &base, const ErrorCase &c) {

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 
 namespace tcgen::testing {
@@ -62,6 +63,17 @@ inline std::string sampleManifestText() {
 }
 )json";
 }
+
+/// One edit of the manifest text and the parse error it must give (the
+/// parameterized refusal tests; `name` is the test name's suffix).
+struct ErrorCase {
+  const char *name;
+  const char *from;
+  const char *to;
+  const char *expected;
+};
+
+inline void PrintTo(const ErrorCase &c, std::ostream *os) { *os << c.name; }
 
 /// Returns `text` with the first occurrence of `from` replaced by `to`,
 /// expecting `from` to occur.
