@@ -14,6 +14,8 @@
 #include "tcgen/Targets/SM90/KernelBuilder.h"
 #include "tcgen/Transforms/LoopTags.h"
 
+#include "OperandMaps.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -52,102 +54,6 @@ static Value replaceWithFastTanh(math::TanhOp tanh, Value result) {
   old.replaceAllUsesWith(fast.getResult(0));
   tanh.erase();
   return result == old ? fast.getResult(0) : result;
-}
-
-/// With several batch dimensions: the dimensions of the tensor map the runtime
-/// builds for the operand `v` (a statically shaped row-major memref whose
-/// batch dimension i is stored at batchPos[i], or absent where that is -1;
-/// the matrix dimensions stored transposed or not), innermost first, as
-/// KernelParams codes: the stored innermost dimension kMapInner, the other
-/// matrix dimension kMapOuter, batch dimension i as i, or kMapBroadcast
-/// where the operand lacks it. The runtime's rule (tensorMapLayout): the
-/// manifest lists the operand batch-first, then its logical rows and
-/// columns (a batch dimension the operand lacks with stride 0); a
-/// dimension of extent 1 or stride 0 keeps its slot (rank - 1 - its index
-/// there), the others go innermost first by increasing stride.
-static std::vector<int> tensorMapDims(Value v, ArrayRef<int64_t> batchPos,
-                                      bool transposed) {
-  auto type = cast<MemRefType>(v.getType());
-  ArrayRef<int64_t> shape = type.getShape();
-  int64_t storedRank = shape.size(), nb = batchPos.size(), rank = nb + 2;
-  SmallVector<int64_t> storedStride(storedRank);
-  for (int64_t d = storedRank - 1, s = 1; d >= 0; s *= shape[d], --d)
-    storedStride[d] = s;
-  // Per manifest dimension: its code, the stored dimension it is (-1 for
-  // a broadcast) and whether it keeps its slot.
-  SmallVector<int> code(rank);
-  SmallVector<int64_t> stored(rank, -1);
-  SmallVector<int64_t> matrixDims;
-  for (int64_t d = 0; d < storedRank; ++d)
-    if (!llvm::is_contained(batchPos, d))
-      matrixDims.push_back(d);
-  for (auto [i, d] : llvm::enumerate(batchPos)) {
-    code[i] = d < 0 ? sm90::KernelParams::kMapBroadcast : int(i);
-    stored[i] = d;
-  }
-  // The logical [rows][cols]: the stored order, or swapped if transposed.
-  int64_t rowsDim = matrixDims[transposed ? 1 : 0];
-  int64_t colsDim = matrixDims[transposed ? 0 : 1];
-  stored[nb] = rowsDim;
-  stored[nb + 1] = colsDim;
-  code[nb] = rowsDim == matrixDims[1] ? sm90::KernelParams::kMapInner
-                                      : sm90::KernelParams::kMapOuter;
-  code[nb + 1] = colsDim == matrixDims[1] ? sm90::KernelParams::kMapInner
-                                          : sm90::KernelParams::kMapOuter;
-  auto keepsPlace = [&](int64_t i) {
-    return stored[i] < 0 || shape[stored[i]] == 1;
-  };
-  SmallVector<int64_t> slot(rank, -1), byStride;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (keepsPlace(i))
-      slot[rank - 1 - i] = i;
-    else
-      byStride.push_back(i);
-  }
-  llvm::stable_sort(byStride, [&](int64_t x, int64_t y) {
-    if (storedStride[stored[x]] != storedStride[stored[y]])
-      return storedStride[stored[x]] < storedStride[stored[y]];
-    return x > y;
-  });
-  for (int64_t i = 0, next = 0; i < rank; ++i)
-    if (slot[i] < 0)
-      slot[i] = byStride[next++];
-  std::vector<int> dims;
-  for (int64_t i : slot)
-    dims.push_back(code[i]);
-  return dims;
-}
-
-/// With sizes known only at run time the kernel reads `v` (the operand
-/// `name`) through a tensor map over the caller's strides, and there are
-/// no copies: fails, naming the operand and the remedy, where one of its
-/// strides is known here and is not a multiple of 16 bytes (TMA's rule),
-/// which no launch could satisfy. Strides known only at launch are the
-/// runtime's to check.
-static LogicalResult checkDynamicTensorMapStrides(Operation *op, StringRef name,
-                                                  Value v) {
-  // The kernel's operands are buffers by now.
-  auto type = dyn_cast<MemRefType>(v.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (!type || failed(type.getStridesAndOffset(strides, offset)))
-    return success();
-  int64_t bytes = type.getElementTypeBitWidth() / 8;
-  for (auto [d, stride] : llvm::enumerate(strides)) {
-    // Stride 1 is the innermost; an extent-1 dimension's is never used.
-    if (ShapedType::isDynamic(stride) || stride == 1 ||
-        type.getDimSize(d) == 1 || bytes == 0 || (stride * bytes) % 16 == 0)
-      continue;
-    return op->emitOpError("with sizes known only at run time the sm90 "
-                           "kernel reads ")
-           << name << " through TMA, with no copies: dimension " << d << " of "
-           << name << " " << type << " has a stride of " << stride
-           << " elements (" << stride * bytes
-           << " bytes), not a multiple of 16 bytes, which TMA needs; give "
-              "the sizes at compile time (the kernel then copies such rows) "
-              "or rows a multiple of 16 bytes apart";
-  }
-  return success();
 }
 
 namespace {
@@ -534,10 +440,10 @@ struct BuildKernelPass final
       }
       p.batchShape.assign(info->batchShape.begin(), info->batchShape.end());
       p.aMapDims =
-          tensorMapDims(info->a, info->aBatchPos, info->aTransposed);
+          sm90::tensorMapDims(info->a, info->aBatchPos, info->aTransposed);
       p.bMapDims =
-          tensorMapDims(info->b, info->bBatchPos, info->bTransposed);
-      p.cMapDims = tensorMapDims(info->c, info->cBatchPos, false);
+          sm90::tensorMapDims(info->b, info->bBatchPos, info->bTransposed);
+      p.cMapDims = sm90::tensorMapDims(info->c, info->cBatchPos, false);
     }
     p.blockM = config.getBlockTile()[0];
     p.blockN = config.getBlockTile()[1];
@@ -819,8 +725,8 @@ struct BuildKernelPass final
       // No packs: the runtime encodes the tensor maps over the caller's
       // strides at launch; a stride known here that TMA cannot take would
       // refuse every launch. (C's rows: TMA stores, checked with them.)
-      if (failed(checkDynamicTensorMapStrides(op, "A", aArg)) ||
-          failed(checkDynamicTensorMapStrides(op, "B", bArg)))
+      if (failed(sm90::checkDynamicTensorMapStrides(op, "A", aArg)) ||
+          failed(sm90::checkDynamicTensorMapStrides(op, "B", bArg)))
         return failure();
     } else if (p.inType == "tf32") {
       if (pa.bTransposed && !p.bKMajor)
